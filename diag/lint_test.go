@@ -1,0 +1,120 @@
+package diag
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func manyDiags(path string, n int) FileDiagnostics {
+	f := FileDiagnostics{Path: "/r/" + path, Rel: path}
+	for i := 1; i <= n; i++ {
+		f.Diagnostics = append(f.Diagnostics, Diagnostic{Path: "/r/" + path, Line: i, Column: 1, Severity: SeverityError, Message: fmt.Sprintf("problem %d", i)})
+	}
+	return f
+}
+
+func TestLintBlockCaps(t *testing.T) {
+	long := manyDiags("long.go", 1)
+	long.Diagnostics[0].Message = strings.Repeat("x", 20000)
+	tests := []struct {
+		name          string
+		changed       []FileDiagnostics
+		others        []FileDiagnostics
+		lim           Limits
+		wantContains  []string
+		wantAbsent    []string
+		wantMaxLines  int
+		wantMaxChars  int
+		wantEmpty     bool
+		wantBalancedT bool
+	}{
+		{name: "empty", wantEmpty: true},
+		{name: "files without diagnostics", changed: []FileDiagnostics{{Path: "/r/a", Rel: "a"}}, wantEmpty: true},
+		{
+			name: "per file cap", changed: []FileDiagnostics{manyDiags("a.go", 25)},
+			wantContains: []string{"ERROR [20:1] problem 20", "... and 5 more"}, wantAbsent: []string{"problem 21"},
+			wantBalancedT: true,
+		},
+		{
+			name: "other files cap", changed: []FileDiagnostics{manyDiags("a.go", 1)},
+			others:       []FileDiagnostics{manyDiags("b1.go", 1), manyDiags("b2.go", 1), manyDiags("b3.go", 1), manyDiags("b4.go", 1), manyDiags("b5.go", 1), manyDiags("b6.go", 1), manyDiags("b7.go", 1)},
+			wantContains: []string{"b5.go", "... and 2 more files with errors"}, wantAbsent: []string{"b6.go"},
+			wantBalancedT: true,
+		},
+		{
+			name: "line cap", changed: []FileDiagnostics{manyDiags("a.go", 20), manyDiags("b.go", 20), manyDiags("c.go", 20)},
+			wantMaxLines: 50, wantContains: []string{"output truncated"}, wantBalancedT: true,
+		},
+		{
+			name: "char cap", changed: []FileDiagnostics{long},
+			wantMaxChars: 10000, wantContains: []string{"output truncated"}, wantBalancedT: true,
+		},
+		{
+			name: "batch header", changed: []FileDiagnostics{manyDiags("a.go", 1), manyDiags("b.go", 1)},
+			wantContains: []string{headerTheseFiles}, wantBalancedT: true,
+		},
+		{
+			name: "escaped path", changed: []FileDiagnostics{manyDiags("a<b>.go", 1)},
+			wantContains: []string{`file="a&lt;b&gt;.go"`}, wantBalancedT: true,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := LintBlock(tt.changed, tt.others, tt.lim)
+			if tt.wantEmpty {
+				if got != "" {
+					t.Fatalf("want empty block, got:\n%s", got)
+				}
+				return
+			}
+			for _, s := range tt.wantContains {
+				if !strings.Contains(got, s) {
+					t.Errorf("block lacks %q:\n%s", s, got)
+				}
+			}
+			for _, s := range tt.wantAbsent {
+				if strings.Contains(got, s) {
+					t.Errorf("block has %q:\n%s", s, got)
+				}
+			}
+			if n := strings.Count(got, "\n") + 1; tt.wantMaxLines > 0 && n > tt.wantMaxLines {
+				t.Errorf("block has %d lines, cap %d", n, tt.wantMaxLines)
+			}
+			if tt.wantMaxChars > 0 && len(got) > tt.wantMaxChars {
+				t.Errorf("block has %d chars, cap %d", len(got), tt.wantMaxChars)
+			}
+			if tt.wantBalancedT && strings.Count(got, "<diagnostics ") != strings.Count(got, "</diagnostics>") {
+				t.Errorf("unbalanced <diagnostics> tags:\n%s", got)
+			}
+		})
+	}
+}
+
+func TestSortDedupe(t *testing.T) {
+	in := []Diagnostic{
+		{Path: "/a", Line: 2, Column: 1, Severity: SeverityWarning, Message: "m", Source: "vet"},
+		{Path: "/a", Line: 1, Column: 5, Severity: SeverityError, Message: "x"},
+		{Path: "/a", Line: 2, Column: 1, Severity: SeverityError, Message: "m", Source: "gopls"},
+		{Path: "/a", Line: 1, Column: 5, Severity: SeverityError, Message: "x"},
+	}
+	got := SortDedupe(in)
+	if len(got) != 2 {
+		t.Fatalf("got %d diagnostics, want 2: %+v", len(got), got)
+	}
+	if got[0].Line != 1 || got[1].Line != 2 || got[1].Severity != SeverityError || got[1].Source != "gopls" {
+		t.Errorf("wrong order or kept the weaker duplicate: %+v", got)
+	}
+}
+
+func TestParseSeverity(t *testing.T) {
+	for in, want := range map[string]Severity{"error": SeverityError, "WARN": SeverityWarning, "warning": SeverityWarning, "info": SeverityInfo, "hint": SeverityHint} {
+		got, err := ParseSeverity(in)
+		if err != nil || got != want {
+			t.Errorf("ParseSeverity(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	if _, err := ParseSeverity("fatal"); err == nil || !strings.Contains(err.Error(), `"fatal"`) {
+		t.Errorf("ParseSeverity(fatal) error = %v, want one naming the input", err)
+	}
+}
