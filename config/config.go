@@ -1,0 +1,132 @@
+package config
+
+import (
+	"time"
+)
+
+// Config is the effective configuration of one workspace.
+type Config struct {
+	// LSP configures language servers (the `lsp:` key; `lsp: false` sets
+	// LSP.Enabled to false and turns every server off).
+	LSP LSP
+	// Severity is the lowest severity shown: "error", "warning", "info" or
+	// "hint" (the `severity:` key). Default "error".
+	Severity string
+	// Validators switches the built-in validators by kind: "json" (also
+	// covers JSONC), "yaml", "toml". A kind missing from the map is on.
+	Validators map[string]bool
+	// IdleTimeout is how long the daemon lives without a request
+	// (`idle_timeout:`, a Go duration such as "30m"). Default 30 minutes.
+	IdleTimeout time.Duration
+	// Files lists the config files that were read, most important first.
+	Files []string
+}
+
+// LSP is the `lsp:` section.
+type LSP struct {
+	// Enabled is false after `lsp: false`.
+	Enabled bool
+	// Timeout is the per-server wait for fresh diagnostics once the server
+	// is warm (`lsp.timeout`, default 3s).
+	Timeout time.Duration
+	// FirstTouchTimeout is the wait when the change is the server's first
+	// (`lsp.first_touch_timeout`, default 10s): start-up and loading the
+	// workspace count against it.
+	FirstTouchTimeout time.Duration
+	// Servers is the server catalogue after config overrides, by name.
+	Servers map[string]Server
+}
+
+// Server describes one language server: how to run it and which files it
+// serves.
+type Server struct {
+	// Name is the catalogue key, e.g. "gopls".
+	Name string
+	// Command is argv: the program and its arguments, e.g. ["gopls", "serve"].
+	Command []string
+	// Extensions are the file extensions served, with the dot: [".go"].
+	Extensions []string
+	// LanguageIDs maps an extension to its LSP language identifier (LSP 3.17
+	// "Text Document Item" table), e.g. ".go" → "go".
+	LanguageIDs map[string]string
+	// RootMarkers are file names whose nearest containing directory is the
+	// server's root, tried in order: the first marker found anywhere up to
+	// the workspace root wins (gopls: go.work before go.mod).
+	RootMarkers []string
+	// Enabled is false when config turned the server off.
+	Enabled bool
+	// Env is added to the server's environment.
+	Env map[string]string
+	// InitializationOptions is sent as `initializationOptions` in initialize.
+	InitializationOptions any
+	// Settings answers `workspace/configuration`: the item whose section
+	// is "a.b" gets Settings["a"]["b"]; an empty section gets Settings.
+	Settings map[string]any
+}
+
+// LanguageID returns the LSP language identifier for a file extension (with
+// the dot), or "" when the server does not serve it.
+func (s Server) LanguageID(ext string) string { return s.LanguageIDs[ext] }
+
+// Serves reports whether the server handles files with extension ext (with
+// the dot, compared case-sensitively as servers do).
+func (s Server) Serves(ext string) bool {
+	for _, e := range s.Extensions {
+		if e == ext {
+			return true
+		}
+	}
+	return false
+}
+
+// Default durations (DESIGN.md "LSP client essentials" and "One change").
+const (
+	DefaultTimeout           = 3 * time.Second
+	DefaultFirstTouchTimeout = 10 * time.Second
+	DefaultIdleTimeout       = 30 * time.Minute
+)
+
+// Default returns the built-in configuration: every catalogue server on,
+// errors only, all validators on.
+func Default() *Config {
+	servers := make(map[string]Server)
+	for _, s := range Catalogue() {
+		servers[s.Name] = s
+	}
+	return &Config{
+		LSP: LSP{
+			Enabled:           true,
+			Timeout:           DefaultTimeout,
+			FirstTouchTimeout: DefaultFirstTouchTimeout,
+			Servers:           servers,
+		},
+		Severity:    "error",
+		Validators:  map[string]bool{},
+		IdleTimeout: DefaultIdleTimeout,
+	}
+}
+
+// ValidatorEnabled reports whether the validator kind ("json", "jsonc",
+// "yaml", "toml") is on; "jsonc" follows the "json" switch.
+func (c *Config) ValidatorEnabled(kind string) bool {
+	if kind == "jsonc" {
+		kind = "json"
+	}
+	on, set := c.Validators[kind]
+	return !set || on
+}
+
+// ServersFor returns the enabled servers that serve extension ext (with the
+// dot), in name order; none when LSP is off.
+func (c *Config) ServersFor(ext string) []Server {
+	if !c.LSP.Enabled {
+		return nil
+	}
+	var out []Server
+	for _, name := range sortedKeys(c.LSP.Servers) {
+		if s := c.LSP.Servers[name]; s.Enabled && s.Serves(ext) {
+			out = append(out, s)
+		}
+	}
+	return out
+}

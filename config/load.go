@@ -1,0 +1,244 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// FileName is the workspace config file, at the workspace root.
+const FileName = ".lsp-hook.yaml"
+
+// Problem is one error found in a config file: File is its path, Line is
+// 1-based (0 when the whole file is at fault), Key the dotted key path
+// ("lsp.timeout"). A key with a problem keeps its default value.
+type Problem struct {
+	File    string
+	Line    int
+	Key     string
+	Message string
+}
+
+// Error renders "file:line: key: message".
+func (p Problem) Error() string {
+	var b strings.Builder
+	b.WriteString(p.File)
+	if p.Line > 0 {
+		fmt.Fprintf(&b, ":%d", p.Line)
+	}
+	if p.Key != "" {
+		b.WriteString(": " + p.Key)
+	}
+	b.WriteString(": " + p.Message)
+	return b.String()
+}
+
+// UserFile returns the user config path: $XDG_CONFIG_HOME/lsp-hook/config.yaml,
+// else ~/.config/lsp-hook/config.yaml; "" when neither can be determined.
+func UserFile() string {
+	dir := os.Getenv("XDG_CONFIG_HOME")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return ""
+		}
+		dir = filepath.Join(home, ".config")
+	}
+	return filepath.Join(dir, "lsp-hook", "config.yaml")
+}
+
+// Load returns the effective config for the workspace at root: defaults,
+// overlaid by the user file, overlaid by root/.lsp-hook.yaml. Files that do
+// not exist are skipped. Every problem is returned; the config is always
+// usable.
+func Load(root string) (*Config, []Problem) {
+	c := Default()
+	var problems []Problem
+	for _, file := range []string{UserFile(), filepath.Join(root, FileName)} {
+		if file == "" {
+			continue
+		}
+		data, err := os.ReadFile(file)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			problems = append(problems, Problem{File: file, Message: fmt.Sprintf("reading config: %v", err)})
+			continue
+		}
+		c.Files = append([]string{file}, c.Files...)
+		problems = append(problems, apply(c, file, data)...)
+	}
+	return c, problems
+}
+
+// apply overlays the YAML document data (from file) onto c.
+func apply(c *Config, file string, data []byte) []Problem {
+	var doc yaml.Node
+	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil {
+		if err.Error() == "EOF" {
+			return nil // empty file
+		}
+		return []Problem{{File: file, Line: yamlErrorLine(err), Message: fmt.Sprintf("parsing YAML: %v", err)}}
+	}
+	d := &decoder{file: file}
+	if len(doc.Content) == 0 {
+		return nil
+	}
+	top := doc.Content[0]
+	if top.Kind != yaml.MappingNode {
+		d.problem(top, "", "want a mapping of settings at the top level")
+		return d.problems
+	}
+	d.mapping(top, "", map[string]func(*yaml.Node, string){
+		"lsp":          func(n *yaml.Node, key string) { d.lsp(c, n, key) },
+		"severity":     func(n *yaml.Node, key string) { d.severity(&c.Severity, n, key) },
+		"validators":   func(n *yaml.Node, key string) { d.validators(c, n, key) },
+		"idle_timeout": func(n *yaml.Node, key string) { d.duration(&c.IdleTimeout, n, key) },
+	})
+	return d.problems
+}
+
+// decoder walks a yaml.Node tree, recording problems with their line.
+type decoder struct {
+	file     string
+	problems []Problem
+}
+
+func (d *decoder) problem(n *yaml.Node, key, format string, args ...any) {
+	d.problems = append(d.problems, Problem{File: d.file, Line: n.Line, Key: key, Message: fmt.Sprintf(format, args...)})
+}
+
+// mapping calls fields[k] for each key k of the mapping n; unknown keys are
+// problems naming the closest known key.
+func (d *decoder) mapping(n *yaml.Node, prefix string, fields map[string]func(*yaml.Node, string)) {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		key := join(prefix, k.Value)
+		f, ok := fields[k.Value]
+		if !ok {
+			d.problem(k, key, "unknown key%s", suggest(k.Value, sortedKeys(fields)))
+			continue
+		}
+		f(v, key)
+	}
+}
+
+func (d *decoder) lsp(c *Config, n *yaml.Node, key string) {
+	if n.Kind == yaml.ScalarNode {
+		var on bool
+		if err := n.Decode(&on); err != nil {
+			d.problem(n, key, "want false, true or a mapping, got %q", n.Value)
+			return
+		}
+		c.LSP.Enabled = on
+		return
+	}
+	if n.Kind != yaml.MappingNode {
+		d.problem(n, key, "want false, true or a mapping")
+		return
+	}
+	d.mapping(n, key, map[string]func(*yaml.Node, string){
+		"enabled":             func(n *yaml.Node, key string) { d.boolean(&c.LSP.Enabled, n, key) },
+		"timeout":             func(n *yaml.Node, key string) { d.duration(&c.LSP.Timeout, n, key) },
+		"first_touch_timeout": func(n *yaml.Node, key string) { d.duration(&c.LSP.FirstTouchTimeout, n, key) },
+		"servers":             func(n *yaml.Node, key string) { d.servers(c, n, key) },
+	})
+}
+
+// servers handles `lsp.servers`: for now, turning catalogue servers on or
+// off with `{enabled: bool}` or a bare bool.
+func (d *decoder) servers(c *Config, n *yaml.Node, key string) {
+	if n.Kind != yaml.MappingNode {
+		d.problem(n, key, "want a mapping of server name to settings")
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		skey := join(key, k.Value)
+		s, ok := c.LSP.Servers[k.Value]
+		if !ok {
+			d.problem(k, skey, "unknown server%s", suggest(k.Value, sortedKeys(c.LSP.Servers)))
+			continue
+		}
+		if v.Kind == yaml.ScalarNode {
+			d.boolean(&s.Enabled, v, skey)
+		} else {
+			d.mapping(v, skey, map[string]func(*yaml.Node, string){
+				"enabled": func(n *yaml.Node, key string) { d.boolean(&s.Enabled, n, key) },
+			})
+		}
+		c.LSP.Servers[k.Value] = s
+	}
+}
+
+func (d *decoder) validators(c *Config, n *yaml.Node, key string) {
+	fields := map[string]func(*yaml.Node, string){}
+	for _, kind := range []string{"json", "yaml", "toml"} {
+		fields[kind] = func(n *yaml.Node, key string) {
+			var on bool
+			if d.boolean(&on, n, key) {
+				c.Validators[kind] = on
+			}
+		}
+	}
+	if n.Kind != yaml.MappingNode {
+		d.problem(n, key, "want a mapping such as {json: true, yaml: true, toml: true}")
+		return
+	}
+	d.mapping(n, key, fields)
+}
+
+func (d *decoder) boolean(dst *bool, n *yaml.Node, key string) bool {
+	var v bool
+	if n.Kind != yaml.ScalarNode || n.Decode(&v) != nil {
+		d.problem(n, key, "want true or false, got %q", n.Value)
+		return false
+	}
+	*dst = v
+	return true
+}
+
+func (d *decoder) duration(dst *time.Duration, n *yaml.Node, key string) {
+	v, err := time.ParseDuration(n.Value)
+	if n.Kind != yaml.ScalarNode || err != nil || v <= 0 {
+		d.problem(n, key, "want a positive duration such as 3s or 1m30s, got %q", n.Value)
+		return
+	}
+	*dst = v
+}
+
+func (d *decoder) severity(dst *string, n *yaml.Node, key string) {
+	switch v := strings.ToLower(n.Value); v {
+	case "error", "warning", "info", "hint":
+		*dst = v
+	case "warn":
+		*dst = "warning"
+	default:
+		d.problem(n, key, "want error, warning, info or hint, got %q", n.Value)
+	}
+}
+
+func join(prefix, key string) string {
+	if prefix == "" {
+		return key
+	}
+	return prefix + "." + key
+}
+
+// yamlErrorLine pulls N out of yaml.v3's "yaml: line N: ..." messages.
+func yamlErrorLine(err error) int {
+	var line int
+	msg := err.Error()
+	if i := strings.Index(msg, "line "); i >= 0 {
+		fmt.Sscanf(msg[i:], "line %d", &line)
+	}
+	return line
+}
