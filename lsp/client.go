@@ -1,0 +1,333 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/lsp-hook/lsp-hook/config"
+)
+
+// ErrBroken is returned by a Client whose server process exited or whose
+// stream failed; it stays broken until restarted.
+var ErrBroken = errors.New("language server is broken")
+
+// errShutDown marks a client we shut down on purpose.
+var errShutDown = errors.New("server shut down by lsp-hook")
+
+// Client is one running language server process for one workspace root.
+// Its methods are safe for concurrent use.
+type Client struct {
+	server config.Server
+	root   string
+	log    *slog.Logger
+
+	cmd    *exec.Cmd
+	io     *stdio
+	conn   *jsonrpc2.Conn
+	stderr *tail
+	exited chan struct{} // closed when the process has been reaped
+	store  *store
+
+	// Set once by initialize, read-only after.
+	encoding                        string
+	openClose, change, save, saveTx bool
+	serverName                      string
+
+	mu      sync.Mutex // guards docs, err, touched
+	docs    map[string]*document
+	err     error // why the client is broken; nil while healthy
+	touched bool  // a change has been answered fresh at least once
+
+	progress progress
+}
+
+// document is an open text document as the server knows it.
+type document struct {
+	path    string
+	langID  string
+	version int32
+	text    []byte
+	modTime time.Time // of the file on disk when text was read from or matched it
+	size    int64
+}
+
+// Start runs the server's command for root, performs the initialize
+// handshake, and returns a ready client. ctx bounds start-up. The process
+// runs in its own process group and is killed with it.
+func Start(ctx context.Context, server config.Server, root string, log *slog.Logger) (*Client, error) {
+	if len(server.Command) == 0 {
+		return nil, fmt.Errorf("starting %s: no command configured", server.Name)
+	}
+	exe, err := LookPath(server.Command[0])
+	if err != nil {
+		return nil, fmt.Errorf("starting %s: %w", server.Name, err)
+	}
+	c := &Client{
+		server: server, root: root, log: log.With("server", server.Name, "root", root),
+		stderr: &tail{max: 8 << 10}, exited: make(chan struct{}), store: newStore(),
+		docs: make(map[string]*document),
+	}
+	if err := c.spawn(exe); err != nil {
+		return nil, fmt.Errorf("starting %s for %s: %w", server.Name, root, err)
+	}
+	if err := c.initialize(ctx); err != nil {
+		c.kill()
+		return nil, fmt.Errorf("initializing %s for %s: %w%s", server.Name, root, err, c.stderrHint())
+	}
+	c.log.Info("server started", "pid", c.cmd.Process.Pid, "encoding", c.encoding, "server_info", c.serverName)
+	return c, nil
+}
+
+// spawn starts the process with pipes we own (os.Pipe, so writes can carry
+// deadlines) and a jsonrpc2 connection over them.
+func (c *Client) spawn(exe string) error {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return err
+	}
+	cmd := exec.Command(exe, c.server.Command[1:]...)
+	cmd.Dir = c.root
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, c.stderr
+	cmd.Env = os.Environ()
+	for k, v := range c.server.Env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		for _, f := range []*os.File{inR, inW, outR, outW} {
+			f.Close()
+		}
+		return err
+	}
+	inR.Close() // the child has its own copies
+	outW.Close()
+	c.cmd = cmd
+	c.io = &stdio{r: outR, w: inW, writeTimeout: DefaultWriteTimeout, onWriteError: func(err error) {
+		c.fail(err)
+	}}
+	c.conn = jsonrpc2.NewConn(context.Background(),
+		jsonrpc2.NewBufferedStream(c.io, jsonrpc2.VSCodeObjectCodec{}),
+		jsonrpc2.HandlerWithError(c.handle).SuppressErrClosed())
+	go func() {
+		err := cmd.Wait()
+		c.fail(fmt.Errorf("server process exited: %v", exitReason(err)))
+		close(c.exited)
+		c.conn.Close()
+	}()
+	go func() {
+		<-c.conn.DisconnectNotify()
+		c.fail(errors.New("connection to server closed"))
+	}()
+	return nil
+}
+
+func exitReason(err error) string {
+	if err == nil {
+		return "exit status 0"
+	}
+	return err.Error()
+}
+
+// fail marks the client broken with the first reason given; later reasons
+// are ignored. Pending and future calls fail at once.
+func (c *Client) fail(err error) {
+	c.mu.Lock()
+	first := c.err == nil
+	if first {
+		c.err = err
+	}
+	c.mu.Unlock()
+	if first {
+		c.log.Warn("server broken", "err", err, "stderr", lastLine(c.stderr.String()))
+		go c.conn.Close()
+	}
+}
+
+// Err returns why the client is broken, or nil while it is healthy.
+func (c *Client) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err == nil {
+		return nil
+	}
+	return fmt.Errorf("%w: %v", ErrBroken, c.err)
+}
+
+// Pid returns the server's process ID.
+func (c *Client) Pid() int { return c.cmd.Process.Pid }
+
+// Root returns the workspace root the server was started for.
+func (c *Client) Root() string { return c.root }
+
+// Name returns the server's catalogue name.
+func (c *Client) Name() string { return c.server.Name }
+
+// Touched reports whether a change has already been answered fresh, i.e.
+// whether the server is warm.
+func (c *Client) Touched() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.touched
+}
+
+func (c *Client) stderrHint() string {
+	if l := lastLine(c.stderr.String()); l != "" {
+		return " (stderr: " + l + ")"
+	}
+	return ""
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
+}
+
+// Shutdown asks the server to exit (shutdown request, then exit
+// notification, LSP 3.17 "Shutdown Request") and kills its process group if
+// it has not exited after grace. It returns when the process is gone.
+func (c *Client) Shutdown(grace time.Duration) {
+	if c.Err() == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), grace)
+		if err := c.conn.Call(ctx, "shutdown", nil, nil); err == nil {
+			_ = c.conn.Notify(ctx, "exit", nil)
+		}
+		cancel()
+	}
+	c.mu.Lock()
+	if c.err == nil {
+		c.err = errShutDown
+	}
+	c.mu.Unlock()
+	select {
+	case <-c.exited:
+		c.log.Info("server exited")
+	case <-time.After(grace):
+		c.log.Warn("server did not exit in time; killing its process group", "grace", grace)
+	}
+	c.kill()
+}
+
+// kill sends SIGKILL to the server's process group and waits for it.
+func (c *Client) kill() {
+	if c.cmd == nil || c.cmd.Process == nil {
+		return
+	}
+	_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
+	select {
+	case <-c.exited:
+	case <-time.After(5 * time.Second):
+		c.log.Error("server process did not exit after SIGKILL", "pid", c.cmd.Process.Pid)
+	}
+	c.io.Close()
+}
+
+// call sends a request and waits for its result, failing at once if the
+// server breaks. When ctx ends first it sends $/cancelRequest (LSP 3.17
+// "Cancellation Support").
+func (c *Client) call(ctx context.Context, method string, params, result any) error {
+	if err := c.Err(); err != nil {
+		return err
+	}
+	id := jsonrpc2.ID{Num: nextID()}
+	err := c.conn.Call(ctx, method, params, result, jsonrpc2.PickID(id))
+	if ctx.Err() != nil && c.Err() == nil {
+		_ = c.conn.Notify(context.Background(), "$/cancelRequest", map[string]any{"id": id.Num})
+	}
+	if err != nil {
+		if b := c.Err(); b != nil {
+			return b
+		}
+		return fmt.Errorf("%s: %w", method, err)
+	}
+	return nil
+}
+
+func (c *Client) notify(method string, params any) error {
+	if err := c.Err(); err != nil {
+		return err
+	}
+	if err := c.conn.Notify(context.Background(), method, params); err != nil {
+		if b := c.Err(); b != nil {
+			return b
+		}
+		return fmt.Errorf("%s: %w", method, err)
+	}
+	return nil
+}
+
+var idMu sync.Mutex
+var idSeq uint64
+
+func nextID() uint64 {
+	idMu.Lock()
+	defer idMu.Unlock()
+	idSeq++
+	return idSeq
+}
+
+// LookPath finds a server executable: on $PATH, else in lsp-hook's own tools
+// directories ($XDG_DATA_HOME/lsp-hook/servers/bin), else in Go's install
+// directory ($GOBIN, $GOPATH/bin, ~/go/bin) where `go install` puts gopls.
+// The error names every place looked in.
+func LookPath(name string) (string, error) {
+	if p, err := exec.LookPath(name); err == nil {
+		return p, nil
+	}
+	if strings.Contains(name, "/") {
+		return "", fmt.Errorf("%s: not found or not executable", name)
+	}
+	var dirs []string
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+		dirs = append(dirs, filepath.Join(d, "lsp-hook", "servers", "bin"))
+	} else if home, err := os.UserHomeDir(); err == nil {
+		dirs = append(dirs, filepath.Join(home, ".local", "share", "lsp-hook", "servers", "bin"))
+	}
+	if d := os.Getenv("GOBIN"); d != "" {
+		dirs = append(dirs, d)
+	}
+	for _, gp := range filepath.SplitList(os.Getenv("GOPATH")) {
+		dirs = append(dirs, filepath.Join(gp, "bin"))
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		dirs = append(dirs, filepath.Join(home, "go", "bin"))
+	}
+	for _, d := range dirs {
+		p := filepath.Join(d, name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("%s not found on PATH or in %s", name, strings.Join(dirs, ", "))
+}
+
+// rawParams is used when a handler needs a request's params.
+func rawParams(req *jsonrpc2.Request) json.RawMessage {
+	if req.Params == nil {
+		return nil
+	}
+	return *req.Params
+}

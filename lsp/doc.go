@@ -1,0 +1,14 @@
+// Package lsp is lsp-hook's Language Server Protocol client: it starts
+// language servers as child processes (one per server × workspace root),
+// speaks JSON-RPC 2.0 to them over stdio with Content-Length framing (LSP 3.17
+// "Base Protocol"), keeps their documents in sync (didOpen, didChange with
+// full text, didSave), answers their requests, and waits for fresh
+// publishDiagnostics after a change.
+//
+// Wire types — 0-based lines, characters in the negotiated position encoding
+// (UTF-16 unless the server chose UTF-8 or UTF-32) — stay inside this package;
+// what leaves it is diag.Diagnostic, 1-based with columns in Unicode code
+// points. The one converter is in position.go.
+//
+// lsp imports only diag and config.
+package lsp

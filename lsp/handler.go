@@ -1,0 +1,214 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/sourcegraph/jsonrpc2"
+)
+
+// clientCapabilities declares what this client really does (LSP 3.17
+// "ClientCapabilities"): versioned push diagnostics with tags, didSave,
+// workspace/configuration, workspace folders, work-done progress, and every
+// position encoding position.go converts. Nothing is declared that the
+// client does not implement.
+var clientCapabilities = map[string]any{
+	"general": map[string]any{
+		"positionEncodings": []string{EncodingUTF8, EncodingUTF32, EncodingUTF16},
+	},
+	"textDocument": map[string]any{
+		"synchronization": map[string]any{"didSave": true},
+		"publishDiagnostics": map[string]any{
+			"versionSupport": true,
+			"tagSupport":     map[string]any{"valueSet": []int{1, 2}},
+		},
+	},
+	"workspace": map[string]any{
+		"configuration":    true,
+		"workspaceFolders": true,
+	},
+	"window": map[string]any{
+		"workDoneProgress": true,
+	},
+}
+
+// initialize performs the initialize request and initialized notification.
+func (c *Client) initialize(ctx context.Context) error {
+	params := map[string]any{
+		"processId":        os.Getpid(),
+		"clientInfo":       map[string]any{"name": "lsp-hook"},
+		"rootUri":          pathToURI(c.root),
+		"rootPath":         c.root,
+		"workspaceFolders": c.folders(),
+		"capabilities":     clientCapabilities,
+	}
+	if c.server.InitializationOptions != nil {
+		params["initializationOptions"] = c.server.InitializationOptions
+	}
+	var res initializeResult
+	if err := c.call(ctx, "initialize", params, &res); err != nil {
+		return err
+	}
+	c.encoding = res.Capabilities.PositionEncoding
+	switch c.encoding {
+	case EncodingUTF8, EncodingUTF16, EncodingUTF32:
+	case "":
+		c.encoding = EncodingUTF16 // LSP 3.17: the default when the server names none
+	default:
+		return fmt.Errorf("server chose position encoding %q, which was not offered", c.encoding)
+	}
+	var err error
+	c.openClose, c.change, c.save, c.saveTx, err = res.Capabilities.syncOptions()
+	if err != nil {
+		return err
+	}
+	if res.ServerInfo != nil {
+		c.serverName = res.ServerInfo.Name
+		if v := res.ServerInfo.Version; v != "" && len(v) <= 40 { // gopls puts its whole build info here
+			c.serverName += " " + v
+		}
+	}
+	return c.notify("initialized", struct{}{})
+}
+
+func (c *Client) folders() []WorkspaceFolder {
+	return []WorkspaceFolder{{URI: pathToURI(c.root), Name: filepath.Base(c.root)}}
+}
+
+// handle answers every server-to-client message. Requests always get a
+// result or an error: unknown methods get MethodNotFound, never silence.
+// It runs on the connection's read loop, so it never blocks.
+func (c *Client) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+	params := rawParams(req)
+	switch req.Method {
+	case "textDocument/publishDiagnostics":
+		var p PublishDiagnosticsParams
+		if err := json.Unmarshal(params, &p); err != nil {
+			c.log.Warn("dropping malformed publishDiagnostics", "err", err)
+			return nil, nil
+		}
+		c.store.publish(p)
+		return nil, nil
+	case "$/progress":
+		c.progress.update(params)
+		return nil, nil
+	case "window/logMessage", "window/showMessage":
+		var m struct {
+			Type    int    `json:"type"`
+			Message string `json:"message"`
+		}
+		_ = json.Unmarshal(params, &m)
+		c.log.Debug("server message", "method", req.Method, "type", m.Type, "message", lastLine(m.Message))
+		return nil, nil
+	case "telemetry/event", "$/logTrace", "$/setTrace":
+		return nil, nil
+	case "client/registerCapability", "client/unregisterCapability":
+		c.log.Debug("server registration", "method", req.Method, "params", string(params))
+		return nil, nil
+	case "workspace/configuration":
+		return c.configuration(params)
+	case "workspace/workspaceFolders":
+		return c.folders(), nil
+	case "window/workDoneProgress/create":
+		return nil, nil
+	case "window/showMessageRequest":
+		return nil, nil // no action chosen: there is no user to ask
+	case "workspace/applyEdit":
+		return map[string]any{"applied": false, "failureReason": "lsp-hook never edits files on a server's behalf"}, nil
+	case "window/showDocument":
+		return map[string]any{"success": false}, nil
+	case "workspace/diagnostic/refresh", "workspace/semanticTokens/refresh",
+		"workspace/inlayHint/refresh", "workspace/inlineValue/refresh", "workspace/codeLens/refresh":
+		return nil, nil
+	}
+	if req.Notif {
+		return nil, nil
+	}
+	return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "lsp-hook does not handle " + req.Method}
+}
+
+// configuration answers workspace/configuration with one item per requested
+// section, from the server's configured settings: section "a.b" is
+// Settings["a"]["b"], an empty section the whole of Settings, and an unknown
+// section null (LSP 3.17 "Configuration Request").
+func (c *Client) configuration(params json.RawMessage) (any, error) {
+	var p struct {
+		Items []struct {
+			Section string `json:"section"`
+		} `json:"items"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil {
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: "decoding configuration params: " + err.Error()}
+	}
+	out := make([]any, len(p.Items))
+	for i, item := range p.Items {
+		out[i] = lookupSection(c.server.Settings, item.Section)
+	}
+	return out, nil
+}
+
+func lookupSection(settings map[string]any, section string) any {
+	if section == "" {
+		if settings == nil {
+			return nil
+		}
+		return settings
+	}
+	var cur any = settings
+	for _, part := range strings.Split(section, ".") {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil
+		}
+		cur = m[part]
+	}
+	return cur
+}
+
+// progress tracks $/progress work-done tokens (LSP 3.17 "Work Done
+// Progress"): which are between "begin" and "end", with their titles.
+type progress struct {
+	mu     sync.Mutex // guards active
+	active map[string]string
+}
+
+func (p *progress) update(params json.RawMessage) {
+	var m struct {
+		Token json.RawMessage `json:"token"`
+		Value struct {
+			Kind  string `json:"kind"`
+			Title string `json:"title"`
+		} `json:"value"`
+	}
+	if json.Unmarshal(params, &m) != nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.active == nil {
+		p.active = make(map[string]string)
+	}
+	switch m.Value.Kind {
+	case "begin":
+		p.active[string(m.Token)] = m.Value.Title
+	case "end":
+		delete(p.active, string(m.Token))
+	}
+}
+
+// Busy returns the titles of the work-done progress the server reported as
+// begun and not yet ended ("Loading packages…").
+func (c *Client) Busy() []string {
+	c.progress.mu.Lock()
+	defer c.progress.mu.Unlock()
+	var out []string
+	for _, t := range c.progress.active {
+		out = append(out, t)
+	}
+	return out
+}
