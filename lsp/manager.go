@@ -317,3 +317,26 @@ func FindRoot(path string, markers []string, workspace string) string {
 func within(path, dir string) bool {
 	return path == dir || strings.HasPrefix(path, dir+string(filepath.Separator)) || dir == "/"
 }
+
+// Warm reports whether every server that would check path is running and
+// has answered a change fresh before; a cold server needs the first-touch
+// budget.
+func (m *Manager) Warm(path string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, s := range m.cfg.ServersFor(filepath.Ext(path)) {
+		e, ok := m.entries[entryKey{s.Name, FindRoot(path, s.RootMarkers, m.workspace)}]
+		if !ok {
+			return false
+		}
+		select {
+		case <-e.ready:
+			if e.client == nil || !e.client.Touched() {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}

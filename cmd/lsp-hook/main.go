@@ -1,0 +1,84 @@
+// Command lsp-hook gives AI coding agents the diagnostics an IDE shows a
+// person: a post-write hook hands each change to a per-workspace daemon that
+// runs real language servers and built-in validators and answers with a
+// compact lint block. See README.md and DESIGN.md.
+//
+// This file wires flags to the packages; it holds no logic a test would want.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+
+	"github.com/urfave/cli/v2"
+)
+
+// version is set at link time (-ldflags "-X main.version=v1.2.3"); otherwise
+// it comes from the module's build info, else "devel".
+var version = ""
+
+func main() {
+	os.Exit(run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr))
+}
+
+// Exit codes (DESIGN.md "Commands").
+const (
+	exitOK       = 0 // clean / success
+	exitFindings = 1 // diagnostics at or above the threshold
+	exitError    = 2 // usage or internal error
+)
+
+// run executes one command line and returns the process exit code.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	app := &cli.App{
+		Name:      "lsp-hook",
+		Usage:     "language-server diagnostics for AI coding agents' post-write hooks",
+		Version:   buildVersion(),
+		Reader:    stdin,
+		Writer:    stdout,
+		ErrWriter: stderr,
+		Commands: []*cli.Command{
+			serveCommand(), hookCommand(), notifyCommand(), statusCommand(), stopCommand(), versionCommand(),
+		},
+		HideVersion:    true,
+		ExitErrHandler: func(*cli.Context, error) {},
+	}
+	err := app.RunContext(ctx, args)
+	if err == nil {
+		return exitOK
+	}
+	var ec cli.ExitCoder
+	if errors.As(err, &ec) {
+		if msg := err.Error(); msg != "" {
+			fmt.Fprintln(stderr, "lsp-hook:", msg)
+		}
+		return ec.ExitCode()
+	}
+	fmt.Fprintln(stderr, "lsp-hook:", err)
+	return exitError
+}
+
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+func versionCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "version",
+		Usage: "print the version",
+		Action: func(c *cli.Context) error {
+			fmt.Fprintln(c.App.Writer, "lsp-hook", buildVersion())
+			return nil
+		},
+	}
+}

@@ -1,0 +1,9 @@
+// Package hooks adapts agents' post-write hooks to lsp-hook: each Adapter
+// decodes one agent's hook event (its stdin JSON) into sidecar.Changes and
+// encodes the lint block in that agent's output JSON; Run is the hook
+// process itself — connect to (or start) the workspace daemon, send the
+// changes, print the answer within the budget, and never fail the agent's
+// tool.
+//
+// hooks imports the sidecar client side, config and diag; never cmd.
+package hooks

@@ -1,0 +1,152 @@
+package sidecar
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
+)
+
+// Client is a connection to a daemon.
+type Client struct {
+	conn  *jsonrpc2.Conn
+	Hello HelloResult // what the daemon said in hello
+}
+
+// Dial connects to the daemon on socket and exchanges hello. It fails fast
+// when nobody listens (no daemon) and within ctx otherwise.
+func Dial(ctx context.Context, socket, version string) (*Client, error) {
+	var d net.Dialer
+	nc, err := d.DialContext(ctx, "unix", socket)
+	if err != nil {
+		return nil, fmt.Errorf("connecting to daemon at %s: %w", socket, err)
+	}
+	c := &Client{conn: jsonrpc2.NewConn(context.Background(),
+		jsonrpc2.NewBufferedStream(nc, jsonrpc2.VSCodeObjectCodec{}), noRequests{})}
+	if err := c.Call(ctx, MethodHello, HelloParams{ClientVersion: version, Protocol: ProtocolVersion}, &c.Hello); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("greeting daemon at %s: %w", socket, err)
+	}
+	return c, nil
+}
+
+// noRequests refuses anything the daemon might send us: it sends nothing
+// but replies.
+type noRequests struct{}
+
+func (noRequests) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
+	if !req.Notif {
+		_ = conn.ReplyWithError(ctx, req.ID, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "client handles no requests"})
+	}
+}
+
+// Call sends a request and decodes its result into result; it returns when
+// ctx ends, whatever the daemon is doing.
+func (c *Client) Call(ctx context.Context, method string, params, result any) error {
+	return c.conn.Call(ctx, method, params, result)
+}
+
+// Close closes the connection.
+func (c *Client) Close() error { return c.conn.Close() }
+
+// StartOptions say how to start a daemon when none answers.
+type StartOptions struct {
+	Executable string   // lsp-hook binary; "" means os.Executable()
+	Root       string   // workspace root
+	Socket     string   // socket path
+	Args       []string // extra `serve` flags
+	// Wait bounds how long to wait for the new daemon to answer.
+	Wait time.Duration
+}
+
+// Connect returns a client for the daemon on opts.Socket, starting one
+// (detached: its own session, stdio on /dev/null) when none answers, or when
+// the one that answers speaks an older protocol (it is asked to shut down
+// first). started reports whether a daemon was started.
+func Connect(ctx context.Context, version string, opts StartOptions) (c *Client, started bool, err error) {
+	c, err = Dial(ctx, opts.Socket, version)
+	if err == nil {
+		if c.Hello.Protocol >= ProtocolVersion {
+			return c, false, nil
+		}
+		_ = c.Call(ctx, MethodShutdown, struct{}{}, nil)
+		c.Close()
+		waitGone(ctx, opts.Socket)
+	}
+	if ctx.Err() != nil {
+		return nil, false, ctx.Err()
+	}
+	if err := StartDaemon(opts); err != nil {
+		return nil, false, err
+	}
+	wait := opts.Wait
+	if wait <= 0 {
+		wait = 5 * time.Second
+	}
+	wctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	for delay := 5 * time.Millisecond; ; delay = min(delay*2, 100*time.Millisecond) {
+		c, err = Dial(wctx, opts.Socket, version)
+		if err == nil {
+			return c, true, nil
+		}
+		select {
+		case <-wctx.Done():
+			return nil, true, fmt.Errorf("daemon started but did not answer within %v: %w", wait, err)
+		case <-time.After(delay):
+		}
+	}
+}
+
+// StartDaemon starts `lsp-hook serve` for opts.Root detached from the caller:
+// a new session (setsid), stdin/stdout/stderr on /dev/null, so the hook can
+// exit while the daemon lives on. It does not wait for it to listen.
+func StartDaemon(opts StartOptions) error {
+	exe := opts.Executable
+	if exe == "" {
+		var err error
+		if exe, err = os.Executable(); err != nil {
+			return fmt.Errorf("finding lsp-hook executable: %w", err)
+		}
+	}
+	args := append([]string{"serve", "--root", opts.Root, "--socket", opts.Socket}, opts.Args...)
+	devnull, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	defer devnull.Close()
+	cmd := exec.Command(exe, args...)
+	cmd.Dir = opts.Root
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = devnull, devnull, devnull
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("starting daemon %s serve: %w", exe, err)
+	}
+	// Reap it if it exits while we are still alive (a second daemon losing
+	// the lock race); otherwise init adopts it.
+	go func() { _ = cmd.Wait() }()
+	return nil
+}
+
+// waitGone waits until nothing answers on socket, or ctx ends.
+func waitGone(ctx context.Context, socket string) {
+	for ctx.Err() == nil {
+		nc, err := net.Dial("unix", socket)
+		if err != nil {
+			return
+		}
+		nc.Close()
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// IsNoDaemon reports whether err means nobody is listening on the socket.
+func IsNoDaemon(err error) bool {
+	return errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ENOENT)
+}

@@ -1,0 +1,153 @@
+package sidecar
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/lsp"
+)
+
+// DaemonOptions configure `lsp-hook serve`.
+type DaemonOptions struct {
+	Root        string        // workspace root; made absolute and symlink-free
+	Socket      string        // "" means SocketPath(Root)
+	LogFile     string        // "" means LogPath(Socket)
+	IdleTimeout time.Duration // 0 means the config's idle_timeout (default 30 min); <0 never
+	Version     string
+	// Stderr, when not nil, receives the log too (serve --foreground).
+	Stderr io.Writer
+	// Ready, when not nil, is called once the socket accepts connections.
+	Ready func(socket string)
+}
+
+// maxLogSize is the log size past which a starting daemon rotates the log
+// to <log>.1 (one old generation is kept).
+const maxLogSize = 10 << 20
+
+// RunDaemon serves the workspace until a shutdown request, SIGTERM/SIGINT,
+// ctx's end, or the idle timeout; then it stops every language server and
+// removes the socket. It returns ErrAlreadyRunning when another daemon
+// serves the socket.
+func RunDaemon(ctx context.Context, opts DaemonOptions) error {
+	root, err := FindWorkspaceRoot(opts.Root)
+	if err != nil {
+		return err
+	}
+	socket := opts.Socket
+	if socket == "" {
+		socket = SocketPath(root)
+	}
+	if err := ensureDir(filepath.Dir(socket)); err != nil {
+		return err
+	}
+	logFile := opts.LogFile
+	if logFile == "" {
+		logFile = LogPath(socket)
+	}
+	log, closeLog := OpenLog(logFile, opts.Stderr)
+	defer closeLog()
+	log = log.With("pid", os.Getpid())
+
+	cfg, problems := config.Load(root)
+	for _, p := range problems {
+		log.Warn("config problem; using the default for it", "problem", p.Error())
+	}
+	idle := opts.IdleTimeout
+	if idle == 0 {
+		idle = cfg.IdleTimeout
+	}
+	manager := lsp.NewManager(cfg, root, log)
+	srv := &Server{
+		Engine:      NewEngine(root, cfg, manager, log),
+		Version:     opts.Version,
+		IdleTimeout: max(idle, 0),
+		LogFile:     logFile,
+		Log:         log,
+	}
+	if err := srv.Listen(socket); err != nil {
+		return err
+	}
+	log.Info("daemon listening", "root", root, "socket", socket, "version", opts.Version, "idle_timeout", idle)
+	if opts.Ready != nil {
+		opts.Ready(socket)
+	}
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	go func() {
+		select {
+		case sig := <-sigs:
+			log.Info("signal; shutting down", "signal", sig.String())
+		case <-ctx.Done():
+		case <-srv.Done():
+		}
+		srv.Shutdown()
+	}()
+	err = srv.Serve()
+	srv.Shutdown() // waits for a shutdown begun elsewhere to finish
+	return err
+}
+
+// FindWorkspaceRoot returns dir (default: the working directory) made
+// absolute and symlink-free, as the daemon's root. Unlike FindWorkspace it
+// does not climb to a git top level: serve is told its root.
+func FindWorkspaceRoot(dir string) (string, error) {
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		return FindWorkspace(wd)
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", fmt.Errorf("workspace root %s: %w", dir, err)
+	}
+	fi, err := os.Stat(real)
+	if err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("workspace root %s: not a directory", dir)
+	}
+	return real, nil
+}
+
+// OpenLog opens (appending, 0600) the log file and returns a slog logger
+// writing text records to it and to also, if not nil. A log over 10 MiB is
+// rotated to <file>.1 first. When the file cannot be opened the logger
+// writes to also only (or nowhere), so logging never stops the caller.
+func OpenLog(file string, also io.Writer) (*slog.Logger, func()) {
+	if fi, err := os.Stat(file); err == nil && fi.Size() > maxLogSize {
+		_ = os.Rename(file, file+".1")
+	}
+	var w io.Writer = io.Discard
+	closer := func() {}
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err == nil {
+		if f, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600); err == nil {
+			w, closer = f, func() { f.Close() }
+		}
+	}
+	if also != nil {
+		w = io.MultiWriter(w, also)
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: logLevel()})), closer
+}
+
+// logLevel reads LSP_HOOK_LOG_LEVEL (debug, info, warn, error); default info.
+func logLevel() slog.Level {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(os.Getenv("LSP_HOOK_LOG_LEVEL"))); err != nil {
+		return slog.LevelInfo
+	}
+	return l
+}

@@ -1,0 +1,118 @@
+package sidecar
+
+import (
+	"github.com/lsp-hook/lsp-hook/diag"
+)
+
+// ProtocolVersion is the wire protocol's version, exchanged in hello. It
+// changes whenever a method or a field changes meaning; a client that finds
+// a daemon with an older protocol asks it to shut down and starts its own.
+const ProtocolVersion = 1
+
+// Method names served by the daemon (DESIGN.md "Socket and wire protocol").
+const (
+	MethodHello        = "hello"
+	MethodNotifyChange = "notify_change"
+	MethodDiagnostics  = "diagnostics"
+	MethodStatus       = "status"
+	MethodShutdown     = "shutdown"
+)
+
+// HelloParams opens a session: the client's version and protocol.
+type HelloParams struct {
+	ClientVersion string `json:"client_version"`
+	Protocol      int    `json:"protocol"`
+}
+
+// HelloResult identifies the daemon: its version, protocol, process ID and
+// workspace root (absolute).
+type HelloResult struct {
+	Version  string `json:"version"`
+	Protocol int    `json:"protocol"`
+	Pid      int    `json:"pid"`
+	Root     string `json:"root"`
+}
+
+// Change modes: an edit shows diagnostics of the edited file only; a write
+// also shows other files whose diagnostics changed because of it.
+const (
+	ModeEdit  = "edit"
+	ModeWrite = "write"
+)
+
+// Change is one file an agent changed. Path is absolute, or relative to the
+// workspace root. Content is the file's new text when the event carried it
+// (a Write); nil means read it from disk. Mode is ModeEdit or ModeWrite
+// (empty means edit).
+type Change struct {
+	Path    string  `json:"path"`
+	Content *string `json:"content,omitempty"`
+	Mode    string  `json:"mode,omitempty"`
+}
+
+// NotifyChangeParams asks for diagnostics of changed files. Source names the
+// caller for the log ("claude"). BudgetMS is the time the caller can wait
+// when every server needed is warm; ColdBudgetMS when one must start or has
+// not answered yet. Zero means the daemon's defaults (5,000 and 12,000 ms).
+type NotifyChangeParams struct {
+	Changes      []Change `json:"changes"`
+	Source       string   `json:"source,omitempty"`
+	BudgetMS     int      `json:"budget_ms,omitempty"`
+	ColdBudgetMS int      `json:"cold_budget_ms,omitempty"`
+}
+
+// DiagnosticsParams asks for the current diagnostics of Paths (absolute or
+// root-relative), or of every file that has some when Paths is empty.
+type DiagnosticsParams struct {
+	Paths []string `json:"paths,omitempty"`
+}
+
+// ServerResult is how one checker fared for a request: Name ("gopls",
+// "json"), Root it ran for, State (an lsp State* value, or "active" for a
+// validator), Freshness ("fresh", "partial", "timeout", "none") and Error
+// when something went wrong.
+type ServerResult struct {
+	Name      string `json:"name"`
+	Root      string `json:"root,omitempty"`
+	State     string `json:"state"`
+	Freshness string `json:"freshness"`
+	Error     string `json:"error,omitempty"`
+}
+
+// Result answers notify_change and diagnostics. Files lists every file with
+// diagnostics at or above the configured severity, changed files first,
+// paths absolute and Rel root-relative; Lint is the rendered lint block (""
+// when there is nothing to say); Servers says how each checker fared; Notes
+// explains files that were skipped (outside the workspace, binary, missing,
+// too large); ElapsedMS is the daemon's time on the request in milliseconds.
+type Result struct {
+	Files     []diag.FileDiagnostics `json:"files"`
+	Lint      string                 `json:"lint"`
+	Servers   []ServerResult         `json:"servers"`
+	Notes     []string               `json:"notes,omitempty"`
+	ElapsedMS int64                  `json:"elapsed_ms"`
+}
+
+// StatusResult describes the daemon: process ID, uptime in seconds,
+// workspace root, each language server, and request counters.
+type StatusResult struct {
+	Pid      int              `json:"pid"`
+	Version  string           `json:"version"`
+	UptimeS  int64            `json:"uptime_s"`
+	Root     string           `json:"root"`
+	LogFile  string           `json:"log_file,omitempty"`
+	Servers  []ServerStatus   `json:"servers"`
+	Counters map[string]int64 `json:"counters"`
+}
+
+// ServerStatus is one language server in status: name, root, state
+// ("starting", "active", "broken", "disabled", "unavailable"), pid (0 when
+// not running), last error, and work in progress titles.
+type ServerStatus struct {
+	Name      string   `json:"name"`
+	Root      string   `json:"root,omitempty"`
+	State     string   `json:"state"`
+	Pid       int      `json:"pid,omitempty"`
+	LastError string   `json:"last_error,omitempty"`
+	Busy      []string `json:"busy,omitempty"`
+}

@@ -1,0 +1,72 @@
+package sidecar
+
+import (
+	"fmt"
+	"maps"
+	"iter"
+	"slices"
+	"strings"
+
+	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/lsp"
+)
+
+func mapsKeys[K comparable, V any](m map[K]V) iter.Seq[K] { return maps.Keys(m) }
+
+// render fills res.Files and res.Lint: changed files first, in the order
+// they were changed, then other files by path; each file's diagnostics
+// filtered to the configured severity, sorted and de-duplicated.
+func (e *Engine) render(res *Result, targets []target, byFile, others map[string][]diag.Diagnostic) {
+	limits := diag.DefaultLimits
+	var changed, other []diag.FileDiagnostics
+	isTarget := make(map[string]bool)
+	for _, t := range targets {
+		isTarget[t.path] = true
+		if ds := diag.SortDedupe(diag.Filter(byFile[t.path], e.severity)); len(ds) > 0 {
+			changed = append(changed, diag.FileDiagnostics{Path: t.path, Rel: t.rel, Diagnostics: ds})
+		}
+	}
+	for _, path := range slices.Sorted(maps.Keys(others)) {
+		if isTarget[path] || !inside(path, e.Root) {
+			continue
+		}
+		if ds := diag.SortDedupe(diag.Filter(others[path], e.severity)); len(ds) > 0 {
+			other = append(other, diag.FileDiagnostics{Path: path, Rel: e.rel(path), Diagnostics: ds})
+		}
+	}
+	res.Files = append(changed, other...)
+	if res.Files == nil {
+		res.Files = []diag.FileDiagnostics{}
+	}
+	res.Lint = diag.LintBlock(changed, other, limits)
+	if note := unknownNote(res.Servers); note != "" {
+		if res.Lint != "" {
+			res.Lint += "\n"
+		}
+		res.Lint += note
+	}
+}
+
+// unknownNote says which servers gave no fresh answer, so a timeout is never
+// mistaken for a clean file: "lsp-hook: no fresh diagnostics from gopls
+// (timeout); this file's errors from it are unknown."
+func unknownNote(servers []ServerResult) string {
+	var names []string
+	for _, s := range servers {
+		if s.Freshness == string(lsp.Timeout) || s.Freshness == string(lsp.Partial) ||
+			(s.Freshness == string(lsp.None) && s.State == lsp.StateBroken) {
+			names = append(names, fmt.Sprintf("%s (%s)", s.Name, reason(s)))
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return "lsp-hook: no fresh diagnostics from " + strings.Join(names, ", ") + "; errors it would report are unknown, not absent."
+}
+
+func reason(s ServerResult) string {
+	if s.Freshness == string(lsp.None) {
+		return "not running"
+	}
+	return s.Freshness
+}

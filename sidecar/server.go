@@ -1,0 +1,298 @@
+package sidecar
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/lsp-hook/lsp-hook/lsp"
+)
+
+// ErrAlreadyRunning is returned by Listen when another daemon holds the
+// socket's lock.
+var ErrAlreadyRunning = errors.New("a daemon is already serving this socket")
+
+// Server is the daemon: it serves an Engine on a Unix socket until Shutdown,
+// a shutdown request, or IdleTimeout without requests.
+type Server struct {
+	Engine      *Engine
+	Version     string
+	IdleTimeout time.Duration // 0: never idle out
+	LogFile     string
+	Log         *slog.Logger
+
+	socket string
+	ln     *net.UnixListener
+	lock   *os.File
+	start  time.Time
+
+	inflight atomic.Int64
+	lastUse  atomic.Int64 // unix nanoseconds of the last request's end
+	counters sync.Map     // method → *atomic.Int64
+
+	mu    sync.Mutex // guards conns
+	conns map[*jsonrpc2.Conn]bool
+
+	done     chan struct{} // closed when Shutdown begins
+	stopOnce sync.Once
+}
+
+// Listen prepares the socket: a safe 0700 directory, an exclusive lock (one
+// daemon per socket), a fresh 0600 socket file.
+func (s *Server) Listen(socket string) error {
+	s.socket, s.start, s.done, s.conns = socket, time.Now(), make(chan struct{}), make(map[*jsonrpc2.Conn]bool)
+	if err := ensureDir(filepath.Dir(socket)); err != nil {
+		return err
+	}
+	lock, err := os.OpenFile(lockPath(socket), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("opening lock: %w", err)
+	}
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		lock.Close()
+		return fmt.Errorf("%w (%s)", ErrAlreadyRunning, socket)
+	}
+	s.lock = lock
+	_ = os.Remove(socket) // a stale socket of a dead daemon: the lock says nobody serves it
+	oldMask := syscall.Umask(0o177)
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: socket, Net: "unix"})
+	syscall.Umask(oldMask)
+	if err != nil {
+		s.releaseLock()
+		return fmt.Errorf("listening on %s: %w", socket, err)
+	}
+	ln.SetUnlinkOnClose(true)
+	if err := os.Chmod(socket, 0o600); err != nil {
+		ln.Close()
+		s.releaseLock()
+		return fmt.Errorf("setting socket mode: %w", err)
+	}
+	s.ln = ln
+	s.lastUse.Store(time.Now().UnixNano())
+	return nil
+}
+
+// Serve accepts connections until Shutdown. Peers with another uid are
+// refused (SO_PEERCRED).
+func (s *Server) Serve() error {
+	go s.idleLoop()
+	for {
+		conn, err := s.ln.AcceptUnix()
+		if err != nil {
+			select {
+			case <-s.done:
+				return nil
+			default:
+			}
+			if ne, ok := err.(net.Error); ok && ne.Timeout() {
+				continue
+			}
+			return fmt.Errorf("accepting on %s: %w", s.socket, err)
+		}
+		if err := checkPeer(conn); err != nil {
+			s.Log.Warn("refusing connection", "err", err)
+			conn.Close()
+			continue
+		}
+		s.serveConn(conn)
+	}
+}
+
+// checkPeer refuses a peer whose uid is not ours.
+func checkPeer(conn *net.UnixConn) error {
+	raw, err := conn.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var cred *syscall.Ucred
+	var cerr error
+	if err := raw.Control(func(fd uintptr) {
+		cred, cerr = syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
+	}); err != nil {
+		return err
+	}
+	if cerr != nil {
+		return fmt.Errorf("reading peer credentials: %w", cerr)
+	}
+	if int(cred.Uid) != os.Getuid() {
+		return fmt.Errorf("peer pid %d has uid %d, not %d", cred.Pid, cred.Uid, os.Getuid())
+	}
+	return nil
+}
+
+func (s *Server) serveConn(nc net.Conn) {
+	h := jsonrpc2.AsyncHandler(jsonrpc2.HandlerWithError(s.handle).SuppressErrClosed())
+	c := jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(nc, jsonrpc2.VSCodeObjectCodec{}), h)
+	s.mu.Lock()
+	s.conns[c] = true
+	s.mu.Unlock()
+	go func() {
+		<-c.DisconnectNotify()
+		s.mu.Lock()
+		delete(s.conns, c)
+		s.mu.Unlock()
+	}()
+}
+
+func (s *Server) count(name string) {
+	v, _ := s.counters.LoadOrStore(name, new(atomic.Int64))
+	v.(*atomic.Int64).Add(1)
+}
+
+// handle serves one request. Errors are JSON-RPC errors naming the problem.
+func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+	s.inflight.Add(1)
+	defer func() {
+		s.lastUse.Store(time.Now().UnixNano())
+		s.inflight.Add(-1)
+	}()
+	s.count("requests")
+	s.count(req.Method)
+	var params json.RawMessage
+	if req.Params != nil {
+		params = *req.Params
+	}
+	switch req.Method {
+	case MethodHello:
+		return HelloResult{Version: s.Version, Protocol: ProtocolVersion, Pid: os.Getpid(), Root: s.Engine.Root}, nil
+	case MethodNotifyChange:
+		var p NotifyChangeParams
+		if err := decodeParams(params, &p); err != nil {
+			return nil, err
+		}
+		if len(p.Changes) == 0 {
+			return nil, invalidParams("notify_change: changes is empty")
+		}
+		if len(p.Changes) > MaxChanges {
+			return nil, invalidParams(fmt.Sprintf("notify_change: %d changes, at most %d", len(p.Changes), MaxChanges))
+		}
+		res := s.Engine.Check(ctx, p)
+		s.Log.Info("notify_change", "source", p.Source, "changes", len(p.Changes), "files", len(res.Files),
+			"elapsed_ms", res.ElapsedMS, "notes", res.Notes)
+		return res, nil
+	case MethodDiagnostics:
+		var p DiagnosticsParams
+		if err := decodeParams(params, &p); err != nil {
+			return nil, err
+		}
+		return s.Engine.Current(p.Paths), nil
+	case MethodStatus:
+		return s.status(), nil
+	case MethodShutdown:
+		s.Log.Info("shutdown requested")
+		// Answer before the connections close; the handler's own reply
+		// then fails quietly on the closed connection.
+		if !req.Notif {
+			_ = conn.Reply(ctx, req.ID, struct{}{})
+		}
+		s.Shutdown()
+		return struct{}{}, nil
+	}
+	if req.Notif {
+		return nil, nil
+	}
+	return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "unknown method " + req.Method}
+}
+
+// MaxChanges is the most changes one notify_change may carry.
+const MaxChanges = 1000
+
+func decodeParams(raw json.RawMessage, v any) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return invalidParams("decoding params: " + err.Error())
+	}
+	return nil
+}
+
+func invalidParams(msg string) *jsonrpc2.Error {
+	return &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: msg}
+}
+
+func (s *Server) status() StatusResult {
+	st := StatusResult{
+		Pid: os.Getpid(), Version: s.Version, UptimeS: int64(time.Since(s.start).Seconds()),
+		Root: s.Engine.Root, LogFile: s.LogFile, Counters: map[string]int64{}, Servers: []ServerStatus{},
+	}
+	s.counters.Range(func(k, v any) bool {
+		st.Counters[k.(string)] = v.(*atomic.Int64).Load()
+		return true
+	})
+	if s.Engine.Manager != nil {
+		for _, ss := range s.Engine.Manager.Status() {
+			st.Servers = append(st.Servers, ServerStatus(ss))
+		}
+	} else {
+		for name := range s.Engine.Config.LSP.Servers {
+			st.Servers = append(st.Servers, ServerStatus{Name: name, State: lsp.StateDisabled})
+		}
+	}
+	return st
+}
+
+// idleLoop shuts the daemon down after IdleTimeout with no request in
+// flight and none finished within it.
+func (s *Server) idleLoop() {
+	if s.IdleTimeout <= 0 {
+		return
+	}
+	tick := time.NewTicker(min(s.IdleTimeout/4, time.Minute))
+	defer tick.Stop()
+	for {
+		select {
+		case <-s.done:
+			return
+		case <-tick.C:
+			idle := time.Since(time.Unix(0, s.lastUse.Load()))
+			if s.inflight.Load() == 0 && idle >= s.IdleTimeout {
+				s.Log.Info("idle; exiting", "idle", idle.Round(time.Second))
+				s.Shutdown()
+				return
+			}
+		}
+	}
+}
+
+// Shutdown stops accepting, closes connections, stops every language server
+// and releases the socket. Safe to call more than once.
+func (s *Server) Shutdown() {
+	s.stopOnce.Do(func() {
+		close(s.done)
+		if s.ln != nil {
+			s.ln.Close()
+		}
+		if s.Engine.Manager != nil {
+			s.Engine.Manager.Shutdown()
+		}
+		s.mu.Lock()
+		for c := range s.conns {
+			c.Close()
+		}
+		s.mu.Unlock()
+		s.releaseLock()
+		s.Log.Info("daemon stopped")
+	})
+}
+
+// Done is closed once Shutdown has begun.
+func (s *Server) Done() <-chan struct{} { return s.done }
+
+func (s *Server) releaseLock() {
+	if s.lock != nil {
+		s.lock.Close()
+		s.lock = nil
+	}
+}
