@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 )
 
 // MaxFileSize is the largest file checked (16 MiB). Larger files are skipped
@@ -107,17 +106,10 @@ func readContent(path string, content *string) ([]byte, error) {
 }
 
 // isBinary reports whether data looks like a binary file: a NUL byte in the
-// first 8 KiB (git's heuristic), or invalid UTF-8 there.
+// first 8 KiB, git's heuristic. Text in a legacy encoding (Latin-1) is not
+// binary: checkers report what they make of it.
 func isBinary(data []byte) bool {
-	head := data[:min(len(data), 8<<10)]
-	if bytes.IndexByte(head, 0) >= 0 {
-		return true
-	}
-	// Allow a multi-byte rune cut at the 8 KiB boundary.
-	for i := 0; i < 3 && len(head) > 0 && !utf8.Valid(head); i++ {
-		head = head[:len(head)-1]
-	}
-	return !utf8.Valid(head)
+	return bytes.IndexByte(data[:min(len(data), 8<<10)], 0) >= 0
 }
 
 // FindWorkspace returns the workspace root for dir: the nearest ancestor

@@ -1,0 +1,184 @@
+package sidecar
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lsp-hook/lsp-hook/config"
+)
+
+// shortDir returns a temporary directory with a short path: Unix socket
+// paths are limited to 108 bytes.
+func shortDir(t *testing.T) string {
+	t.Helper()
+	d, err := os.MkdirTemp("", "lh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(d) })
+	return d
+}
+
+func discardLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// startServer runs a daemon without language servers on a fresh socket.
+func startServer(t *testing.T, root string) (*Server, string) {
+	t.Helper()
+	socket := filepath.Join(shortDir(t), "run", "d.sock")
+	cfg := config.Default()
+	cfg.LSP.Enabled = false
+	srv := &Server{Engine: NewEngine(root, cfg, nil, discardLog()), Version: "test", Log: discardLog()}
+	if err := srv.Listen(socket); err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve() }()
+	t.Cleanup(func() {
+		srv.Shutdown()
+		if err := <-served; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	})
+	return srv, socket
+}
+
+func TestServerProtocol(t *testing.T) {
+	root := shortDir(t)
+	root, _ = filepath.EvalSymlinks(root)
+	if err := os.WriteFile(filepath.Join(root, "bad.json"), []byte("{\n  \"a\": 1,\n  \"b\": \n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, socket := startServer(t, root)
+
+	fi, err := os.Stat(socket)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("socket mode = %v, %v; want 0600", fi.Mode().Perm(), err)
+	}
+	if di, err := os.Stat(filepath.Dir(socket)); err != nil || di.Mode().Perm() != 0o700 {
+		t.Errorf("socket dir mode = %v, %v; want 0700", di.Mode().Perm(), err)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := Dial(ctx, socket, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if c.Hello.Protocol != ProtocolVersion || c.Hello.Root != root || c.Hello.Pid != os.Getpid() {
+		t.Errorf("hello = %+v", c.Hello)
+	}
+
+	var res Result
+	content := "[1, 2,,]"
+	err = c.Call(ctx, MethodNotifyChange, NotifyChangeParams{Changes: []Change{
+		{Path: "bad.json"},
+		{Path: filepath.Join(root, "new.json"), Content: &content, Mode: ModeWrite},
+		{Path: "/etc/passwd"},
+	}}, &res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Files) != 2 || res.Files[0].Rel != "bad.json" || res.Files[0].Diagnostics[0].Line != 4 {
+		t.Errorf("files = %+v", res.Files)
+	}
+	if !strings.Contains(res.Lint, `<diagnostics file="new.json">`) || !strings.HasPrefix(res.Lint, "LSP errors detected in these files, please fix:") {
+		t.Errorf("lint = %q", res.Lint)
+	}
+	if len(res.Notes) != 1 || !strings.Contains(res.Notes[0], "outside the workspace") {
+		t.Errorf("notes = %q", res.Notes)
+	}
+
+	err = c.Call(ctx, MethodNotifyChange, NotifyChangeParams{}, &res)
+	if err == nil || !strings.Contains(err.Error(), "changes is empty") {
+		t.Errorf("empty notify_change error = %v", err)
+	}
+	if err := c.Call(ctx, "no_such_method", nil, nil); err == nil || !strings.Contains(err.Error(), "unknown method") {
+		t.Errorf("unknown method error = %v", err)
+	}
+
+	var st StatusResult
+	if err := c.Call(ctx, MethodStatus, struct{}{}, &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Counters[MethodNotifyChange] != 2 || st.Root != root {
+		t.Errorf("status = %+v", st)
+	}
+
+	if err := c.Call(ctx, MethodShutdown, struct{}{}, nil); err != nil {
+		t.Fatalf("shutdown: %v", err)
+	}
+	if _, err := os.Stat(socket); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("socket still there after shutdown: %v", err)
+	}
+}
+
+func TestListenRefusesSecondDaemon(t *testing.T) {
+	root := shortDir(t)
+	_, socket := startServer(t, root)
+	second := &Server{Engine: NewEngine(root, config.Default(), nil, discardLog()), Log: discardLog()}
+	if err := second.Listen(socket); !errors.Is(err, ErrAlreadyRunning) {
+		t.Fatalf("second Listen = %v, want ErrAlreadyRunning", err)
+	}
+}
+
+func TestUnsafeSocketDir(t *testing.T) {
+	base := shortDir(t)
+	target := filepath.Join(base, "real")
+	if err := os.Mkdir(target, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(base, "link")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	open := filepath.Join(base, "open")
+	if err := os.Mkdir(open, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(open, 0o777)
+	file := filepath.Join(base, "file")
+	os.WriteFile(file, nil, 0o600)
+	tests := []struct {
+		name, dir, want string
+	}{
+		{"symlink", link, "is a symlink"},
+		{"world writable", open, "lets other users in"},
+		{"not a directory", file, "not a directory"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := &Server{Engine: NewEngine(base, config.Default(), nil, discardLog()), Log: discardLog()}
+			err := srv.Listen(filepath.Join(tt.dir, "d.sock"))
+			if !errors.Is(err, ErrUnsafeDir) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Listen = %v, want ErrUnsafeDir with %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestSocketPath(t *testing.T) {
+	t.Setenv(SocketEnv, "")
+	t.Setenv("XDG_RUNTIME_DIR", "/run/user/1000")
+	p := SocketPath("/home/u/repo")
+	if !strings.HasPrefix(p, "/run/user/1000/lsp-hook/") || len(filepath.Base(p)) != 16+len(".sock") {
+		t.Errorf("SocketPath = %q", p)
+	}
+	if SocketPath("/home/u/other") == p {
+		t.Errorf("two roots share a socket")
+	}
+	t.Setenv(SocketEnv, "/tmp/x.sock")
+	if SocketPath("/home/u/repo") != "/tmp/x.sock" {
+		t.Errorf("LSP_HOOK_SOCKET ignored")
+	}
+	if LogPath("/tmp/x.sock") != "/tmp/x.log" {
+		t.Errorf("LogPath = %q", LogPath("/tmp/x.sock"))
+	}
+}
