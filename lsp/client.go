@@ -210,12 +210,12 @@ func lastLine(s string) string {
 // notification, LSP 3.17 "Shutdown Request") and kills its process group if
 // it has not exited after grace. It returns when the process is gone.
 func (c *Client) Shutdown(grace time.Duration) {
+	ctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
 	if c.Err() == nil {
-		ctx, cancel := context.WithTimeout(context.Background(), grace)
 		if err := c.conn.Call(ctx, "shutdown", nil, nil); err == nil {
 			_ = c.conn.Notify(ctx, "exit", nil)
 		}
-		cancel()
 	}
 	c.mu.Lock()
 	if c.err == nil {
@@ -225,7 +225,7 @@ func (c *Client) Shutdown(grace time.Duration) {
 	select {
 	case <-c.exited:
 		c.log.Info("server exited")
-	case <-time.After(grace):
+	case <-ctx.Done():
 		c.log.Warn("server did not exit in time; killing its process group", "grace", grace)
 	}
 	c.kill()

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -60,6 +61,9 @@ type entry struct {
 func NewManager(cfg *config.Config, workspace string, log *slog.Logger) *Manager {
 	return &Manager{cfg: cfg, workspace: workspace, log: log, entries: make(map[entryKey]*entry)}
 }
+
+// ErrUnavailable is returned for a server whose command is not installed.
+var ErrUnavailable = errors.New("language server not installed")
 
 // ErrClosed is returned after Shutdown.
 var ErrClosed = errors.New("server manager is shut down")
@@ -165,7 +169,7 @@ func (m *Manager) client(ctx context.Context, k entryKey) (c *Client, started bo
 func (m *Manager) start(ctx context.Context, e *entry) {
 	defer close(e.ready)
 	if _, err := LookPath(e.server.Command[0]); err != nil {
-		e.err, e.missing = err, true
+		e.err, e.missing = fmt.Errorf("%w: %v", ErrUnavailable, err), true
 		m.log.Warn("server unavailable", "server", e.server.Name, "err", err)
 		return
 	}

@@ -74,6 +74,8 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	}
 	fresh := c.waitFresh(ctx, mark, want, settle)
 	switch {
+	case len(fresh) == 0 && c.Err() != nil:
+		out.Freshness = None // the server died: it gave no answer at all
 	case len(fresh) == len(want):
 		out.Freshness = Fresh
 		c.mu.Lock()

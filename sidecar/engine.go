@@ -2,6 +2,7 @@ package sidecar
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"path/filepath"
@@ -171,7 +172,10 @@ func outcomeResult(o lsp.Outcome) ServerResult {
 	r := ServerResult{Name: o.Server, Root: o.Root, State: lsp.StateActive, Freshness: string(o.Freshness)}
 	if o.Err != nil {
 		r.Error = o.Err.Error()
-		if o.Freshness == lsp.None {
+		switch {
+		case errors.Is(o.Err, lsp.ErrUnavailable):
+			r.State = lsp.StateUnavailable
+		case o.Freshness == lsp.None:
 			r.State = lsp.StateBroken
 		}
 	}
