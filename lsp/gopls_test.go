@@ -55,8 +55,8 @@ func TestGoplsFreshness(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeFiles(t, dir, map[string]string{
-		"go.mod":  "module example.com/demo\n\ngo 1.22\n",
-		"main.go": "package main\n\nfunc main() {\n\tprintln(greet(\"x\"))\n}\n",
+		"go.mod":   "module example.com/demo\n\ngo 1.22\n",
+		"main.go":  "package main\n\nfunc main() {\n\tprintln(greet(\"x\"))\n}\n",
 		"greet.go": "package main\n\nfunc greet(name string) string { return \"hi \" + name }\n",
 	})
 	cfg := config.Default()

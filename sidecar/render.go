@@ -2,8 +2,8 @@ package sidecar
 
 import (
 	"fmt"
-	"maps"
 	"iter"
+	"maps"
 	"slices"
 	"strings"
 

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/lsp-hook/lsp-hook/diag"
 )
@@ -33,9 +31,9 @@ func (JSON) Validate(path string, src []byte) []diag.Diagnostic {
 	return scanJSON(path, "json", src, false)
 }
 
-// maxDuplicates caps the duplicate-key findings reported for one file; the
-// rest are summed up in one more finding.
-const maxDuplicates = 100
+// maxRepeated caps the findings of one kind (duplicate keys, tab-indented
+// lines) reported for one file; the rest are summed up in one more finding.
+const maxRepeated = 100
 
 // scanJSON runs the scanner in strict (jsonc=false) or JSONC mode.
 func scanJSON(path, source string, src []byte, jsonc bool) []diag.Diagnostic {
@@ -45,9 +43,9 @@ func scanJSON(path, source string, src []byte, jsonc bool) []diag.Diagnostic {
 		s.name = "JSONC"
 	}
 	s.document()
-	if s.dups > maxDuplicates {
+	if s.dups > maxRepeated {
 		s.findings = append(s.findings, finding{off: s.moreOff, end: -1, ref: -1, severity: diag.SeverityWarning,
-			msg: fmt.Sprintf("%d more duplicate keys not reported", s.dups-maxDuplicates)})
+			msg: fmt.Sprintf("%d more duplicate key(s) not reported", s.dups-maxRepeated)})
 	}
 	return diagnostics(path, source, src, s.findings)
 }
@@ -60,17 +58,30 @@ type jsonScanner struct {
 	jsonc    bool // allow comments and trailing commas
 	name     string
 	stack    []jsonFrame      // containers open at s.i, outermost first
-	pool     []map[string]int // spare key sets by depth, reused between objects
+	pool     [][]jsonKey // spare key lists by depth, reused between objects
 	findings []finding
 	dups     int // duplicate keys seen
 	moreOff  int // offset of the first duplicate not reported, or -1
 }
 
-// jsonFrame is one open container.
+// jsonFrame is one open container. An object's keys are kept in a short
+// list, searched linearly and allocation-free, until there are more than
+// smallObject; then in a map.
 type jsonFrame struct {
 	object bool
-	keys   map[string]int // object keys → offset of their first occurrence; nil until the first key
+	keys   []jsonKey      // the keys while there are at most smallObject
+	many   map[string]int // key → offset of its first occurrence, once there are more
 }
+
+// jsonKey is an object key (its bytes in src, or decoded when it has escapes)
+// and the offset of its opening quote.
+type jsonKey struct {
+	name []byte
+	off  int
+}
+
+// smallObject is the number of keys above which an object's keys go in a map.
+const smallObject = 16
 
 func (s *jsonScanner) fail(off int, format string, args ...any) bool {
 	s.findings = append(s.findings, finding{off: off, end: -1, ref: -1, severity: diag.SeverityError,
@@ -231,55 +242,76 @@ func (s *jsonScanner) member(afterComma bool) bool {
 // reports it when that object already has it.
 func (s *jsonScanner) key(start, end int) {
 	top := &s.stack[len(s.stack)-1]
-	if top.keys == nil {
-		top.keys = s.keySet(len(s.stack) - 1)
-	}
-	raw := s.src[start+1 : end-1]
-	if bytes.IndexByte(raw, '\\') >= 0 {
+	name := s.src[start+1 : end-1]
+	if bytes.IndexByte(name, '\\') >= 0 {
 		var k string // escapes: compare decoded keys, so "a" and "\u0061" collide
 		if json.Unmarshal(s.src[start:end], &k) == nil {
-			raw = []byte(k)
+			name = []byte(k)
 		}
 	}
-	first, ok := top.keys[string(raw)]
-	if !ok {
-		top.keys[string(raw)] = start
+	first, found := top.find(name)
+	if !found {
+		top.add(name, start)
 		return
 	}
 	s.dups++
-	if s.dups > maxDuplicates {
+	if s.dups > maxRepeated {
 		if s.moreOff < 0 {
 			s.moreOff = start
 		}
 		return
 	}
 	s.findings = append(s.findings, finding{off: start, end: end, ref: first, severity: diag.SeverityWarning,
-		msg: "duplicate key " + keyLabel(string(raw))})
+		msg: "duplicate key " + keyLabel(string(name))})
 }
 
-// keySet returns an empty key set for an object at depth d.
-func (s *jsonScanner) keySet(d int) map[string]int {
-	if d < len(s.pool) && s.pool[d] != nil {
-		m := s.pool[d]
-		s.pool[d] = nil
-		return m
+// find returns the offset of key name in the object f, if it has it.
+func (f *jsonFrame) find(name []byte) (int, bool) {
+	if f.many != nil {
+		off, ok := f.many[string(name)]
+		return off, ok
 	}
-	return make(map[string]int)
+	for _, k := range f.keys {
+		if bytes.Equal(k.name, name) {
+			return k.off, true
+		}
+	}
+	return 0, false
 }
 
-func (s *jsonScanner) push(object bool) { s.stack = append(s.stack, jsonFrame{object: object}) }
+// add records key name at offset off in the object f.
+func (f *jsonFrame) add(name []byte, off int) {
+	if f.many == nil && len(f.keys) < smallObject {
+		f.keys = append(f.keys, jsonKey{name, off})
+		return
+	}
+	if f.many == nil {
+		f.many = make(map[string]int, 4*smallObject)
+		for _, k := range f.keys {
+			f.many[string(k.name)] = k.off
+		}
+	}
+	f.many[string(name)] = off
+}
 
-// pop closes the innermost container, keeping a small key set for reuse (a
-// big one is dropped: clearing it again for every small object would cost
-// time in proportion to its size).
+// push opens a container, reusing a key list for an object.
+func (s *jsonScanner) push(object bool) {
+	f := jsonFrame{object: object}
+	if d := len(s.stack); object && d < len(s.pool) {
+		f.keys, s.pool[d] = s.pool[d], nil
+	}
+	s.stack = append(s.stack, f)
+}
+
+// pop closes the innermost container, keeping its key list for the next
+// object at that depth.
 func (s *jsonScanner) pop() {
 	d := len(s.stack) - 1
-	if m := s.stack[d].keys; m != nil && len(m) <= 64 {
-		clear(m)
+	if f := s.stack[d]; f.keys != nil {
 		for len(s.pool) <= d {
 			s.pool = append(s.pool, nil)
 		}
-		s.pool[d] = m
+		s.pool[d] = f.keys[:0]
 	}
 	s.stack = s.stack[:d]
 }
@@ -300,129 +332,4 @@ func (s *jsonScanner) hint(off int, afterComma, key bool) string {
 		return " (object keys must be double-quoted strings)"
 	}
 	return ""
-}
-
-// str scans a string (RFC 8259 section 7) starting at the '"' at s.i.
-func (s *jsonScanner) str() bool {
-	s.i++
-	for s.i < len(s.src) {
-		switch c := s.src[s.i]; {
-		case c == '"':
-			s.i++
-			return true
-		case c == '\\':
-			if !s.escape() {
-				return false
-			}
-		case c < 0x20:
-			return s.fail(s.i, "invalid control character %U in string (write it as %s)", rune(c), controlEscape(c))
-		case c < utf8.RuneSelf:
-			s.i++
-		default:
-			r, w := utf8.DecodeRune(s.src[s.i:])
-			if r == utf8.RuneError && w == 1 {
-				return s.fail(s.i, "invalid UTF-8 byte 0x%02x in string", c)
-			}
-			s.i += w
-		}
-	}
-	return s.fail(s.i, "unexpected end of input in string (missing closing '\"')")
-}
-
-// controlEscape spells control character c as a JSON escape.
-func controlEscape(c byte) string {
-	switch c {
-	case '\n':
-		return `\n`
-	case '\r':
-		return `\r`
-	case '\t':
-		return `\t`
-	}
-	return fmt.Sprintf(`\u%04x`, c)
-}
-
-// escape scans an escape sequence at the '\\' at s.i.
-func (s *jsonScanner) escape() bool {
-	switch {
-	case s.i+1 >= len(s.src):
-		return s.fail(s.i+1, "unexpected end of input in string escape")
-	case strings.IndexByte(`"\/bfnrt`, s.src[s.i+1]) >= 0:
-		s.i += 2
-		return true
-	case s.src[s.i+1] != 'u':
-		return s.fail(s.i+1, `invalid escape character %s in string (valid: \" \\ \/ \b \f \n \r \t \uXXXX)`, describe(s.src, s.i+1))
-	}
-	for k := s.i + 2; k < s.i+6; k++ {
-		if k >= len(s.src) {
-			return s.fail(k, `unexpected end of input in \u escape`)
-		}
-		if c := s.src[k]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-			return s.fail(k, `invalid \u escape: expected a hex digit, found %s`, describe(s.src, k))
-		}
-	}
-	s.i += 6
-	return true
-}
-
-// number scans a number (RFC 8259 section 6) starting at s.i.
-func (s *jsonScanner) number() bool {
-	if s.src[s.i] == '-' {
-		s.i++
-	}
-	switch {
-	case s.at('0'):
-		s.i++
-		if s.digit() {
-			return s.fail(s.i, "invalid number: leading zeros are not allowed")
-		}
-	case s.digit():
-		s.digits()
-	default:
-		return s.fail(s.i, "invalid number: expected a digit after '-', found %s", describe(s.src, s.i))
-	}
-	if s.at('.') {
-		s.i++
-		if !s.digit() {
-			return s.fail(s.i, "invalid number: expected a digit after '.', found %s", describe(s.src, s.i))
-		}
-		s.digits()
-	}
-	if s.at('e') || s.at('E') {
-		s.i++
-		if s.at('+') || s.at('-') {
-			s.i++
-		}
-		if !s.digit() {
-			return s.fail(s.i, "invalid number: expected a digit in the exponent, found %s", describe(s.src, s.i))
-		}
-		s.digits()
-	}
-	return true
-}
-
-func (s *jsonScanner) at(c byte) bool { return s.i < len(s.src) && s.src[s.i] == c }
-func (s *jsonScanner) digit() bool   { return s.i < len(s.src) && s.src[s.i] >= '0' && s.src[s.i] <= '9' }
-func (s *jsonScanner) digits() {
-	for s.digit() {
-		s.i++
-	}
-}
-
-// literal scans true, false or null at s.i, whose first byte is c.
-func (s *jsonScanner) literal(c byte) bool {
-	word := "null"
-	switch c {
-	case 't':
-		word = "true"
-	case 'f':
-		word = "false"
-	}
-	for k := 0; k < len(word); k++ {
-		if s.i+k >= len(s.src) || s.src[s.i+k] != word[k] {
-			return s.fail(s.i+k, "invalid literal: expected %q, found %s", word, describe(s.src, s.i+k))
-		}
-	}
-	s.i += len(word)
-	return true
 }

@@ -91,6 +91,22 @@ func lineCount(src []byte) int {
 	return n
 }
 
+// lineOffset returns the byte offset where 1-based line starts in src, or
+// len(src) when src has fewer lines. Lines end as positions counts them.
+func lineOffset(src []byte, line int) int {
+	if line <= 1 {
+		return 0
+	}
+	for i := 0; i < len(src); i++ {
+		if src[i] == '\n' || src[i] == '\r' && (i+1 == len(src) || src[i+1] != '\n') {
+			if line--; line == 1 {
+				return i + 1
+			}
+		}
+	}
+	return len(src)
+}
+
 // stripBOM returns src without a leading UTF-8 byte order mark. RFC 8259
 // section 8.1 lets a parser ignore one; YAML 1.2 and TOML 1.0 allow one.
 func stripBOM(src []byte) []byte {
