@@ -27,7 +27,7 @@ const (
 // DefaultSettle is how long to keep collecting after every changed file has
 // a fresh publication: gopls publishes in waves (the changed package first,
 // then its dependents), and each arrival restarts the window.
-const DefaultSettle = 200 * time.Millisecond
+const DefaultSettle = 150 * time.Millisecond
 
 // Doc is a document to bring up to date: Path is absolute; Text is its
 // content, or nil to read it from disk.
