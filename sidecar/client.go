@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -81,6 +82,11 @@ func Connect(ctx context.Context, version string, opts StartOptions) (c *Client,
 	}
 	if ctx.Err() != nil {
 		return nil, false, ctx.Err()
+	}
+	// A daemon could not listen where the socket directory is unsafe or
+	// cannot be made: fail now rather than wait for it.
+	if err := ensureDir(filepath.Dir(opts.Socket)); err != nil {
+		return nil, false, err
 	}
 	if err := StartDaemon(opts); err != nil {
 		return nil, false, err
