@@ -86,7 +86,7 @@ func Start(ctx context.Context, server config.Server, root string, log *slog.Log
 		c.kill()
 		return nil, fmt.Errorf("initializing %s for %s: %w%s", server.Name, root, err, c.stderrHint())
 	}
-	c.log.Info("server started", "pid", c.cmd.Process.Pid, "encoding", c.encoding, "server_info", c.serverName)
+	c.log.Info("server started", "server_pid", c.cmd.Process.Pid, "encoding", c.encoding, "server_info", c.serverName)
 	return c, nil
 }
 
@@ -134,6 +134,10 @@ func (c *Client) spawn(exe string) error {
 	}()
 	go func() {
 		<-c.conn.DisconnectNotify()
+		select { // prefer the process's exit status as the reason
+		case <-c.exited:
+		case <-time.After(200 * time.Millisecond):
+		}
 		c.fail(errors.New("connection to server closed"))
 	}()
 	return nil

@@ -1,6 +1,7 @@
 package sidecar
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -85,10 +86,14 @@ func Connect(ctx context.Context, version string, opts StartOptions) (c *Client,
 	}
 	// A daemon could not listen where the socket directory is unsafe or
 	// cannot be made: fail now rather than wait for it.
+	if err := checkSocketPath(opts.Socket); err != nil {
+		return nil, false, err
+	}
 	if err := ensureDir(filepath.Dir(opts.Socket)); err != nil {
 		return nil, false, err
 	}
-	if err := StartDaemon(opts); err != nil {
+	exited, err := StartDaemon(opts)
+	if err != nil {
 		return nil, false, err
 	}
 	wait := opts.Wait
@@ -105,6 +110,14 @@ func Connect(ctx context.Context, version string, opts StartOptions) (c *Client,
 		select {
 		case <-wctx.Done():
 			return nil, true, fmt.Errorf("daemon started but did not answer within %v: %w", wait, err)
+		case <-exited:
+			// It lost the race to another daemon (which should answer
+			// now) or failed to start (see its log): one last try.
+			exited = nil
+			if c, err = Dial(wctx, opts.Socket, version); err == nil {
+				return c, true, nil
+			}
+			return nil, true, fmt.Errorf("daemon exited at start-up (see %s): %w", LogPath(opts.Socket), err)
 		case <-time.After(delay):
 		}
 	}
@@ -112,19 +125,20 @@ func Connect(ctx context.Context, version string, opts StartOptions) (c *Client,
 
 // StartDaemon starts `lsp-hook serve` for opts.Root detached from the caller:
 // a new session (setsid), stdin/stdout/stderr on /dev/null, so the hook can
-// exit while the daemon lives on. It does not wait for it to listen.
-func StartDaemon(opts StartOptions) error {
+// exit while the daemon lives on. It does not wait for it to listen; the
+// returned channel is closed if the daemon exits while the caller lives.
+func StartDaemon(opts StartOptions) (<-chan struct{}, error) {
 	exe := opts.Executable
 	if exe == "" {
 		var err error
 		if exe, err = os.Executable(); err != nil {
-			return fmt.Errorf("finding lsp-hook executable: %w", err)
+			return nil, fmt.Errorf("finding lsp-hook executable: %w", err)
 		}
 	}
 	args := append([]string{"serve", "--root", opts.Root, "--socket", opts.Socket}, opts.Args...)
 	devnull, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer devnull.Close()
 	cmd := exec.Command(exe, args...)
@@ -132,12 +146,16 @@ func StartDaemon(opts StartOptions) error {
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = devnull, devnull, devnull
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("starting daemon %s serve: %w", exe, err)
+		return nil, fmt.Errorf("starting daemon %s serve: %w", exe, err)
 	}
 	// Reap it if it exits while we are still alive (a second daemon losing
-	// the lock race); otherwise init adopts it.
-	go func() { _ = cmd.Wait() }()
-	return nil
+	// the lock race, or a failed start); otherwise init adopts it.
+	exited := make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		close(exited)
+	}()
+	return exited, nil
 }
 
 // waitGone waits until nothing answers on socket, or ctx ends.
@@ -155,4 +173,31 @@ func waitGone(ctx context.Context, socket string) {
 // IsNoDaemon reports whether err means nobody is listening on the socket.
 func IsNoDaemon(err error) bool {
 	return errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ENOENT)
+}
+
+// WaitExit waits until the process pid is gone (the daemon after shutdown:
+// its servers are stopped before it exits), or ctx ends.
+func WaitExit(ctx context.Context, pid int) error {
+	for delay := 5 * time.Millisecond; ; delay = min(delay*2, 100*time.Millisecond) {
+		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) || zombie(pid) {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("daemon pid %d still running: %w", pid, ctx.Err())
+		case <-time.After(delay):
+		}
+	}
+}
+
+// zombie reports whether pid has exited but not been reaped yet (state Z in
+// /proc/PID/stat): where PID 1 does not reap, an exited daemon stays so.
+func zombie(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	// The state follows the parenthesised command name, which may hold spaces.
+	i := bytes.LastIndexByte(b, ')')
+	return i >= 0 && i+2 < len(b) && b[i+2] == 'Z'
 }

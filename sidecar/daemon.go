@@ -2,6 +2,7 @@ package sidecar
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -45,11 +46,13 @@ func RunDaemon(ctx context.Context, opts DaemonOptions) error {
 	if socket == "" {
 		socket = SocketPath(root)
 	}
-	if err := ensureDir(filepath.Dir(socket)); err != nil {
-		return err
-	}
 	logFile := opts.LogFile
 	if logFile == "" {
+		// The log lives beside the socket: check that directory before
+		// writing anything into it.
+		if err := ensureDir(filepath.Dir(socket)); err != nil {
+			return err
+		}
 		logFile = LogPath(socket)
 	}
 	log, closeLog := OpenLog(logFile, opts.Stderr)
@@ -73,6 +76,11 @@ func RunDaemon(ctx context.Context, opts DaemonOptions) error {
 		Log:         log,
 	}
 	if err := srv.Listen(socket); err != nil {
+		if errors.Is(err, ErrAlreadyRunning) {
+			log.Info("another daemon serves this socket; exiting", "socket", socket)
+		} else {
+			log.Error("daemon cannot listen", "socket", socket, "err", err)
+		}
 		return err
 	}
 	log.Info("daemon listening", "root", root, "socket", socket, "version", opts.Version, "idle_timeout", idle)
@@ -150,4 +158,14 @@ func logLevel() slog.Level {
 		return slog.LevelInfo
 	}
 	return l
+}
+
+// OpenSocketLog opens the default log beside socket (see OpenLog) after
+// checking the socket directory is safe; when it is not, the logger
+// discards. The hook process logs here, next to its daemon.
+func OpenSocketLog(socket string) (*slog.Logger, func()) {
+	if checkSocketPath(socket) != nil || ensureDir(filepath.Dir(socket)) != nil {
+		return slog.New(slog.NewTextHandler(io.Discard, nil)), func() {}
+	}
+	return OpenLog(LogPath(socket), nil)
 }

@@ -96,6 +96,7 @@ type Result struct {
 // StatusResult describes the daemon: process ID, uptime in seconds,
 // workspace root, each language server, and request counters.
 type StatusResult struct {
+	Running  bool             `json:"running"` // false: no daemon answered (set by the client)
 	Pid      int              `json:"pid"`
 	Version  string           `json:"version"`
 	UptimeS  int64            `json:"uptime_s"`

@@ -52,6 +52,9 @@ type Server struct {
 // daemon per socket), a fresh 0600 socket file.
 func (s *Server) Listen(socket string) error {
 	s.socket, s.start, s.done, s.conns = socket, time.Now(), make(chan struct{}), make(map[*jsonrpc2.Conn]bool)
+	if err := checkSocketPath(socket); err != nil {
+		return err
+	}
 	if err := ensureDir(filepath.Dir(socket)); err != nil {
 		return err
 	}
@@ -224,7 +227,7 @@ func invalidParams(msg string) *jsonrpc2.Error {
 
 func (s *Server) status() StatusResult {
 	st := StatusResult{
-		Pid: os.Getpid(), Version: s.Version, UptimeS: int64(time.Since(s.start).Seconds()),
+		Running: true, Pid: os.Getpid(), Version: s.Version, UptimeS: int64(time.Since(s.start).Seconds()),
 		Root: s.Engine.Root, LogFile: s.LogFile, Counters: map[string]int64{}, Servers: []ServerStatus{},
 	}
 	s.counters.Range(func(k, v any) bool {

@@ -77,3 +77,16 @@ func checkDir(dir string) error {
 	}
 	return nil
 }
+
+// maxSocketPath is the longest socket path Linux accepts: sun_path holds
+// 108 bytes including the terminating NUL (unix(7)).
+const maxSocketPath = 107
+
+// checkSocketPath refuses a socket path the kernel would refuse, with an
+// error that says so (bind's own is "invalid argument").
+func checkSocketPath(p string) error {
+	if len(p) > maxSocketPath {
+		return fmt.Errorf("socket path %s is %d bytes; Unix sockets allow %d (set %s or XDG_RUNTIME_DIR to a shorter directory)", p, len(p), maxSocketPath, SocketEnv)
+	}
+	return nil
+}

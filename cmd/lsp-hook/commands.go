@@ -95,7 +95,7 @@ func hookLog(c *cli.Context) (*slogLogger, func()) {
 		}
 		socket = sidecar.SocketPath(root)
 	}
-	return sidecar.OpenLog(sidecar.LogPath(socket), nil)
+	return sidecar.OpenSocketLog(socket)
 }
 
 func notifyCommand() *cli.Command {
@@ -123,7 +123,7 @@ func notifyCommand() *cli.Command {
 				changes = append(changes, sidecar.Change{Path: absPath(f), Mode: sidecar.ModeWrite})
 			}
 			opts := hookOptions(c)
-			log, closeLog := sidecar.OpenLog(sidecar.LogPath(socketFor(c, root)), nil)
+			log, closeLog := sidecar.OpenSocketLog(socketFor(c, root))
 			defer closeLog()
 			opts.Log = log
 			res, _ := hooks.Check(c.Context, root, changes, "notify", begin, opts)
@@ -157,6 +157,9 @@ func statusCommand() *cli.Command {
 			defer cancel()
 			cl, err := sidecar.Dial(ctx, socketFor(c, root), buildVersion())
 			if err != nil {
+				if c.Bool("json") {
+					return printJSON(c.App.Writer, sidecar.StatusResult{Root: root, Servers: []sidecar.ServerStatus{}})
+				}
 				fmt.Fprintf(c.App.Writer, "no daemon running for %s\n", root)
 				return nil
 			}
@@ -193,6 +196,9 @@ func stopCommand() *cli.Command {
 			}
 			defer cl.Close()
 			if err := cl.Call(ctx, sidecar.MethodShutdown, struct{}{}, nil); err != nil {
+				return cli.Exit("stop: "+err.Error(), exitError)
+			}
+			if err := sidecar.WaitExit(ctx, cl.Hello.Pid); err != nil {
 				return cli.Exit("stop: "+err.Error(), exitError)
 			}
 			fmt.Fprintf(c.App.Writer, "stopped daemon pid %d for %s\n", cl.Hello.Pid, root)

@@ -1,0 +1,655 @@
+package main_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/lsp-hook/lsp-hook/sidecar"
+)
+
+// The e2e tests run the real binary as Claude Code runs a PostToolUse hook:
+// `lsp-hook hook claude`, the event JSON on stdin, the workspace as working
+// directory. The binary, the module root and the environment are set up
+// once by TestMain.
+var (
+	lspHook    string // the lsp-hook binary built by TestMain
+	moduleRoot string // the directory holding this module's go.mod
+	goplsPath  string // "" when gopls is not installed
+)
+
+// hookTimeout bounds one hook process: far above its own 12 s cold budget,
+// so a hung hook fails the test instead of hanging it.
+const hookTimeout = 45 * time.Second
+
+// requireGopls skips the test when gopls is missing, or fails it when
+// LSP_HOOK_REQUIRE_SERVERS=1 (as `make test` sets).
+func requireGopls(t *testing.T) {
+	t.Helper()
+	if goplsPath != "" {
+		return
+	}
+	if os.Getenv("LSP_HOOK_REQUIRE_SERVERS") == "1" {
+		t.Fatal("gopls is required (LSP_HOOK_REQUIRE_SERVERS=1) but not on PATH or in .tools/bin; run `make tools`")
+	}
+	t.Skip("gopls not installed (run `make tools`)")
+}
+
+// findModuleRoot walks up from dir to the directory holding go.mod.
+func findModuleRoot(dir string) (string, error) {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d, nil
+		}
+		if d == filepath.Dir(d) {
+			return "", fmt.Errorf("no go.mod above %s", dir)
+		}
+	}
+}
+
+// workspace is one sample project with its own daemon: a copy of
+// testdata/demo (a git repository, so it is its own workspace root) and a
+// private, short XDG_RUNTIME_DIR for the socket and the log.
+type workspace struct {
+	t       *testing.T
+	root    string   // absolute and symlink-free, as the daemon names files
+	runtime string   // XDG_RUNTIME_DIR of every process run here
+	env     []string // environment of every process run here
+}
+
+// newWorkspace copies testdata/demo into a temp dir and registers a cleanup
+// that stops the daemon and makes sure no process of this workspace
+// survives the test.
+func newWorkspace(t *testing.T) *workspace {
+	t.Helper()
+	return newWorkspaceIn(t, "")
+}
+
+// newWorkspaceIn is newWorkspace with the root in a subdirectory sub of
+// the temp dir ("" for the temp dir itself).
+func newWorkspaceIn(t *testing.T, sub string) *workspace {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	root = filepath.Join(root, sub)
+	if err := os.CopyFS(root, os.DirFS(filepath.Join(moduleRoot, "testdata", "demo"))); err != nil {
+		t.Fatal(err)
+	}
+	rt := shortTempDir(t)
+	w := &workspace{t: t, root: root, runtime: rt, env: childEnv(rt, nil)}
+	if git, err := exec.LookPath("git"); err == nil {
+		if out, err := exec.Command(git, "-C", root, "init", "-q").CombinedOutput(); err != nil {
+			t.Fatalf("git init: %v\n%s", err, out)
+		}
+	} else if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil { // what FindWorkspace looks for
+		t.Fatal(err)
+	}
+	t.Cleanup(w.stopAll)
+	return w
+}
+
+// shortTempDir makes a temp dir whose socket paths stay far below the
+// 108-byte limit of sun_path, removed when the test ends.
+func shortTempDir(t *testing.T) string {
+	t.Helper()
+	base := ""
+	if len(os.TempDir()) > 40 {
+		base = "/tmp"
+	}
+	dir, err := os.MkdirTemp(base, "lh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
+
+// childEnv is this process's environment with XDG_RUNTIME_DIR set to rt,
+// user config out of the way, and the socket override removed; extra
+// entries (KEY=VALUE) come last and win.
+func childEnv(rt string, extra []string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", sidecar.SocketEnv, "LSP_HOOK_LOG_LEVEL":
+			continue
+		}
+		env = append(env, kv)
+	}
+	env = append(env, "XDG_RUNTIME_DIR="+rt, "XDG_CONFIG_HOME="+filepath.Join(rt, "config"))
+	return append(env, extra...)
+}
+
+// use makes t the test that w reports to, for a subtest; the returned
+// func restores the previous one.
+func (w *workspace) use(t *testing.T) func() {
+	prev := w.t
+	w.t = t
+	return func() { w.t = prev }
+}
+
+// socket and logFile follow DESIGN.md: $XDG_RUNTIME_DIR/lsp-hook/<first 16
+// hex of sha256(root)>.sock, the log beside it.
+func (w *workspace) socket() string {
+	sum := sha256.Sum256([]byte(w.root))
+	return filepath.Join(w.runtime, "lsp-hook", hex.EncodeToString(sum[:])[:16]+".sock")
+}
+
+func (w *workspace) logFile() string { return strings.TrimSuffix(w.socket(), ".sock") + ".log" }
+
+// path returns the absolute path of a workspace-relative file.
+func (w *workspace) path(rel string) string { return filepath.Join(w.root, filepath.FromSlash(rel)) }
+
+func (w *workspace) writeFile(rel, content string) {
+	w.t.Helper()
+	p := w.path(rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		w.t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+func (w *workspace) readFile(rel string) string {
+	w.t.Helper()
+	b, err := os.ReadFile(w.path(rel))
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return string(b)
+}
+
+// result is what one lsp-hook process did.
+type result struct {
+	exit           int
+	stdout, stderr string
+	elapsed        time.Duration
+}
+
+// run runs lsp-hook with args in the workspace, stdin as its input.
+func (w *workspace) run(stdin string, extraEnv []string, args ...string) result {
+	w.t.Helper()
+	cmd := w.command(stdin, extraEnv, args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	begin := time.Now()
+	err := cmd.Run()
+	r := result{stdout: stdout.String(), stderr: stderr.String(), elapsed: time.Since(begin)}
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		r.exit = ee.ExitCode()
+	default:
+		w.t.Fatalf("running lsp-hook %s: %v", strings.Join(args, " "), err)
+	}
+	return r
+}
+
+func (w *workspace) command(stdin string, extraEnv []string, args ...string) *exec.Cmd {
+	ctx, cancel := context.WithTimeout(context.Background(), hookTimeout)
+	w.t.Cleanup(cancel)
+	cmd := exec.CommandContext(ctx, lspHook, args...)
+	cmd.Dir = w.root
+	cmd.Env = w.env
+	if extraEnv != nil {
+		cmd.Env = childEnv(w.runtime, extraEnv)
+	}
+	cmd.Stdin = strings.NewReader(stdin)
+	cmd.WaitDelay = time.Second
+	return cmd
+}
+
+// hook runs `lsp-hook hook claude` with the event on stdin and checks what
+// every hook run must do: exit 0, and print nothing or one answer object.
+// It returns the lint block (additionalContext; "" when nothing was
+// printed).
+func (w *workspace) hook(event string) string {
+	w.t.Helper()
+	r := w.run(event, nil, "hook", "claude")
+	return w.checkHook(r)
+}
+
+func (w *workspace) checkHook(r result) string {
+	w.t.Helper()
+	w.t.Logf("hook: %v, exit %d", r.elapsed.Round(time.Millisecond), r.exit)
+	if r.exit != 0 {
+		w.t.Fatalf("hook exited %d, want 0 always; stderr:\n%s", r.exit, r.stderr)
+	}
+	if r.stdout == "" {
+		return ""
+	}
+	var out struct {
+		HookSpecificOutput struct {
+			HookEventName     string `json:"hookEventName"`
+			AdditionalContext string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	dec := json.NewDecoder(strings.NewReader(r.stdout))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&out); err != nil || dec.More() {
+		w.t.Fatalf("hook printed something other than one answer object (%v):\n%s", err, r.stdout)
+	}
+	if out.HookSpecificOutput.HookEventName != "PostToolUse" || out.HookSpecificOutput.AdditionalContext == "" {
+		w.t.Fatalf("hook answer = %s, want hookEventName PostToolUse and a lint block", r.stdout)
+	}
+	return out.HookSpecificOutput.AdditionalContext
+}
+
+// status asks the daemon for `status --json`; ok is false when no daemon
+// answers.
+func (w *workspace) status() (st sidecar.StatusResult, ok bool) {
+	w.t.Helper()
+	r := w.run("", nil, "status", "--json")
+	if r.exit != 0 {
+		w.t.Fatalf("status exited %d: %s", r.exit, r.stderr)
+	}
+	if strings.HasPrefix(r.stdout, "no daemon running") {
+		return st, false
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &st); err != nil {
+		w.t.Fatalf("decoding status --json: %v\n%s", err, r.stdout)
+	}
+	return st, true
+}
+
+// gopls returns the gopls entry of the daemon's status, failing the test
+// unless there is exactly one, running.
+func (w *workspace) gopls(st sidecar.StatusResult) sidecar.ServerStatus {
+	w.t.Helper()
+	var found []sidecar.ServerStatus
+	for _, s := range st.Servers {
+		if s.Name == "gopls" {
+			found = append(found, s)
+		}
+	}
+	if len(found) != 1 || found[0].Pid == 0 || found[0].State != "active" {
+		w.t.Fatalf("status servers = %+v, want one active gopls with a pid", st.Servers)
+	}
+	if found[0].Root != w.root {
+		w.t.Errorf("gopls root = %s, want %s", found[0].Root, w.root)
+	}
+	return found[0]
+}
+
+// stopAll stops the daemon (`lsp-hook stop`), then waits for every process
+// running in the workspace (daemon, gopls, the go commands it runs) to be
+// gone, killing the ones that outstay the deadline; a leftover fails the
+// test.
+func (w *workspace) stopAll() {
+	r := w.run("", nil, "stop")
+	if r.exit != 0 {
+		w.t.Errorf("lsp-hook stop exited %d: %s", r.exit, r.stderr)
+	}
+	left := waitFor(10*time.Second, func() []procInfo { return procsIn(w.root, "") })
+	for _, p := range left {
+		w.t.Errorf("process %d (%s) survived `lsp-hook stop`; killing it", p.pid, p.cmdline)
+		_ = syscall.Kill(p.pid, syscall.SIGKILL)
+	}
+	if len(left) > 0 {
+		waitFor(5*time.Second, func() []procInfo { return procsIn(w.root, "") })
+	}
+}
+
+// procInfo is a live (not zombie) process.
+type procInfo struct {
+	pid     int
+	ppid    int
+	comm    string // the executable's base name, as /proc/PID/comm has it
+	cmdline string
+	cwd     string
+}
+
+// procsIn lists live processes whose working directory is dir or below it,
+// and whose name is comm when comm is not "". The daemon and its language
+// servers run in the workspace root; no test process does.
+func procsIn(dir, comm string) []procInfo {
+	var out []procInfo
+	for _, p := range procs() {
+		if (p.cwd == dir || strings.HasPrefix(p.cwd, dir+"/")) && (comm == "" || p.comm == comm) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// procs scans /proc. Processes that vanish while being read, zombies, and
+// processes of other users are left out.
+func procs() []procInfo {
+	ents, _ := os.ReadDir("/proc")
+	var out []procInfo
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		if p, ok := procByPid(pid); ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// procByPid reads one process; ok is false when it is gone or a zombie.
+func procByPid(pid int) (procInfo, bool) {
+	dir := "/proc/" + strconv.Itoa(pid)
+	stat, err := os.ReadFile(dir + "/stat")
+	if err != nil {
+		return procInfo{}, false
+	}
+	// pid (comm) state …: comm may hold spaces and parentheses.
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 || i+2 >= len(stat) || stat[i+2] == 'Z' || stat[i+2] == 'X' {
+		return procInfo{}, false
+	}
+	var ppid int
+	if f := strings.Fields(string(stat[i+2:])); len(f) > 1 {
+		ppid, _ = strconv.Atoi(f[1])
+	}
+	cwd, err := os.Readlink(dir + "/cwd")
+	if err != nil {
+		return procInfo{}, false
+	}
+	comm, _ := os.ReadFile(dir + "/comm")
+	cmdline, _ := os.ReadFile(dir + "/cmdline")
+	return procInfo{
+		pid: pid, ppid: ppid, comm: strings.TrimSpace(string(comm)), cwd: cwd,
+		cmdline: strings.TrimSpace(strings.ReplaceAll(string(cmdline), "\x00", " ")),
+	}, true
+}
+
+// goplsServers lists the gopls processes running in dir, leaving out
+// helpers a gopls starts itself (its telemetry child is also called gopls).
+func goplsServers(dir string) []procInfo {
+	ps := procsIn(dir, "gopls")
+	isGopls := make(map[int]bool)
+	for _, p := range ps {
+		isGopls[p.pid] = true
+	}
+	var out []procInfo
+	for _, p := range ps {
+		if !isGopls[p.ppid] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// alive reports whether pid is a live process (not gone, not a zombie).
+func alive(pid int) bool {
+	_, ok := procByPid(pid)
+	return ok
+}
+
+// waitFor polls f until it returns nothing or the deadline passes, and
+// returns its last answer.
+func waitFor[T any](deadline time.Duration, f func() []T) []T {
+	end := time.Now().Add(deadline)
+	for delay := 10 * time.Millisecond; ; delay = min(delay*2, 200*time.Millisecond) {
+		got := f()
+		if len(got) == 0 || time.Now().After(end) {
+			return got
+		}
+		time.Sleep(delay)
+	}
+}
+
+// pollUntil polls cond until it holds or the deadline passes, and reports
+// whether it held.
+func pollUntil(deadline time.Duration, cond func() bool) bool {
+	return len(waitFor(deadline, func() []bool {
+		if cond() {
+			return nil
+		}
+		return []bool{false}
+	})) == 0
+}
+
+// Recorded events (testdata/demo-events, see its README.md).
+
+func eventsDir() string { return filepath.Join(moduleRoot, "testdata", "demo-events") }
+
+// recordedEvent is one line of events.tsv.
+type recordedEvent struct{ name, header string }
+
+func recordedEvents(t *testing.T) []recordedEvent {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(eventsDir(), "events.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []recordedEvent
+	for _, line := range strings.Split(string(data), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		name, header, ok := strings.Cut(line, "\t")
+		if !ok {
+			t.Fatalf("events.tsv: line %q has no tab", line)
+		}
+		out = append(out, recordedEvent{name, header})
+	}
+	return out
+}
+
+// replay does what the agent's tool did — writes the event's .after files
+// into the workspace — and returns the event with {{ROOT}} filled in.
+func (w *workspace) replay(name string) string {
+	w.t.Helper()
+	after := filepath.Join(eventsDir(), name+".after")
+	if _, err := os.Stat(after); err == nil {
+		err := filepath.WalkDir(after, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(after, p)
+			w.writeFile(filepath.ToSlash(rel), string(b))
+			return nil
+		})
+		if err != nil {
+			w.t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(eventsDir(), name+".json"))
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return w.fill(string(b))
+}
+
+// fill replaces {{ROOT}} with the workspace root, escaped for a JSON string.
+func (w *workspace) fill(event string) string {
+	q, _ := json.Marshal(w.root)
+	return strings.ReplaceAll(event, "{{ROOT}}", string(q[1:len(q)-1]))
+}
+
+// claudeEvent builds a PostToolUse event as Claude Code sends it. input is
+// tool_input; tool_response is left minimal (lsp-hook does not read it).
+func (w *workspace) claudeEvent(session, tool string, input map[string]any) string {
+	w.t.Helper()
+	ev := map[string]any{
+		"session_id":      session,
+		"transcript_path": "/home/dev/.claude/projects/-demo/" + session + ".jsonl",
+		"cwd":             w.root,
+		"hook_event_name": "PostToolUse",
+		"tool_name":       tool,
+		"tool_input":      input,
+		"tool_response":   map[string]any{"filePath": input["file_path"], "success": true},
+	}
+	b, err := json.Marshal(ev)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return string(b)
+}
+
+// edit writes content to rel, as Claude Code's Edit tool does before the
+// hook runs, and returns the Edit event for it.
+func (w *workspace) edit(session, rel, content string) string {
+	w.t.Helper()
+	w.writeFile(rel, content)
+	return w.claudeEvent(session, "Edit", map[string]any{
+		"file_path": w.path(rel), "old_string": "…", "new_string": "…", "replace_all": false,
+	})
+}
+
+// write writes content to rel, as Claude Code's Write tool does, and
+// returns the Write event for it.
+func (w *workspace) write(session, rel, content string) string {
+	w.t.Helper()
+	w.writeFile(rel, content)
+	return w.claudeEvent(session, "Write", map[string]any{"file_path": w.path(rel), "content": content})
+}
+
+// Lint block parsing.
+
+// lintLine is one diagnostic line of a lint block, with the section and
+// file it appeared under.
+type lintLine struct {
+	other bool   // under "LSP errors detected in other files:"
+	file  string // the <diagnostics file="…"> it is in
+	text  string // "ERROR [13:16] message (code)"
+}
+
+const (
+	headerThisFile = "LSP errors detected in this file, please fix:"
+	headerOther    = "LSP errors detected in other files:"
+)
+
+var diagLineRE = regexp.MustCompile(`^(ERROR|WARN|INFO|HINT) \[\d+:\d+\] `)
+
+// parseLint splits a lint block into its diagnostic lines, failing the test
+// on any line that is not part of the documented shape.
+func parseLint(t *testing.T, block string) []lintLine {
+	t.Helper()
+	if block == "" {
+		return nil
+	}
+	var out []lintLine
+	var other bool
+	file := ""
+	for _, l := range strings.Split(block, "\n") {
+		switch {
+		case l == headerThisFile || l == "LSP errors detected in these files, please fix:":
+			other = false
+		case l == headerOther:
+			other = true
+		case strings.HasPrefix(l, `<diagnostics file="`) && strings.HasSuffix(l, `">`):
+			file = strings.TrimSuffix(strings.TrimPrefix(l, `<diagnostics file="`), `">`)
+		case l == "</diagnostics>":
+			file = ""
+		case diagLineRE.MatchString(l) && file != "":
+			out = append(out, lintLine{other: other, file: file, text: l})
+		default:
+			t.Fatalf("unexpected line %q in lint block:\n%s", l, block)
+		}
+	}
+	return out
+}
+
+// wantDiag is one expected lint line: the file and section, the exact
+// position, a substring of the message and the exact code ("" for none).
+type wantDiag struct {
+	other     bool
+	file      string
+	line, col int
+	msg       string
+	code      string
+}
+
+var codeSuffixRE = regexp.MustCompile(` \([A-Za-z0-9_.-]+\)$`)
+
+func (d wantDiag) matches(l lintLine) bool {
+	prefix := fmt.Sprintf("ERROR [%d:%d] ", d.line, d.col)
+	if l.other != d.other || l.file != d.file || !strings.HasPrefix(l.text, prefix) || !strings.Contains(l.text, d.msg) {
+		return false
+	}
+	if d.code == "" {
+		return !codeSuffixRE.MatchString(l.text)
+	}
+	return strings.HasSuffix(l.text, " ("+d.code+")")
+}
+
+func (d wantDiag) String() string {
+	sec := "this file"
+	if d.other {
+		sec = "other files"
+	}
+	return fmt.Sprintf("%s: %s ERROR [%d:%d] …%s… (%s)", sec, d.file, d.line, d.col, d.msg, d.code)
+}
+
+// checkLint checks that block holds exactly the wanted diagnostics, in the
+// sections they belong to.
+func checkLint(t *testing.T, block string, want []wantDiag) {
+	t.Helper()
+	got := parseLint(t, block)
+	used := make([]bool, len(got))
+	ok := len(got) == len(want)
+	for _, d := range want {
+		found := false
+		for i, l := range got {
+			if !used[i] && d.matches(l) {
+				used[i], found = true, true
+				break
+			}
+		}
+		ok = ok && found
+	}
+	if !ok {
+		var ws []string
+		for _, d := range want {
+			ws = append(ws, "  "+d.String())
+		}
+		t.Errorf("lint block:\n%s\nwant exactly:\n%s", indent(block), strings.Join(ws, "\n"))
+		return
+	}
+	hasOther := false
+	for _, d := range want {
+		hasOther = hasOther || d.other
+	}
+	if hasOther != strings.Contains(block, headerOther) {
+		t.Errorf("lint block other-files header presence = %v, want %v:\n%s", !hasOther, hasOther, indent(block))
+	}
+}
+
+func indent(s string) string {
+	if s == "" {
+		return "  (nothing)"
+	}
+	return "  " + strings.ReplaceAll(s, "\n", "\n  ")
+}
+
+// logSince returns what was appended to the workspace's log file after
+// offset, and the new end.
+func (w *workspace) logSince(offset int64) (string, int64) {
+	b, err := os.ReadFile(w.logFile())
+	if err != nil {
+		return "", offset
+	}
+	if int64(len(b)) < offset {
+		offset = 0
+	}
+	return string(b[offset:]), int64(len(b))
+}
