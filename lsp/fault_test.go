@@ -59,7 +59,7 @@ func TestFaults(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			begin := time.Now()
-			out := m.Check(ctx, []Doc{{Path: path}})
+			out := m.Check(ctx, []Doc{{Path: path}}, 0)
 			elapsed := time.Since(begin)
 			if len(out) != 1 {
 				t.Fatalf("outcomes = %+v", out)
@@ -103,7 +103,7 @@ func TestShutdownKillsStuckServer(t *testing.T) {
 	os.WriteFile(path, []byte("x"), 0o644)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	m.Check(ctx, []Doc{{Path: path}})
+	m.Check(ctx, []Doc{{Path: path}}, 0)
 	pid := 0
 	for _, s := range m.Status() {
 		pid = s.Pid
@@ -129,7 +129,7 @@ func TestUnavailableServer(t *testing.T) {
 	dir := t.TempDir()
 	m := NewManager(cfg, dir, testLogger(t))
 	defer m.Shutdown()
-	out := m.Check(context.Background(), []Doc{{Path: filepath.Join(dir, "a.nope"), Text: []byte("x")}})
+	out := m.Check(context.Background(), []Doc{{Path: filepath.Join(dir, "a.nope"), Text: []byte("x")}}, 0)
 	if len(out) != 1 || out[0].Freshness != None || out[0].Err == nil || !strings.Contains(out[0].Err.Error(), "not found") {
 		t.Fatalf("outcome = %+v", out)
 	}

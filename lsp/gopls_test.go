@@ -71,7 +71,7 @@ func TestGoplsFreshness(t *testing.T) {
 
 	for i := 0; i < 3; i++ {
 		writeFiles(t, dir, map[string]string{"main.go": broken})
-		out := m.Check(ctx, []Doc{{Path: mainPath, Text: []byte(broken)}})
+		out := m.Check(ctx, []Doc{{Path: mainPath, Text: []byte(broken)}}, 0)
 		if len(out) != 1 || out[0].Freshness != Fresh {
 			t.Fatalf("round %d broken: outcome %+v", i, out)
 		}
@@ -80,7 +80,7 @@ func TestGoplsFreshness(t *testing.T) {
 			t.Fatalf("round %d broken: diagnostics %+v", i, ds)
 		}
 		writeFiles(t, dir, map[string]string{"main.go": fixed})
-		out = m.Check(ctx, []Doc{{Path: mainPath}})
+		out = m.Check(ctx, []Doc{{Path: mainPath}}, 0)
 		if len(out) != 1 || out[0].Freshness != Fresh {
 			t.Fatalf("round %d fixed: outcome %+v", i, out)
 		}
@@ -93,7 +93,7 @@ func TestGoplsFreshness(t *testing.T) {
 	greetPath := filepath.Join(dir, "greet.go")
 	twoArgs := "package main\n\nfunc greet(name, suffix string) string { return \"hi \" + name + suffix }\n"
 	writeFiles(t, dir, map[string]string{"greet.go": twoArgs})
-	out := m.Check(ctx, []Doc{{Path: greetPath}})
+	out := m.Check(ctx, []Doc{{Path: greetPath}}, 0)
 	if len(out) != 1 || out[0].Freshness != Fresh {
 		t.Fatalf("greet change: outcome %+v", out)
 	}

@@ -71,9 +71,14 @@ var ErrClosed = errors.New("server manager is shut down")
 // Check brings every server that handles one of docs up to date and waits
 // for fresh diagnostics, all servers in parallel, each under its own
 // deadline (the config's timeout, or first_touch_timeout when the server is
-// cold) and ctx. It returns one Outcome per (server, root) involved; a server
-// still busy when ctx ends is reported as Timeout and left to finish alone.
-func (m *Manager) Check(ctx context.Context, docs []Doc) []Outcome {
+// cold) and ctx, collecting for settle after the last fresh publication
+// (0 means DefaultSettle). It returns one Outcome per (server, root)
+// involved; a server still busy when ctx ends is reported as Timeout and
+// left to finish alone.
+func (m *Manager) Check(ctx context.Context, docs []Doc, settle time.Duration) []Outcome {
+	if settle <= 0 {
+		settle = DefaultSettle
+	}
 	groups := make(map[entryKey][]Doc)
 	var order []entryKey
 	for _, d := range docs {
@@ -94,7 +99,7 @@ func (m *Manager) Check(ctx context.Context, docs []Doc) []Outcome {
 			results <- struct {
 				i int
 				o Outcome
-			}{i, m.checkOne(ctx, k, groups[k])}
+			}{i, m.checkOne(ctx, k, groups[k], settle)}
 		}()
 	}
 	out := make([]Outcome, len(order))
@@ -112,7 +117,7 @@ func (m *Manager) Check(ctx context.Context, docs []Doc) []Outcome {
 	return out
 }
 
-func (m *Manager) checkOne(ctx context.Context, k entryKey, docs []Doc) Outcome {
+func (m *Manager) checkOne(ctx context.Context, k entryKey, docs []Doc, settle time.Duration) Outcome {
 	begin := time.Now()
 	ftctx, cancel := context.WithTimeout(ctx, m.cfg.LSP.FirstTouchTimeout)
 	defer cancel()
@@ -126,7 +131,7 @@ func (m *Manager) checkOne(ctx context.Context, k entryKey, docs []Doc) Outcome 
 	}
 	sctx, cancel2 := context.WithDeadline(ctx, begin.Add(timeout))
 	defer cancel2()
-	o := c.Update(sctx, docs, DefaultSettle)
+	o := c.Update(sctx, docs, settle)
 	m.log.Info("server checked", "server", k.server, "root", k.root, "freshness", o.Freshness,
 		"files", len(docs), "elapsed_ms", time.Since(begin).Milliseconds(), "err", o.Err)
 	return o

@@ -65,20 +65,24 @@ func (e *Engine) Check(ctx context.Context, p NotifyChangeParams) Result {
 
 	byFile := make(map[string][]diag.Diagnostic)
 	others := make(map[string][]diag.Diagnostic)
+	anyWrite := slices.ContainsFunc(targets, func(t target) bool { return t.write })
 	lspDone := make(chan []lsp.Outcome, 1)
 	if e.Manager != nil && len(targets) > 0 {
 		docs := make([]lsp.Doc, len(targets))
 		for i, t := range targets {
 			docs[i] = lsp.Doc{Path: t.path, Text: t.text}
 		}
-		go func() { lspDone <- e.Manager.Check(ctx, docs) }()
+		settle := lsp.EditSettle // an edit reports the edited files only
+		if anyWrite {
+			settle = lsp.DefaultSettle // a write waits for other files' waves too
+		}
+		go func() { lspDone <- e.Manager.Check(ctx, docs, settle) }()
 	} else {
 		lspDone <- nil
 	}
 	for _, r := range e.validate(targets, byFile) {
 		res.Servers = append(res.Servers, r)
 	}
-	anyWrite := slices.ContainsFunc(targets, func(t target) bool { return t.write })
 	for _, o := range <-lspDone {
 		res.Servers = append(res.Servers, outcomeResult(o))
 		for path, ds := range o.Files {
