@@ -57,7 +57,7 @@ type jsonScanner struct {
 	i        int  // offset of the next unread byte
 	jsonc    bool // allow comments and trailing commas
 	name     string
-	stack    []jsonFrame      // containers open at s.i, outermost first
+	stack    []jsonFrame // containers open at s.i, outermost first
 	pool     [][]jsonKey // spare key lists by depth, reused between objects
 	findings []finding
 	dups     int // duplicate keys seen
@@ -127,89 +127,101 @@ func (s *jsonScanner) space() bool {
 }
 
 // value scans one value at s.i. Containers are tracked on s.stack instead of
-// by recursion.
+// by recursion: each turn scans a scalar or opens a container, then closes
+// what is complete and moves on to the next element.
 func (s *jsonScanner) value() bool {
 	base := len(s.stack)
 	afterComma := false
 	for {
-		if !s.space() {
+		opened, ok := s.start(afterComma)
+		if !ok {
 			return false
 		}
-		if s.i == len(s.src) {
-			return s.fail(s.i, "unexpected end of input, expected a value")
-		}
-		switch c := s.src[s.i]; {
-		case c == '{' || c == '[':
-			closer := c + 2 // '}' or ']'
-			s.push(c == '{')
-			s.i++
-			if !s.space() {
-				return false
-			}
-			if s.i < len(s.src) && s.src[s.i] == closer {
-				s.i++
-				s.pop()
-				break // an empty container is a complete value
-			}
-			if c == '{' && !s.member(false) {
-				return false
-			}
+		if opened {
 			afterComma = false
 			continue
-		case c == '"':
-			if !s.str() {
-				return false
-			}
-		case c == '-' || c >= '0' && c <= '9':
-			if !s.number() {
-				return false
-			}
-		case c == 't' || c == 'f' || c == 'n':
-			if !s.literal(c) {
-				return false
-			}
-		default:
-			return s.fail(s.i, "expected a value, found %s%s", describe(s.src, s.i), s.hint(s.i, afterComma, false))
 		}
-		// A value is complete: close containers until one wants another value.
-		for {
-			if len(s.stack) == base {
-				return true
-			}
-			if !s.space() {
-				return false
-			}
-			object := s.stack[len(s.stack)-1].object
-			closer, what := byte(']'), "array element"
-			if object {
-				closer, what = '}', "object member"
-			}
-			if s.i == len(s.src) {
-				return s.fail(s.i, "unexpected end of input, expected ',' or '%c'", closer)
-			}
-			if c := s.src[s.i]; c == closer {
-				s.i++
-				s.pop()
-				continue
-			} else if c != ',' {
-				return s.fail(s.i, "expected ',' or '%c' after %s, found %s%s", closer, what, describe(s.src, s.i), s.hint(s.i, false, false))
-			}
-			s.i++
-			if !s.space() {
-				return false
-			}
-			if s.jsonc && s.i < len(s.src) && s.src[s.i] == closer {
-				s.i++ // a trailing comma, allowed in JSONC
-				s.pop()
-				continue
-			}
-			if object && !s.member(true) {
-				return false
-			}
-			afterComma = !object
-			break
+		more, arrayComma, ok := s.next(base)
+		if !ok || !more {
+			return ok
 		}
+		afterComma = arrayComma
 	}
+}
+
+// start scans a scalar at s.i, or opens a container and moves to its first
+// element (opened); an empty container is scanned whole, as a scalar is.
+// afterComma reports that a comma came just before, for the error hint.
+func (s *jsonScanner) start(afterComma bool) (opened, ok bool) {
+	if !s.space() {
+		return false, false
+	}
+	if s.i == len(s.src) {
+		return false, s.fail(s.i, "unexpected end of input, expected a value")
+	}
+	switch c := s.src[s.i]; {
+	case c == '{' || c == '[':
+		s.push(c == '{')
+		s.i++
+		if !s.space() {
+			return false, false
+		}
+		if s.i < len(s.src) && s.src[s.i] == c+2 { // '}' or ']'
+			s.i++
+			s.pop()
+			return false, true
+		}
+		return true, c == '[' || s.member(false)
+	case c == '"':
+		return false, s.str()
+	case c == '-' || c >= '0' && c <= '9':
+		return false, s.number()
+	case c == 't' || c == 'f' || c == 'n':
+		return false, s.literal(c)
+	}
+	return false, s.fail(s.i, "expected a value, found %s%s", describe(s.src, s.i), s.hint(s.i, afterComma, false))
+}
+
+// next follows a complete value: it closes the containers that end there,
+// down to depth base, then moves past the comma to the next element (more;
+// arrayComma when it is an array element). more is false when the value at
+// depth base is complete.
+func (s *jsonScanner) next(base int) (more, arrayComma, ok bool) {
+	for len(s.stack) > base {
+		if !s.space() {
+			return false, false, false
+		}
+		object := s.stack[len(s.stack)-1].object
+		closer, what := byte(']'), "array element"
+		if object {
+			closer, what = '}', "object member"
+		}
+		switch {
+		case s.i == len(s.src):
+			return false, false, s.fail(s.i, "unexpected end of input, expected ',' or '%c'", closer)
+		case s.src[s.i] == closer:
+			s.i++
+			s.pop()
+			continue
+		case s.src[s.i] != ',':
+			return false, false, s.fail(s.i, "expected ',' or '%c' after %s, found %s%s",
+				closer, what, describe(s.src, s.i), s.hint(s.i, false, false))
+		}
+		s.i++
+		if !s.space() {
+			return false, false, false
+		}
+		if s.jsonc && s.i < len(s.src) && s.src[s.i] == closer {
+			s.i++ // a trailing comma, allowed in JSONC
+			s.pop()
+			continue
+		}
+		if object {
+			return true, false, s.member(true)
+		}
+		return true, true, true
+	}
+	return false, false, true
 }
 
 // member scans an object key and its colon, leaving s.i at the value.
