@@ -2,6 +2,7 @@ package sidecar
 
 import (
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/lsp"
 )
 
 // ProtocolVersion is the wire protocol's version, exchanged in hello. It
@@ -108,12 +109,6 @@ type StatusResult struct {
 
 // ServerStatus is one language server in status: name, root, state
 // ("starting", "active", "broken", "disabled", "unavailable"), pid (0 when
-// not running), last error, and work in progress titles.
-type ServerStatus struct {
-	Name      string   `json:"name"`
-	Root      string   `json:"root,omitempty"`
-	State     string   `json:"state"`
-	Pid       int      `json:"pid,omitempty"`
-	LastError string   `json:"last_error,omitempty"`
-	Busy      []string `json:"busy,omitempty"`
-}
+// not running), last error, and work-in-progress titles. The wire shape is
+// lsp.ServerStatus's.
+type ServerStatus = lsp.ServerStatus

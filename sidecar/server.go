@@ -236,7 +236,7 @@ func (s *Server) status() StatusResult {
 	})
 	if s.Engine.Manager != nil {
 		for _, ss := range s.Engine.Manager.Status() {
-			st.Servers = append(st.Servers, ServerStatus(ss))
+			st.Servers = append(st.Servers, ss)
 		}
 	} else {
 		for name := range s.Engine.Config.LSP.Servers {

@@ -149,14 +149,13 @@ func statusCommand() *cli.Command {
 		Usage: "show the workspace daemon and its language servers",
 		Flags: []cli.Flag{socketFlag, rootFlag, &cli.BoolFlag{Name: "json", Usage: "print the status as JSON"}},
 		Action: func(c *cli.Context) error {
-			root, err := workspaceRoot(c)
-			if err != nil {
-				return cli.Exit(err.Error(), exitError)
-			}
 			ctx, cancel := context.WithTimeout(c.Context, 5*time.Second)
 			defer cancel()
-			cl, err := sidecar.Dial(ctx, socketFor(c, root), buildVersion())
+			cl, root, err := dialDaemon(ctx, c)
 			if err != nil {
+				return err
+			}
+			if cl == nil {
 				if c.Bool("json") {
 					return printJSON(c.App.Writer, sidecar.StatusResult{Root: root, Servers: []sidecar.ServerStatus{}})
 				}
@@ -182,15 +181,13 @@ func stopCommand() *cli.Command {
 		Usage: "stop the workspace daemon and its language servers",
 		Flags: []cli.Flag{socketFlag, rootFlag},
 		Action: func(c *cli.Context) error {
-			root, err := workspaceRoot(c)
-			if err != nil {
-				return cli.Exit(err.Error(), exitError)
-			}
 			ctx, cancel := context.WithTimeout(c.Context, 10*time.Second)
 			defer cancel()
-			socket := socketFor(c, root)
-			cl, err := sidecar.Dial(ctx, socket, buildVersion())
+			cl, root, err := dialDaemon(ctx, c)
 			if err != nil {
+				return err
+			}
+			if cl == nil {
 				fmt.Fprintf(c.App.Writer, "no daemon running for %s\n", root)
 				return nil
 			}
@@ -205,4 +202,19 @@ func stopCommand() *cli.Command {
 			return nil
 		},
 	}
+}
+
+// dialDaemon connects to the daemon of the command's workspace. It returns a
+// nil client (and no error) when no daemon answers, and a cli exit error
+// when the workspace itself is unusable.
+func dialDaemon(ctx context.Context, c *cli.Context) (*sidecar.Client, string, error) {
+	root, err := workspaceRoot(c)
+	if err != nil {
+		return nil, "", cli.Exit(err.Error(), exitError)
+	}
+	cl, err := sidecar.Dial(ctx, socketFor(c, root), buildVersion())
+	if err != nil {
+		return nil, root, nil
+	}
+	return cl, root, nil
 }
