@@ -72,9 +72,11 @@ func (e *Engine) Check(ctx context.Context, p NotifyChangeParams) Result {
 		for i, t := range targets {
 			docs[i] = lsp.Doc{Path: t.path, Text: t.text}
 		}
-		settle := lsp.EditSettle // an edit reports the edited files only
-		if anyWrite {
-			settle = lsp.DefaultSettle // a write waits for other files' waves too
+		// A write waits for other files' waves, and warnings for analyzers'
+		// follow-ups; an edit shown errors-only needs the first answer.
+		settle := lsp.DefaultSettle
+		if !anyWrite && e.severity == diag.SeverityError {
+			settle = lsp.EditSettle
 		}
 		go func() { lspDone <- e.Manager.Check(ctx, docs, settle) }()
 	} else {

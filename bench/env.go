@@ -1,0 +1,246 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// childTimeout bounds every child process the bench runs; a hook, a build
+// or a gopls check taking longer means something is broken, not slow.
+const childTimeout = 2 * time.Minute
+
+// bench holds what every measurement shares: the options, a private
+// temporary tree, the environment children run with, and the workspaces a
+// daemon may have been started for.
+type bench struct {
+	opts       options
+	tmp        string // root of everything this run creates; removed by close
+	runDir     string // $XDG_RUNTIME_DIR of the children: short, so socket paths stay under 108 bytes
+	env        []string
+	progress   io.Writer
+	machine    machine
+	workspaces []*workspace // every workspace created, in order; stopDaemons walks it
+	stopped    bool         // stopDaemons has run
+}
+
+// newBench creates the temporary tree under /tmp (short paths; $TMPDIR can
+// be long), checks that gopls is on PATH, and records the machine.
+func newBench(ctx context.Context, opts options, progress io.Writer) (*bench, error) {
+	gopls, err := exec.LookPath("gopls")
+	if err != nil {
+		return nil, errors.New("gopls is not on PATH (make tools; PATH=$PWD/.tools/bin:$PATH)")
+	}
+	base := "/tmp"
+	if fi, err := os.Stat(base); err != nil || !fi.IsDir() {
+		base = os.TempDir()
+	}
+	tmp, err := os.MkdirTemp(base, "lhb")
+	if err != nil {
+		return nil, fmt.Errorf("creating the temporary tree: %w", err)
+	}
+	b := &bench{opts: opts, tmp: tmp, progress: progress}
+	if b.tmp, err = filepath.EvalSymlinks(tmp); err != nil {
+		b.close()
+		return nil, fmt.Errorf("resolving %s: %w", tmp, err)
+	}
+	b.runDir = filepath.Join(b.tmp, "run")
+	cfgDir := filepath.Join(b.tmp, "config")
+	for _, d := range []string{b.runDir, cfgDir} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			b.close()
+			return nil, fmt.Errorf("creating %s: %w", d, err)
+		}
+	}
+	goenv, err := output(ctx, "", os.Environ(), "go", "env", "GOENV")
+	if err != nil {
+		b.close()
+		return nil, fmt.Errorf("running go env: %w", err)
+	}
+	b.env = childEnv(b.runDir, cfgDir, goenv)
+	b.machine = b.describeMachine(ctx, gopls)
+	return b, nil
+}
+
+// childEnv is this process's environment with lsp-hook pointed at the
+// bench's own runtime and config directories (so a user's daemon, socket
+// override or config play no part), the Go toolchain kept local and
+// offline, and go's own settings file kept where it was (it lives under
+// the config directory we move).
+func childEnv(runDir, cfgDir, goenv string) []string {
+	set := map[string]string{
+		"XDG_RUNTIME_DIR":    runDir,
+		"XDG_CONFIG_HOME":    cfgDir,
+		"GOENV":              goenv,
+		"LSP_HOOK_LOG_LEVEL": "info", // the per-run breakdown is read from info records
+		"GOWORK":             "off",
+		"GOTOOLCHAIN":        "local",
+		"GOPROXY":            "off",
+	}
+	drop := map[string]bool{"LSP_HOOK_SOCKET": true}
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if _, ok := set[k]; !ok && !drop[k] {
+			env = append(env, kv)
+		}
+	}
+	for k, v := range set {
+		env = append(env, k+"="+v)
+	}
+	return env
+}
+
+// close stops the daemons if that has not been done, and removes the
+// temporary tree unless -keep.
+func (b *bench) close() error {
+	if !b.stopped {
+		for _, note := range b.stopDaemons() {
+			fmt.Fprintln(b.progress, "bench: cleanup:", note)
+		}
+	}
+	if b.opts.keep {
+		fmt.Fprintln(b.progress, "bench: kept", b.tmp)
+		return nil
+	}
+	if err := os.RemoveAll(b.tmp); err != nil {
+		return fmt.Errorf("removing %s: %w", b.tmp, err)
+	}
+	return nil
+}
+
+// progressf prints one progress line to stderr, for the person waiting.
+func (b *bench) progressf(format string, args ...any) {
+	fmt.Fprintf(b.progress, "bench: "+format+"\n", args...)
+}
+
+// execResult is one finished child process: its wall time from start to
+// exit, its output, and its exit code.
+type execResult struct {
+	wall   time.Duration
+	stdout []byte
+	stderr []byte
+	code   int
+}
+
+// combined is the child's stdout then stderr.
+func (r execResult) combined() string { return string(r.stdout) + string(r.stderr) }
+
+// exec runs name with args in dir, with the bench environment and stdin,
+// and times it from start to exit. A non-zero exit is reported in code, not
+// as an error: callers decide what it means. Not starting, or being killed
+// at childTimeout or by ctx, is an error.
+func (b *bench) exec(ctx context.Context, dir string, stdin []byte, name string, args ...string) (execResult, error) {
+	ctx, cancel := context.WithTimeout(ctx, childTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir, cmd.Env = dir, b.env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	begin := time.Now()
+	err := cmd.Run()
+	r := execResult{wall: time.Since(begin), stdout: stdout.Bytes(), stderr: stderr.Bytes()}
+	var ee *exec.ExitError
+	switch {
+	case ctx.Err() != nil:
+		return r, fmt.Errorf("running %s %s: %w", filepath.Base(name), strings.Join(args, " "), ctx.Err())
+	case errors.As(err, &ee):
+		r.code = ee.ExitCode()
+	case err != nil:
+		return r, fmt.Errorf("running %s: %w", name, err)
+	}
+	return r, nil
+}
+
+// output runs a short command and returns its trimmed stdout; a non-zero
+// exit is an error carrying stderr.
+func output(ctx context.Context, dir string, env []string, name string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir, cmd.Env = dir, env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("%s %s: %w: %s", name, strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// machine is the header of the report: what the numbers were measured on.
+type machine struct {
+	started  time.Time
+	cpus     int
+	cpuModel string
+	memory   string // MemTotal, human readable
+	kernel   string
+	load     string // 1, 5 and 15 minute load averages at the start
+	goVer    string
+	gopls    string // version line
+	goplsBin string
+	lspHook  string // `lsp-hook version` output
+	bin      string
+}
+
+// describeMachine gathers the header; what cannot be read shows as "?".
+func (b *bench) describeMachine(ctx context.Context, goplsBin string) machine {
+	m := machine{started: time.Now(), cpus: runtime.NumCPU(), goplsBin: goplsBin, bin: b.opts.bin}
+	m.cpuModel = procField("/proc/cpuinfo", "model name")
+	if kb := procField("/proc/meminfo", "MemTotal"); kb != "?" {
+		var n int64
+		fmt.Sscanf(kb, "%d", &n)
+		m.memory = fmt.Sprintf("%.1f GiB", float64(n)/(1<<20))
+	}
+	m.kernel = firstLine(os.ReadFile("/proc/sys/kernel/osrelease"))
+	if f := strings.Fields(firstLine(os.ReadFile("/proc/loadavg"))); len(f) >= 3 {
+		m.load = strings.Join(f[:3], " ")
+	}
+	m.goVer = orUnknown(output(ctx, "", b.env, "go", "env", "GOVERSION"))
+	m.gopls = orUnknown(output(ctx, "", b.env, goplsBin, "version"))
+	m.gopls = strings.TrimPrefix(firstLine([]byte(m.gopls), nil), "golang.org/x/tools/gopls ")
+	m.lspHook = orUnknown(output(ctx, "", b.env, b.opts.bin, "version"))
+	return m
+}
+
+// procField returns the value of the first "key: value" line of a /proc
+// file, or "?".
+func procField(file, key string) string {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return "?"
+	}
+	for line := range strings.Lines(string(data)) {
+		k, v, ok := strings.Cut(line, ":")
+		if ok && strings.TrimSpace(k) == key {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "?"
+}
+
+// firstLine is the first line of data, trimmed, or "?" on error.
+func firstLine(data []byte, err error) string {
+	if err != nil {
+		return "?"
+	}
+	line, _, _ := strings.Cut(string(data), "\n")
+	return strings.TrimSpace(line)
+}
+
+// orUnknown is s, or "?" on error.
+func orUnknown(s string, err error) string {
+	if err != nil || s == "" {
+		return "?"
+	}
+	return s
+}

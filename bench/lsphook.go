@@ -1,0 +1,291 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// claudeEvent is the PostToolUse event Claude Code sends after its Edit
+// tool changed path (the hooks package documents the shape); the hook reads
+// the edited file from disk.
+func claudeEvent(cwd, path string) []byte {
+	ev := map[string]any{
+		"session_id":      "lsp-hook-bench",
+		"cwd":             cwd,
+		"hook_event_name": "PostToolUse",
+		"tool_name":       "Edit",
+		"tool_input":      map[string]any{"file_path": path, "old_string": "x", "new_string": "y"},
+		"tool_response":   map[string]any{"filePath": path, "success": true},
+	}
+	data, err := json.Marshal(ev)
+	if err != nil {
+		panic(err) // maps of strings always marshal
+	}
+	return data
+}
+
+// hook runs `lsp-hook hook claude` in ws for an Edit of path, as Claude Code
+// would, and returns its wall time and the lint block it answered with (""
+// when it printed nothing: the file is clean). The hook must exit 0 and
+// print either nothing or the PostToolUse answer.
+func (b *bench) hook(ctx context.Context, ws *workspace, path string) (time.Duration, string, error) {
+	ws.daemon = true
+	r, err := b.exec(ctx, ws.dir, claudeEvent(ws.dir, path), b.opts.bin, "hook", "claude")
+	if err != nil {
+		return 0, "", err
+	}
+	if r.code != 0 {
+		return 0, "", fmt.Errorf("hook exited %d (hooks must exit 0): %s", r.code, strings.TrimSpace(r.combined()))
+	}
+	if len(strings.TrimSpace(string(r.stdout))) == 0 {
+		return r.wall, "", nil
+	}
+	var answer struct {
+		Out struct {
+			Event   string `json:"hookEventName"`
+			Context string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal(r.stdout, &answer); err != nil {
+		return 0, "", fmt.Errorf("decoding the hook's answer %q: %w", r.stdout, err)
+	}
+	if answer.Out.Event != "PostToolUse" {
+		return 0, "", fmt.Errorf("hook answered for event %q, want PostToolUse: %s", answer.Out.Event, r.stdout)
+	}
+	return r.wall, answer.Out.Context, nil
+}
+
+// daemonStatus is the part of `lsp-hook status --json` the bench reads.
+type daemonStatus struct {
+	Pid     int `json:"pid"`
+	Servers []struct {
+		Name  string `json:"name"`
+		State string `json:"state"`
+		Pid   int    `json:"pid"`
+	} `json:"servers"`
+}
+
+// status asks ws's daemon for its status; up is false when none runs.
+func (b *bench) status(ctx context.Context, ws *workspace) (st daemonStatus, up bool, err error) {
+	r, err := b.exec(ctx, ws.dir, nil, b.opts.bin, "status", "--json")
+	if err != nil {
+		return st, false, err
+	}
+	if r.code != 0 {
+		return st, false, fmt.Errorf("status exited %d: %s", r.code, strings.TrimSpace(r.combined()))
+	}
+	if strings.HasPrefix(string(r.stdout), "no daemon running") {
+		return st, false, nil
+	}
+	if err := json.Unmarshal(r.stdout, &st); err != nil {
+		return st, false, fmt.Errorf("decoding status --json %q: %w", r.stdout, err)
+	}
+	return st, true, nil
+}
+
+// stopDaemons stops the daemon of every workspace a hook ran in with
+// `lsp-hook stop`, then checks that the daemon and its servers really
+// exited (DESIGN.md: no orphans, ever); a survivor is killed by its pid
+// and reported. It returns one note per problem, and runs once.
+func (b *bench) stopDaemons() []string {
+	if b.stopped {
+		return nil
+	}
+	b.stopped = true
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var notes []string
+	for _, ws := range b.workspaces {
+		if !ws.daemon {
+			continue
+		}
+		st, up, err := b.status(ctx, ws)
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("%s: status before stop: %v", ws.name, err))
+		}
+		if !up {
+			continue
+		}
+		pids := descendants(st.Pid) // gopls and whatever it started (its telemetry child, go list)
+		pids[st.Pid] = "daemon"
+		for _, s := range st.Servers {
+			if s.Pid != 0 {
+				pids[s.Pid] = s.Name
+			}
+		}
+		r, err := b.exec(ctx, ws.dir, nil, b.opts.bin, "stop")
+		if err == nil && r.code != 0 {
+			err = fmt.Errorf("exit %d: %s", r.code, strings.TrimSpace(r.combined()))
+		}
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("%s: lsp-hook stop: %v", ws.name, err))
+		}
+		notes = append(notes, reapSurvivors(ws.name, pids, 5*time.Second)...)
+	}
+	return notes
+}
+
+// reapSurvivors waits up to grace for every pid to exit, then kills those
+// still alive and says so: each is a process lsp-hook should have ended.
+func reapSurvivors(wsName string, pids map[int]string, grace time.Duration) []string {
+	deadline := time.Now().Add(grace)
+	for time.Now().Before(deadline) {
+		running := false
+		for pid := range pids {
+			running = running || alive(pid)
+		}
+		if !running {
+			return nil
+		}
+		time.Sleep(50 * time.Millisecond) // polling /proc: there is no exit event for a non-child
+	}
+	var notes []string
+	for pid, what := range pids {
+		if alive(pid) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			notes = append(notes, fmt.Sprintf("%s: %s pid %d still running %s after lsp-hook stop; killed it", wsName, what, pid, grace))
+		}
+	}
+	return notes
+}
+
+// descendants returns every live descendant of root (not root itself),
+// by pid, named by its command line, from the parent links in /proc.
+func descendants(root int) map[int]string {
+	children := make(map[int][]int) // parent pid → child pids
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		var ppid int
+		if _, err := fmt.Sscanf(procField(fmt.Sprintf("/proc/%d/status", pid), "PPid"), "%d", &ppid); err == nil {
+			children[ppid] = append(children[ppid], pid)
+		}
+	}
+	out := make(map[int]string)
+	queue := []int{root}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		for _, c := range children[p] {
+			if _, seen := out[c]; !seen && alive(c) {
+				out[c] = cmdline(c)
+				queue = append(queue, c)
+			}
+		}
+	}
+	return out
+}
+
+// cmdline is pid's command line, arguments joined by spaces, cut at 60
+// bytes; "?" when unreadable.
+func cmdline(pid int) string {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	if err != nil || len(data) == 0 {
+		return "?"
+	}
+	s := strings.TrimSpace(strings.ReplaceAll(string(data), "\x00", " "))
+	if len(s) > 60 {
+		s = s[:60] + "…"
+	}
+	return s
+}
+
+// alive reports whether pid is a live process (a zombie counts as gone).
+func alive(pid int) bool {
+	state := procField(fmt.Sprintf("/proc/%d/status", pid), "State")
+	return state != "?" && !strings.HasPrefix(state, "Z")
+}
+
+// procMem is a process's resident memory now (VmRSS) and at its peak
+// (VmHWM), in KiB, from /proc/<pid>/status. It counts the process alone,
+// not its children.
+type procMem struct {
+	pid       int
+	rss, peak int64
+}
+
+// readProcMem reads pid's memory; ok is false when the process is gone.
+func readProcMem(pid int) (m procMem, ok bool) {
+	m.pid = pid
+	file := fmt.Sprintf("/proc/%d/status", pid)
+	for _, f := range []struct {
+		key string
+		dst *int64
+	}{{"VmRSS", &m.rss}, {"VmHWM", &m.peak}} {
+		v := procField(file, f.key)
+		if _, err := fmt.Sscanf(v, "%d kB", f.dst); err != nil {
+			return m, false
+		}
+	}
+	return m, true
+}
+
+// memRow is part 3 for one workspace: its daemon, its gopls, and any
+// other process under the daemon.
+type memRow struct {
+	ws     *workspace
+	daemon procMem
+	gopls  []procMem  // one per gopls the daemon runs (one per module root)
+	others []namedMem // other descendants of the daemon, e.g. gopls's telemetry child
+}
+
+// namedMem is the memory of a process named by its command line.
+type namedMem struct {
+	procMem
+	cmd string
+}
+
+// memory reads the daemon's and its gopls's memory in each workspace,
+// after the runs.
+func (b *bench) memory(ctx context.Context, wss []*workspace) ([]memRow, error) {
+	var rows []memRow
+	for _, ws := range wss {
+		st, up, err := b.status(ctx, ws)
+		if err != nil {
+			return rows, err
+		}
+		if !up {
+			return rows, fmt.Errorf("%s: no daemon running after the runs", ws.name)
+		}
+		row := memRow{ws: ws}
+		if row.daemon, up = readProcMem(st.Pid); !up {
+			return rows, fmt.Errorf("%s: reading /proc/%d/status of the daemon", ws.name, st.Pid)
+		}
+		servers := make(map[int]bool)
+		for _, s := range st.Servers {
+			servers[s.Pid] = true
+			if m, ok := readProcMem(s.Pid); ok && s.Name == "gopls" {
+				row.gopls = append(row.gopls, m)
+			}
+		}
+		for pid, cmd := range descendants(st.Pid) {
+			if m, ok := readProcMem(pid); ok && !servers[pid] {
+				row.others = append(row.others, namedMem{procMem: m, cmd: cmd})
+			}
+		}
+		slices.SortFunc(row.others, func(a, b namedMem) int { return a.pid - b.pid })
+		rows = append(rows, row)
+	}
+	return rows, nil
+}
+
+// logPath is ws's daemon log, which hooks write to as well: beside the
+// socket, $XDG_RUNTIME_DIR/lsp-hook/<first 16 hex of sha256(root)>.log
+// (DESIGN.md "Socket and wire protocol"; sidecar.LogPath).
+func (b *bench) logPath(ws *workspace) string {
+	sum := sha256.Sum256([]byte(ws.dir))
+	return filepath.Join(b.runDir, "lsp-hook", hex.EncodeToString(sum[:])[:16]+".log")
+}

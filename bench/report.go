@@ -1,0 +1,195 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/lsp-hook/lsp-hook/lsp"
+)
+
+// Goals the report checks the ratios against (the brief of the bench).
+const (
+	goalJSONRatio = 3.0 // hook round trip ≤ 3 × a bare process start
+	goalGoRatio   = 5.0 // warm Go edit through the hook ≥ 5 × faster than go build
+)
+
+// report is everything one run measured, printed at the end as one block
+// a person can read and paste.
+type report struct {
+	machine machine
+	json    *jsonResult // nil when part 1 did not finish
+	goRuns  []goResult
+	memory  []memRow
+	cleanup []string // problems stopping the daemons
+	failure string   // the error that ended the run early; "" when none
+}
+
+// labelWidth is the width of the first column of the tables.
+const labelWidth = 44
+
+// write prints the report.
+func (r *report) write(w io.Writer) {
+	m := r.machine
+	fmt.Fprintf(w, "lsp-hook bench · %s\n", m.started.UTC().Format("2006-01-02 15:04 MST"))
+	fmt.Fprintf(w, "machine   %d CPUs · %s · %s · linux %s · load %s at start\n", m.cpus, m.cpuModel, m.memory, m.kernel, m.load)
+	fmt.Fprintf(w, "go        %s  (GOWORK=off GOPROXY=off GOTOOLCHAIN=local)\n", m.goVer)
+	fmt.Fprintf(w, "gopls     %s  (%s)\n", m.gopls, m.goplsBin)
+	fmt.Fprintf(w, "lsp-hook  %s  (%s)\n", m.lspHook, m.bin)
+	fmt.Fprintln(w, "Wall time of each process, start to exit: n timed runs, their median and p90 (\"type err\" and")
+	fmt.Fprintln(w, "\"fix\": medians of the runs after each kind of edit). \"first\" is the untimed cold first run.")
+	fmt.Fprintln(w, "Ratios are of medians of runs interleaved in this one process, on this machine.")
+	if r.json != nil {
+		r.writeJSON(w, *r.json)
+	}
+	for i, g := range r.goRuns {
+		r.writeGo(w, fmt.Sprintf("2%c", 'a'+i), g)
+	}
+	if len(r.memory) > 0 {
+		writeMemory(w, r.memory)
+	}
+	fmt.Fprintln(w)
+	if f := strings.Fields(firstLine(os.ReadFile("/proc/loadavg"))); len(f) >= 3 {
+		fmt.Fprintf(w, "load at the end: %s (at the start: %s; other work on the machine inflates every row)\n", strings.Join(f[:3], " "), m.load)
+	}
+	if len(r.cleanup) == 0 {
+		fmt.Fprintln(w, "cleanup: daemons stopped with `lsp-hook stop`; no daemon or gopls outlived it")
+	}
+	for _, n := range r.cleanup {
+		fmt.Fprintln(w, "cleanup: !", n)
+	}
+	if r.failure != "" {
+		fmt.Fprintln(w, "RUN FAILED:", r.failure)
+	}
+}
+
+// writeJSON prints part 1.
+func (r *report) writeJSON(w io.Writer, j jsonResult) {
+	fmt.Fprintf(w, "\n1. JSON hook round trip, daemon warm: Edit of %s (syntax error) in %s\n", badJSONName, j.ws.name)
+	writeRows(w, false, j.hook, j.version)
+	x := ratio(j.hook.s, j.version.s)
+	fmt.Fprintf(w, "   → %-*s %4s %10s   goal ≤ %g×: %s\n", labelWidth-2, "hook ÷ version", "", fmtRatio(x), goalJSONRatio, verdict(x <= goalJSONRatio))
+	answerLine(w, j.lint)
+}
+
+// writeGo prints part 2 for one workspace.
+func (r *report) writeGo(w io.Writer, n string, g goResult) {
+	rel, _ := filepath.Rel(g.ws.dir, g.ws.target)
+	fmt.Fprintf(w, "\n%s. Warm Go edit → lint block: %s\n", n, g.ws.name)
+	fmt.Fprintf(w, "    %d files, %d lines of non-test Go. Each run appends a declaration at %s:%d\n",
+		g.ws.files, g.ws.lines, rel, g.line)
+	fmt.Fprintln(w, "    (a type error on even runs, its fix on odd ones, a new value each run), then runs")
+	fmt.Fprintln(w, "    the hook, go build and gopls check on that content, one after the other.")
+	writeRows(w, true, g.hook, g.hookProc, g.daemon, g.gopls, g.build, g.check)
+	errX, fixX := ratio(g.build.errS, g.hook.errS), ratio(g.build.fixS, g.hook.fixS)
+	fmt.Fprintf(w, "   → %-*s %4s %10s %10s %10s %10s   goal ≥ %g× (both): %s\n", labelWidth-2, "go build ÷ hook", "",
+		fmtRatio(ratio(g.build.s, g.hook.s)), "", fmtRatio(errX), fmtRatio(fixX), goalGoRatio, verdict(min(errX, fixX) >= goalGoRatio))
+	fmt.Fprintf(w, "   → %-*s %4s %10s %10s %10s %10s\n", labelWidth-2, "gopls check ÷ hook", "",
+		fmtRatio(ratio(g.check.s, g.hook.s)), "", fmtRatio(ratio(g.check.errS, g.hook.errS)), fmtRatio(ratio(g.check.fixS, g.hook.fixS)))
+	if med := g.hook.s.median(); med > lsp.DefaultSettle {
+		fmt.Fprintf(w, "   → the settle window after gopls's fresh diagnostics (lsp.DefaultSettle, %s) is %.0f%%\n",
+			fmtDur(lsp.DefaultSettle), 100*float64(lsp.DefaultSettle)/float64(med))
+		fmt.Fprintf(w, "     of the hook's median; without it the hook would take about %s (go build ÷ that: %s)\n",
+			fmtDur(med-lsp.DefaultSettle), fmtRatio(float64(g.build.s.median())/float64(med-lsp.DefaultSettle)))
+	}
+	answerLine(w, g.lint)
+}
+
+// writeRows prints a table of rows under a heading line, with the medians
+// after type-error edits and after fixes when split, then one line per
+// row whose runs gave wrong answers.
+func writeRows(w io.Writer, split bool, rows ...row) {
+	head := fmt.Sprintf("   %-*s %4s %10s %10s", labelWidth, "", "n", "median", "p90")
+	if split {
+		head += fmt.Sprintf(" %10s %10s", "type err", "fix")
+	}
+	fmt.Fprintf(w, "%s %10s\n", head, "first")
+	for _, r := range rows {
+		label := r.label
+		if r.sub {
+			label = "  " + label
+		}
+		line := fmt.Sprintf("   %-*s %4d %10s %10s", labelWidth, label, len(r.s), fmtDur(r.s.median()), fmtDur(r.s.p90()))
+		if split {
+			line += fmt.Sprintf(" %10s %10s", fmtDur(r.errS.median()), fmtDur(r.fixS.median()))
+		}
+		line += fmt.Sprintf(" %10s  %s", fmtDur(r.first), r.firstNote)
+		fmt.Fprintln(w, strings.TrimRight(line, " "))
+	}
+	for _, r := range rows {
+		if r.bad > 0 {
+			fmt.Fprintf(w, "   ! %s: %d of %d answers wrong; %s\n", strings.TrimSpace(r.label), r.bad, len(r.s)+1, r.badNote)
+		}
+	}
+}
+
+// verdict is "met" or "NOT met".
+func verdict(met bool) string {
+	if met {
+		return "met"
+	}
+	return "NOT met"
+}
+
+// fmtRatio prints a ratio like "2.35×"; "-" for 0 (nothing to compare).
+func fmtRatio(x float64) string {
+	if x == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f×", x)
+}
+
+// answerLine prints the first diagnostic line of a lint block, showing
+// what the hook answered.
+func answerLine(w io.Writer, lint string) {
+	for l := range strings.Lines(lint) {
+		if strings.HasPrefix(l, "ERROR ") {
+			fmt.Fprintf(w, "   answer (first run): %s\n", strings.TrimSpace(l))
+			return
+		}
+	}
+	fmt.Fprintf(w, "   answer (first run): %q\n", lint)
+}
+
+// writeMemory prints part 3.
+func writeMemory(w io.Writer, rows []memRow) {
+	fmt.Fprintln(w, "\n3. Memory after the runs: VmRSS now (VmHWM peak), each process alone, not its children")
+	fmt.Fprintf(w, "   %-32s %10s %-20s %10s %s\n", "workspace", "daemon pid", "  daemon", "gopls pid", "  gopls")
+	for _, r := range rows {
+		gpid, gmem := "-", "not running"
+		if len(r.gopls) > 0 {
+			gpid, gmem = fmt.Sprint(r.gopls[0].pid), fmtMem(r.gopls[0])
+		}
+		fmt.Fprintf(w, "   %-32s %10d   %-18s %10s   %s\n", r.ws.name, r.daemon.pid, fmtMem(r.daemon), gpid, gmem)
+		for _, extra := range r.gopls[min(1, len(r.gopls)):] {
+			fmt.Fprintf(w, "   %-32s %10s   %-18s %10d   %s\n", "", "", "", extra.pid, fmtMem(extra))
+		}
+		for _, o := range r.others {
+			fmt.Fprintf(w, "     also under the daemon: pid %d %s  %s\n", o.pid, fmtMem(o.procMem), o.cmd)
+		}
+	}
+}
+
+// fmtDur prints d in milliseconds with three significant figures or so;
+// "-" for 0 (no samples).
+func fmtDur(d time.Duration) string {
+	ms := float64(d) / float64(time.Millisecond)
+	switch {
+	case d == 0:
+		return "-"
+	case ms < 10:
+		return fmt.Sprintf("%.2f ms", ms)
+	case ms < 100:
+		return fmt.Sprintf("%.1f ms", ms)
+	default:
+		return fmt.Sprintf("%.0f ms", ms)
+	}
+}
+
+// fmtMem prints a process's RSS and peak in MiB.
+func fmtMem(m procMem) string {
+	return fmt.Sprintf("%.1f MiB (%.1f)", float64(m.rss)/1024, float64(m.peak)/1024)
+}
