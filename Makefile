@@ -9,23 +9,37 @@ TOOLS         := $(CURDIR)/.tools
 GOPLS_VERSION := v0.23.0
 BIN           := $(CURDIR)/bin/lsp-hook
 
-export PATH := $(TOOLS)/bin:$(PATH)
+export PATH := $(TOOLS)/bin:$(TOOLS)/npm/node_modules/.bin:$(PATH)
 
-.PHONY: all build tools test vet fmt-check demo bench clean
+.PHONY: all build tools clangd test vet fmt-check demo bench clean
 
 all: build
 
 build:
 	$(GO) build -o $(BIN) ./cmd/lsp-hook
 
-# Language servers the tests run against, pinned. The stamp file records the
-# version so a bump reinstalls.
-tools: $(TOOLS)/gopls-$(GOPLS_VERSION).stamp
+# Language servers the tests run against, pinned: gopls with go install,
+# pyright, typescript and typescript-language-server with npm ci from
+# tools/package-lock.json, clangd from Debian's packages. Stamp files record
+# what was installed so a version bump reinstalls.
+tools: $(TOOLS)/gopls-$(GOPLS_VERSION).stamp $(TOOLS)/npm.stamp clangd
 
 $(TOOLS)/gopls-$(GOPLS_VERSION).stamp:
 	mkdir -p $(TOOLS)/bin
 	GOBIN=$(TOOLS)/bin $(GO) install golang.org/x/tools/gopls@$(GOPLS_VERSION)
 	touch $@
+
+$(TOOLS)/npm.stamp: tools/package.json tools/package-lock.json
+	mkdir -p $(TOOLS)/npm
+	cp tools/package.json tools/package-lock.json $(TOOLS)/npm/
+	cd $(TOOLS)/npm && npm ci --no-audit --no-fund
+	touch $@
+
+# clangd: installed with apt when missing (as root, or through sudo).
+clangd:
+	@command -v clangd >/dev/null 2>&1 || { \
+		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clangd; }
 
 fmt-check:
 	@out="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.tools/*'))"; \
