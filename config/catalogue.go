@@ -3,11 +3,34 @@ package config
 import (
 	"maps"
 	"slices"
+	"strings"
 )
 
-// Catalogue returns the built-in language servers, in name order. Each entry
-// is a fact taken from the server's own documentation:
+// Catalogue returns the built-in language servers, in name order. Each
+// entry is a fact taken from the server's own documentation or source, and
+// the root markers are tried in order (see Server.RootMarkers: the first
+// marker found between the file and the workspace root wins, at its
+// nearest directory):
 //
+//   - clangd: `clangd` speaks LSP on stdio with no arguments
+//     (clangd.llvm.org/installation, "Editor plugins"). --background-index=false: the
+//     background index (on by default since clangd 9) serves cross-file
+//     navigation, not diagnostics, costs CPU while the agent waits, and is
+//     written into the project (.cache/clangd/index beside the compilation
+//     database), where it would dirty the agent's repository.
+//     --log=error: clangd logs every request to stderr at its default
+//     level, which would crowd the real error out of the stderr tail that
+//     status shows for a broken server. Root markers: .clangd (clangd's
+//     project config, clangd.llvm.org/config), then compile_commands.json,
+//     then compile_flags.txt (clangd.llvm.org/installation, "Project
+//     setup"); one clangd per tree is
+//     enough, since clangd itself finds the nearest compilation database
+//     for each file. Language ids per LSP 3.17 "Text Document Item": c,
+//     cpp, objective-c, objective-cpp; a .h is sent as c (clangd takes the
+//     language from the compile command, not from the id). Measured with
+//     clangd 14.0.6: versioned publishDiagnostics; only open files are
+//     diagnosed, and on didSave of any file every open file is rebuilt, so
+//     a changed header re-reports the open files that include it.
 //   - gopls: `gopls` speaks LSP on stdio with no arguments
 //     (golang.org/x/tools/gopls/doc/daemon.md); root is the nearest go.work,
 //     else go.mod (gopls/doc/workspace.md). Its diagnosticsDelay setting
@@ -16,9 +39,70 @@ import (
 //     is whole and infrequent, and a write that breaks a caller elsewhere is
 //     exactly what must be reported in the same answer, so lsp-hook sets it
 //     to 0s. Measured with gopls v0.23.0: a dependent package's diagnostics
-//     arrive ~1,010 ms after a change by default and ~10 ms with 0s.
+//     arrive ~1,010 ms after a change by default and ~10 ms with 0s;
+//     versioned publishDiagnostics, and every package of the workspace is
+//     diagnosed, open or not.
+//   - pyright: `pyright-langserver --stdio` (the pyright npm package's
+//     bin; it needs one of --stdio, --node-ipc, --socket, and says so).
+//     Root markers: pyrightconfig.json first (pyright's own config file,
+//     which governs the whole tree below it), then pyproject.toml, setup.py,
+//     setup.cfg, requirements.txt, so each package of a monorepo gets its
+//     own root. Settings answer workspace/configuration for the sections
+//     pyright asks for, "python" and "pyright" (docs/settings.md):
+//     python.analysis.diagnosticMode stays pyright's default,
+//     "openFilesOnly". "workspace" would also report callers nobody opened,
+//     but pyright then analyses the whole tree at start and re-checks it
+//     after every change: measured with pyright 1.1.414 on a 300-file
+//     package (pygments), an edit of one module took 0.8–1.5 s instead of
+//     0.7–1.1 s, and each answer carried 5–14 re-published other files, most
+//     unrelated to the change. Open importers of a changed file are
+//     re-checked either way, and the agent's earlier edits are what open
+//     them. Versioned publishDiagnostics; when the client declares pull
+//     diagnostics it registers textDocument/diagnostic instead (identifier
+//     "Pyright", interFileDependencies) and stops pushing.
+//   - typescript-language-server: `typescript-language-server --stdio`
+//     (its README). It needs the typescript package and looks for it in
+//     this order (docs/configuration.md, tsserver.path and fallbackPath;
+//     lib/cli.mjs findTypescriptVersion): initializationOptions tsserver.path,
+//     then node_modules/typescript/lib in the workspace root or any of its
+//     parents (the project's own version), then tsserver.fallbackPath, then
+//     the typescript its own Node resolution finds, which is the one
+//     installed next to it (npm i -g typescript typescript-language-server,
+//     or the same local prefix, as `make tools` does). So no path is set
+//     here: a project's own TypeScript wins, and the bundled one is the
+//     fallback. Options (docs/configuration.md):
+//     disableAutomaticTypingAcquisition, since typing acquisition runs npm
+//     to fetch @types packages in the background, which a hook must not;
+//     tsserver.useSyntaxServer "never", since the second, syntax-only
+//     tsserver it starts by default is there for editor responsiveness
+//     while a project loads (every geterr in our traces went to the full
+//     one), and costs another Node process per root. Root
+//     markers: tsconfig.json, then jsconfig.json, then package.json, so a
+//     package with its own tsconfig.json gets its own root, and one without
+//     shares the root of the nearest tsconfig.json above it. Language ids:
+//     typescript, typescriptreact (.tsx), javascript, javascriptreact
+//     (.jsx); .mts/.cts and .mjs/.cjs are TypeScript and JavaScript modules.
+//     Measured with typescript-language-server 5.3.0 and TypeScript 5.9.3:
+//     no pull diagnostics; unversioned publishDiagnostics, sent at least
+//     300 ms after a change (its own delay before asking tsserver), for
+//     every open file and only for open files, none at all when a file's
+//     diagnostics stay empty, and some unasked: tsserver re-checks the open
+//     files by itself about 2.5 s after a closed file of the project changes
+//     on disk.
 func Catalogue() []Server {
 	servers := []Server{
+		{
+			Name:       "clangd",
+			Command:    []string{"clangd", "--background-index=false", "--log=error"},
+			Extensions: []string{".c", ".h", ".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".m", ".mm"},
+			LanguageIDs: map[string]string{
+				".c": "c", ".h": "c",
+				".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".c++": "cpp", ".hh": "cpp", ".hpp": "cpp", ".hxx": "cpp", ".h++": "cpp",
+				".m": "objective-c", ".mm": "objective-cpp",
+			},
+			RootMarkers: []string{".clangd", "compile_commands.json", "compile_flags.txt"},
+			Enabled:     true,
+		},
 		{
 			Name:                  "gopls",
 			Command:               []string{"gopls"},
@@ -29,16 +113,34 @@ func Catalogue() []Server {
 			InitializationOptions: map[string]any{"diagnosticsDelay": "0s"},
 			Settings:              map[string]any{"gopls": map[string]any{"diagnosticsDelay": "0s"}},
 		},
+		{
+			Name:        "pyright",
+			Command:     []string{"pyright-langserver", "--stdio"},
+			Extensions:  []string{".py", ".pyi"},
+			LanguageIDs: map[string]string{".py": "python", ".pyi": "python"},
+			RootMarkers: []string{"pyrightconfig.json", "pyproject.toml", "setup.py", "setup.cfg", "requirements.txt"},
+			Enabled:     true,
+			Settings: map[string]any{
+				"python": map[string]any{"analysis": map[string]any{"diagnosticMode": "openFilesOnly"}},
+			},
+		},
+		{
+			Name:       "typescript-language-server",
+			Command:    []string{"typescript-language-server", "--stdio"},
+			Extensions: []string{".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"},
+			LanguageIDs: map[string]string{
+				".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "typescriptreact",
+				".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascriptreact",
+			},
+			RootMarkers: []string{"tsconfig.json", "jsconfig.json", "package.json"},
+			Enabled:     true,
+			InitializationOptions: map[string]any{
+				"disableAutomaticTypingAcquisition": true,
+				"tsserver":                          map[string]any{"useSyntaxServer": "never"},
+			},
+		},
 	}
-	slices.SortFunc(servers, func(a, b Server) int {
-		if a.Name < b.Name {
-			return -1
-		}
-		if a.Name > b.Name {
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(servers, func(a, b Server) int { return strings.Compare(a.Name, b.Name) })
 	return servers
 }
 

@@ -18,6 +18,10 @@ type Config struct {
 	// IdleTimeout is how long the daemon lives without a request
 	// (`idle_timeout:`, a Go duration such as "30m"). Default 30 minutes.
 	IdleTimeout time.Duration
+	// OnlyNew shows only the diagnostics a change introduced, hiding those
+	// that were there before it (`only_new:`, default false). A request's
+	// own only_new overrides it.
+	OnlyNew bool
 	// Files lists the config files that were read, most important first.
 	Files []string
 }
@@ -33,6 +37,18 @@ type LSP struct {
 	// (`lsp.first_touch_timeout`, default 10s): start-up and loading the
 	// workspace count against it.
 	FirstTouchTimeout time.Duration
+	// IdleServerTimeout is how long a running server may go without a
+	// check before it is shut down to free its memory; the next file that
+	// needs it starts it again (`lsp.idle_server_timeout`, default 10m).
+	IdleServerTimeout time.Duration
+	// DocumentIdleTimeout is how long a document stays open in its server
+	// without a check naming it before it gets didClose
+	// (`lsp.document_idle_timeout`, default 5m).
+	DocumentIdleTimeout time.Duration
+	// MaxOpenDocuments is how many documents one server may have open; past
+	// it the least recently checked get didClose (`lsp.max_open_documents`,
+	// default 200).
+	MaxOpenDocuments int
 	// Servers is the server catalogue after config overrides, by name.
 	Servers map[string]Server
 }
@@ -84,7 +100,14 @@ const (
 	DefaultTimeout           = 3 * time.Second
 	DefaultFirstTouchTimeout = 10 * time.Second
 	DefaultIdleTimeout       = 30 * time.Minute
+	// DefaultIdleServerTimeout is LSP.IdleServerTimeout's default.
+	DefaultIdleServerTimeout = 10 * time.Minute
+	// DefaultDocumentIdleTimeout is LSP.DocumentIdleTimeout's default.
+	DefaultDocumentIdleTimeout = 5 * time.Minute
 )
+
+// DefaultMaxOpenDocuments is LSP.MaxOpenDocuments's default.
+const DefaultMaxOpenDocuments = 200
 
 // Default returns the built-in configuration: every catalogue server on,
 // errors only, all validators on.
@@ -95,10 +118,13 @@ func Default() *Config {
 	}
 	return &Config{
 		LSP: LSP{
-			Enabled:           true,
-			Timeout:           DefaultTimeout,
-			FirstTouchTimeout: DefaultFirstTouchTimeout,
-			Servers:           servers,
+			Enabled:             true,
+			Timeout:             DefaultTimeout,
+			FirstTouchTimeout:   DefaultFirstTouchTimeout,
+			IdleServerTimeout:   DefaultIdleServerTimeout,
+			DocumentIdleTimeout: DefaultDocumentIdleTimeout,
+			MaxOpenDocuments:    DefaultMaxOpenDocuments,
+			Servers:             servers,
 		},
 		Severity:    "error",
 		Validators:  map[string]bool{},

@@ -102,6 +102,7 @@ func apply(c *Config, file string, data []byte) []Problem {
 		"severity":     func(n *yaml.Node, key string) { d.severity(&c.Severity, n, key) },
 		"validators":   func(n *yaml.Node, key string) { d.validators(c, n, key) },
 		"idle_timeout": func(n *yaml.Node, key string) { d.duration(&c.IdleTimeout, n, key) },
+		"only_new":     func(n *yaml.Node, key string) { d.boolean(&c.OnlyNew, n, key) },
 	})
 	return d.problems
 }
@@ -149,12 +150,19 @@ func (d *decoder) lsp(c *Config, n *yaml.Node, key string) {
 		"enabled":             func(n *yaml.Node, key string) { d.boolean(&c.LSP.Enabled, n, key) },
 		"timeout":             func(n *yaml.Node, key string) { d.duration(&c.LSP.Timeout, n, key) },
 		"first_touch_timeout": func(n *yaml.Node, key string) { d.duration(&c.LSP.FirstTouchTimeout, n, key) },
-		"servers":             func(n *yaml.Node, key string) { d.servers(c, n, key) },
+		"idle_server_timeout": func(n *yaml.Node, key string) { d.duration(&c.LSP.IdleServerTimeout, n, key) },
+		"document_idle_timeout": func(n *yaml.Node, key string) {
+			d.duration(&c.LSP.DocumentIdleTimeout, n, key)
+		},
+		"max_open_documents": func(n *yaml.Node, key string) { d.positiveInt(&c.LSP.MaxOpenDocuments, n, key) },
+		"servers":            func(n *yaml.Node, key string) { d.servers(c, n, key) },
 	})
 }
 
-// servers handles `lsp.servers`: for now, turning catalogue servers on or
-// off with `{enabled: bool}` or a bare bool.
+// servers handles `lsp.servers`: for each name, a bare bool (on or off), or
+// a mapping of server settings. A catalogue server keeps every field the
+// mapping leaves out; a name not in the catalogue defines a new server and
+// needs at least command and extensions.
 func (d *decoder) servers(c *Config, n *yaml.Node, key string) {
 	if n.Kind != yaml.MappingNode {
 		d.problem(n, key, "want a mapping of server name to settings")
@@ -163,20 +171,125 @@ func (d *decoder) servers(c *Config, n *yaml.Node, key string) {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		skey := join(key, k.Value)
-		s, ok := c.LSP.Servers[k.Value]
-		if !ok {
+		s, known := c.LSP.Servers[k.Value]
+		if !known && v.Kind != yaml.MappingNode {
 			d.problem(k, skey, "unknown server%s", suggest(k.Value, sortedKeys(c.LSP.Servers)))
 			continue
 		}
 		if v.Kind == yaml.ScalarNode {
 			d.boolean(&s.Enabled, v, skey)
-		} else {
-			d.mapping(v, skey, map[string]func(*yaml.Node, string){
-				"enabled": func(n *yaml.Node, key string) { d.boolean(&s.Enabled, n, key) },
-			})
+			c.LSP.Servers[k.Value] = s
+			continue
+		}
+		if v.Kind != yaml.MappingNode {
+			d.problem(v, skey, "want true, false or a mapping of server settings")
+			continue
+		}
+		if !known {
+			s = Server{Name: k.Value, Enabled: true}
+		}
+		before := len(d.problems)
+		d.server(&s, v, skey)
+		if !known {
+			if len(s.Command) == 0 || len(s.Extensions) == 0 {
+				d.problem(k, skey, "a server not in the catalogue needs command and extensions%s",
+					suggest(k.Value, sortedKeys(c.LSP.Servers)))
+				continue
+			}
+			if len(d.problems) > before {
+				continue // a new server with a broken field is left out whole
+			}
+		}
+		for _, ext := range s.Extensions {
+			if s.LanguageIDs[ext] == "" {
+				if s.LanguageIDs == nil {
+					s.LanguageIDs = make(map[string]string)
+				}
+				s.LanguageIDs[ext] = strings.TrimPrefix(ext, ".")
+			}
 		}
 		c.LSP.Servers[k.Value] = s
 	}
+}
+
+// server decodes one server's settings mapping into s: the keys DESIGN.md
+// names (enabled, command, extensions, root_markers, env,
+// initialization_options, settings) and language_ids.
+func (d *decoder) server(s *Server, n *yaml.Node, key string) {
+	d.mapping(n, key, map[string]func(*yaml.Node, string){
+		"enabled": func(n *yaml.Node, key string) { d.boolean(&s.Enabled, n, key) },
+		"command": func(n *yaml.Node, key string) {
+			if v, ok := d.strings(n, key); ok && len(v) > 0 {
+				s.Command = v
+			} else if ok {
+				d.problem(n, key, "want the program and its arguments, such as [mylang-ls, --stdio]")
+			}
+		},
+		"extensions": func(n *yaml.Node, key string) {
+			v, ok := d.strings(n, key)
+			for _, ext := range v {
+				if !strings.HasPrefix(ext, ".") || len(ext) < 2 {
+					d.problem(n, key, "want extensions with their dot, such as .my; got %q", ext)
+					ok = false
+				}
+			}
+			if ok {
+				s.Extensions = v
+			}
+		},
+		"root_markers": func(n *yaml.Node, key string) {
+			if v, ok := d.strings(n, key); ok {
+				s.RootMarkers = v
+			}
+		},
+		"language_ids": func(n *yaml.Node, key string) { d.stringMap(&s.LanguageIDs, n, key) },
+		"env":          func(n *yaml.Node, key string) { d.stringMap(&s.Env, n, key) },
+		"initialization_options": func(n *yaml.Node, key string) {
+			var v any
+			if err := n.Decode(&v); err != nil {
+				d.problem(n, key, "decoding: %v", err)
+				return
+			}
+			s.InitializationOptions = v
+		},
+		"settings": func(n *yaml.Node, key string) {
+			var v map[string]any
+			if n.Kind != yaml.MappingNode || n.Decode(&v) != nil {
+				d.problem(n, key, "want a mapping of settings sections")
+				return
+			}
+			s.Settings = v
+		},
+	})
+}
+
+// strings decodes a sequence of scalars.
+func (d *decoder) strings(n *yaml.Node, key string) ([]string, bool) {
+	var v []string
+	if n.Kind != yaml.SequenceNode || n.Decode(&v) != nil {
+		d.problem(n, key, "want a list of strings")
+		return nil, false
+	}
+	return v, true
+}
+
+// stringMap decodes a mapping of scalars into *dst (replacing it).
+func (d *decoder) stringMap(dst *map[string]string, n *yaml.Node, key string) {
+	var v map[string]string
+	if n.Kind != yaml.MappingNode || n.Decode(&v) != nil {
+		d.problem(n, key, "want a mapping of names to strings")
+		return
+	}
+	*dst = v
+}
+
+func (d *decoder) positiveInt(dst *int, n *yaml.Node, key string) {
+	var v int
+	if n.Kind != yaml.ScalarNode || n.Decode(&v) != nil || v <= 0 {
+		d.problem(n, key, "want a positive whole number, got %q", n.Value)
+		return
+	}
+	*dst = v
 }
 
 func (d *decoder) validators(c *Config, n *yaml.Node, key string) {

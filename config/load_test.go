@@ -84,6 +84,92 @@ func TestLoad(t *testing.T) {
 			wantProblems: []string{`lsp.servers.gopl: unknown server; did you mean "gopls"?`},
 		},
 		{
+			name: "lifecycle and only_new",
+			yaml: "only_new: true\nlsp:\n  idle_server_timeout: 2m\n  document_idle_timeout: 30s\n  max_open_documents: 50\n",
+			check: func(t *testing.T, c *Config) {
+				if !c.OnlyNew || c.LSP.IdleServerTimeout != 2*time.Minute || c.LSP.DocumentIdleTimeout != 30*time.Second || c.LSP.MaxOpenDocuments != 50 {
+					t.Errorf("got only_new %v, %v %v %d", c.OnlyNew, c.LSP.IdleServerTimeout, c.LSP.DocumentIdleTimeout, c.LSP.MaxOpenDocuments)
+				}
+			},
+		},
+		{
+			name: "lifecycle defaults",
+			check: func(t *testing.T, c *Config) {
+				if c.OnlyNew || c.LSP.IdleServerTimeout != 10*time.Minute || c.LSP.DocumentIdleTimeout != 5*time.Minute || c.LSP.MaxOpenDocuments != 200 {
+					t.Errorf("got only_new %v, %v %v %d", c.OnlyNew, c.LSP.IdleServerTimeout, c.LSP.DocumentIdleTimeout, c.LSP.MaxOpenDocuments)
+				}
+			},
+		},
+		{
+			name:         "bad max_open_documents",
+			yaml:         "lsp:\n  max_open_documents: -3\n",
+			wantProblems: []string{`lsp.max_open_documents: want a positive whole number, got "-3"`},
+		},
+		{
+			name: "new server",
+			yaml: `lsp:
+  servers:
+    mylang:
+      command: [mylang-ls, --stdio]
+      extensions: [.my, .myi]
+      language_ids: {.myi: mylang-interface}
+      root_markers: [my.toml]
+      env: {MYLANG_LOG: "1"}
+      initialization_options: {strict: true}
+      settings: {mylang: {lint: {unused: warn}}}
+`,
+			check: func(t *testing.T, c *Config) {
+				ss := c.ServersFor(".my")
+				if len(ss) != 1 {
+					t.Fatalf("servers for .my = %+v", ss)
+				}
+				s := ss[0]
+				if s.Name != "mylang" || strings.Join(s.Command, " ") != "mylang-ls --stdio" || s.LanguageID(".my") != "my" ||
+					s.LanguageID(".myi") != "mylang-interface" || s.RootMarkers[0] != "my.toml" || s.Env["MYLANG_LOG"] != "1" {
+					t.Errorf("server = %+v", s)
+				}
+				if opts, _ := s.InitializationOptions.(map[string]any); opts["strict"] != true {
+					t.Errorf("initialization_options = %#v", s.InitializationOptions)
+				}
+				if lint, _ := s.Settings["mylang"].(map[string]any)["lint"].(map[string]any); lint["unused"] != "warn" {
+					t.Errorf("settings = %#v", s.Settings)
+				}
+			},
+		},
+		{
+			name: "catalogue server overridden",
+			yaml: "lsp:\n  servers:\n    gopls: {command: [/opt/gopls, serve], settings: {gopls: {staticcheck: true}}}\n",
+			check: func(t *testing.T, c *Config) {
+				s := c.LSP.Servers["gopls"]
+				if strings.Join(s.Command, " ") != "/opt/gopls serve" || !s.Enabled || s.Extensions[0] != ".go" || s.LanguageID(".go") != "go" {
+					t.Errorf("gopls = %+v", s)
+				}
+				if g, _ := s.Settings["gopls"].(map[string]any); g["staticcheck"] != true {
+					t.Errorf("settings = %#v", s.Settings)
+				}
+			},
+		},
+		{
+			name:         "new server without command",
+			yaml:         "lsp:\n  servers:\n    gopl: {extensions: [.go]}\n",
+			wantProblems: []string{`:3: lsp.servers.gopl: a server not in the catalogue needs command and extensions; did you mean "gopls"?`},
+			check: func(t *testing.T, c *Config) {
+				if _, ok := c.LSP.Servers["gopl"]; ok {
+					t.Errorf("an incomplete server was added")
+				}
+			},
+		},
+		{
+			name:         "bad extension",
+			yaml:         "lsp:\n  servers:\n    mylang: {command: [x], extensions: [my]}\n",
+			wantProblems: []string{`lsp.servers.mylang.extensions: want extensions with their dot, such as .my; got "my"`, "needs command and extensions"},
+		},
+		{
+			name:         "unknown server field",
+			yaml:         "lsp:\n  servers:\n    gopls: {comand: [x]}\n",
+			wantProblems: []string{`lsp.servers.gopls.comand: unknown key; did you mean "command"?`},
+		},
+		{
 			name: "validators",
 			yaml: "validators: {yaml: false}\n",
 			check: func(t *testing.T, c *Config) {

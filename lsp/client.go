@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -45,10 +46,26 @@ type Client struct {
 	openClose, change, save, saveTx bool
 	serverName                      string
 
-	mu      sync.Mutex // guards docs, err, touched
-	docs    map[string]*document
-	err     error // why the client is broken; nil while healthy
-	touched bool  // a change has been answered fresh at least once
+	// life ends when the client breaks or shuts down; work the client does
+	// on its own (pulls) runs under it.
+	life context.Context
+	stop context.CancelFunc
+
+	regs registrations // dynamic registrations and the static pull source
+
+	watchMu sync.Mutex    // guards watch
+	watch   *Subscription // to the workspace's Watcher; nil when not watching
+
+	mu       sync.Mutex // guards docs, err, touched, updating
+	docs     map[string]*document
+	err      error          // why the client is broken; nil while healthy
+	touched  bool           // a change has been answered fresh at least once
+	updating map[string]int // path → Updates about to sync it (the watcher leaves those alone)
+
+	syncMu sync.Mutex // held while a document's version is bumped and sent, so versions reach the server in order
+
+	pullMu  sync.Mutex // guards pulling
+	pulling map[pullKey]*pullInFlight
 
 	progress progress
 }
@@ -74,11 +91,7 @@ func Start(ctx context.Context, server config.Server, root string, log *slog.Log
 	if err != nil {
 		return nil, fmt.Errorf("starting %s: %w", server.Name, err)
 	}
-	c := &Client{
-		server: server, root: root, log: log.With("server", server.Name, "root", root),
-		stderr: &tail{max: 8 << 10}, exited: make(chan struct{}), store: newStore(),
-		docs: make(map[string]*document),
-	}
+	c := newClient(server, root, log)
 	if err := c.spawn(exe); err != nil {
 		return nil, fmt.Errorf("starting %s for %s: %w", server.Name, root, err)
 	}
@@ -88,6 +101,25 @@ func Start(ctx context.Context, server config.Server, root string, log *slog.Log
 	}
 	c.log.Info("server started", "server_pid", c.cmd.Process.Pid, "encoding", c.encoding, "server_info", c.serverName)
 	return c, nil
+}
+
+// newClient returns a client not yet connected to anything.
+func newClient(server config.Server, root string, log *slog.Logger) *Client {
+	c := &Client{
+		server: server, root: root, log: log.With("server", server.Name, "root", root),
+		stderr: &tail{max: 8 << 10}, exited: make(chan struct{}), store: newStore(),
+		docs: make(map[string]*document), pulling: make(map[pullKey]*pullInFlight), updating: make(map[string]int),
+	}
+	c.life, c.stop = context.WithCancel(context.Background())
+	return c
+}
+
+// connect runs a JSON-RPC connection over rwc, answering the server's
+// messages with handle.
+func (c *Client) connect(rwc io.ReadWriteCloser) {
+	c.conn = jsonrpc2.NewConn(context.Background(),
+		jsonrpc2.NewBufferedStream(rwc, jsonrpc2.VSCodeObjectCodec{}),
+		jsonrpc2.HandlerWithError(c.handle).SuppressErrClosed())
 }
 
 // spawn starts the process with pipes we own (os.Pipe, so writes can carry
@@ -123,9 +155,7 @@ func (c *Client) spawn(exe string) error {
 	c.io = &stdio{r: outR, w: inW, writeTimeout: DefaultWriteTimeout, onWriteError: func(err error) {
 		c.fail(err)
 	}}
-	c.conn = jsonrpc2.NewConn(context.Background(),
-		jsonrpc2.NewBufferedStream(c.io, jsonrpc2.VSCodeObjectCodec{}),
-		jsonrpc2.HandlerWithError(c.handle).SuppressErrClosed())
+	c.connect(c.io)
 	go func() {
 		err := cmd.Wait()
 		c.fail(fmt.Errorf("server process exited: %v", exitReason(err)))
@@ -160,8 +190,45 @@ func (c *Client) fail(err error) {
 	}
 	c.mu.Unlock()
 	if first {
+		c.stop()
+		c.Watch(nil)
 		c.log.Warn("server broken", "err", err, "stderr", lastLine(c.stderr.String()))
 		go c.conn.Close()
+	}
+}
+
+// Watch subscribes the client to the workspace's Watcher w (nil ends a
+// subscription): from then on FilesChanged gets every batch of changes on
+// disk, and every Update first waits until the changes made before it have
+// been sent (Subscription.Sync), so an out-of-band write made just before a
+// check reaches the server ahead of the checked change. Shutdown, or the
+// client breaking, ends the subscription. A Manager calls it once after
+// Start.
+func (c *Client) Watch(w *Watcher) {
+	c.watchMu.Lock()
+	defer c.watchMu.Unlock()
+	if c.watch != nil {
+		c.watch.Close()
+		c.watch = nil
+	}
+	// Shutdown and fail set c.err before they call Watch(nil), so a
+	// subscription can never outlive the client.
+	if w != nil && c.Err() == nil {
+		c.watch = w.Subscribe(c.FilesChanged)
+	}
+}
+
+// syncWatched waits, within ctx, until the changes on disk made before the
+// call have been sent to the server, when the client is watching.
+func (c *Client) syncWatched(ctx context.Context) {
+	c.watchMu.Lock()
+	sub := c.watch
+	c.watchMu.Unlock()
+	if sub == nil {
+		return
+	}
+	if err := sub.Sync(ctx); err != nil {
+		c.log.Debug("syncing watched file changes before a check", "err", err)
 	}
 }
 
@@ -226,6 +293,8 @@ func (c *Client) Shutdown(grace time.Duration) {
 		c.err = errShutDown
 	}
 	c.mu.Unlock()
+	c.stop()
+	c.Watch(nil)
 	select {
 	case <-c.exited:
 		c.log.Info("server exited")

@@ -1,107 +1,126 @@
 package lsp
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
-	"io"
 	"os"
-	"strconv"
+	"os/exec"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/lsp-hook/lsp-hook/config"
 )
 
-// The fake server is this test binary re-executed with LSP_HOOK_FAKE_SERVER
-// set to a mode. It is for faults a real server will not produce on demand:
-//
-//	crash   answers initialize, then exits 3 on the first didOpen/didChange
-//	silent  answers initialize and never publishes anything
-//	noread  answers initialize, then stops reading stdin for good
-//	stale   publishes, for every change, diagnostics tagged with the
-//	        previous version first, then the right version after 300 ms
+// The fake server is testdata/fakelsp, a real program built once per test
+// binary (see its package comment for the modes). It is for faults a real
+// server will not produce on demand; real servers are tested for
+// behaviour.
+
+var fake struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+}
+
 func TestMain(m *testing.M) {
-	if mode := os.Getenv("LSP_HOOK_FAKE_SERVER"); mode != "" {
-		fakeServer(mode)
-		os.Exit(0)
+	code := m.Run()
+	if fake.dir != "" {
+		os.RemoveAll(fake.dir)
 	}
-	os.Exit(m.Run())
+	os.Exit(code)
 }
 
-func fakeServer(mode string) {
-	r := bufio.NewReader(os.Stdin)
-	w := os.Stdout
-	send := func(v any) {
-		b, _ := json.Marshal(v)
-		fmt.Fprintf(w, "Content-Length: %d\r\n\r\n%s", len(b), b)
-	}
-	for {
-		msg, err := readMessage(r)
-		if err != nil {
+// fakeBin builds testdata/fakelsp (once) and returns the executable.
+func fakeBin(t *testing.T) string {
+	t.Helper()
+	fake.once.Do(func() {
+		if fake.dir, fake.err = os.MkdirTemp("", "fakelsp"); fake.err != nil {
 			return
 		}
-		var m struct {
-			ID     *json.RawMessage `json:"id"`
-			Method string           `json:"method"`
-			Params json.RawMessage  `json:"params"`
+		fake.bin = filepath.Join(fake.dir, "fakelsp")
+		cmd := exec.Command("go", "build", "-o", fake.bin, "./testdata/fakelsp")
+		cmd.Dir = ".." // the module root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			fake.err = fmt.Errorf("building testdata/fakelsp: %v\n%s", err, out)
 		}
-		json.Unmarshal(msg, &m)
-		switch m.Method {
-		case "initialize":
-			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{
-				"capabilities": map[string]any{"textDocumentSync": 1}}})
-			if mode == "noread" {
-				select {} // never read again
-			}
-		case "shutdown":
-			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": nil})
-		case "exit":
-			return
-		case "textDocument/didOpen", "textDocument/didChange":
-			if mode == "crash" {
-				os.Exit(3)
-			}
-			if mode == "stale" {
-				var p struct {
-					TextDocument struct {
-						URI     string `json:"uri"`
-						Version int    `json:"version"`
-					} `json:"textDocument"`
-				}
-				json.Unmarshal(m.Params, &p)
-				pub := func(v int, msg string) {
-					send(map[string]any{"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics", "params": map[string]any{
-						"uri": p.TextDocument.URI, "version": v, "diagnostics": []any{map[string]any{
-							"range":   map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 0, "character": 1}},
-							"message": msg, "severity": 1}}}})
-				}
-				pub(p.TextDocument.Version-1, "stale: from the previous version")
-				time.Sleep(300 * time.Millisecond)
-				pub(p.TextDocument.Version, fmt.Sprintf("fresh: version %d", p.TextDocument.Version))
-			}
-		}
+	})
+	if fake.err != nil {
+		t.Fatal(fake.err)
 	}
+	return fake.bin
 }
 
-func readMessage(r *bufio.Reader) ([]byte, error) {
-	n := -1
+// fakeConfig returns a config whose only server is "fake", testdata/fakelsp
+// in mode with extra flags, serving .fake files, with short deadlines: 1 s
+// warm, 2 s first touch.
+func fakeConfig(t *testing.T, mode string, flags ...string) *config.Config {
+	t.Helper()
+	cfg := config.Default()
+	cfg.LSP.Timeout = time.Second
+	cfg.LSP.FirstTouchTimeout = 2 * time.Second
+	cfg.LSP.Servers = map[string]config.Server{"fake": {
+		Name: "fake", Command: append([]string{fakeBin(t), "-mode=" + mode}, flags...), Extensions: []string{".fake"},
+		LanguageIDs: map[string]string{".fake": "fake"}, Enabled: true,
+	}}
+	return cfg
+}
+
+// tempDir is t.TempDir made symlink-free, as the daemon names files.
+func tempDir(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// traceLines returns the lines fakelsp wrote to its -trace file that start
+// with prefix.
+func traceLines(t *testing.T, file, prefix string) []string {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if l != "" && strings.HasPrefix(l, prefix) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// fakeStatus returns the status line of the fake server, failing the test
+// unless there is exactly one.
+func fakeStatus(t *testing.T, m *Manager) ServerStatus {
+	t.Helper()
+	var found []ServerStatus
+	for _, s := range m.Status() {
+		if s.Name == "fake" {
+			found = append(found, s)
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("status = %+v, want one fake server", m.Status())
+	}
+	return found[0]
+}
+
+// eventually polls cond every 10 ms until it holds or d passes.
+func eventually(d time.Duration, cond func() bool) bool {
+	end := time.Now().Add(d)
 	for {
-		line, err := r.ReadString('\n')
-		if err != nil {
-			return nil, err
+		if cond() {
+			return true
 		}
-		line = strings.TrimSpace(line)
-		if line == "" {
-			break
+		if time.Now().After(end) {
+			return false
 		}
-		if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
-			n, _ = strconv.Atoi(v)
-		}
+		time.Sleep(10 * time.Millisecond)
 	}
-	if n < 0 {
-		return nil, fmt.Errorf("no Content-Length")
-	}
-	buf := make([]byte, n)
-	_, err := io.ReadFull(r, buf)
-	return buf, err
 }

@@ -37,8 +37,13 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 	}
 }
 
+// testLogger logs to t at Info, or at Debug when LSP_HOOK_TEST_LOG=debug.
 func testLogger(t *testing.T) *slog.Logger {
-	return slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	level := slog.LevelInfo
+	if os.Getenv("LSP_HOOK_TEST_LOG") == "debug" {
+		level = slog.LevelDebug
+	}
+	return slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: level}))
 }
 
 type testWriter struct{ t *testing.T }
@@ -101,8 +106,123 @@ func TestGoplsFreshness(t *testing.T) {
 	if len(others) != 1 || !strings.Contains(others[0].Message, "not enough arguments") {
 		t.Fatalf("other file diagnostics = %+v (all others %+v)", others, out[0].Others)
 	}
-	st := m.Status()
-	if len(st) != 1 || st[0].State != StateActive || st[0].Pid == 0 {
-		t.Fatalf("status = %+v", st)
+	var gopls []ServerStatus
+	for _, s := range m.Status() {
+		if s.Name == "gopls" {
+			gopls = append(gopls, s)
+		}
+	}
+	if len(gopls) != 1 || gopls[0].State != StateActive || gopls[0].Pid == 0 {
+		t.Fatalf("gopls status = %+v", gopls)
+	}
+}
+
+// TestGoplsOutOfBand: changes made on disk by someone else reach gopls
+// through the Watcher: a file never opened (greet.go) changed with
+// os.WriteFile breaks the open main.go; gopls registered its **/*.go
+// watchers dynamically because the client declared it could.
+func TestGoplsOutOfBand(t *testing.T) {
+	requireServer(t, "gopls")
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	oneArg := "package main\n\nfunc greet(name string) string { return \"hi \" + name }\n"
+	twoArgs := "package main\n\nfunc greet(name, suffix string) string { return \"hi \" + name + suffix }\n"
+	writeFiles(t, dir, map[string]string{
+		"go.mod":   "module example.com/demo\n\ngo 1.22\n",
+		"main.go":  "package main\n\nfunc main() {\n\tprintln(greet(\"x\"))\n}\n",
+		"greet.go": oneArg,
+	})
+	mainPath, greetPath := filepath.Join(dir, "main.go"), filepath.Join(dir, "greet.go")
+	log := testLogger(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	c, err := Start(ctx, config.Default().LSP.Servers["gopls"], dir, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Shutdown(ShutdownGrace)
+	w, err := NewWatcher(dir, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	delivered := make(chan time.Time, 16)
+	c.Watch(w)
+	w.Subscribe(func([]FileEvent) { delivered <- time.Now() })
+
+	if o := c.Update(ctx, []Doc{{Path: mainPath}}, DefaultSettle); o.Freshness != Fresh || len(o.Files[mainPath]) != 0 {
+		t.Fatalf("open main.go: %+v", o)
+	}
+	matched := false
+	for _, fw := range c.regs.watchers() {
+		matched = matched || fw.matches(greetPath, FileChanged, dir)
+	}
+	if !matched {
+		t.Fatalf("gopls registered no watcher for greet.go: %+v", c.regs.watchers())
+	}
+
+	// 1. Out of band, then at once a check of main.go: Update syncs the
+	// watcher first, so gopls hears of greet.go before main.go's change.
+	writeFiles(t, dir, map[string]string{"greet.go": twoArgs})
+	o := c.Update(ctx, []Doc{{Path: mainPath}}, DefaultSettle)
+	<-delivered
+	if ds := o.Files[mainPath]; o.Freshness != Fresh || len(ds) != 1 || !strings.Contains(ds[0].Message, "not enough arguments") {
+		t.Fatalf("after greet.go changed on disk: %+v", o)
+	}
+
+	// 2. Out of band with nobody checking: the debounced notification alone
+	// makes gopls publish main.go clean again.
+	mark, _ := c.store.mark()
+	begin := time.Now()
+	writeFiles(t, dir, map[string]string{"greet.go": oneArg})
+	var sent time.Time
+	select {
+	case sent = <-delivered:
+	case <-ctx.Done():
+		t.Fatal("no watcher delivery")
+	}
+	uri := pathToURI(mainPath)
+	for {
+		_, arrived := c.store.mark()
+		if snap, ok := c.store.since(mark)[uri]; ok && snap.push != nil && len(snap.push.diagnostics) == 0 {
+			break
+		}
+		select {
+		case <-arrived:
+		case <-ctx.Done():
+			t.Fatal("gopls never re-published main.go after greet.go was restored on disk")
+		}
+	}
+	t.Logf("write → didChangeWatchedFiles sent: %v; write → gopls publishes main.go: %v",
+		sent.Sub(begin).Round(time.Millisecond), time.Since(begin).Round(time.Millisecond))
+
+	// 3. An open document changed on disk by someone else is re-synced with
+	// didChange, so a check of another file sees its new content.
+	writeFiles(t, dir, map[string]string{"main.go": "package main\n\nfunc main() {\n\tprintln(greet(1))\n}\n"})
+	if err := w.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	c.mu.Lock()
+	v, text := c.docs[uri].version, string(c.docs[uri].text)
+	c.mu.Unlock()
+	if !strings.Contains(text, "greet(1)") {
+		t.Fatalf("main.go not re-synced after changing on disk (version %d)", v)
+	}
+	for !c.store.freshFor(uri, 0, v) { // gopls answers the re-sync
+		_, arrived := c.store.mark()
+		select {
+		case <-arrived:
+		case <-ctx.Done():
+			t.Fatal("gopls never answered the re-sync of main.go")
+		}
+	}
+	o = c.Update(ctx, []Doc{{Path: greetPath, Text: []byte(oneArg + "\n// touched\n")}}, DefaultSettle)
+	if o.Freshness != Fresh {
+		t.Fatalf("check of greet.go: %+v", o)
+	}
+	if ds := c.Current()[mainPath]; len(ds) != 1 || !strings.Contains(ds[0].Message, "cannot use 1") {
+		t.Fatalf("main.go as gopls sees it: %+v", ds)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,10 +14,15 @@ import (
 )
 
 // clientCapabilities declares what this client really does (LSP 3.17
-// "ClientCapabilities"): versioned push diagnostics with tags, didSave,
-// workspace/configuration, workspace folders, work-done progress, and every
-// position encoding position.go converts. Nothing is declared that the
-// client does not implement.
+// "ClientCapabilities"): versioned push diagnostics with tags and related
+// information (rendered into the message, see relatedSuffix); pull
+// diagnostics with dynamic registration and workspace/diagnostic/refresh
+// (pull.go); didSave; workspace/configuration; workspace folders; watched
+// files with dynamic registration and relative patterns (registrations.go,
+// watch.go); work-done progress; and every position encoding position.go
+// converts. Nothing is declared that the client does not implement.
+// relatedDocumentSupport stays false: related documents in a pull answer are
+// still recorded when a server sends them anyway.
 var clientCapabilities = map[string]any{
 	"general": map[string]any{
 		"positionEncodings": []string{EncodingUTF8, EncodingUTF32, EncodingUTF16},
@@ -24,13 +30,23 @@ var clientCapabilities = map[string]any{
 	"textDocument": map[string]any{
 		"synchronization": map[string]any{"didSave": true},
 		"publishDiagnostics": map[string]any{
-			"versionSupport": true,
-			"tagSupport":     map[string]any{"valueSet": []int{1, 2}},
+			"versionSupport":     true,
+			"relatedInformation": true,
+			"tagSupport":         map[string]any{"valueSet": []int{1, 2}},
+		},
+		"diagnostic": map[string]any{
+			"dynamicRegistration":    true,
+			"relatedDocumentSupport": false,
 		},
 	},
 	"workspace": map[string]any{
 		"configuration":    true,
 		"workspaceFolders": true,
+		"didChangeWatchedFiles": map[string]any{
+			"dynamicRegistration":    true,
+			"relativePatternSupport": true,
+		},
+		"diagnostics": map[string]any{"refreshSupport": true},
 	},
 	"window": map[string]any{
 		"workDoneProgress": true,
@@ -67,6 +83,15 @@ func (c *Client) initialize(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if dp := res.Capabilities.DiagnosticProvider; len(dp) > 0 && string(dp) != "null" && string(dp) != "false" {
+		src := &pullRegistration{}
+		if string(dp) != "true" { // not in 3.17, but harmless to accept: pull, with defaults
+			if src, err = decodeDiagnosticOptions(dp); err != nil {
+				return fmt.Errorf("decoding diagnosticProvider: %w", err)
+			}
+		}
+		c.regs.setStatic(src)
+	}
 	if res.ServerInfo != nil {
 		c.serverName = res.ServerInfo.Name
 		if v := res.ServerInfo.Version; v != "" && len(v) <= 40 { // gopls puts its whole build info here
@@ -92,6 +117,13 @@ func (c *Client) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Reque
 			c.log.Warn("dropping malformed publishDiagnostics", "err", err)
 			return nil, nil
 		}
+		if c.log.Enabled(context.Background(), slog.LevelDebug) {
+			v := "none"
+			if p.Version != nil {
+				v = fmt.Sprint(*p.Version)
+			}
+			c.log.Debug("publishDiagnostics", "uri", p.URI, "version", v, "diagnostics", len(p.Diagnostics))
+		}
 		c.store.publish(p)
 		return nil, nil
 	case "$/progress":
@@ -107,9 +139,10 @@ func (c *Client) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Reque
 		return nil, nil
 	case "telemetry/event", "$/logTrace", "$/setTrace":
 		return nil, nil
-	case "client/registerCapability", "client/unregisterCapability":
-		c.log.Debug("server registration", "method", req.Method, "params", string(params))
-		return nil, nil
+	case "client/registerCapability":
+		return c.register(params)
+	case "client/unregisterCapability":
+		return c.unregister(params)
 	case "workspace/configuration":
 		return c.configuration(params)
 	case "workspace/workspaceFolders":
@@ -122,7 +155,12 @@ func (c *Client) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Reque
 		return map[string]any{"applied": false, "failureReason": "lsp-hook never edits files on a server's behalf"}, nil
 	case "window/showDocument":
 		return map[string]any{"success": false}, nil
-	case "workspace/diagnostic/refresh", "workspace/semanticTokens/refresh",
+	case "workspace/diagnostic/refresh":
+		// Reply at once (this runs on the read loop); pull on the side.
+		c.log.Debug("server asked to re-pull diagnostics")
+		go c.repullOpen(true)
+		return nil, nil
+	case "workspace/semanticTokens/refresh",
 		"workspace/inlayHint/refresh", "workspace/inlineValue/refresh", "workspace/codeLens/refresh":
 		return nil, nil
 	}

@@ -5,15 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/config"
-	"github.com/lsp-hook/lsp-hook/diag"
 )
 
 // Server states reported by status (DESIGN.md "LSP client essentials").
@@ -29,18 +25,65 @@ const (
 // its process group is killed.
 const ShutdownGrace = 3 * time.Second
 
+// DefaultStartTimeout is how long a server's start-up (spawn and the
+// initialize handshake) may take before the server is declared broken.
+// It is longer than any request's budget on purpose: a slow server keeps
+// starting in the background while hooks answer without it, and serves the
+// hooks that come after.
+const DefaultStartTimeout = 60 * time.Second
+
+// stderrStatusLines is how many of a broken server's last stderr lines
+// status shows.
+const stderrStatusLines = 5
+
 // Manager owns the language server processes of one workspace: one per
 // (server, root), started lazily on the first file that needs it, with
-// concurrent starts collapsed into one. Its methods are safe for concurrent
-// use.
+// concurrent starts collapsed into one. It shuts down servers left idle,
+// closes documents nobody checks any more, and restarts broken servers on
+// request. Its methods are safe for concurrent use.
+//
+// The exported fields are read when the first server starts: set them
+// before the first Check, never after.
 type Manager struct {
+	// IdleServerTimeout is how long a running server may go without a
+	// check before it is shut down (it starts again on next use); <= 0
+	// never. NewManager sets it from the config (default 10 min).
+	IdleServerTimeout time.Duration
+	// DocumentIdleTimeout is how long a document stays open in its server
+	// without a check naming it before it gets didClose; <= 0 never.
+	// NewManager sets it from the config (default 5 min).
+	DocumentIdleTimeout time.Duration
+	// MaxOpenDocuments caps the documents open in one server; past it the
+	// least recently checked get didClose; <= 0 no cap. NewManager sets it
+	// from the config (default 200).
+	MaxOpenDocuments int
+	// StartTimeout bounds a server's start-up, independently of the
+	// request that caused it (default DefaultStartTimeout).
+	StartTimeout time.Duration
+	// WatchFiles makes the manager watch the workspace (one Watcher) and
+	// subscribe every client to it (Client.Watch), so out-of-band writes
+	// reach the servers. NewManager turns it on. Freshness refuses the
+	// unversioned publications of an open document once a server has shown
+	// it versions its pushes, so a stale wave a watched-file event provokes
+	// never passes for fresh.
+	WatchFiles bool
+
 	cfg       *config.Config
 	workspace string
 	log       *slog.Logger
+	ctx       context.Context // ended by Shutdown: aborts start-ups in progress
+	cancel    context.CancelFunc
+	bg        sync.WaitGroup // servers being stopped for idleness
 
-	mu      sync.Mutex // guards entries and closed
+	mu      sync.Mutex // guards entries, closed, janitor, watcher, watchReady and every entry's lastUse, inflight, touched
 	entries map[entryKey]*entry
 	closed  bool
+	janitor chan struct{} // closed by Shutdown; nil until the first server starts
+	// watcher watches the workspace for every client (Client.Watch); it is
+	// made when the first server starts, and watchReady is closed once that
+	// is over (watcher stays nil if it failed).
+	watcher    *Watcher
+	watchReady chan struct{}
 }
 
 type entryKey struct{ server, root string }
@@ -54,12 +97,44 @@ type entry struct {
 	client  *Client
 	err     error
 	missing bool // the command was not found: state unavailable, retried on next use
+	cancel  context.CancelFunc
+
+	// Guarded by Manager.mu.
+	lastUse  time.Time            // when a check last began or ended
+	inflight int                  // checks using the entry now
+	touched  map[string]time.Time // document path → when a check last named it
+
+	// docs is held shared by every check syncing documents through client,
+	// and exclusively while documents are being closed, so a didClose never
+	// crosses a didChange of the same document.
+	docs sync.RWMutex
+}
+
+// readyClient returns the entry's client once its start is over, nil while
+// it is starting or when it failed.
+func (e *entry) readyClient() *Client {
+	select {
+	case <-e.ready:
+		return e.client
+	default:
+		return nil
+	}
 }
 
 // NewManager returns a manager for the workspace root (absolute) using cfg's
-// server catalogue and timeouts. No server starts until Check needs it.
+// server catalogue, timeouts and lifecycle settings. No server starts until
+// Check needs it.
 func NewManager(cfg *config.Config, workspace string, log *slog.Logger) *Manager {
-	return &Manager{cfg: cfg, workspace: workspace, log: log, entries: make(map[entryKey]*entry)}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Manager{
+		IdleServerTimeout:   cfg.LSP.IdleServerTimeout,
+		DocumentIdleTimeout: cfg.LSP.DocumentIdleTimeout,
+		MaxOpenDocuments:    cfg.LSP.MaxOpenDocuments,
+		StartTimeout:        DefaultStartTimeout,
+		WatchFiles:          true,
+		cfg:                 cfg, workspace: workspace, log: log, ctx: ctx, cancel: cancel,
+		entries: make(map[entryKey]*entry),
+	}
 }
 
 // ErrUnavailable is returned for a server whose command is not installed.
@@ -67,6 +142,14 @@ var ErrUnavailable = errors.New("language server not installed")
 
 // ErrClosed is returned after Shutdown.
 var ErrClosed = errors.New("server manager is shut down")
+
+// ErrStarting is returned (with Freshness Timeout) when a request's time
+// ran out while its server was still starting; the start-up goes on.
+var ErrStarting = errors.New("language server still starting")
+
+// ErrUnknownServer is returned by Restart for a name the config does not
+// know.
+var ErrUnknownServer = errors.New("no such language server")
 
 // Check brings every server that handles one of docs up to date and waits
 // for fresh diagnostics, all servers in parallel, each under its own
@@ -119,180 +202,170 @@ func (m *Manager) Check(ctx context.Context, docs []Doc, settle time.Duration) [
 
 func (m *Manager) checkOne(ctx context.Context, k entryKey, docs []Doc, settle time.Duration) Outcome {
 	begin := time.Now()
-	ftctx, cancel := context.WithTimeout(ctx, m.cfg.LSP.FirstTouchTimeout)
-	defer cancel()
-	c, startedNow, err := m.client(ftctx, k)
+	e, startedNow, err := m.acquire(k, docs)
 	if err != nil {
 		return Outcome{Server: k.server, Root: k.root, Freshness: None, Err: err}
 	}
+	defer m.release(e)
+	ftctx, cancel := context.WithTimeout(ctx, m.cfg.LSP.FirstTouchTimeout)
+	defer cancel()
+	select {
+	case <-e.ready:
+	case <-ftctx.Done():
+		m.log.Info("server checked", "server", k.server, "root", k.root, "freshness", Timeout,
+			"files", len(docs), "elapsed_ms", time.Since(begin).Milliseconds(), "err", ErrStarting)
+		return Outcome{Server: k.server, Root: k.root, Freshness: Timeout,
+			Err: fmt.Errorf("%w after %v", ErrStarting, time.Since(begin).Round(time.Millisecond))}
+	}
+	if e.err != nil {
+		return Outcome{Server: k.server, Root: k.root, Freshness: None, Err: e.err}
+	}
+	c := e.client
 	timeout := m.cfg.LSP.Timeout
 	if startedNow || !c.Touched() {
 		timeout = m.cfg.LSP.FirstTouchTimeout
 	}
 	sctx, cancel2 := context.WithDeadline(ctx, begin.Add(timeout))
 	defer cancel2()
+	e.docs.RLock()
 	o := c.Update(sctx, docs, settle)
+	e.docs.RUnlock()
 	m.log.Info("server checked", "server", k.server, "root", k.root, "freshness", o.Freshness,
 		"files", len(docs), "elapsed_ms", time.Since(begin).Milliseconds(), "err", o.Err)
+	if m.MaxOpenDocuments > 0 && c.openDocCount() > m.MaxOpenDocuments {
+		m.background(func() { m.closeStaleDocs(e, time.Now()) })
+	}
 	return o
 }
 
-// client returns the running client for k, starting it if needed. started
-// reports whether this call started it.
-func (m *Manager) client(ctx context.Context, k entryKey) (c *Client, started bool, err error) {
+// background runs f on a goroutine Shutdown waits for, unless Shutdown has
+// begun.
+func (m *Manager) background(f func()) {
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	if m.closed {
-		m.mu.Unlock()
+		return
+	}
+	m.bg.Add(1)
+	go func() {
+		defer m.bg.Done()
+		f()
+	}()
+}
+
+// acquire returns the entry for k, creating it and starting its server in
+// the background when there is none (or the last attempt found the command
+// missing: it may be installed since). The entry counts as in use, with
+// docs touched now, until release. started reports whether this call
+// began the start-up.
+func (m *Manager) acquire(k entryKey, docs []Doc) (e *entry, started bool, err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
 		return nil, false, ErrClosed
 	}
 	e, ok := m.entries[k]
 	if ok {
 		select {
 		case <-e.ready:
-			if e.missing { // maybe installed since: try again
-				ok = false
-			}
+			ok = !e.missing
 		default:
 		}
 	}
 	if !ok {
-		e = &entry{server: m.cfg.LSP.Servers[k.server], root: k.root, ready: make(chan struct{})}
+		sctx, cancel := context.WithTimeout(m.ctx, m.StartTimeout)
+		e = &entry{server: m.cfg.LSP.Servers[k.server], root: k.root, ready: make(chan struct{}),
+			cancel: cancel, touched: make(map[string]time.Time)}
 		m.entries[k] = e
-		m.mu.Unlock()
-		m.start(ctx, e)
-		return e.client, true, e.err
+		m.startJanitorLocked()
+		if m.WatchFiles {
+			m.startWatcherLocked()
+		}
+		go m.start(sctx, e)
+		started = true
 	}
-	m.mu.Unlock()
-	select {
-	case <-e.ready:
-		return e.client, false, e.err
-	case <-ctx.Done():
-		return nil, false, ctx.Err()
+	now := time.Now()
+	e.inflight++
+	e.lastUse = now
+	for _, d := range docs {
+		e.touched[d.Path] = now
 	}
+	return e, started, nil
 }
 
+// release ends a check's use of e.
+func (m *Manager) release(e *entry) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e.inflight--
+	e.lastUse = time.Now()
+}
+
+// start runs e's server under ctx (StartTimeout, ended early by Shutdown
+// or Restart) and closes e.ready when the attempt is over.
 func (m *Manager) start(ctx context.Context, e *entry) {
 	defer close(e.ready)
+	defer e.cancel()
 	if _, err := LookPath(e.server.Command[0]); err != nil {
 		e.err, e.missing = fmt.Errorf("%w: %v", ErrUnavailable, err), true
 		m.log.Warn("server unavailable", "server", e.server.Name, "err", err)
 		return
 	}
-	// Start-up is not tied to this request: a server started for a request
-	// that gave up still serves the next one.
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), m.cfg.LSP.FirstTouchTimeout)
-	defer cancel()
-	e.client, e.err = Start(sctx, e.server, e.root, m.log)
+	e.client, e.err = Start(ctx, e.server, e.root, m.log)
+	if e.err != nil {
+		m.log.Warn("server failed to start", "server", e.server.Name, "root", e.root, "err", e.err)
+		return
+	}
+	go e.client.reapWhenBroken()
+	if m.WatchFiles {
+		go m.watch(e.client)
+	}
 	m.mu.Lock()
 	closed := m.closed
 	m.mu.Unlock()
-	if closed && e.client != nil {
+	if closed {
 		e.client.Shutdown(ShutdownGrace)
 		e.client, e.err = nil, ErrClosed
 	}
 }
 
-// ServerStatus is one line of `status`: a server, the root it serves (empty
-// for a catalogue server not started), its state, process ID (0 when not
-// running), why it is broken or unavailable, and its work in progress.
-type ServerStatus struct {
-	Name      string   `json:"name"`
-	Root      string   `json:"root,omitempty"`
-	State     string   `json:"state"`
-	Pid       int      `json:"pid,omitempty"`
-	LastError string   `json:"last_error,omitempty"`
-	Busy      []string `json:"busy,omitempty"`
-}
-
-// Status lists every started or attempted server, then every configured
-// server not started (disabled ones as disabled), in name and root order.
-func (m *Manager) Status() []ServerStatus {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var out []ServerStatus
-	seen := make(map[string]bool)
-	for k, e := range m.entries {
-		seen[k.server] = true
-		s := ServerStatus{Name: k.server, Root: k.root}
-		select {
-		case <-e.ready:
-			switch {
-			case e.missing:
-				s.State, s.LastError = StateUnavailable, e.err.Error()
-			case e.err != nil:
-				s.State, s.LastError = StateBroken, e.err.Error()
-			case e.client.Err() != nil:
-				s.State, s.LastError, s.Pid = StateBroken, e.client.Err().Error(), e.client.Pid()
-			default:
-				s.State, s.Pid, s.Busy = StateActive, e.client.Pid(), e.client.Busy()
-			}
-		default:
-			s.State = StateStarting
-		}
-		out = append(out, s)
-	}
-	for name, srv := range m.cfg.LSP.Servers {
-		if seen[name] {
-			continue
-		}
-		switch {
-		case !m.cfg.LSP.Enabled || !srv.Enabled:
-			out = append(out, ServerStatus{Name: name, State: StateDisabled})
-		default:
-			if _, err := LookPath(srv.Command[0]); err != nil {
-				out = append(out, ServerStatus{Name: name, State: StateUnavailable, LastError: err.Error()})
-			}
-		}
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Name != out[j].Name {
-			return out[i].Name < out[j].Name
-		}
-		return out[i].Root < out[j].Root
-	})
-	return out
-}
-
-// Current returns the latest published diagnostics of every file from every
-// running server, merged by path.
-func (m *Manager) Current() map[string][]diag.Diagnostic {
-	m.mu.Lock()
-	var clients []*Client
-	for _, e := range m.entries {
-		select {
-		case <-e.ready:
-			if e.client != nil {
-				clients = append(clients, e.client)
-			}
-		default:
-		}
-	}
-	m.mu.Unlock()
-	out := make(map[string][]diag.Diagnostic)
-	for _, c := range clients {
-		for path, ds := range c.Current() {
-			out[path] = append(out[path], ds...)
-		}
-	}
-	return out
-}
-
 // Shutdown stops every server (shutdown, exit, then SIGKILL to its process
-// group after ShutdownGrace), in parallel, and returns when all are gone.
-// Later Checks fail with ErrClosed.
+// group after ShutdownGrace), in parallel, aborting start-ups in progress,
+// and returns when all are gone. Later Checks fail with ErrClosed.
 func (m *Manager) Shutdown() {
 	m.mu.Lock()
+	if !m.closed && m.janitor != nil {
+		close(m.janitor)
+	}
 	m.closed = true
 	entries := make([]*entry, 0, len(m.entries))
 	for _, e := range m.entries {
 		entries = append(entries, e)
 	}
 	m.mu.Unlock()
+	m.cancel()
+	stopEntries(entries)
+	m.bg.Wait()
+	m.mu.Lock()
+	ready := m.watchReady
+	m.mu.Unlock()
+	if ready != nil {
+		<-ready
+		if m.watcher != nil {
+			m.watcher.Close()
+		}
+	}
+}
+
+// stopEntries aborts the start-up of each entry still starting and stops
+// each running server, all in parallel, and returns when all are gone.
+func stopEntries(entries []*entry) {
 	var wg sync.WaitGroup
 	for _, e := range entries {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			e.cancel()
 			<-e.ready
 			if e.client != nil {
 				e.client.Shutdown(ShutdownGrace)
@@ -300,31 +373,6 @@ func (m *Manager) Shutdown() {
 		}()
 	}
 	wg.Wait()
-}
-
-// FindRoot returns the server root for path: for each marker in order, the
-// nearest directory from path's directory up to workspace that contains it;
-// the first marker found wins. Without any, the workspace itself.
-func FindRoot(path string, markers []string, workspace string) string {
-	for _, marker := range markers {
-		for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
-			if !within(dir, workspace) {
-				break
-			}
-			if _, err := os.Stat(filepath.Join(dir, marker)); err == nil {
-				return dir
-			}
-			if dir == workspace || dir == filepath.Dir(dir) {
-				break
-			}
-		}
-	}
-	return workspace
-}
-
-// within reports whether path is dir or inside it (both clean and absolute).
-func within(path, dir string) bool {
-	return path == dir || strings.HasPrefix(path, dir+string(filepath.Separator)) || dir == "/"
 }
 
 // Warm reports whether every server that would check path is running and

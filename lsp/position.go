@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/lsp-hook/lsp-hook/diag"
 )
 
 // Units. An LSP Position is (line, character), both 0-based, where character
@@ -111,4 +114,111 @@ func uriToPath(uri string) (string, error) {
 		return "", fmt.Errorf("document URI %q: path is not absolute", uri)
 	}
 	return filepath.Clean(p), nil
+}
+
+// convert maps wire diagnostics to diag.Diagnostic, using the text the
+// server was sent for an open document, else the file on disk, to turn
+// positions into 1-based code-point columns.
+func (c *Client) convert(path, uri string, ds []Diagnostic) []diag.Diagnostic {
+	out := make([]diag.Diagnostic, 0, len(ds))
+	if len(ds) == 0 {
+		return out
+	}
+	c.mu.Lock()
+	var text []byte
+	if doc, ok := c.docs[uri]; ok {
+		text = doc.text
+	}
+	c.mu.Unlock()
+	if text == nil {
+		text, _ = readBounded(path, maxConvertRead)
+	}
+	idx := newLineIndex(text)
+	indexes := map[string]*lineIndex{uri: idx}
+	for _, d := range ds {
+		msg, err := messageString(d.Message)
+		if err != nil {
+			c.log.Warn("dropping diagnostic", "path", path, "err", err)
+			continue
+		}
+		code, err := codeString(d.Code)
+		if err != nil {
+			c.log.Warn("diagnostic code", "path", path, "err", err)
+		}
+		sev := diag.Severity(d.Severity)
+		if sev < diag.SeverityError || sev > diag.SeverityHint {
+			sev = diag.SeverityError // LSP 3.17: if omitted, it is up to the client; we treat it as an error
+		}
+		line, col := idx.convert(d.Range.Start, c.encoding)
+		endLine, endCol := idx.convert(d.Range.End, c.encoding)
+		source := d.Source
+		if source == "" {
+			source = c.server.Name
+		}
+		if len(d.RelatedInformation) > 0 {
+			msg += c.relatedSuffix(d.RelatedInformation[0], indexes)
+		}
+		out = append(out, diag.Diagnostic{
+			Path: path, Line: line, Column: col, EndLine: endLine, EndColumn: endCol,
+			Severity: sev, Code: code, Source: source, Message: msg,
+		})
+	}
+	return out
+}
+
+// relatedSuffix renders a diagnostic's first related location as
+// " (see REL:LINE:COL: MESSAGE)": REL is the path relative to the server's
+// root (absolute outside it), LINE:COL 1-based in code points as any
+// position, MESSAGE its first line, cut at 160 bytes. indexes caches the
+// line index of each document read, by URI. A location that is not a file
+// renders as "" (left out).
+func (c *Client) relatedSuffix(ri DiagnosticRelatedInformation, indexes map[string]*lineIndex) string {
+	path, err := uriToPath(ri.Location.URI)
+	if err != nil {
+		return ""
+	}
+	idx, ok := indexes[ri.Location.URI]
+	if !ok {
+		c.mu.Lock()
+		var text []byte
+		if doc, ok := c.docs[ri.Location.URI]; ok {
+			text = doc.text
+		}
+		c.mu.Unlock()
+		if text == nil {
+			text, _ = readBounded(path, maxConvertRead)
+		}
+		idx = newLineIndex(text)
+		indexes[ri.Location.URI] = idx
+	}
+	line, col := idx.convert(ri.Location.Range.Start, c.encoding)
+	name := path
+	if rel, ok := relativeTo(path, c.root); ok {
+		name = rel
+	}
+	msg, _, _ := strings.Cut(strings.TrimSpace(ri.Message), "\n")
+	if len(msg) > 160 {
+		msg = strings.ToValidUTF8(msg[:160], "") + "…"
+	}
+	if msg == "" {
+		return fmt.Sprintf(" (see %s:%d:%d)", name, line, col)
+	}
+	return fmt.Sprintf(" (see %s:%d:%d: %s)", name, line, col, msg)
+}
+
+// maxConvertRead bounds how much of an unopened file is read to convert
+// positions (16 MiB); past it, columns fall back to one unit per character.
+const maxConvertRead = 16 << 20
+
+func readBounded(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || fi.Size() > max || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("reading %s for positions: not a regular file under %d bytes", path, max)
+	}
+	return os.ReadFile(path)
 }

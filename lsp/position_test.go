@@ -1,6 +1,15 @@
 package lsp
 
-import "testing"
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/lsp-hook/lsp-hook/config"
+)
 
 func TestToColumn(t *testing.T) {
 	tests := []struct {
@@ -53,5 +62,79 @@ func TestURIRoundTrip(t *testing.T) {
 	}
 	if _, err := uriToPath("untitled:foo"); err == nil {
 		t.Errorf("non-file URI accepted")
+	}
+}
+
+// TestEncodingRealServers: CJK and an emoji before the error column, with
+// real servers that negotiate UTF-16 (gopls here; pyright always): the
+// column is the 1-based code-point column, not the UTF-16 offset + 1 (one
+// more, the emoji being two units) nor the byte offset + 1.
+func TestEncodingRealServers(t *testing.T) {
+	tests := []struct {
+		server config.Server
+		files  map[string]string
+		file   string
+		line   string // the line with the error; the error is at the last "x"
+		msg    string
+	}{
+		{
+			server: config.Default().LSP.Servers["gopls"],
+			files:  map[string]string{"go.mod": "module example.com/enc\n\ngo 1.22\n"},
+			file:   "main.go",
+			line:   "\tx := \"日本語😀\"; var n int = x; _ = n",
+			msg:    "cannot use x",
+		},
+		{
+			server: config.Server{Name: "pyright", Command: []string{"pyright-langserver", "--stdio"}, Extensions: []string{".py"},
+				LanguageIDs: map[string]string{".py": "python"}, Enabled: true},
+			files: map[string]string{"pyproject.toml": ""},
+			file:  "main.py",
+			line:  "x = \"日本語😀\"; n: int = x",
+			msg:   "not assignable",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.server.Name, func(t *testing.T) {
+			requireServer(t, tt.server.Command[0])
+			dir, err := filepath.EvalSymlinks(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := tt.line + "\n"
+			if tt.file == "main.go" {
+				text = "package main\n\nfunc main() {\n" + tt.line + "\n}\n"
+			}
+			tt.files[tt.file] = text
+			writeFiles(t, dir, tt.files)
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			c, err := Start(ctx, tt.server, dir, testLogger(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Shutdown(ShutdownGrace)
+			path := filepath.Join(dir, tt.file)
+			o := c.Update(ctx, []Doc{{Path: path}}, DefaultSettle)
+			if o.Freshness != Fresh {
+				t.Fatalf("outcome %+v", o)
+			}
+			prefix := tt.line[:strings.LastIndex(tt.line, "x")]
+			wantCol := utf8.RuneCountInString(prefix) + 1
+			wantLine := strings.Count(text[:strings.Index(text, tt.line)], "\n") + 1
+			var found bool
+			for _, d := range o.Files[path] {
+				if strings.Contains(d.Message, tt.msg) {
+					found = true
+					if d.Line != wantLine || d.Column != wantCol {
+						t.Errorf("%s: %d:%d, want %d:%d (UTF-16 would give %d, bytes %d); encoding %s",
+							d.Message, d.Line, d.Column, wantLine, wantCol, wantCol+1, len(prefix)+1, c.encoding)
+					}
+				}
+			}
+			if !found {
+				t.Fatalf("no diagnostic containing %q in %+v", tt.msg, o.Files[path])
+			}
+			t.Logf("%s negotiated %s; column %d", tt.server.Name, c.encoding, wantCol)
+		})
 	}
 }

@@ -32,6 +32,22 @@ type Diagnostic struct {
 	Source   string          `json:"source,omitempty"`
 	Message  json.RawMessage `json:"message"`
 	Tags     []int           `json:"tags,omitempty"`
+	// RelatedInformation points at other places that explain the problem
+	// ("other declaration of x"); LSP 3.17 "DiagnosticRelatedInformation".
+	RelatedInformation []DiagnosticRelatedInformation `json:"relatedInformation,omitempty"`
+}
+
+// Location is a range in a document (LSP 3.17 "Location").
+type Location struct {
+	URI   string `json:"uri"`
+	Range Range  `json:"range"`
+}
+
+// DiagnosticRelatedInformation is LSP 3.17 "DiagnosticRelatedInformation":
+// a location and a message about it.
+type DiagnosticRelatedInformation struct {
+	Location Location `json:"location"`
+	Message  string   `json:"message"`
 }
 
 // PublishDiagnosticsParams is the textDocument/publishDiagnostics payload;
@@ -185,4 +201,16 @@ func (c serverCapabilities) syncOptions() (openClose, change, save, saveText boo
 		save, saveText = true, so.IncludeText
 	}
 	return o.OpenClose, o.Change > 0, save, saveText, nil
+}
+
+// fileEventWire is LSP 3.17 "FileEvent": a changed file's URI and its
+// FileChangeType.
+type fileEventWire struct {
+	URI  string         `json:"uri"`
+	Type FileChangeType `json:"type"`
+}
+
+// didChangeWatchedFilesParams is LSP 3.17 "DidChangeWatchedFilesParams".
+type didChangeWatchedFilesParams struct {
+	Changes []fileEventWire `json:"changes"`
 }

@@ -13,29 +13,125 @@ type publication struct {
 	diagnostics []Diagnostic
 }
 
-// store keeps the latest publication per document URI and lets waiters learn
-// that something arrived. Freshness is judged against seq: a change records
-// store.mark() before it is sent, and only publications with a higher seq
-// can describe the changed text.
+// pullReport is the latest successful textDocument/diagnostic answer for
+// one (URI, identifier) (LSP 3.17 "Pull Diagnostics"): seq is its arrival
+// number on the same scale as publications, version the document version
+// the request was sent for (0 for a document not open), resultID the id to
+// send as previousResultId next time, and items the diagnostics — for an
+// "unchanged" report, the items of the report it referred to.
+type pullReport struct {
+	seq      uint64
+	version  int32
+	resultID string
+	items    []Diagnostic
+}
+
+// store keeps the latest push publication per document URI and the latest
+// pull report per (URI, identifier), and lets waiters learn that something
+// arrived. Freshness is judged against seq: a change records store.mark()
+// before it is sent, and only arrivals with a higher seq can describe the
+// changed text.
 type store struct {
-	mu      sync.Mutex // guards seq, byURI and arrived
-	seq     uint64
-	byURI   map[string]publication
-	arrived chan struct{} // closed and replaced on every publication
+	mu        sync.Mutex // guards every field below
+	seq       uint64
+	versioned bool // the server has tied a push to a document version
+	byURI     map[string]publication
+	pulls     map[string]map[string]pullReport // URI → identifier → report
+	inflight  map[string]int                   // URI → pulls sent and not yet answered
+	arrived   chan struct{}                    // closed and replaced on every arrival
 }
 
 func newStore() *store {
-	return &store{byURI: make(map[string]publication), arrived: make(chan struct{})}
+	return &store{
+		byURI: make(map[string]publication), pulls: make(map[string]map[string]pullReport),
+		inflight: make(map[string]int), arrived: make(chan struct{}),
+	}
 }
 
-// publish records p and wakes every waiter.
+// wakeLocked tells every waiter that something changed.
+func (s *store) wakeLocked() {
+	close(s.arrived)
+	s.arrived = make(chan struct{})
+}
+
+// publish records p and wakes every waiter. A push tied to an older
+// document version than the one stored is dropped: it arrived late and
+// describes a text the server has since replaced.
 func (s *store) publish(p PublishDiagnosticsParams) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if old, ok := s.byURI[p.URI]; ok && old.version != nil && p.Version != nil && *p.Version < *old.version {
+		return
+	}
+	s.versioned = s.versioned || p.Version != nil
 	s.seq++
 	s.byURI[p.URI] = publication{seq: s.seq, version: p.Version, diagnostics: p.Diagnostics}
-	close(s.arrived)
-	s.arrived = make(chan struct{})
+	s.wakeLocked()
+}
+
+// pullBegin counts a pull for uri as in flight.
+func (s *store) pullBegin(uri string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.inflight[uri]++
+}
+
+// pullEnd counts a pull for uri as answered (or abandoned) and wakes every
+// waiter.
+func (s *store) pullEnd(uri string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.inflight[uri]--; s.inflight[uri] <= 0 {
+		delete(s.inflight, uri)
+	}
+	s.wakeLocked()
+}
+
+// recordPull stores r as the latest report for (uri, identifier), unless a
+// report for a newer document version is already there (an answer that
+// arrived late); it reports whether r was stored.
+func (s *store) recordPull(uri, identifier string, r pullReport) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.pulls[uri]
+	if m == nil {
+		m = make(map[string]pullReport)
+		s.pulls[uri] = m
+	}
+	if old, ok := m[identifier]; ok && old.version > r.version {
+		return false
+	}
+	s.seq++
+	r.seq = s.seq
+	m[identifier] = r
+	s.wakeLocked()
+	return true
+}
+
+// lastPull returns the latest report for (uri, identifier).
+func (s *store) lastPull(uri, identifier string) (pullReport, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.pulls[uri][identifier]
+	return r, ok
+}
+
+// reopen drops what is stored for uri: the document is being opened anew,
+// its versions start again at 1, and what was said about the old text no
+// longer applies.
+func (s *store) reopen(uri string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.byURI, uri)
+	delete(s.pulls, uri)
+}
+
+// versionsPushes reports whether the server has tied a push to a document
+// version (see freshFor).
+func (s *store) versionsPushes() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.versioned
 }
 
 // mark returns the current arrival number and a channel closed at the next
@@ -46,29 +142,67 @@ func (s *store) mark() (uint64, <-chan struct{}) {
 	return s.seq, s.arrived
 }
 
-// get returns the latest publication for uri.
-func (s *store) get(uri string) (publication, bool) {
+// freshFor reports whether the open document uri has an answer describing
+// version want, sent after mark: a fresh push (see publication.fresh) —
+// versioned, once the server has shown it versions its pushes: gopls, for
+// one, publishes an open file with its version and a closed one without,
+// so an unversioned push for an open file is left over from before it was
+// opened — or, once no pull for uri is still in flight, a pull report for
+// that version or a later one that arrived after mark.
+func (s *store) freshFor(uri string, mark uint64, want int32) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p, ok := s.byURI[uri]
-	return p, ok
+	if p, ok := s.byURI[uri]; ok && p.fresh(mark, want) && (p.version != nil || !s.versioned) {
+		return true
+	}
+	if s.inflight[uri] > 0 {
+		return false
+	}
+	for _, r := range s.pulls[uri] {
+		if r.seq > mark && r.version >= want {
+			return true
+		}
+	}
+	return false
 }
 
-// since returns every publication that arrived after mark, by URI.
-func (s *store) since(mark uint64) map[string]publication {
+// snapshot is what the store holds for one URI: the push publication (nil
+// when none qualifies) and the pull reports by identifier.
+type snapshot struct {
+	push  *publication
+	pulls map[string]pullReport
+}
+
+// since returns, by URI, every publication and pull report that arrived
+// after mark.
+func (s *store) since(mark uint64) map[string]snapshot {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make(map[string]publication)
+	out := make(map[string]snapshot)
 	for uri, p := range s.byURI {
 		if p.seq > mark {
-			out[uri] = p
+			p := p
+			out[uri] = snapshot{push: &p}
+		}
+	}
+	for uri, m := range s.pulls {
+		for id, r := range m {
+			if r.seq <= mark {
+				continue
+			}
+			snap := out[uri]
+			if snap.pulls == nil {
+				snap.pulls = make(map[string]pullReport)
+			}
+			snap.pulls[id] = r
+			out[uri] = snap
 		}
 	}
 	return out
 }
 
-// all returns the latest publication of every URI.
-func (s *store) all() map[string]publication {
+// all returns, by URI, the latest push publication and pull reports.
+func (s *store) all() map[string]snapshot {
 	return s.since(0)
 }
 

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -59,16 +60,23 @@ type Outcome struct {
 }
 
 // Update sends docs to the server (didOpen the first time, then didChange
-// with the full text at version+1, then didSave), and waits until every doc
-// has a fresh publication and settle has passed without another, or until
-// ctx ends. Files open earlier that changed on disk since are re-synced
-// first, so an out-of-band write (a formatter, a sed) reaches the server too.
+// with the full text at version+1, then didSave), pulls their diagnostics
+// when the server supports pull (pull.go), and waits until every doc has a
+// fresh answer — a push for its version, or its pulls answered — and settle
+// has passed without another arrival, or until ctx ends. Before that, the
+// changes on disk the Watcher saw are sent (see Watch), and files open
+// earlier that changed on disk since are re-synced (a cheap mtime scan that
+// also covers a client without a Watcher), so an out-of-band write (a
+// formatter, a sed) reaches the server ahead of the change.
 func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) Outcome {
 	out := Outcome{Server: c.server.Name, Root: c.root, Freshness: None}
 	if err := c.Err(); err != nil {
 		out.Err = err
 		return out
 	}
+	defer c.markUpdating(docs, -1)
+	c.markUpdating(docs, +1)
+	c.syncWatched(ctx)
 	c.resyncChangedOnDisk(docs)
 	mark, _ := c.store.mark()
 	want := make(map[string]int32, len(docs)) // uri → version sent
@@ -80,6 +88,7 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 		}
 		want[uri] = v
 	}
+	c.pullAfterChange(want)
 	fresh := c.waitFresh(ctx, mark, want, settle)
 	switch {
 	case len(fresh) == 0 && c.Err() != nil:
@@ -110,11 +119,16 @@ func (c *Client) waitFresh(ctx context.Context, mark uint64, want map[string]int
 		_, arrived := c.store.mark()
 		fresh := make(map[string]bool)
 		for uri, v := range want {
-			if p, ok := c.store.get(uri); ok && p.fresh(mark, v) {
+			if c.store.freshFor(uri, mark, v) {
 				fresh[uri] = true
 			}
 		}
-		if len(fresh) == len(want) && settleTimer == nil {
+		switch {
+		case len(fresh) < len(want):
+			// Not (or no longer) fresh: a refresh made a pull server start
+			// over. Wait for its answer, within ctx.
+			settleTimer = nil
+		case settleTimer == nil:
 			settleTimer = time.After(settle)
 		}
 		select {
@@ -148,11 +162,14 @@ func (c *Client) sync(d Doc) (string, int32, error) {
 		text = b
 	}
 	uri := pathToURI(d.Path)
+	c.syncMu.Lock()
+	defer c.syncMu.Unlock()
 	c.mu.Lock()
 	doc, open := c.docs[uri]
 	if !open {
 		doc = &document{path: d.Path, langID: c.server.LanguageID(filepath.Ext(d.Path)), version: 1}
 		c.docs[uri] = doc
+		c.store.reopen(uri) // versions start again at 1
 	} else {
 		doc.version++
 	}
@@ -212,98 +229,116 @@ func (c *Client) resyncChangedOnDisk(except []Doc) {
 	}
 }
 
-// collect converts the fresh publications of the changed URIs, and every
-// other publication since mark, into diag form.
+// markUpdating counts docs as about to be synced by an Update (delta +1)
+// or done (-1).
+func (c *Client) markUpdating(docs []Doc, delta int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, d := range docs {
+		if c.updating[d.Path] += delta; c.updating[d.Path] <= 0 {
+			delete(c.updating, d.Path)
+		}
+	}
+}
+
+// resyncIfChanged re-syncs the open document at path when the file on disk
+// no longer holds the text last sent (someone else wrote it). Files that
+// are not open, about to be synced by an Update, unreadable, or over
+// maxConvertRead are left alone.
+func (c *Client) resyncIfChanged(path string) {
+	uri := pathToURI(path)
+	c.mu.Lock()
+	doc, open := c.docs[uri]
+	var sent []byte
+	if open {
+		sent = doc.text
+	}
+	busy := c.updating[path] > 0
+	c.mu.Unlock()
+	if !open || busy {
+		return
+	}
+	disk, err := readBounded(path, maxConvertRead)
+	if err != nil || bytes.Equal(disk, sent) {
+		return
+	}
+	if _, v, err := c.sync(Doc{Path: path, Text: disk}); err != nil {
+		c.log.Warn("re-syncing open document changed on disk", "path", path, "err", err)
+	} else {
+		c.log.Info("re-synced open document changed on disk", "path", path, "version", v)
+	}
+}
+
+// collect converts into diag form the fresh answers for the changed URIs
+// (want: URI → version sent), and every answer that arrived after mark for
+// other URIs. A changed URI that is not fresh is left out; for one that is,
+// only answers for its version count: a push (see publication.fresh) and
+// the pull reports for that version or later. Push and pull items of one
+// file are merged with diag.SortDedupe.
 func (c *Client) collect(mark uint64, fresh map[string]bool, want map[string]int32) (files, others map[string][]diag.Diagnostic) {
 	files = make(map[string][]diag.Diagnostic)
 	others = make(map[string][]diag.Diagnostic)
-	for uri, p := range c.store.since(mark) {
+	versioned := c.store.versionsPushes()
+	for uri, snap := range c.store.since(mark) {
 		path, err := uriToPath(uri)
 		if err != nil {
 			c.log.Warn("dropping diagnostics for a URI we cannot map", "err", err)
 			continue
 		}
-		_, changed := want[uri]
+		v, changed := want[uri]
 		switch {
 		case changed && fresh[uri]:
-			files[path] = c.convert(path, uri, p.diagnostics)
+			var lists [][]Diagnostic
+			if snap.push != nil && snap.push.fresh(mark, v) && (snap.push.version != nil || !versioned) {
+				lists = append(lists, snap.push.diagnostics)
+			}
+			for _, r := range snap.pulls {
+				if r.version >= v {
+					lists = append(lists, r.items)
+				}
+			}
+			files[path] = c.merge(path, uri, lists)
 		case !changed:
-			others[path] = c.convert(path, uri, p.diagnostics)
+			others[path] = c.merge(path, uri, snap.lists())
 		}
 	}
 	return files, others
 }
 
-// Current returns every file's latest published diagnostics, by path.
+// lists returns the push diagnostics and every pull report's items.
+func (s snapshot) lists() [][]Diagnostic {
+	var out [][]Diagnostic
+	if s.push != nil {
+		out = append(out, s.push.diagnostics)
+	}
+	for _, r := range s.pulls {
+		out = append(out, r.items)
+	}
+	return out
+}
+
+// merge converts several lists of wire diagnostics for one file and
+// removes duplicates (the same problem pushed and pulled, or pulled under
+// two identifiers).
+func (c *Client) merge(path, uri string, lists [][]Diagnostic) []diag.Diagnostic {
+	if len(lists) == 1 {
+		return c.convert(path, uri, lists[0])
+	}
+	var all []Diagnostic
+	for _, l := range lists {
+		all = append(all, l...)
+	}
+	return diag.SortDedupe(c.convert(path, uri, all))
+}
+
+// Current returns every file's latest diagnostics, pushed and pulled, by
+// path.
 func (c *Client) Current() map[string][]diag.Diagnostic {
 	out := make(map[string][]diag.Diagnostic)
-	for uri, p := range c.store.all() {
+	for uri, snap := range c.store.all() {
 		if path, err := uriToPath(uri); err == nil {
-			out[path] = c.convert(path, uri, p.diagnostics)
+			out[path] = c.merge(path, uri, snap.lists())
 		}
 	}
 	return out
-}
-
-// convert maps wire diagnostics to diag.Diagnostic, using the text the
-// server was sent for an open document, else the file on disk, to turn
-// positions into 1-based code-point columns.
-func (c *Client) convert(path, uri string, ds []Diagnostic) []diag.Diagnostic {
-	out := make([]diag.Diagnostic, 0, len(ds))
-	if len(ds) == 0 {
-		return out
-	}
-	c.mu.Lock()
-	var text []byte
-	if doc, ok := c.docs[uri]; ok {
-		text = doc.text
-	}
-	c.mu.Unlock()
-	if text == nil {
-		text, _ = readBounded(path, maxConvertRead)
-	}
-	idx := newLineIndex(text)
-	for _, d := range ds {
-		msg, err := messageString(d.Message)
-		if err != nil {
-			c.log.Warn("dropping diagnostic", "path", path, "err", err)
-			continue
-		}
-		code, err := codeString(d.Code)
-		if err != nil {
-			c.log.Warn("diagnostic code", "path", path, "err", err)
-		}
-		sev := diag.Severity(d.Severity)
-		if sev < diag.SeverityError || sev > diag.SeverityHint {
-			sev = diag.SeverityError // LSP 3.17: if omitted, it is up to the client; we treat it as an error
-		}
-		line, col := idx.convert(d.Range.Start, c.encoding)
-		endLine, endCol := idx.convert(d.Range.End, c.encoding)
-		source := d.Source
-		if source == "" {
-			source = c.server.Name
-		}
-		out = append(out, diag.Diagnostic{
-			Path: path, Line: line, Column: col, EndLine: endLine, EndColumn: endCol,
-			Severity: sev, Code: code, Source: source, Message: msg,
-		})
-	}
-	return out
-}
-
-// maxConvertRead bounds how much of an unopened file is read to convert
-// positions (16 MiB); past it, columns fall back to one unit per character.
-const maxConvertRead = 16 << 20
-
-func readBounded(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || fi.Size() > max || !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("reading %s for positions: not a regular file under %d bytes", path, max)
-	}
-	return os.ReadFile(path)
 }

@@ -42,6 +42,7 @@ func Dial(ctx context.Context, socket, version string) (*Client, error) {
 // but replies.
 type noRequests struct{}
 
+// Handle answers a request with MethodNotFound and ignores a notification.
 func (noRequests) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
 	if !req.Notif {
 		_ = conn.ReplyWithError(ctx, req.ID, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "client handles no requests"})

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/config"
@@ -33,6 +34,9 @@ type Engine struct {
 	Manager  *lsp.Manager // nil: no language servers
 	Log      *slog.Logger
 	severity diag.Severity
+
+	mu      sync.Mutex                   // guards answers
+	answers map[string]map[string]answer // path → checker → its last answer (only_new's memory)
 }
 
 // NewEngine returns an engine for root with cfg; manager may be nil.
@@ -54,8 +58,10 @@ type target struct {
 // Check runs validators and language servers for the changes, all in
 // parallel, under the budget in p (the cold budget when a server must start
 // or has never answered), and returns the merged, filtered, rendered result.
-// Files it cannot check are explained in Result.Notes and the log; Check
-// itself never fails.
+// With only_new (the config's, or p.OnlyNew) it shows only the diagnostics
+// the change introduced: see onlynew.go for the baseline and the matching
+// rule. Files it cannot check are explained in Result.Notes and the log;
+// Check itself never fails.
 func (e *Engine) Check(ctx context.Context, p NotifyChangeParams) Result {
 	begin := time.Now()
 	var res Result
@@ -66,27 +72,69 @@ func (e *Engine) Check(ctx context.Context, p NotifyChangeParams) Result {
 	byFile := make(map[string][]diag.Diagnostic)
 	others := make(map[string][]diag.Diagnostic)
 	anyWrite := slices.ContainsFunc(targets, func(t target) bool { return t.write })
-	lspDone := make(chan []lsp.Outcome, 1)
-	if e.Manager != nil && len(targets) > 0 {
-		docs := make([]lsp.Doc, len(targets))
-		for i, t := range targets {
-			docs[i] = lsp.Doc{Path: t.path, Text: t.text}
-		}
-		// A write waits for other files' waves, and warnings for analyzers'
-		// follow-ups; an edit shown errors-only needs the first answer.
-		settle := lsp.DefaultSettle
-		if !anyWrite && e.severity == diag.SeverityError {
-			settle = lsp.EditSettle
-		}
-		go func() { lspDone <- e.Manager.Check(ctx, docs, settle) }()
-	} else {
-		lspDone <- nil
+	// A write waits for other files' waves, and warnings for analyzers'
+	// follow-ups; an edit shown errors-only needs the first answer.
+	settle := lsp.DefaultSettle
+	if !anyWrite && e.severity == diag.SeverityError {
+		settle = lsp.EditSettle
 	}
-	for _, r := range e.validate(targets, byFile) {
+	onlyNew := e.Config.OnlyNew
+	if p.OnlyNew != nil {
+		onlyNew = *p.OnlyNew
+	}
+	var base *baseline
+	if onlyNew && len(targets) > 0 {
+		base = e.baseline(ctx, targets, settle)
+	}
+	lspDone := e.checkServers(ctx, targets, settle)
+	texts := make(map[string][]uint64, len(targets))
+	for _, t := range targets {
+		texts[t.path] = lineHashes(t.text)
+	}
+	for _, r := range e.validate(targets, texts, byFile) {
 		res.Servers = append(res.Servers, r)
 	}
-	for _, o := range <-lspDone {
-		res.Servers = append(res.Servers, outcomeResult(o))
+	outcomes := <-lspDone
+	if base != nil { // before the answers below replace what it remembers
+		for _, o := range outcomes {
+			base.captureOthers(e, o.Others)
+		}
+	}
+	res.Servers = append(res.Servers, e.mergeOutcomes(outcomes, texts, anyWrite, byFile, others)...)
+	if base != nil {
+		e.keepIntroduced(base, byFile, others)
+		res.Notes = append(res.Notes, base.notes...)
+	}
+	e.render(&res, targets, byFile, others)
+	res.ElapsedMS = time.Since(begin).Milliseconds()
+	return res
+}
+
+// checkServers starts the language servers' check of targets and returns
+// the channel its outcomes arrive on (nil outcomes at once when there are
+// no servers).
+func (e *Engine) checkServers(ctx context.Context, targets []target, settle time.Duration) <-chan []lsp.Outcome {
+	done := make(chan []lsp.Outcome, 1)
+	if e.Manager == nil || len(targets) == 0 {
+		done <- nil
+		return done
+	}
+	docs := make([]lsp.Doc, len(targets))
+	for i, t := range targets {
+		docs[i] = lsp.Doc{Path: t.path, Text: t.text}
+	}
+	go func() { done <- e.Manager.Check(ctx, docs, settle) }()
+	return done
+}
+
+// mergeOutcomes adds each outcome's diagnostics to byFile (changed files)
+// and, for a write, to others, remembers them (texts: each changed file's
+// line hashes), and returns how each server fared.
+func (e *Engine) mergeOutcomes(outcomes []lsp.Outcome, texts map[string][]uint64, anyWrite bool, byFile, others map[string][]diag.Diagnostic) []ServerResult {
+	var out []ServerResult
+	for _, o := range outcomes {
+		out = append(out, outcomeResult(o))
+		e.rememberOutcome(o, texts)
 		for path, ds := range o.Files {
 			byFile[path] = append(byFile[path], ds...)
 		}
@@ -97,9 +145,25 @@ func (e *Engine) Check(ctx context.Context, p NotifyChangeParams) Result {
 		}
 		e.Log.Info("lsp outcome", "server", o.Server, "root", o.Root, "freshness", o.Freshness, "err", o.Err)
 	}
-	e.render(&res, targets, byFile, others)
-	res.ElapsedMS = time.Since(begin).Milliseconds()
-	return res
+	return out
+}
+
+// keepIntroduced drops from byFile (changed files) and others what base
+// accounts for.
+func (e *Engine) keepIntroduced(base *baseline, byFile, others map[string][]diag.Diagnostic) {
+	for path, ds := range byFile {
+		if base.unchanged[path] {
+			delete(byFile, path)
+			continue
+		}
+		byFile[path] = introduced(base.byPath[path], ds)
+	}
+	for path, ds := range others {
+		if _, changed := byFile[path]; changed {
+			continue // shown as a changed file, if at all
+		}
+		others[path] = introduced(base.others[path], ds)
+	}
 }
 
 // budget picks the warm or cold budget for p: cold when a server that will
@@ -156,7 +220,8 @@ func (e *Engine) targets(changes []Change, res *Result) []target {
 }
 
 // validate runs the built-in validator of each target, if any applies.
-func (e *Engine) validate(targets []target, byFile map[string][]diag.Diagnostic) []ServerResult {
+// texts holds each target's text as line hashes, for only_new's memory.
+func (e *Engine) validate(targets []target, texts map[string][]uint64, byFile map[string][]diag.Diagnostic) []ServerResult {
 	ran := make(map[validators.Kind]bool)
 	for _, t := range targets {
 		kind, ok := validators.KindOf(t.path)
@@ -164,6 +229,7 @@ func (e *Engine) validate(targets []target, byFile map[string][]diag.Diagnostic)
 			continue
 		}
 		ds := validators.For(kind).Validate(t.path, t.text)
+		e.remember(t.path, string(kind), answer{lines: texts[t.path], diags: ds})
 		byFile[t.path] = append(byFile[t.path], ds...)
 		ran[kind] = true
 	}
@@ -181,6 +247,8 @@ func outcomeResult(o lsp.Outcome) ServerResult {
 		switch {
 		case errors.Is(o.Err, lsp.ErrUnavailable):
 			r.State = lsp.StateUnavailable
+		case errors.Is(o.Err, lsp.ErrStarting):
+			r.State = lsp.StateStarting
 		case o.Freshness == lsp.None:
 			r.State = lsp.StateBroken
 		}

@@ -6,9 +6,11 @@ import (
 )
 
 // ProtocolVersion is the wire protocol's version, exchanged in hello. It
-// changes whenever a method or a field changes meaning; a client that finds
-// a daemon with an older protocol asks it to shut down and starts its own.
-const ProtocolVersion = 1
+// changes whenever a method or a field is added or changes meaning; a client
+// that finds a daemon with an older protocol asks it to shut down and starts
+// its own. Version 2 added restart, notify_change's only_new, and status's
+// stderr and documents.
+const ProtocolVersion = 2
 
 // Method names served by the daemon (DESIGN.md "Socket and wire protocol").
 const (
@@ -16,6 +18,7 @@ const (
 	MethodNotifyChange = "notify_change"
 	MethodDiagnostics  = "diagnostics"
 	MethodStatus       = "status"
+	MethodRestart      = "restart"
 	MethodShutdown     = "shutdown"
 )
 
@@ -55,11 +58,14 @@ type Change struct {
 // caller for the log ("claude"). BudgetMS is the time the caller can wait
 // when every server needed is warm; ColdBudgetMS when one must start or has
 // not answered yet. Zero means the daemon's defaults (5,000 and 12,000 ms).
+// OnlyNew, when set, overrides the config's only_new for this request: show
+// only the diagnostics this change introduced (see Engine.Check).
 type NotifyChangeParams struct {
 	Changes      []Change `json:"changes"`
 	Source       string   `json:"source,omitempty"`
 	BudgetMS     int      `json:"budget_ms,omitempty"`
 	ColdBudgetMS int      `json:"cold_budget_ms,omitempty"`
+	OnlyNew      *bool    `json:"only_new,omitempty"`
 }
 
 // DiagnosticsParams asks for the current diagnostics of Paths (absolute or
@@ -109,6 +115,21 @@ type StatusResult struct {
 
 // ServerStatus is one language server in status: name, root, state
 // ("starting", "active", "broken", "disabled", "unavailable"), pid (0 when
-// not running), last error, and work-in-progress titles. The wire shape is
+// not running), last error, a broken server's last stderr lines, open
+// documents, and work-in-progress titles. The wire shape is
 // lsp.ServerStatus's.
 type ServerStatus = lsp.ServerStatus
+
+// RestartParams names the language server to restart (its catalogue name,
+// such as "gopls"); empty means every server.
+type RestartParams struct {
+	Server string `json:"server,omitempty"`
+}
+
+// RestartResult lists the servers restarted (every root of each), as they
+// stood before: a broken one with its last error and stderr. Each is
+// stopped or cleared, and starts afresh on the next change that needs it.
+// An empty list means none was running or had failed.
+type RestartResult struct {
+	Restarted []ServerStatus `json:"restarted"`
+}

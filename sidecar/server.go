@@ -192,6 +192,12 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		return s.Engine.Current(p.Paths), nil
 	case MethodStatus:
 		return s.status(), nil
+	case MethodRestart:
+		var p RestartParams
+		if err := decodeParams(params, &p); err != nil {
+			return nil, err
+		}
+		return s.restart(p)
 	case MethodShutdown:
 		s.Log.Info("shutdown requested")
 		// Answer before the connections close; the handler's own reply
@@ -244,6 +250,25 @@ func (s *Server) status() StatusResult {
 		}
 	}
 	return st
+}
+
+// restart clears the servers p names (lsp.Manager.Restart). An unknown
+// server name is an invalid-params error naming the configured ones.
+func (s *Server) restart(p RestartParams) (RestartResult, error) {
+	res := RestartResult{Restarted: []ServerStatus{}}
+	if s.Engine.Manager == nil {
+		return res, nil
+	}
+	before, err := s.Engine.Manager.Restart(p.Server)
+	if errors.Is(err, lsp.ErrUnknownServer) {
+		return res, invalidParams("restart: " + err.Error())
+	}
+	if err != nil {
+		return res, err
+	}
+	s.Log.Info("restart", "server", p.Server, "restarted", len(before))
+	res.Restarted = append(res.Restarted, before...)
+	return res, nil
 }
 
 // idleLoop shuts the daemon down after IdleTimeout with no request in

@@ -10,7 +10,8 @@ import (
 )
 
 // WriteStatus prints st as `lsp-hook status` shows it: a daemon line, then
-// a table of servers (name, state, pid, root, last error), then counters.
+// a table of servers (name, state, pid, root, last error), then the last
+// stderr lines of each broken server, then counters.
 func WriteStatus(w io.Writer, st StatusResult) error {
 	fmt.Fprintf(w, "daemon  pid %d  version %s  up %s\nroot    %s\n", st.Pid, st.Version,
 		(time.Duration(st.UptimeS) * time.Second).String(), st.Root)
@@ -34,6 +35,15 @@ func WriteStatus(w io.Writer, st StatusResult) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	for _, s := range st.Servers {
+		if len(s.Stderr) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s stderr (last %d lines):\n", s.Name, len(s.Stderr))
+		for _, l := range s.Stderr {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
 	if len(st.Counters) > 0 {
 		fmt.Fprintln(w)
 		for _, k := range sortedCounterKeys(st.Counters) {
@@ -44,3 +54,22 @@ func WriteStatus(w io.Writer, st StatusResult) error {
 }
 
 func sortedCounterKeys(m map[string]int64) []string { return slices.Sorted(maps.Keys(m)) }
+
+// WriteRestart prints what `lsp-hook restart` did: one line per server
+// restarted, with the state it was in and, for a broken one, why.
+func WriteRestart(w io.Writer, res RestartResult) error {
+	if len(res.Restarted) == 0 {
+		_, err := fmt.Fprintln(w, "no language server running or failed; nothing to restart")
+		return err
+	}
+	for _, s := range res.Restarted {
+		line := fmt.Sprintf("restarted %s for %s (was %s", s.Name, s.Root, s.State)
+		if s.LastError != "" {
+			line += ": " + s.LastError
+		}
+		if _, err := fmt.Fprintln(w, line+"); it starts again on the next change"); err != nil {
+			return err
+		}
+	}
+	return nil
+}

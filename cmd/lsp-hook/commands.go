@@ -175,6 +175,36 @@ func statusCommand() *cli.Command {
 	}
 }
 
+func restartCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "restart",
+		Usage:     "stop a language server (every server without SERVER) so the next change starts it afresh; clears broken",
+		ArgsUsage: "[SERVER]",
+		Flags:     []cli.Flag{socketFlag, rootFlag},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 1 {
+				return cli.Exit("restart: at most one SERVER", exitError)
+			}
+			ctx, cancel := context.WithTimeout(c.Context, 15*time.Second)
+			defer cancel()
+			cl, root, err := dialDaemon(ctx, c)
+			if err != nil {
+				return err
+			}
+			if cl == nil {
+				fmt.Fprintf(c.App.Writer, "no daemon running for %s; servers start fresh with the next one\n", root)
+				return nil
+			}
+			defer cl.Close()
+			var res sidecar.RestartResult
+			if err := cl.Call(ctx, sidecar.MethodRestart, sidecar.RestartParams{Server: c.Args().First()}, &res); err != nil {
+				return cli.Exit("restart: "+err.Error(), exitError)
+			}
+			return sidecar.WriteRestart(c.App.Writer, res)
+		},
+	}
+}
+
 func stopCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "stop",

@@ -28,6 +28,7 @@ import (
 // once by TestMain.
 var (
 	lspHook    string // the lsp-hook binary built by TestMain
+	fakeLSP    string // testdata/fakelsp, the scripted language server, built by TestMain
 	moduleRoot string // the directory holding this module's go.mod
 	goplsPath  string // "" when gopls is not installed
 )

@@ -56,6 +56,13 @@ func runTests(m *testing.M) int {
 		fmt.Fprintf(os.Stderr, "building lsp-hook: %v\n%s", err, out)
 		return 2
 	}
+	fakeLSP = filepath.Join(dir, "fakelsp")
+	build = exec.Command("go", "build", "-o", fakeLSP, "./testdata/fakelsp")
+	build.Dir = moduleRoot
+	if out, err := build.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building testdata/fakelsp: %v\n%s", err, out)
+		return 2
+	}
 	return m.Run()
 }
 

@@ -1,0 +1,32 @@
+package lsp
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// FindRoot returns the server root for path: for each marker in order, the
+// nearest directory from path's directory up to workspace that contains it;
+// the first marker found wins. Without any, the workspace itself.
+func FindRoot(path string, markers []string, workspace string) string {
+	for _, marker := range markers {
+		for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
+			if !within(dir, workspace) {
+				break
+			}
+			if _, err := os.Stat(filepath.Join(dir, marker)); err == nil {
+				return dir
+			}
+			if dir == workspace || dir == filepath.Dir(dir) {
+				break
+			}
+		}
+	}
+	return workspace
+}
+
+// within reports whether path is dir or inside it (both clean and absolute).
+func within(path, dir string) bool {
+	return path == dir || strings.HasPrefix(path, dir+string(filepath.Separator)) || dir == "/"
+}

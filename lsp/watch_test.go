@@ -1,0 +1,289 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// batches collects what a Watcher delivers to one subscriber.
+type batches struct {
+	mu    sync.Mutex // guards got and at
+	got   [][]FileEvent
+	at    []time.Time
+	wake  chan struct{}
+	start time.Time
+}
+
+func subscribe(w *Watcher) *batches {
+	b := &batches{wake: make(chan struct{}, 1)}
+	w.Subscribe(func(evs []FileEvent) {
+		b.mu.Lock()
+		b.got = append(b.got, evs)
+		b.at = append(b.at, time.Now())
+		b.mu.Unlock()
+		select {
+		case b.wake <- struct{}{}:
+		default:
+		}
+	})
+	return b
+}
+
+// next waits for the n-th batch (0-based) and returns it and when it came.
+func (b *batches) next(t *testing.T, n int) ([]FileEvent, time.Time) {
+	t.Helper()
+	deadline := time.After(5 * time.Second)
+	for {
+		b.mu.Lock()
+		if len(b.got) > n {
+			evs, at := b.got[n], b.at[n]
+			b.mu.Unlock()
+			return evs, at
+		}
+		b.mu.Unlock()
+		select {
+		case <-b.wake:
+		case <-deadline:
+			t.Fatalf("no batch %d within 5s", n)
+		}
+	}
+}
+
+func (b *batches) count() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.got)
+}
+
+// show renders events relative to root, sorted: "created sub/a.go".
+func show(root string, evs []FileEvent) string {
+	var out []string
+	for _, ev := range evs {
+		rel, _ := filepath.Rel(root, ev.Path)
+		out = append(out, fmt.Sprintf("%s %s", [...]string{"?", "created", "changed", "deleted"}[ev.Type], rel))
+	}
+	sort.Strings(out)
+	return strings.Join(out, ", ")
+}
+
+func newTestWatcher(t *testing.T, debounce time.Duration, maxDirs int) (*Watcher, string) {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, root, map[string]string{
+		"a.go": "a", "sub/b.go": "b", "node_modules/m/index.js": "x", ".git/HEAD": "ref", "vendor/v.go": "v",
+	})
+	w, err := newWatcher(root, testLogger(t), debounce, maxDirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	return w, root
+}
+
+func TestWatcherEvents(t *testing.T) {
+	w, root := newTestWatcher(t, 50*time.Millisecond, DefaultMaxDirs)
+	if n := w.WatchedDirs(); n != 2 { // root and sub: node_modules, .git and vendor are skipped
+		t.Fatalf("watching %d directories, want 2", n)
+	}
+	b := subscribe(w)
+	steps := []struct {
+		name string
+		do   func()
+		want string
+	}{
+		{"create", func() { writeFiles(t, root, map[string]string{"c.go": "c"}) }, "created c.go"},
+		{"modify", func() { os.WriteFile(filepath.Join(root, "a.go"), []byte("a2"), 0o644) }, "changed a.go"},
+		{"delete", func() { os.Remove(filepath.Join(root, "sub", "b.go")) }, "deleted sub/b.go"},
+		{"new directory with files written at once", func() {
+			writeFiles(t, root, map[string]string{"pkg/deep/d.go": "d", "pkg/e.go": "e"})
+		}, "created pkg, created pkg/deep, created pkg/deep/d.go, created pkg/e.go"},
+		{"file in the new directory", func() {
+			os.WriteFile(filepath.Join(root, "pkg", "deep", "d.go"), []byte("d2"), 0o644)
+		}, "changed pkg/deep/d.go"},
+		{"skipped directories are silent", func() {
+			writeFiles(t, root, map[string]string{"node_modules/m/x.js": "x", ".git/index": "i", "vendor/w.go": "w", "build/out/o.go": "o"})
+			writeFiles(t, root, map[string]string{"f.go": "f", "target": "a file named like a skipped directory"})
+		}, "created f.go, created target"},
+		{"rename", func() { os.Rename(filepath.Join(root, "c.go"), filepath.Join(root, "c2.go")) }, "created c2.go, deleted c.go"},
+		{"created then deleted within the window is nothing", func() {
+			writeFiles(t, root, map[string]string{"tmp.go": "t"})
+			os.Remove(filepath.Join(root, "tmp.go"))
+			writeFiles(t, root, map[string]string{"g.go": "g"})
+		}, "created g.go"},
+		{"directory removed", func() { os.RemoveAll(filepath.Join(root, "pkg")) }, "deleted pkg, deleted pkg/deep, deleted pkg/deep/d.go, deleted pkg/e.go"},
+	}
+	for i, st := range steps {
+		st.do()
+		evs, _ := b.next(t, i)
+		if got := show(root, evs); got != st.want {
+			t.Errorf("%s: got %q, want %q", st.name, got, st.want)
+		}
+	}
+	if n := w.WatchedDirs(); n != 2 { // root, sub; pkg and pkg/deep are gone; build is skipped
+		t.Errorf("watching %d directories after removal, want 2", n)
+	}
+}
+
+// TestWatcherDebounce: a burst of writes within the debounce window is one
+// batch, delivered about one window after the last write.
+func TestWatcherDebounce(t *testing.T) {
+	w, root := newTestWatcher(t, DefaultDebounce, DefaultMaxDirs)
+	b := subscribe(w)
+	var last time.Time
+	for i := range 5 {
+		os.WriteFile(filepath.Join(root, "a.go"), []byte(fmt.Sprint("a", i)), 0o644)
+		writeFiles(t, root, map[string]string{fmt.Sprintf("n%d.go", i): "n"})
+		last = time.Now()
+		time.Sleep(20 * time.Millisecond)
+	}
+	evs, at := b.next(t, 0)
+	if got, want := show(root, evs), "changed a.go, created n0.go, created n1.go, created n2.go, created n3.go, created n4.go"; got != want {
+		t.Errorf("batch = %q, want %q", got, want)
+	}
+	lag := at.Sub(last)
+	t.Logf("last write → delivery: %v (debounce %v)", lag, DefaultDebounce)
+	if lag < DefaultDebounce-10*time.Millisecond || lag > DefaultDebounce+300*time.Millisecond {
+		t.Errorf("delivered %v after the last write, want about %v", lag, DefaultDebounce)
+	}
+	time.Sleep(2 * DefaultDebounce)
+	if n := b.count(); n != 1 {
+		t.Errorf("%d batches, want 1", n)
+	}
+}
+
+// TestWatcherFlush: Flush delivers a change made just before it at once,
+// without waiting for the debounce, and only returns once the subscriber
+// has processed it.
+func TestWatcherFlush(t *testing.T) {
+	w, root := newTestWatcher(t, time.Hour, DefaultMaxDirs) // nothing is delivered unless flushed
+	var mu sync.Mutex
+	var seen []string
+	w.Subscribe(func(evs []FileEvent) {
+		mu.Lock()
+		seen = append(seen, show(root, evs))
+		mu.Unlock()
+	})
+	slow := make(chan struct{})
+	w.Subscribe(func([]FileEvent) {
+		<-slow // a slow subscriber: Flush must wait for it
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	var durations []time.Duration
+	for i := range 20 {
+		name := fmt.Sprintf("f%d.go", i)
+		writeFiles(t, root, map[string]string{name: "x"})
+		if i == 0 { // the first Flush must wait for the slow subscriber
+			short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+			if err := w.Flush(short); err != context.DeadlineExceeded {
+				t.Fatalf("Flush with a stuck subscriber = %v, want deadline exceeded", err)
+			}
+			cancel()
+			close(slow)
+		}
+		begin := time.Now()
+		if err := w.Flush(ctx); err != nil {
+			t.Fatal(err)
+		}
+		durations = append(durations, time.Since(begin))
+		mu.Lock()
+		got := slices.Clone(seen)
+		mu.Unlock()
+		if len(got) != i+1 || got[i] != "created "+name {
+			t.Fatalf("after Flush %d: seen %q", i, got)
+		}
+	}
+	// Flush with nothing pending returns at once.
+	if err := w.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(durations)
+	t.Logf("Flush: p50 %v, max %v", durations[len(durations)/2], durations[len(durations)-1])
+	w.Close()
+	if err := w.Flush(ctx); err == nil {
+		t.Error("Flush after Close succeeded")
+	}
+	if _, err := os.Stat(w.barrier); !os.IsNotExist(err) {
+		t.Errorf("barrier directory left behind: %v", err)
+	}
+}
+
+// TestWatcherCap: past the directory cap nothing more is watched, with one
+// log line, and the watcher keeps working for what it does watch.
+func TestWatcherCap(t *testing.T) {
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	for i := range 10 {
+		writeFiles(t, root, map[string]string{fmt.Sprintf("d%d/x.go", i): "x"})
+	}
+	w, err := newWatcher(root, testLogger(t), 20*time.Millisecond, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if n := w.WatchedDirs(); n != 4 {
+		t.Fatalf("watching %d directories, want the cap 4", n)
+	}
+	b := subscribe(w)
+	writeFiles(t, root, map[string]string{"top.go": "t"})
+	if evs, _ := b.next(t, 0); show(root, evs) != "created top.go" {
+		t.Errorf("batch = %q", show(root, evs))
+	}
+}
+
+// TestWatcherUnsubscribe: an ended subscription receives nothing more, and
+// a Flush does not wait for it.
+func TestWatcherUnsubscribe(t *testing.T) {
+	w, root := newTestWatcher(t, 10*time.Millisecond, DefaultMaxDirs)
+	called := make(chan struct{}, 10)
+	w.Subscribe(func([]FileEvent) { called <- struct{}{} }).Close()
+	writeFiles(t, root, map[string]string{"z.go": "z"})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := w.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-called:
+		t.Error("an ended subscription was called")
+	case <-time.After(50 * time.Millisecond):
+	}
+}
+
+// TestSubscriptionSync: a subscription's Sync waits for its own function
+// only; another subscription stuck (a server whose stdin is full) does not
+// delay it.
+func TestSubscriptionSync(t *testing.T) {
+	w, root := newTestWatcher(t, time.Hour, DefaultMaxDirs)
+	stuck := make(chan struct{})
+	defer close(stuck)
+	w.Subscribe(func([]FileEvent) { <-stuck })
+	got := make(chan string, 10)
+	sub := w.Subscribe(func(evs []FileEvent) { got <- show(root, evs) })
+	writeFiles(t, root, map[string]string{"s.go": "s"})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	begin := time.Now()
+	if err := sub.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case g := <-got:
+		if g != "created s.go" {
+			t.Errorf("batch = %q", g)
+		}
+	default:
+		t.Fatal("Sync returned before the subscription processed the change")
+	}
+	t.Logf("Sync: %v", time.Since(begin))
+}

@@ -1,0 +1,3 @@
+module example.com/langs
+
+go 1.22

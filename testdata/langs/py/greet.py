@@ -1,0 +1,6 @@
+"""Greetings."""
+
+
+def greet(name: str) -> str:
+    """Return a greeting for name."""
+    return "hello, " + name
