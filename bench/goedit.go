@@ -96,14 +96,14 @@ func (b *bench) goEdit(ctx context.Context, g *goResult, base baseline, i int) e
 		g.lint = lint
 	}
 	g.hook.recordEdit(i, broken, wall, checkLint(ws, lint, line, broken))
-	times, err := cur.next()
+	times, err := cur.next("gopls")
 	if err != nil {
 		return err
 	}
 	for _, p := range []struct {
 		ms float64
 		r  *row
-	}{{times.hook, &g.hookProc}, {times.daemon, &g.daemon}, {times.gopls, &g.gopls}} {
+	}{{times.hook, &g.hookProc}, {times.daemon, &g.daemon}, {times.server, &g.gopls}} {
 		if p.ms >= 0 {
 			p.r.recordEdit(i, broken, msDuration(p.ms), "")
 		}
@@ -114,14 +114,15 @@ func (b *bench) goEdit(ctx context.Context, g *goResult, base baseline, i int) e
 	if err != nil {
 		return err
 	}
-	g.build.recordEdit(i, broken, r.wall, checkOutput(ws, r, line, broken, base.buildCode))
+	marker := fmt.Sprintf("%s:%d:", filepath.Base(ws.target), line)
+	g.build.recordEdit(i, broken, r.wall, checkOutput(marker, r, broken, base.buildCode))
 
 	b.pause(ctx)
 	r, err = b.exec(ctx, ws.dir, nil, "gopls", "check", ws.target)
 	if err != nil {
 		return err
 	}
-	g.check.recordEdit(i, broken, r.wall, checkOutput(ws, r, line, broken, base.checkCode))
+	g.check.recordEdit(i, broken, r.wall, checkOutput(marker, r, broken, base.checkCode))
 	b.pause(ctx)
 	return ctx.Err()
 }
@@ -142,11 +143,10 @@ func checkLint(ws *workspace, lint string, line int, broken bool) string {
 }
 
 // checkOutput says what is wrong with a baseline's answer for an edit
-// whose declaration is on line ("" when nothing): a broken edit must be
-// reported at file:line, a fixed one must not be and must exit as the
-// unedited module did.
-func checkOutput(ws *workspace, r execResult, line int, broken bool, cleanCode int) string {
-	marker := fmt.Sprintf("%s:%d:", filepath.Base(ws.target), line)
+// ("" when nothing): a broken edit must be reported at marker (the file
+// and line as the command prints them, "main.go:12:"), a fixed one must not
+// be and must exit as the unedited project did.
+func checkOutput(marker string, r execResult, broken bool, cleanCode int) string {
 	out := r.combined()
 	switch {
 	case broken && !strings.Contains(out, marker):

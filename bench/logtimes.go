@@ -18,16 +18,25 @@ import (
 //     flag parsing and exit;
 //   - daemon: `msg=notify_change` elapsed_ms — the daemon's work on the
 //     request;
-//   - gopls: `msg="server checked" server=gopls` elapsed_ms — the wait for
-//     gopls's fresh diagnostics, including the settle window after them.
+//   - server: `msg="server checked" server=NAME` elapsed_ms — the wait for
+//     the server's fresh diagnostics, including the settle window after them
+//     (and the server's start on a first touch);
+//   - serverOnly: the same record's server_ms — from sending the change to
+//     the last changed document being fresh, the settle window excluded.
+//     Older daemons do not log it.
 //
-// A value is -1 when its record is missing. Milliseconds, as logged.
+// A value is -1 when its record or attribute is missing. Milliseconds, as
+// logged.
 type hookTimes struct {
-	hook, daemon, gopls float64
+	hook, daemon, server, serverOnly float64
 }
 
-// elapsedRE finds the elapsed_ms attribute of a log record.
-var elapsedRE = regexp.MustCompile(`\belapsed_ms=(\d+)`)
+// elapsedRE and serverMsRE find the elapsed_ms and server_ms attributes of
+// a log record.
+var (
+	elapsedRE  = regexp.MustCompile(`\belapsed_ms=(\d+(?:\.\d+)?)`)
+	serverMsRE = regexp.MustCompile(`\bserver_ms=(\d+(?:\.\d+)?)`)
+)
 
 // logCursor reads the records a workspace log gained since the last read.
 type logCursor struct {
@@ -45,10 +54,11 @@ func newLogCursor(path string) *logCursor {
 	return c
 }
 
-// next parses the records appended since the last call into hookTimes; the
-// last record of each kind wins.
-func (c *logCursor) next() (hookTimes, error) {
-	t := hookTimes{hook: -1, daemon: -1, gopls: -1}
+// next parses the records appended since the last call into hookTimes,
+// reading the "server checked" records of server; the last record of each
+// kind wins.
+func (c *logCursor) next(server string) (hookTimes, error) {
+	t := hookTimes{hook: -1, daemon: -1, server: -1, serverOnly: -1}
 	if c.path == "" {
 		return t, nil
 	}
@@ -78,8 +88,11 @@ func (c *logCursor) next() (hookTimes, error) {
 			t.hook = ms
 		case strings.Contains(line, `msg=notify_change `):
 			t.daemon = ms
-		case strings.Contains(line, `msg="server checked"`) && strings.Contains(line, " server=gopls "):
-			t.gopls = ms
+		case strings.Contains(line, `msg="server checked"`) && strings.Contains(line, " server="+server+" "):
+			t.server, t.serverOnly = ms, -1
+			if m := serverMsRE.FindStringSubmatch(line); m != nil {
+				t.serverOnly, _ = strconv.ParseFloat(m[1], 64)
+			}
 		}
 	}
 	return t, nil

@@ -233,13 +233,13 @@ func readProcMem(pid int) (m procMem, ok bool) {
 	return m, true
 }
 
-// memRow is part 3 for one workspace: its daemon, its gopls, and any
-// other process under the daemon.
+// memRow is part 4 for one workspace: its daemon, its language servers,
+// and any other process under the daemon.
 type memRow struct {
-	ws     *workspace
-	daemon procMem
-	gopls  []procMem  // one per gopls the daemon runs (one per module root)
-	others []namedMem // other descendants of the daemon, e.g. gopls's telemetry child
+	ws      *workspace
+	daemon  procMem
+	servers []namedMem // one per server process the daemon runs, named by its catalogue name
+	others  []namedMem // other descendants of the daemon, e.g. gopls's telemetry child
 }
 
 // namedMem is the memory of a process named by its command line.
@@ -248,11 +248,14 @@ type namedMem struct {
 	cmd string
 }
 
-// memory reads the daemon's and its gopls's memory in each workspace,
-// after the runs.
-func (b *bench) memory(ctx context.Context, wss []*workspace) ([]memRow, error) {
+// memory reads the memory of the daemon and its servers in each workspace
+// where a hook ran, after the runs.
+func (b *bench) memory(ctx context.Context) ([]memRow, error) {
 	var rows []memRow
-	for _, ws := range wss {
+	for _, ws := range b.workspaces {
+		if !ws.daemon {
+			continue
+		}
 		st, up, err := b.status(ctx, ws)
 		if err != nil {
 			return rows, err
@@ -267,8 +270,8 @@ func (b *bench) memory(ctx context.Context, wss []*workspace) ([]memRow, error) 
 		servers := make(map[int]bool)
 		for _, s := range st.Servers {
 			servers[s.Pid] = true
-			if m, ok := readProcMem(s.Pid); ok && s.Name == "gopls" {
-				row.gopls = append(row.gopls, m)
+			if m, ok := readProcMem(s.Pid); ok {
+				row.servers = append(row.servers, namedMem{procMem: m, cmd: s.Name})
 			}
 		}
 		for pid, cmd := range descendants(st.Pid) {

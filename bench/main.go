@@ -1,23 +1,32 @@
 // Command bench measures lsp-hook against baselines taken in the same run
-// (DESIGN.md "What is measured") and prints one table of medians, p90s and
-// ratios:
+// (DESIGN.md "What is measured", issue 3 "Measure and report") and prints
+// one report of medians, percentiles and ratios:
 //
-//  1. the hook round trip for an Edit of a JSON file with a syntax error,
-//     daemon warm, against `lsp-hook version` (a bare process start);
-//  2. a warm Go edit → lint block through the hook, against `go build ./...`
-//     and `gopls check FILE` after the same edit, on a small demo module and
-//     on a copy of a real module of at least 10,000 lines;
-//  3. the resident memory of the daemon and of its gopls.
+//  1. json: the hook round trip for an Edit of a JSON file with a syntax
+//     error, daemon warm, against `lsp-hook version` (a bare process start);
+//  2. go: a warm Go edit → lint block through the hook, against `go build
+//     ./...` and `gopls check FILE` after the same edit, on a small demo
+//     module and on a copy of a real module of at least 10,000 lines;
+//  3. langs: per live language (Go, Python, TypeScript, C) on the projects
+//     of testdata/langs, a warm edit → lint block through the hook against
+//     the command a hook-writer would otherwise run after every edit (`go
+//     vet ./...`, `pyright FILE`, `tsc --noEmit -p .`, `clang -fsyntax-only
+//     FILE` or gcc's when clang is missing), with p50 and p95, and the
+//     daemon's own overhead: the hook's wall time minus the server's time
+//     from the daemon log (goal ≤ 5 ms at p50);
+//  4. memory: the resident memory of each daemon and of its servers.
 //
-// Machines are noisy, so the claims are ratios between measurements taken
-// interleaved in one run, not absolute times. Everything runs in a private
-// temporary tree (with its own $XDG_RUNTIME_DIR, so the daemons are the
-// bench's own); the daemons are stopped and the tree removed at the end,
-// on error and on Ctrl-C too.
+// -only selects sections (-only json,langs), -langs the languages of part
+// 3 (-langs py,ts). Machines are noisy, so the claims are ratios between
+// measurements taken interleaved in one run, not absolute times.
+// Everything runs in a private temporary tree (with its own
+// $XDG_RUNTIME_DIR, so the daemons are the bench's own); the daemons are
+// stopped and the tree removed at the end, on error and on Ctrl-C too.
 //
-// Usage (from the module root; gopls must be on PATH):
+// Usage (from the module root; the servers must be on PATH, as make bench
+// puts them):
 //
-//	go run ./bench -bin bin/lsp-hook
+//	go run ./bench -bin bin/lsp-hook [-only json,go,langs,memory] [-langs go,py,ts,c]
 package main
 
 import (
@@ -29,6 +38,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -54,11 +64,18 @@ type options struct {
 	goN      int           // timed Go edits per workspace, after the untimed first touch
 	cooldown time.Duration // pause between measurements, so one's background work is not billed to the next
 	keep     bool          // keep the temporary tree, for debugging
+	only     *setFlag      // sections to run (json, go, langs, memory)
+	langs    *setFlag      // languages of part 3 (go, py, ts, c)
+	langsDir string        // directory holding the projects of part 3
+	langN    int           // timed edits per language, after the untimed first touch
 }
+
+// runs reports whether -only selects s.
+func (o options) runs(s section) bool { return o.only.has(string(s)) }
 
 // parseOptions reads the flags; -bin is required.
 func parseOptions(args []string, stderr io.Writer) (options, error) {
-	var o options
+	o := options{only: newSectionFlag(), langs: newLangFlag()}
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.bin, "bin", "", "lsp-hook binary to measure (required)")
@@ -68,14 +85,18 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.goN, "go-n", 20, "timed Go edits per workspace, after the first touch")
 	fs.DurationVar(&o.cooldown, "cooldown", 250*time.Millisecond, "pause between Go measurements")
 	fs.BoolVar(&o.keep, "keep", false, "keep the temporary tree (daemons are still stopped)")
+	fs.Var(o.only, "only", "comma-separated sections to run: "+strings.Join(o.only.all, ","))
+	fs.Var(o.langs, "langs", "comma-separated languages of the langs section: "+strings.Join(o.langs.all, ","))
+	fs.StringVar(&o.langsDir, "langs-dir", "testdata/langs", "directory of the per-language projects")
+	fs.IntVar(&o.langN, "lang-n", 20, "timed edits per language, after the first touch")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
 	if o.bin == "" {
 		return o, errors.New("-bin is required: the lsp-hook binary to measure")
 	}
-	if o.jsonN < 1 || o.goN < 1 {
-		return o, errors.New("-json-n and -go-n must be at least 1")
+	if o.jsonN < 1 || o.goN < 1 || o.langN < 1 {
+		return o, errors.New("-json-n, -go-n and -lang-n must be at least 1")
 	}
 	abs, err := filepath.Abs(o.bin)
 	if err != nil {
@@ -114,34 +135,49 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 	return err
 }
 
-// measureAll runs the three parts in order, filling rep as it goes so that
-// a failure still leaves what was measured before it.
+// measureAll runs the selected parts in order, filling rep as it goes so
+// that a failure still leaves what was measured before it.
 func measureAll(ctx context.Context, b *bench, rep *report) error {
-	demo, err := b.demoWorkspace(ctx)
-	if err != nil {
-		return fmt.Errorf("preparing the demo workspace: %w", err)
-	}
-	big, err := b.moduleWorkspace(ctx)
-	if err != nil {
-		return fmt.Errorf("preparing the large workspace: %w", err)
-	}
-	b.progressf("1. JSON hook round trip on %s (%d + %d runs)", demo.name, b.opts.jsonN, b.opts.jsonN)
-	js, err := b.jsonRoundTrip(ctx, demo)
-	if err != nil {
-		return fmt.Errorf("JSON round trip: %w", err)
-	}
-	rep.json = &js
-	for _, ws := range []*workspace{demo, big} {
-		b.progressf("2. Go edits on %s (1 + %d runs)", ws.name, b.opts.goN)
-		g, err := b.goEdits(ctx, ws)
-		if len(g.hook.s) > 0 || err == nil { // a partial run is still worth printing
-			rep.goRuns = append(rep.goRuns, g)
+	var demo, big *workspace
+	var err error
+	if b.opts.runs(secJSON) || b.opts.runs(secGo) {
+		if demo, err = b.demoWorkspace(ctx); err != nil {
+			return fmt.Errorf("preparing the demo workspace: %w", err)
 		}
+	}
+	if b.opts.runs(secGo) {
+		if big, err = b.moduleWorkspace(ctx); err != nil {
+			return fmt.Errorf("preparing the large workspace: %w", err)
+		}
+	}
+	if b.opts.runs(secJSON) {
+		b.progressf("1. JSON hook round trip on %s (%d + %d runs)", demo.name, b.opts.jsonN, b.opts.jsonN)
+		js, err := b.jsonRoundTrip(ctx, demo)
 		if err != nil {
-			return fmt.Errorf("Go edits on %s: %w", ws.name, err)
+			return fmt.Errorf("JSON round trip: %w", err)
+		}
+		rep.json = &js
+	}
+	if b.opts.runs(secGo) {
+		for _, ws := range []*workspace{demo, big} {
+			b.progressf("2. Go edits on %s (1 + %d runs)", ws.name, b.opts.goN)
+			g, err := b.goEdits(ctx, ws)
+			if len(g.hook.s) > 0 || err == nil { // a partial run is still worth printing
+				rep.goRuns = append(rep.goRuns, g)
+			}
+			if err != nil {
+				return fmt.Errorf("Go edits on %s: %w", ws.name, err)
+			}
 		}
 	}
-	b.progressf("3. memory")
-	rep.memory, err = b.memory(ctx, []*workspace{demo, big})
+	if b.opts.runs(secLangs) {
+		if err := b.langEdits(ctx, rep); err != nil {
+			return err
+		}
+	}
+	if b.opts.runs(secMemory) {
+		b.progressf("4. memory")
+		rep.memory, err = b.memory(ctx)
+	}
 	return err
 }

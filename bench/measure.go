@@ -33,12 +33,19 @@ func (s samples) median() time.Duration {
 }
 
 // p90 is the 90th percentile by nearest rank; 0 without samples.
-func (s samples) p90() time.Duration {
+func (s samples) p90() time.Duration { return s.percentile(0.90) }
+
+// p95 is the 95th percentile by nearest rank; 0 without samples.
+func (s samples) p95() time.Duration { return s.percentile(0.95) }
+
+// percentile is the q-th quantile (0 < q ≤ 1) by nearest rank; 0 without
+// samples.
+func (s samples) percentile(q float64) time.Duration {
 	if len(s) == 0 {
 		return 0
 	}
 	x := slices.Sorted(slices.Values(s))
-	return x[int(math.Ceil(0.9*float64(len(x))))-1]
+	return x[max(int(math.Ceil(q*float64(len(x))))-1, 0)]
 }
 
 // row is one measurement of the report: its timed samples, its untimed
@@ -47,7 +54,8 @@ type row struct {
 	label     string
 	sub       bool          // a breakdown of the row above it (indented)
 	s         samples       // timed runs
-	first     time.Duration // the first run, excluded from s; 0: none
+	first     time.Duration // the first run, excluded from s
+	hasFirst  bool          // first was recorded (it may be 0 when read from a log)
 	firstNote string        // what made the first run cold
 	bad       int           // runs whose answer was wrong
 	badNote   string        // the first wrong answer, explained
@@ -80,7 +88,7 @@ func (r *row) record(i int, d time.Duration, problem string) {
 		}
 	}
 	if i == 0 {
-		r.first = d
+		r.first, r.hasFirst = d, true
 	} else {
 		r.s = append(r.s, d)
 	}

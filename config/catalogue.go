@@ -88,7 +88,11 @@ import (
 //     every open file and only for open files, none at all when a file's
 //     diagnostics stay empty, and some unasked: tsserver re-checks the open
 //     files by itself about 2.5 s after a closed file of the project changes
-//     on disk.
+//     on disk. None of that can be told fresh from stale, so lsp-hook
+//     ignores these pushes and asks tsserver itself, through the
+//     typescript.tsserverRequest command the server lists in its
+//     executeCommandProvider (lsp/tsserver.go): measured on
+//     testdata/langs/ts, a warm edit is answered in ~15 ms instead of ~385 ms.
 func Catalogue() []Server {
 	servers := []Server{
 		{

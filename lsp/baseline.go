@@ -63,7 +63,7 @@ func (s *Snapshot) Diagnostics(path string) []diag.Diagnostic {
 			if err != nil {
 				continue
 			}
-			code, _ := codeString(d.Code)
+			code, _ := diagCode(d)
 			sev := diag.Severity(d.Severity)
 			if sev < diag.SeverityError || sev > diag.SeverityHint {
 				sev = diag.SeverityError

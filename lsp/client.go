@@ -52,6 +52,7 @@ type Client struct {
 	stop context.CancelFunc
 
 	regs registrations // dynamic registrations and the static pull source
+	ts   tsserverPull  // tsserver.go's pull state (atomic fields)
 
 	watchMu sync.Mutex    // guards watch
 	watch   *Subscription // to the workspace's Watcher; nil when not watching
@@ -99,7 +100,8 @@ func Start(ctx context.Context, server config.Server, root string, log *slog.Log
 		c.kill()
 		return nil, fmt.Errorf("initializing %s for %s: %w%s", server.Name, root, err, c.stderrHint())
 	}
-	c.log.Info("server started", "server_pid", c.cmd.Process.Pid, "encoding", c.encoding, "server_info", c.serverName)
+	c.log.Info("server started", "server_pid", c.cmd.Process.Pid, "encoding", c.encoding, "server_info", c.serverName,
+		"tsserver_pull", c.ts.on.Load())
 	return c, nil
 }
 

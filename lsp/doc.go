@@ -3,7 +3,9 @@
 // speaks JSON-RPC 2.0 to them over stdio with Content-Length framing (LSP 3.17
 // "Base Protocol"), keeps their documents in sync (didOpen, didChange with
 // full text, didSave), answers their requests, and waits for fresh
-// publishDiagnostics after a change.
+// diagnostics after a change: pushed (publishDiagnostics), pulled
+// (textDocument/diagnostic, pull.go), or asked of tsserver through
+// typescript-language-server (tsserver.go).
 //
 // Wire types — 0-based lines, characters in the negotiated position encoding
 // (UTF-16 unless the server chose UTF-8 or UTF-32) — stay inside this package;

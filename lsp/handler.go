@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -20,7 +21,9 @@ import (
 // (pull.go); didSave; workspace/configuration; workspace folders; watched
 // files with dynamic registration and relative patterns (registrations.go,
 // watch.go); work-done progress; and every position encoding position.go
-// converts. Nothing is declared that the client does not implement.
+// converts. Pulling tsserver's diagnostics where the server passes its
+// requests through (tsserver.go) needs no capability: it is
+// workspace/executeCommand, which a client may always send. Nothing is declared that the client does not implement.
 // relatedDocumentSupport stays false: related documents in a pull answer are
 // still recorded when a server sends them anyway.
 var clientCapabilities = map[string]any{
@@ -92,6 +95,9 @@ func (c *Client) initialize(ctx context.Context) error {
 		}
 		c.regs.setStatic(src)
 	}
+	if ec := res.Capabilities.ExecuteCommandProvider; ec != nil && slices.Contains(ec.Commands, tsserverRequestCommand) {
+		c.ts.on.Store(true)
+	}
 	if res.ServerInfo != nil {
 		c.serverName = res.ServerInfo.Name
 		if v := res.ServerInfo.Version; v != "" && len(v) <= 40 { // gopls puts its whole build info here
@@ -123,6 +129,12 @@ func (c *Client) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Reque
 				v = fmt.Sprint(*p.Version)
 			}
 			c.log.Debug("publishDiagnostics", "uri", p.URI, "version", v, "diagnostics", len(p.Diagnostics))
+		}
+		if c.ts.inUse() {
+			// Diagnostics are pulled from tsserver (tsserver.go); an
+			// unversioned push can neither be told fresh nor stale.
+			c.ts.dropped.Add(1)
+			return nil, nil
 		}
 		c.store.publish(p)
 		return nil, nil

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/diag"
 )
 
 // Server states reported by status (DESIGN.md "LSP client essentials").
@@ -231,7 +232,7 @@ func (m *Manager) checkOne(ctx context.Context, k entryKey, docs []Doc, settle t
 	o := c.Update(sctx, docs, settle)
 	e.docs.RUnlock()
 	m.log.Info("server checked", "server", k.server, "root", k.root, "freshness", o.Freshness,
-		"files", len(docs), "elapsed_ms", time.Since(begin).Milliseconds(), "err", o.Err)
+		"files", len(docs), "elapsed_ms", time.Since(begin).Milliseconds(), "server_ms", o.ServerMS, "err", o.Err)
 	if m.MaxOpenDocuments > 0 && c.openDocCount() > m.MaxOpenDocuments {
 		m.background(func() { m.closeStaleDocs(e, time.Now()) })
 	}
@@ -316,6 +317,8 @@ func (m *Manager) start(ctx context.Context, e *entry) {
 		m.log.Warn("server failed to start", "server", e.server.Name, "root", e.root, "err", e.err)
 		return
 	}
+	sev, err := diag.ParseSeverity(m.cfg.Severity)
+	e.client.pullHints(err == nil && diag.SeverityHint.AtLeast(sev))
 	go e.client.reapWhenBroken()
 	if m.WatchFiles {
 		go m.watch(e.client)

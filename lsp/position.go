@@ -82,6 +82,40 @@ func toColumn(line []byte, character uint32, enc string) int {
 	return col + 1
 }
 
+// fromColumn is toColumn's inverse: the 0-based offset, in encoding enc, of
+// the 1-based code-point column col on line text. A column past the end of
+// the line counts one unit per extra column.
+func fromColumn(line []byte, col int, enc string) uint32 {
+	units := 0
+	i := 0
+	for ; col > 1 && i < len(line); col-- {
+		r, size := utf8.DecodeRune(line[i:])
+		switch {
+		case enc == EncodingUTF8:
+			units += size
+		case enc == EncodingUTF32, r == utf8.RuneError && size == 1:
+			units++
+		default: // UTF-16
+			units += utf16.RuneLen(r)
+		}
+		i += size
+	}
+	return uint32(units + max(col-1, 0))
+}
+
+// recode converts p, whose character counts units of encoding from, into
+// encoding to, on this text. A line the text does not have is left as is.
+func (x *lineIndex) recode(p Position, from, to string) Position {
+	if from == to {
+		return p
+	}
+	l, ok := x.line(int(p.Line))
+	if !ok {
+		return p
+	}
+	return Position{Line: p.Line, Character: fromColumn(l, toColumn(l, p.Character, from), to)}
+}
+
 // convert turns an LSP position into a 1-based line and code-point column.
 // When the line is not in the text (the document changed since), the column
 // is taken as if every unit were one character.
@@ -141,7 +175,7 @@ func (c *Client) convert(path, uri string, ds []Diagnostic) []diag.Diagnostic {
 			c.log.Warn("dropping diagnostic", "path", path, "err", err)
 			continue
 		}
-		code, err := codeString(d.Code)
+		code, err := diagCode(d)
 		if err != nil {
 			c.log.Warn("diagnostic code", "path", path, "err", err)
 		}

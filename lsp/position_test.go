@@ -39,6 +39,40 @@ func TestToColumn(t *testing.T) {
 	}
 }
 
+// TestRecode: a position moves between encodings through its code-point
+// column, and fromColumn inverts toColumn.
+func TestRecode(t *testing.T) {
+	x := newLineIndex([]byte("a日😀b\r\nx"))
+	tests := []struct {
+		from     string
+		char     uint32
+		to       string
+		wantChar uint32
+	}{
+		{EncodingUTF16, 4, EncodingUTF8, 8},  // before b: 1 + 3 + 4 bytes
+		{EncodingUTF8, 8, EncodingUTF16, 4},  // and back
+		{EncodingUTF16, 4, EncodingUTF32, 3}, // the emoji is one code point
+		{EncodingUTF16, 2, EncodingUTF16, 2}, // same encoding: unchanged
+		{EncodingUTF16, 9, EncodingUTF8, 9},  // past the end: clamped, and counted from it
+	}
+	for _, tt := range tests {
+		if got := x.recode(Position{Line: 0, Character: tt.char}, tt.from, tt.to); got != (Position{0, tt.wantChar}) {
+			t.Errorf("recode(0:%d, %s → %s) = %+v, want 0:%d", tt.char, tt.from, tt.to, got, tt.wantChar)
+		}
+	}
+	if got := x.recode(Position{Line: 5, Character: 3}, EncodingUTF16, EncodingUTF8); got != (Position{5, 3}) {
+		t.Errorf("recode of a line the text lacks = %+v, want it unchanged", got)
+	}
+	for _, enc := range []string{EncodingUTF8, EncodingUTF16, EncodingUTF32} {
+		line := []byte("a日😀b")
+		for col := 1; col <= 5; col++ {
+			if got := toColumn(line, fromColumn(line, col, enc), enc); got != col {
+				t.Errorf("%s: toColumn(fromColumn(%d)) = %d", enc, col, got)
+			}
+		}
+	}
+}
+
 func TestLineIndexCRLF(t *testing.T) {
 	x := newLineIndex([]byte("a\r\nbé\r\nc"))
 	if l, _ := x.line(1); string(l) != "bé" {

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 )
@@ -74,6 +75,26 @@ func codeString(raw json.RawMessage) (string, error) {
 		return n.String(), nil
 	}
 	return "", fmt.Errorf("decoding diagnostic code %s: want integer or string", raw)
+}
+
+// tsSource is the source typescript-language-server gives the diagnostics
+// it relays from tsserver (lib/cli.mjs toDiagnostic: diagnostic.source ||
+// 'typescript'), and tsserver.go gives the ones it pulls.
+const tsSource = "typescript"
+
+// diagCode returns d's code for display: codeString's, except that a
+// TypeScript error number (a numeric code from source "typescript") is
+// written "ts2322", as tsc's own "error TS2322" names it and DESIGN.md's
+// lint block shows it, whether it was pushed or pulled from tsserver.
+func diagCode(d Diagnostic) (string, error) {
+	code, err := codeString(d.Code)
+	if err != nil || code == "" || d.Source != tsSource {
+		return code, err
+	}
+	if raw := bytes.TrimSpace(d.Code); raw[0] != '"' { // a number, not a string
+		return "ts" + code, nil
+	}
+	return code, nil
 }
 
 // messageString decodes Diagnostic.message: a string, or a MarkupContent
@@ -151,11 +172,16 @@ const (
 )
 
 // serverCapabilities is the part of InitializeResult.capabilities we read.
-// TextDocumentSync is TextDocumentSyncKind | TextDocumentSyncOptions.
+// TextDocumentSync is TextDocumentSyncKind | TextDocumentSyncOptions;
+// ExecuteCommandProvider is ExecuteCommandOptions {commands: string[]}
+// (LSP 3.17 "Execute a command"), read to find tsserver.go's pull.
 type serverCapabilities struct {
-	PositionEncoding   string          `json:"positionEncoding"`
-	TextDocumentSync   json.RawMessage `json:"textDocumentSync"`
-	DiagnosticProvider json.RawMessage `json:"diagnosticProvider"`
+	PositionEncoding       string          `json:"positionEncoding"`
+	TextDocumentSync       json.RawMessage `json:"textDocumentSync"`
+	DiagnosticProvider     json.RawMessage `json:"diagnosticProvider"`
+	ExecuteCommandProvider *struct {
+		Commands []string `json:"commands"`
+	} `json:"executeCommandProvider"`
 }
 
 type initializeResult struct {

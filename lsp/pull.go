@@ -215,8 +215,12 @@ func (c *Client) retryable(err error, uri string, version int32) bool {
 
 // pullOnce sends one request and records the report for the document and
 // for every related document. It returns the report's kind and how many
-// diagnostics it stands for.
+// diagnostics it stands for. A pull under tsIdentifier asks tsserver
+// instead (tsserver.go).
 func (c *Client) pullOnce(ctx context.Context, key pullKey, version int32) (kind string, n int, err error) {
+	if key.identifier == tsIdentifier {
+		return c.tsPullOnce(ctx, key, version)
+	}
 	prev, _ := c.store.lastPull(key.uri, key.identifier)
 	params := documentDiagnosticParams{
 		TextDocument:     TextDocumentIdentifier{URI: key.uri},

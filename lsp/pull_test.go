@@ -33,6 +33,9 @@ type peer struct {
 	// pull answers one textDocument/diagnostic; n counts pulls of that
 	// (uri, identifier) from 1. It runs on its own goroutine.
 	pull func(p documentDiagnosticParams, n int) (any, error)
+	// exec, when set before the first change, answers
+	// workspace/executeCommand; else it is answered null.
+	exec func(command string, args []json.RawMessage) (any, error)
 
 	mu    sync.Mutex // guards below
 	pulls []documentDiagnosticParams
@@ -98,6 +101,15 @@ func (p *peer) handle(ctx context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Reque
 		n := p.count[k]
 		p.mu.Unlock()
 		return p.pull(dp, n)
+	case "workspace/executeCommand":
+		var ep struct {
+			Command   string            `json:"command"`
+			Arguments []json.RawMessage `json:"arguments"`
+		}
+		if err := json.Unmarshal(params, &ep); err != nil || p.exec == nil {
+			return nil, err
+		}
+		return p.exec(ep.Command, ep.Arguments)
 	}
 	return nil, nil
 }

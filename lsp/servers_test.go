@@ -39,17 +39,15 @@ type serverCase struct {
 
 	// unopened is a caller the tests never open, and unopenedErr its error
 	// after the signature change, for servers that report files nobody
-	// opened (gopls diagnoses every package of the workspace); "" for
+	// opened (gopls diagnoses every package of the workspace; lsp-hook
+	// pulls tsserver's diagnostics for a changed file's importers); "" for
 	// servers that only check open files.
 	unopened    string
 	unopenedErr wantErr
 
 	// gaps lists the steps of TestServers this server is known to fail
-	// with lsp-hook's client as it is, each with the reason; advisory,
-	// when set, makes every step a known gap, for a server whose answers
-	// cannot yet be told fresh from stale. See steps.
-	gaps     map[string]string
-	advisory string
+	// with lsp-hook's client as it is, each with the reason. See steps.
+	gaps map[string]string
 }
 
 // wantErr is one expected diagnostic: the exact 1-based line and column
@@ -108,16 +106,13 @@ var serverCases = []serverCase{
 		caller: "src/main.ts", comment: "  // padding",
 		goodCall: "  console.log(greet(\"world\"));",
 		badCall:  "  console.log(greet(\"🙂\", 3));",
-		tooMany:  wantErr{4, 26, "Expected 1 arguments, but got 2.", "2554"},
+		tooMany:  wantErr{4, 26, "Expected 1 arguments, but got 2.", "ts2554"},
 		callee:   "src/greet.ts",
 		twoParams: "/** Returns a greeting for name, ending in punct. */\n" +
 			"export function greet(name: string, punct: string): string {\n  return \"hello, \" + name + punct;\n}\n",
-		tooFew:   wantErr{4, 15, "Expected 2 arguments, but got 1.", "2554"},
-		advisory: tsUnversioned,
-		gaps: map[string]string{
-			stepCleanToClean:  tsCleanToClean,
-			stepRepairCallers: tsCleanToClean + " (here the callee: greet.ts stays clean)",
-		},
+		tooFew:      wantErr{4, 15, "Expected 2 arguments, but got 1.", "ts2554"},
+		unopened:    "src/loud.ts",
+		unopenedErr: wantErr{5, 10, "Expected 2 arguments, but got 1.", "ts2554"},
 	},
 	{
 		lang: "c", server: "clangd", exe: "clangd",
@@ -131,22 +126,6 @@ var serverCases = []serverCase{
 		tooFew: wantErr{4, 16, "Too few arguments to function call, expected 2, have 1", "typecheck_call_too_few_args"},
 	},
 }
-
-// typescript-language-server's known gaps. Both need diagnostics pulled
-// from tsserver (workspace/executeCommand typescript.tsserverRequest with
-// syntacticDiagnosticsSync and semanticDiagnosticsSync), whose answers
-// describe the text as of the request, instead of its pushes.
-const (
-	tsCleanToClean = "typescript-language-server publishes nothing when a file's diagnostics " +
-		"stay empty (it skips an empty list replacing an empty list), so a clean edit of a clean " +
-		"file is never answered and waits out the deadline"
-	tsUnversioned = "typescript-language-server's pushes carry no version: it publishes the merge " +
-		"of tsserver's syntactic, semantic and suggestion lists 50 ms after the last one came in, " +
-		"so when one check lags (the first semantic check of a cold project, or any under load) a " +
-		"partial list comes first and a late one for the old text can land after the next change, " +
-		"and tsserver also re-checks open files on its own 2.5 s after a closed file changes on " +
-		"disk; any of those is taken as the fresh answer"
-)
 
 // project copies testdata/langs/<lang> to a temp dir and returns its
 // absolute, symlink-free path (servers report resolved paths).
@@ -200,6 +179,9 @@ func (k *checker) check(path, text string, settle time.Duration) (Outcome, error
 		k.t.Logf("%s %s: %s in %v", k.server, filepath.Base(path), o.Freshness, elapsed.Round(time.Millisecond))
 		if o.Freshness != Fresh || o.Err != nil {
 			return o, fmt.Errorf("%s on %s: freshness %s, err %v; want fresh", k.server, filepath.Base(path), o.Freshness, o.Err)
+		}
+		if o.ServerMS <= 0 || o.ServerMS > elapsed.Milliseconds() {
+			return o, fmt.Errorf("%s on %s: server_ms %d, want within (0, %d]", k.server, filepath.Base(path), o.ServerMS, elapsed.Milliseconds())
 		}
 		return o, nil
 	}
@@ -259,10 +241,9 @@ func only(what string, ds []diag.Diagnostic, want ...wantErr) error {
 // logged too, not failed: an entry whose step keeps passing is one to
 // remove.
 type steps struct {
-	t        *testing.T
-	gaps     map[string]string
-	advisory string
-	ran      map[string]bool
+	t    *testing.T
+	gaps map[string]string
+	ran  map[string]bool
 }
 
 func (s steps) run(name string, f func() error) {
@@ -270,9 +251,6 @@ func (s steps) run(name string, f func() error) {
 	s.ran[name] = true
 	err := f()
 	reason, gap := s.gaps[name]
-	if !gap && s.advisory != "" {
-		reason, gap = s.advisory, true
-	}
 	switch {
 	case err != nil && gap:
 		s.t.Logf("known gap in step %q (%s):\n%v", name, reason, err)
@@ -310,7 +288,7 @@ func TestServers(t *testing.T) {
 			t.Cleanup(m.Shutdown)
 			k := &checker{t: t, m: m, server: c.server}
 			defer k.logLatency()
-			s := steps{t: t, gaps: c.gaps, advisory: c.advisory, ran: make(map[string]bool)}
+			s := steps{t: t, gaps: c.gaps, ran: make(map[string]bool)}
 			callerPath := filepath.Join(dir, filepath.FromSlash(c.caller))
 			calleePath := filepath.Join(dir, filepath.FromSlash(c.callee))
 			shipped := string(mustReadFile(t, callerPath))

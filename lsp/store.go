@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"context"
+	"slices"
 	"sync"
 )
 
@@ -89,7 +91,10 @@ func (s *store) pullEnd(uri string) {
 
 // recordPull stores r as the latest report for (uri, identifier), unless a
 // report for a newer document version is already there (an answer that
-// arrived late); it reports whether r was stored.
+// arrived late); it reports whether r was stored. A report for a document
+// not open (version 0) replaces any: one kept from when the document was
+// open describes a text since closed, and the caller checks that the
+// document is still closed.
 func (s *store) recordPull(uri, identifier string, r pullReport) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -98,7 +103,7 @@ func (s *store) recordPull(uri, identifier string, r pullReport) bool {
 		m = make(map[string]pullReport)
 		s.pulls[uri] = m
 	}
-	if old, ok := m[identifier]; ok && old.version > r.version {
+	if old, ok := m[identifier]; ok && old.version > r.version && r.version != 0 {
 		return false
 	}
 	s.seq++
@@ -106,6 +111,32 @@ func (s *store) recordPull(uri, identifier string, r pullReport) bool {
 	m[identifier] = r
 	s.wakeLocked()
 	return true
+}
+
+// pulling reports whether a pull for uri is in flight.
+func (s *store) pulling(uri string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.inflight[uri] > 0
+}
+
+// waitPulled waits until no pull for any of uris is in flight, or ctx
+// ends; it reports whether they all ended.
+func (s *store) waitPulled(ctx context.Context, uris []string) bool {
+	for {
+		s.mu.Lock()
+		busy := slices.ContainsFunc(uris, func(u string) bool { return s.inflight[u] > 0 })
+		arrived := s.arrived
+		s.mu.Unlock()
+		if !busy {
+			return true
+		}
+		select {
+		case <-arrived: // pullEnd wakes every waiter
+		case <-ctx.Done():
+			return false
+		}
+	}
 }
 
 // lastPull returns the latest report for (uri, identifier).

@@ -48,22 +48,37 @@ type Doc struct {
 // Outcome is what one server said about one change. Files holds, for each
 // changed document that got a fresh publication, its diagnostics (possibly
 // none: clean). Others holds the files the server re-published after the
-// change, other than the changed ones. Nothing published before the change
-// is ever in an Outcome.
+// change, other than the changed ones (a file whose pull is still running
+// is left out: its answer may be about to be replaced). Nothing published
+// before the change is ever in an Outcome.
+//
+// ServerMS is the server's own time, in milliseconds: from just before the
+// change was sent to the moment the answer was complete — every changed
+// document fresh and, where Update waits for other files' pulls, those
+// answered — not counting the settle window after it; when the other
+// files' pulls did not finish in time, up to every changed document being
+// fresh. It is 0 unless Freshness is Fresh. What a check takes beyond it
+// is lsp-hook's own overhead.
 type Outcome struct {
 	Server    string
 	Root      string
 	Freshness Freshness
 	Files     map[string][]diag.Diagnostic
 	Others    map[string][]diag.Diagnostic
+	ServerMS  int64
 	Err       error
 }
 
 // Update sends docs to the server (didOpen the first time, then didChange
 // with the full text at version+1, then didSave), pulls their diagnostics
-// when the server supports pull (pull.go), and waits until every doc has a
-// fresh answer — a push for its version, or its pulls answered — and settle
-// has passed without another arrival, or until ctx ends. Before that, the
+// when the server supports pull (pull.go) or passes tsserver requests
+// through (tsserver.go), and waits until every doc has a fresh answer — a
+// push for its version, or its pulls answered — and settle has passed
+// without another arrival, or until ctx ends. A tsserver pull's answers are
+// complete as they come (there are no waves to settle), so settle is not
+// waited for; but with a settle longer than EditSettle (the caller wants
+// more than the changed files' errors) it waits, within ctx, for the pulls
+// of the other files a change can break (Outcome.Others). Before that, the
 // changes on disk the Watcher saw are sent (see Watch), and files open
 // earlier that changed on disk since are re-synced (a cheap mtime scan that
 // also covers a client without a Watcher), so an out-of-band write (a
@@ -79,6 +94,7 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	c.syncWatched(ctx)
 	c.resyncChangedOnDisk(docs)
 	mark, _ := c.store.mark()
+	sent := time.Now()
 	want := make(map[string]int32, len(docs)) // uri → version sent
 	for _, d := range docs {
 		uri, v, err := c.sync(d)
@@ -89,12 +105,17 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 		want[uri] = v
 	}
 	c.pullAfterChange(want)
-	fresh := c.waitFresh(ctx, mark, want, settle)
+	others := c.tsPullAfterChange(ctx, want, settle > EditSettle)
+	if c.ts.inUse() {
+		settle = 0
+	}
+	fresh, answered := c.waitFresh(ctx, mark, want, settle, others)
 	switch {
 	case len(fresh) == 0 && c.Err() != nil:
 		out.Freshness = None // the server died: it gave no answer at all
 	case len(fresh) == len(want):
 		out.Freshness = Fresh
+		out.ServerMS = answered.Sub(sent).Milliseconds()
 		c.mu.Lock()
 		c.touched = true
 		c.mu.Unlock()
@@ -110,11 +131,22 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	return out
 }
 
-// waitFresh waits for a fresh publication of every URI in want, then for
-// settle without new arrivals; it returns the URIs that were fresh when it
-// stopped.
-func (c *Client) waitFresh(ctx context.Context, mark uint64, want map[string]int32, settle time.Duration) map[string]bool {
-	var settleTimer <-chan time.Time
+// waitFresh waits for a fresh publication of every URI in want and for
+// others to be closed (nil: nothing more to wait for), then for settle
+// without new arrivals. It returns the URIs that were fresh when it
+// stopped, and when the answer was last complete (see Outcome.ServerMS;
+// zero when not every URI was fresh).
+func (c *Client) waitFresh(ctx context.Context, mark uint64, want map[string]int32, settle time.Duration, others <-chan struct{}) (map[string]bool, time.Time) {
+	var (
+		settleTimer         <-chan time.Time
+		allFresh, completed time.Time
+	)
+	answered := func() time.Time {
+		if !completed.IsZero() {
+			return completed
+		}
+		return allFresh
+	}
 	for {
 		_, arrived := c.store.mark()
 		fresh := make(map[string]bool)
@@ -127,8 +159,12 @@ func (c *Client) waitFresh(ctx context.Context, mark uint64, want map[string]int
 		case len(fresh) < len(want):
 			// Not (or no longer) fresh: a refresh made a pull server start
 			// over. Wait for its answer, within ctx.
-			settleTimer = nil
-		case settleTimer == nil:
+			settleTimer, allFresh, completed = nil, time.Time{}, time.Time{}
+		case allFresh.IsZero():
+			allFresh = time.Now()
+		}
+		if !allFresh.IsZero() && others == nil && settleTimer == nil {
+			completed = time.Now()
 			settleTimer = time.After(settle)
 		}
 		select {
@@ -136,12 +172,14 @@ func (c *Client) waitFresh(ctx context.Context, mark uint64, want map[string]int
 			if settleTimer != nil {
 				settleTimer = time.After(settle) // a wave is still arriving
 			}
+		case <-others:
+			others = nil
 		case <-settleTimer:
-			return fresh
+			return fresh, answered()
 		case <-ctx.Done():
-			return fresh
+			return fresh, answered()
 		case <-c.exited:
-			return fresh
+			return fresh, answered()
 		}
 	}
 }
@@ -271,10 +309,10 @@ func (c *Client) resyncIfChanged(path string) {
 
 // collect converts into diag form the fresh answers for the changed URIs
 // (want: URI → version sent), and every answer that arrived after mark for
-// other URIs. A changed URI that is not fresh is left out; for one that is,
-// only answers for its version count: a push (see publication.fresh) and
-// the pull reports for that version or later. Push and pull items of one
-// file are merged with diag.SortDedupe.
+// other URIs that have no pull in flight. A changed URI that is not fresh
+// is left out; for one that is, only answers for its version count: a push
+// (see publication.fresh) and the pull reports for that version or later.
+// Push and pull items of one file are merged with diag.SortDedupe.
 func (c *Client) collect(mark uint64, fresh map[string]bool, want map[string]int32) (files, others map[string][]diag.Diagnostic) {
 	files = make(map[string][]diag.Diagnostic)
 	others = make(map[string][]diag.Diagnostic)
@@ -298,7 +336,7 @@ func (c *Client) collect(mark uint64, fresh map[string]bool, want map[string]int
 				}
 			}
 			files[path] = c.merge(path, uri, lists)
-		case !changed:
+		case !changed && !c.store.pulling(uri):
 			others[path] = c.merge(path, uri, snap.lists())
 		}
 	}

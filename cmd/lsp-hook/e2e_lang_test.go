@@ -25,9 +25,6 @@ type langCase struct {
 	// line is the whole lint line, for servers whose version `make tools`
 	// pins; "" for clangd, which comes from the system's packages.
 	line string
-	// warmUp is a file edited (unchanged) first, so that the breaking edit
-	// finds the server warm; "" to break cold.
-	warmUp string
 }
 
 var langCases = []langCase{
@@ -49,14 +46,8 @@ var langCases = []langCase{
 		lang: "ts", exe: "typescript-language-server", caller: "src/main.ts",
 		goodCall: "  console.log(greet(\"world\"));",
 		badCall:  "  console.log(greet(\"🙂\", 3));",
-		want:     wantDiag{file: "src/main.ts", line: 4, col: 26, msg: "Expected 1 arguments, but got 2.", code: "2554"},
-		line:     "ERROR [4:26] Expected 1 arguments, but got 2. (2554)",
-		// typescript-language-server publishes tsserver's syntactic list
-		// on its own when the first semantic check of a cold project lags,
-		// unversioned, and lsp-hook takes it as the answer (see
-		// tsUnversioned in lsp/servers_test.go): broken cold, main.ts can
-		// come back clean. A clean first file takes that hit instead.
-		warmUp: "src/greet.ts",
+		want:     wantDiag{file: "src/main.ts", line: 4, col: 26, msg: "Expected 1 arguments, but got 2.", code: "ts2554"},
+		line:     "ERROR [4:26] Expected 1 arguments, but got 2. (ts2554)",
 	},
 	{
 		lang: "c", exe: "clangd", caller: "main.c",
@@ -119,9 +110,7 @@ func newLangWorkspace(t *testing.T, lang string) *workspace {
 // TestLanguageEdits runs, per live language, the Edit that breaks a call
 // (the hook prints the exact lint line: position in characters past an
 // emoji, message and code) and the Edit that fixes it (the hook prints
-// nothing). The first event starts the daemon and the server cold: the
-// breaking Edit, or for TypeScript an unchanged Edit of another file (see
-// warmUp).
+// nothing). The breaking Edit starts the daemon and the server cold.
 func TestLanguageEdits(t *testing.T) {
 	e2e(t)
 	for _, c := range langCases {
@@ -133,11 +122,6 @@ func TestLanguageEdits(t *testing.T) {
 				t.Fatalf("%s does not hold %q exactly once", c.caller, c.goodCall)
 			}
 			broken := strings.Replace(shipped, c.goodCall+"\n", c.badCall+"\n", 1)
-			if c.warmUp != "" {
-				if block := w.hook(w.edit("s", c.warmUp, w.readFile(c.warmUp))); block != "" {
-					t.Fatalf("the clean %s printed:\n%s", c.warmUp, indent(block))
-				}
-			}
 
 			block := w.hook(w.edit("s", c.caller, broken))
 			checkLint(t, block, []wantDiag{c.want})
