@@ -6,6 +6,9 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/config"
@@ -106,8 +109,9 @@ func Check(ctx context.Context, root string, changes []sidecar.Change, source st
 			return res, "daemon"
 		}
 		log.Warn("daemon unavailable; running validators in-process", "socket", socket, "err", err)
+		return inProcess(coldCtx, root, changes, source, log, "the lsp-hook daemon is unavailable"), "in-process"
 	}
-	return inProcess(coldCtx, root, changes, source, log), "in-process"
+	return inProcess(coldCtx, root, changes, source, log, ""), "in-process" // --no-daemon: the user chose validators only
 }
 
 func viaDaemon(ctx context.Context, root, socket string, changes []sidecar.Change, source string, begin time.Time, opts Options) (sidecar.Result, bool, error) {
@@ -139,12 +143,31 @@ func viaDaemon(ctx context.Context, root, socket string, changes []sidecar.Chang
 }
 
 // inProcess runs the engine without language servers: the built-in
-// validators only.
-func inProcess(ctx context.Context, root string, changes []sidecar.Change, source string, log *slog.Logger) sidecar.Result {
+// validators only. When a changed file is one a language server would have
+// checked, the block says so (why is the reason), so the agent never takes
+// silence for a clean file.
+func inProcess(ctx context.Context, root string, changes []sidecar.Change, source string, log *slog.Logger, why string) sidecar.Result {
 	cfg, problems := config.Load(root)
 	for _, p := range problems {
 		log.Warn("config problem; using defaults for it", "problem", p.Error())
 	}
 	e := sidecar.NewEngine(root, cfg, nil, log)
-	return e.Check(ctx, sidecar.NotifyChangeParams{Changes: changes, Source: source})
+	res := e.Check(ctx, sidecar.NotifyChangeParams{Changes: changes, Source: source})
+	var missed []string
+	for _, c := range changes {
+		for _, s := range cfg.ServersFor(filepath.Ext(c.Path)) {
+			if !slices.Contains(missed, s.Name) {
+				missed = append(missed, s.Name)
+			}
+		}
+	}
+	if len(missed) > 0 && why != "" {
+		note := fmt.Sprintf("lsp-hook: %s, so %s did not check this change; errors it would report are unknown, not absent.",
+			why, strings.Join(missed, ", "))
+		if res.Lint != "" {
+			res.Lint += "\n"
+		}
+		res.Lint += note
+	}
+	return res
 }

@@ -112,17 +112,21 @@ func Connect(ctx context.Context, version string, opts StartOptions) (c *Client,
 		case <-wctx.Done():
 			return nil, true, fmt.Errorf("daemon started but did not answer within %v: %w", wait, err)
 		case <-exited:
-			// It lost the race to another daemon (which should answer
-			// now) or failed to start (see its log): one last try.
+			// It lost the race to another daemon, which holds the lock and
+			// will listen in a moment; or it failed to start (see its
+			// log). Give the winner a little longer, then give up.
 			exited = nil
-			if c, err = Dial(wctx, opts.Socket, version); err == nil {
-				return c, true, nil
-			}
-			return nil, true, fmt.Errorf("daemon exited at start-up (see %s): %w", LogPath(opts.Socket), err)
+			var cancelLost context.CancelFunc
+			wctx, cancelLost = context.WithTimeout(wctx, lostRaceWait)
+			defer cancelLost()
 		case <-time.After(delay):
 		}
 	}
 }
+
+// lostRaceWait is how long Connect keeps trying after the daemon it started
+// exited: long enough for the daemon that won the lock to listen.
+const lostRaceWait = 2 * time.Second
 
 // StartDaemon starts `lsp-hook serve` for opts.Root detached from the caller:
 // a new session (setsid), stdin/stdout/stderr on /dev/null, so the hook can
