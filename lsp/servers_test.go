@@ -93,13 +93,6 @@ var serverCases = []serverCase{
 		twoParams: "\"\"\"Greetings.\"\"\"\n\n\ndef greet(name: str, punct: str) -> str:\n" +
 			"    \"\"\"Return a greeting for name, ending in punct.\"\"\"\n    return \"hello, \" + name + punct\n",
 		tooFew: wantErr{5, 11, `Argument missing for parameter "punct"`, "reportCallIssue"},
-		gaps: map[string]string{
-			stepBreakCallers: "pyright re-checks the importers of a file on didChange and on " +
-				"workspace/didChangeWatchedFiles, but not when the file is first opened with text other " +
-				"than what it had read from disk, so the caller keeps its old (clean) result; it needs " +
-				"didChangeWatchedFiles (Changed) for the written file before its first didOpen, which " +
-				"Client.Update sends once the Manager subscribes its clients to the workspace Watcher",
-		},
 	},
 	{
 		lang: "ts", server: "typescript-language-server", exe: "typescript-language-server",
