@@ -60,6 +60,30 @@ import (
 //     them. Versioned publishDiagnostics; when the client declares pull
 //     diagnostics it registers textDocument/diagnostic instead (identifier
 //     "Pyright", interFileDependencies) and stops pushing.
+//   - rust-analyzer: `rust-analyzer` speaks LSP on stdio with no arguments
+//     (rust-analyzer book, "rust-analyzer Binary"; `rustup component add
+//     rust-analyzer`). Root markers in rust-analyzer's own discovery order
+//     (crates/project-model ProjectManifest::discover): rust-project.json,
+//     .rust-project.json, then the nearest Cargo.toml. From there
+//     rust-analyzer asks `cargo metadata` for the whole cargo workspace and
+//     runs cargo check from its root, so each member crate with its own
+//     Cargo.toml gets a process of its own that loads the whole workspace.
+//     Language id rust (LSP 3.17). No settings: rust-analyzer asks
+//     workspace/configuration (section "rust-analyzer") only after
+//     workspace/didChangeConfiguration, which lsp-hook never sends, so an
+//     option has to go in InitializationOptions (docs/book/src/contributing/
+//     lsp-extensions.md, "Configuration in initializationOptions"). Read
+//     from its source, not measured (it cannot be installed where the tests
+//     run; lsp/rustanalyzer_trace_test.go replays
+//     testdata/traces/rust-analyzer, whose README cites each file): it picks
+//     utf-8 when offered; to a client that pulls, its own diagnostics come
+//     only by pull, under identifier "rust-analyzer" with
+//     interFileDependencies, and a pull before the workspace has loaded is
+//     answered with an empty report; it sends workspace/diagnostic/refresh
+//     after every change and when a cargo check ends; on didSave it runs
+//     cargo check and pushes rustc's diagnostics when cargo reports them,
+//     tagged with the version the open document has when they are
+//     published, typically after lsp-hook has answered.
 //   - typescript-language-server: `typescript-language-server --stdio`
 //     (its README). It needs the typescript package and looks for it in
 //     this order (docs/configuration.md, tsserver.path and fallbackPath;
@@ -127,6 +151,14 @@ func Catalogue() []Server {
 			Settings: map[string]any{
 				"python": map[string]any{"analysis": map[string]any{"diagnosticMode": "openFilesOnly"}},
 			},
+		},
+		{
+			Name:        "rust-analyzer",
+			Command:     []string{"rust-analyzer"},
+			Extensions:  []string{".rs"},
+			LanguageIDs: map[string]string{".rs": "rust"},
+			RootMarkers: []string{"rust-project.json", ".rust-project.json", "Cargo.toml"},
+			Enabled:     true,
 		},
 		{
 			Name:       "typescript-language-server",

@@ -85,6 +85,7 @@ func TestServersFor(t *testing.T) {
 		{".hpp", "clangd", "cpp"},
 		{".m", "clangd", "objective-c"},
 		{".mm", "clangd", "objective-cpp"},
+		{".rs", "rust-analyzer", "rust"},
 		{".json", "", ""},
 		{".GO", "", ""}, // extensions compare case-sensitively, as servers do
 		{"", "", ""},
@@ -121,6 +122,9 @@ func TestCatalogueChoices(t *testing.T) {
 		{"pyright: pyrightconfig.json before the packaging files", servers["pyright"].RootMarkers[0] == "pyrightconfig.json"},
 		{"pyright: openFilesOnly", lookup(servers["pyright"].Settings, "python", "analysis", "diagnosticMode") == "openFilesOnly"},
 		{"clangd: no background index", slices.Contains(servers["clangd"].Command, "--background-index=false")},
+		{"rust-analyzer: rust-project.json before Cargo.toml, as rust-analyzer discovers projects",
+			slices.Equal(servers["rust-analyzer"].RootMarkers, []string{"rust-project.json", ".rust-project.json", "Cargo.toml"})},
+		{"rust-analyzer: no settings (it never asks lsp-hook for them)", servers["rust-analyzer"].Settings == nil},
 		{"typescript-language-server: no tsserver.path, so a project's own TypeScript wins",
 			lookup(servers["typescript-language-server"].InitializationOptions, "tsserver", "path") == nil},
 		{"typescript-language-server: no typing acquisition",

@@ -28,6 +28,7 @@
 //	garbage-stdout     on the first didOpen/didChange, write bytes that are not a
 //	                   framed message to stdout, then keep running
 //	no-read            answer initialize, then never read stdin again
+//	replay             play the server side of the trace file -script (replay.go)
 //
 // -trace FILE appends one line per event: "start PID", then for every
 // message received its method, a space, and the document URI when it names
@@ -54,6 +55,7 @@ func main() {
 	flood := flag.Int("flood", 10000, "flood: diagnostics per publication")
 	stderrMiB := flag.Int("stderr-mib", 16, "stderr-flood: MiB written to stderr in the background")
 	trace := flag.String("trace", "", "append received methods to this file")
+	scriptFile := flag.String("script", "", "replay: the trace file to play (see replay.go)")
 	flag.Parse()
 	s := &server{
 		mode: *mode, initDelay: *initDelay, flood: *flood, stderrMiB: *stderrMiB,
@@ -71,6 +73,9 @@ func main() {
 	fmt.Fprintf(os.Stderr, "fakelsp: started in mode %s\n", s.mode)
 	if s.mode == "stderr-flood" {
 		go s.floodStderr(*stderrMiB << 20)
+	}
+	if s.mode == "replay" {
+		os.Exit(s.replay(*scriptFile))
 	}
 	os.Exit(s.serve())
 }
