@@ -8,8 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
 )
@@ -221,10 +223,18 @@ func lookupSection(settings map[string]any, section string) any {
 }
 
 // progress tracks $/progress work-done tokens (LSP 3.17 "Work Done
-// Progress"): which are between "begin" and "end", with their titles.
+// Progress"): which are between "begin" and "end", their titles and when
+// they began, so a check can wait for work a change set off (rust-analyzer's
+// cargo check after didSave) instead of answering before it ends.
 type progress struct {
-	mu     sync.Mutex // guards active
-	active map[string]string
+	mu      sync.Mutex // guards active and changed
+	active  map[string]progressItem
+	changed chan struct{} // closed and replaced on every begin and end
+}
+
+type progressItem struct {
+	title string
+	begun time.Time
 }
 
 func (p *progress) update(params json.RawMessage) {
@@ -241,14 +251,38 @@ func (p *progress) update(params json.RawMessage) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.active == nil {
-		p.active = make(map[string]string)
+		p.active = make(map[string]progressItem)
 	}
 	switch m.Value.Kind {
 	case "begin":
-		p.active[string(m.Token)] = m.Value.Title
+		p.active[string(m.Token)] = progressItem{title: m.Value.Title, begun: time.Now()}
 	case "end":
 		delete(p.active, string(m.Token))
+	default:
+		return
 	}
+	if p.changed != nil {
+		close(p.changed)
+		p.changed = nil
+	}
+}
+
+// pendingSince returns the titles of work begun at or after t and not yet
+// ended, and a channel closed at the next begin or end.
+func (p *progress) pendingSince(t time.Time) ([]string, <-chan struct{}) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var titles []string
+	for _, it := range p.active {
+		if !it.begun.Before(t) {
+			titles = append(titles, it.title)
+		}
+	}
+	sort.Strings(titles)
+	if p.changed == nil {
+		p.changed = make(chan struct{})
+	}
+	return titles, p.changed
 }
 
 // Busy returns the titles of the work-done progress the server reported as
@@ -257,8 +291,8 @@ func (c *Client) Busy() []string {
 	c.progress.mu.Lock()
 	defer c.progress.mu.Unlock()
 	var out []string
-	for _, t := range c.progress.active {
-		out = append(out, t)
+	for _, it := range c.progress.active {
+		out = append(out, it.title)
 	}
 	return out
 }

@@ -67,6 +67,10 @@ type Outcome struct {
 	Others    map[string][]diag.Diagnostic
 	ServerMS  int64
 	Err       error
+	// Pending names work the server began after the change and had not
+	// ended by the deadline (a cargo check): the answer is Partial, and
+	// more diagnostics may follow.
+	Pending []string
 }
 
 // Update sends docs to the server (didOpen the first time, then didChange
@@ -109,10 +113,15 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	if c.ts.inUse() {
 		settle = 0
 	}
-	fresh, answered := c.waitFresh(ctx, mark, want, settle, others)
+	fresh, answered, pending := c.waitFresh(ctx, mark, sent, want, settle, others)
 	switch {
 	case len(fresh) == 0 && c.Err() != nil:
 		out.Freshness = None // the server died: it gave no answer at all
+	case len(fresh) == len(want) && len(pending) > 0:
+		// Every file answered, but work the change set off (a cargo
+		// check) had not ended by the deadline: more may come.
+		out.Freshness = Partial
+		out.Pending = pending
 	case len(fresh) == len(want):
 		out.Freshness = Fresh
 		out.ServerMS = answered.Sub(sent).Milliseconds()
@@ -136,7 +145,7 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 // without new arrivals. It returns the URIs that were fresh when it
 // stopped, and when the answer was last complete (see Outcome.ServerMS;
 // zero when not every URI was fresh).
-func (c *Client) waitFresh(ctx context.Context, mark uint64, want map[string]int32, settle time.Duration, others <-chan struct{}) (map[string]bool, time.Time) {
+func (c *Client) waitFresh(ctx context.Context, mark uint64, sent time.Time, want map[string]int32, settle time.Duration, others <-chan struct{}) (map[string]bool, time.Time, []string) {
 	var (
 		settleTimer         <-chan time.Time
 		allFresh, completed time.Time
@@ -149,6 +158,7 @@ func (c *Client) waitFresh(ctx context.Context, mark uint64, want map[string]int
 	}
 	for {
 		_, arrived := c.store.mark()
+		pending, progressed := c.progress.pendingSince(sent)
 		fresh := make(map[string]bool)
 		for uri, v := range want {
 			if c.store.freshFor(uri, mark, v) {
@@ -160,10 +170,17 @@ func (c *Client) waitFresh(ctx context.Context, mark uint64, want map[string]int
 			// Not (or no longer) fresh: a refresh made a pull server start
 			// over. Wait for its answer, within ctx.
 			settleTimer, allFresh, completed = nil, time.Time{}, time.Time{}
+		case len(pending) > 0:
+			// Work the change set off is running (rust-analyzer's cargo
+			// check after didSave): its results are part of the answer.
+			settleTimer, completed = nil, time.Time{}
+			if allFresh.IsZero() {
+				allFresh = time.Now()
+			}
 		case allFresh.IsZero():
 			allFresh = time.Now()
 		}
-		if !allFresh.IsZero() && others == nil && settleTimer == nil {
+		if !allFresh.IsZero() && len(pending) == 0 && others == nil && settleTimer == nil {
 			completed = time.Now()
 			settleTimer = time.After(settle)
 		}
@@ -172,14 +189,18 @@ func (c *Client) waitFresh(ctx context.Context, mark uint64, want map[string]int
 			if settleTimer != nil {
 				settleTimer = time.After(settle) // a wave is still arriving
 			}
+		case <-progressed:
+			if settleTimer != nil {
+				settleTimer = time.After(settle)
+			}
 		case <-others:
 			others = nil
 		case <-settleTimer:
-			return fresh, answered()
+			return fresh, answered(), nil
 		case <-ctx.Done():
-			return fresh, answered()
+			return fresh, answered(), pending
 		case <-c.exited:
-			return fresh, answered()
+			return fresh, answered(), pending
 		}
 	}
 }

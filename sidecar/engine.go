@@ -241,7 +241,7 @@ func (e *Engine) validate(targets []target, texts map[string][]uint64, byFile ma
 }
 
 func outcomeResult(o lsp.Outcome) ServerResult {
-	r := ServerResult{Name: o.Server, Root: o.Root, State: lsp.StateActive, Freshness: string(o.Freshness)}
+	r := ServerResult{Name: o.Server, Root: o.Root, State: lsp.StateActive, Freshness: string(o.Freshness), Pending: o.Pending}
 	if o.Err != nil {
 		r.Error = o.Err.Error()
 		switch {

@@ -84,6 +84,10 @@ type ServerResult struct {
 	State     string `json:"state"`
 	Freshness string `json:"freshness"`
 	Error     string `json:"error,omitempty"`
+	// Pending names work the server began after the change and had not
+	// finished when the answer was sent ("cargo check"): freshness is then
+	// "partial" and more diagnostics may follow.
+	Pending []string `json:"pending,omitempty"`
 }
 
 // Result answers notify_change and diagnostics. Files lists every file with

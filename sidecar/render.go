@@ -47,21 +47,30 @@ func (e *Engine) render(res *Result, targets []target, byFile, others map[string
 	}
 }
 
-// unknownNote says which servers gave no fresh answer, so a timeout is never
-// mistaken for a clean file: "lsp-hook: no fresh diagnostics from gopls
-// (timeout); this file's errors from it are unknown."
+// unknownNote says which servers gave no complete fresh answer, so a
+// timeout is never mistaken for a clean file:
+//
+//	lsp-hook: no fresh diagnostics from gopls (timeout); errors it would report are unknown, not absent.
+//	lsp-hook: rust-analyzer was still running cargo check; errors it finds later are not in this answer.
 func unknownNote(servers []ServerResult) string {
-	var names []string
+	var names, running []string
 	for _, s := range servers {
-		if s.Freshness == string(lsp.Timeout) || s.Freshness == string(lsp.Partial) ||
-			(s.Freshness == string(lsp.None) && s.State == lsp.StateBroken) {
+		switch {
+		case len(s.Pending) > 0:
+			running = append(running, fmt.Sprintf("%s was still running %s", s.Name, strings.Join(s.Pending, ", ")))
+		case s.Freshness == string(lsp.Timeout) || s.Freshness == string(lsp.Partial) ||
+			(s.Freshness == string(lsp.None) && s.State == lsp.StateBroken):
 			names = append(names, fmt.Sprintf("%s (%s)", s.Name, reason(s)))
 		}
 	}
-	if len(names) == 0 {
-		return ""
+	var lines []string
+	if len(names) > 0 {
+		lines = append(lines, "lsp-hook: no fresh diagnostics from "+strings.Join(names, ", ")+"; errors it would report are unknown, not absent.")
 	}
-	return "lsp-hook: no fresh diagnostics from " + strings.Join(names, ", ") + "; errors it would report are unknown, not absent."
+	if len(running) > 0 {
+		lines = append(lines, "lsp-hook: "+strings.Join(running, "; ")+"; errors it finds later are not in this answer.")
+	}
+	return strings.Join(lines, "\n")
 }
 
 func reason(s ServerResult) string {
