@@ -150,6 +150,14 @@ func (c *Client) waitFresh(ctx context.Context, mark uint64, sent time.Time, wan
 		settleTimer         <-chan time.Time
 		allFresh, completed time.Time
 	)
+	// Work the change set off must end before the answer is complete. Until
+	// the server has given one fresh answer, so must work already running
+	// (loading, indexing): a server answers emptily while it loads
+	// (rust-analyzer's pulls do), and that is not "clean".
+	since := sent
+	if !c.Touched() {
+		since = time.Time{}
+	}
 	answered := func() time.Time {
 		if !completed.IsZero() {
 			return completed
@@ -158,7 +166,7 @@ func (c *Client) waitFresh(ctx context.Context, mark uint64, sent time.Time, wan
 	}
 	for {
 		_, arrived := c.store.mark()
-		pending, progressed := c.progress.pendingSince(sent)
+		pending, progressed := c.progress.pendingSince(since)
 		fresh := make(map[string]bool)
 		for uri, v := range want {
 			if c.store.freshFor(uri, mark, v) {
