@@ -347,3 +347,41 @@ func TestUnavailableServer(t *testing.T) {
 		t.Fatalf("status = %+v", st)
 	}
 }
+
+// TestStuckServerDoesNotDelayOthers: two servers check the same file; one
+// has stopped reading its stdin. The healthy one answers fresh in its usual
+// time, and the check as a whole ends within the stuck one's write timeout
+// (the deadline that bounds it), not later.
+func TestStuckServerDoesNotDelayOthers(t *testing.T) {
+	dir := tempDir(t)
+	cfg := fakeConfig(t, "normal")
+	stuck := cfg.LSP.Servers["fake"]
+	stuck.Name = "stuck"
+	stuck.Command = []string{fakeBin(t), "-mode=no-read"}
+	cfg.LSP.Servers["stuck"] = stuck
+	path := filepath.Join(dir, "a.fake")
+	// 1 MiB fills the pipe of the server that does not read.
+	if err := os.WriteFile(path, []byte(strings.Repeat("x", 1<<20)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := NewManager(cfg, dir, testLogger(t))
+	defer m.Shutdown()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	begin := time.Now()
+	out := m.Check(ctx, []Doc{{Path: path}}, 0)
+	elapsed := time.Since(begin)
+	byName := make(map[string]Outcome)
+	for _, o := range out {
+		byName[o.Server] = o
+	}
+	if o := byName["fake"]; o.Freshness != Fresh || o.ServerMS > 1000 {
+		t.Errorf("healthy server: freshness %s, server_ms %d (err %v); want fresh well within a second", o.Freshness, o.ServerMS, o.Err)
+	}
+	if o := byName["stuck"]; o.Freshness == Fresh {
+		t.Errorf("stuck server answered fresh: %+v", o)
+	}
+	if limit := DefaultWriteTimeout + 2*time.Second; elapsed > limit {
+		t.Errorf("check took %v, want at most %v", elapsed, limit)
+	}
+}
