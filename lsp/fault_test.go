@@ -22,10 +22,6 @@ import (
 // status then shows, and that Shutdown leaves no process behind. Deadlines
 // (fakeConfig): 1 s warm, 2 s first touch; every case is a first touch.
 func TestFaults(t *testing.T) {
-	pullSkip := ""
-	if !pullSupported() {
-		pullSkip = "pull diagnostics (textDocument/diagnostic) are not implemented in lsp yet"
-	}
 	tests := []struct {
 		mode          string
 		flags         []string
@@ -39,7 +35,6 @@ func TestFaults(t *testing.T) {
 		maxElapsed    time.Duration
 		slowCPU       bool // CPU-bound: deadlines of 10 s, so the race detector does not turn it into a timeout
 		check         func(t *testing.T, o Outcome)
-		skip          string
 	}{
 		{mode: "normal", text: "ok\nERROR(E1): broken\n", wantFreshness: Fresh, wantState: StateActive,
 			wantMessages: []string{"broken"}, maxElapsed: time.Second},
@@ -54,7 +49,7 @@ func TestFaults(t *testing.T) {
 		{mode: "never-publishes", text: "x", wantFreshness: Timeout, wantState: StateActive,
 			minElapsed: 2 * time.Second, maxElapsed: 2500 * time.Millisecond},
 		{mode: "pull-only", text: "ERROR(P1): pulled\n", wantFreshness: Fresh, wantState: StateActive,
-			wantMessages: []string{"pulled"}, maxElapsed: time.Second, skip: pullSkip},
+			wantMessages: []string{"pulled"}, maxElapsed: time.Second},
 		// The push for the previous version arrives first and never counts.
 		{mode: "stale-version", text: "ERROR: current\n", wantFreshness: Fresh, wantState: StateActive,
 			wantMessages: []string{"current"}, minElapsed: 300 * time.Millisecond, maxElapsed: 1500 * time.Millisecond},
@@ -75,9 +70,6 @@ func TestFaults(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
-			if tt.skip != "" {
-				t.Skip(tt.skip)
-			}
 			dir := tempDir(t)
 			path := filepath.Join(dir, "a.fake")
 			if err := os.WriteFile(path, []byte(tt.text), 0o644); err != nil {
@@ -183,14 +175,6 @@ func outErr(out []Outcome) error {
 		errs = append(errs, o.Err)
 	}
 	return errors.Join(errs...)
-}
-
-// pullSupported reports whether the client declares pull diagnostics, so
-// the pull-only case can run.
-func pullSupported() bool {
-	td, _ := clientCapabilities["textDocument"].(map[string]any)
-	_, ok := td["diagnostic"]
-	return ok
 }
 
 // TestCrashFailsPendingRequests: requests pending when the server dies fail

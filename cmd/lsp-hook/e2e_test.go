@@ -199,11 +199,8 @@ func TestOutOfBandWrite(t *testing.T) {
 		checkLint(t, w.hook(w.edit("s", "main.go", w.readFile("main.go"))), want)
 	})
 	t.Run("file the daemon never opened", func(t *testing.T) {
-		// Needs the workspace watcher of DESIGN.md ("Watcher: fsnotify over
-		// the workspace … Out-of-band writes … reach the servers too"),
-		// which lsp does not have yet: gopls keeps the old greet.go and the
-		// hook prints nothing. Remove this skip when lsp/watch.go lands.
-		t.Skip("known gap: no workspace file watcher yet (didChangeWatchedFiles is never sent)")
+		// Reaches gopls through the workspace watcher
+		// (didChangeWatchedFiles for the registered **/*.go globs).
 		w := newWorkspace(t)
 		if block := w.hook(w.edit("s", "main.go", w.readFile("main.go"))); block != "" {
 			t.Fatalf("clean main.go reported:\n%s", indent(block))
