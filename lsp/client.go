@@ -221,17 +221,21 @@ func (c *Client) Watch(w *Watcher) {
 }
 
 // syncWatched waits, within ctx, until the changes on disk made before the
-// call have been sent to the server, when the client is watching.
-func (c *Client) syncWatched(ctx context.Context) {
+// call have been sent to the server, when the client is watching. It
+// reports whether that covered every change: a watcher that is complete
+// (Watcher.Complete) and synced.
+func (c *Client) syncWatched(ctx context.Context) bool {
 	c.watchMu.Lock()
 	sub := c.watch
 	c.watchMu.Unlock()
 	if sub == nil {
-		return
+		return false
 	}
 	if err := sub.Sync(ctx); err != nil {
 		c.log.Debug("syncing watched file changes before a check", "err", err)
+		return false
 	}
+	return sub.w.Complete()
 }
 
 // Err returns why the client is broken, or nil while it is healthy.

@@ -83,10 +83,11 @@ type Outcome struct {
 // waited for; but with a settle longer than EditSettle (the caller wants
 // more than the changed files' errors) it waits, within ctx, for the pulls
 // of the other files a change can break (Outcome.Others). Before that, the
-// changes on disk the Watcher saw are sent (see Watch), and files open
-// earlier that changed on disk since are re-synced (a cheap mtime scan that
-// also covers a client without a Watcher), so an out-of-band write (a
-// formatter, a sed) reaches the server ahead of the change.
+// changes on disk the Watcher saw are sent (see Watch); without a
+// Watcher, or with one that may have missed events, files open earlier
+// that changed on disk since are re-synced from an mtime scan instead. So
+// an out-of-band write (a formatter, a sed) reaches the server ahead of the
+// change.
 func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) Outcome {
 	out := Outcome{Server: c.server.Name, Root: c.root, Freshness: None}
 	if err := c.Err(); err != nil {
@@ -95,8 +96,11 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	}
 	defer c.markUpdating(docs, -1)
 	c.markUpdating(docs, +1)
-	c.syncWatched(ctx)
-	c.resyncChangedOnDisk(docs)
+	if !c.syncWatched(ctx) {
+		// No watcher, or one that may have missed events: compare the
+		// open documents with the disk instead.
+		c.resyncChangedOnDisk(docs)
+	}
 	mark, _ := c.store.mark()
 	sent := time.Now()
 	want := make(map[string]int32, len(docs)) // uri → version sent

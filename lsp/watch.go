@@ -98,7 +98,8 @@ type Watcher struct {
 
 	mu       sync.Mutex // guards the fields below
 	dirs     map[string]bool
-	capped   bool
+	capped   bool // some directories are not watched (cap or inotify limit)
+	lost     bool // the kernel reported an error (queue overflow): events were lost
 	pending  map[string]FileChangeType
 	order    []string // pending paths in first-seen order
 	subs     map[int]*subscriber
@@ -106,6 +107,16 @@ type Watcher struct {
 	barriers map[uint64]chan struct{} // handOver ticket → closed when its marker is read
 	seen     uint64                   // marker events read so far
 	closed   bool
+}
+
+// Complete reports whether every change under the root is seen: false once
+// some directories went unwatched (cap or inotify limit) or the kernel
+// reported lost events. Clients then also compare open documents with the
+// disk on each check.
+func (w *Watcher) Complete() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return !w.capped && !w.lost
 }
 
 // NewWatcher starts watching root (absolute) and every directory under it
@@ -200,6 +211,9 @@ func (w *Watcher) loop() {
 				return
 			}
 			w.log.Warn("watching workspace", "err", err) // e.g. inotify queue overflow: events were lost
+			w.mu.Lock()
+			w.lost = true
+			w.mu.Unlock()
 		case <-timer.C:
 			w.deliver()
 			first = time.Time{}
