@@ -130,6 +130,9 @@ func TestRunInProcess(t *testing.T) {
 	os.WriteFile(filepath.Join(root, "conf.toml"), []byte("a = 1\nb = \n"), 0o644)
 	in, _ := json.Marshal(event)
 	var out bytes.Buffer
+	// The log goes beside a socket in a private runtime directory.
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	t.Setenv(sidecar.SocketEnv, "")
 	res := Run(context.Background(), Claude{}, bytes.NewReader(in), &out, Options{NoDaemon: true, Budget: 2 * time.Second})
 	if len(res.Files) != 1 || res.Files[0].Rel != "conf.toml" {
 		t.Fatalf("result = %+v", res)
@@ -140,8 +143,21 @@ func TestRunInProcess(t *testing.T) {
 
 	// A malformed event prints nothing and does not panic.
 	out.Reset()
+	// A malformed event has no cwd: the process's working directory names
+	// the workspace.
+	t.Chdir(root)
 	Run(context.Background(), Claude{}, strings.NewReader("{oops"), &out, Options{NoDaemon: true})
 	if out.Len() != 0 {
 		t.Errorf("malformed event printed %q", out.String())
+	}
+	// Both runs logged beside the workspace's socket, where the daemon logs.
+	logged, err := os.ReadFile(sidecar.LogPath(sidecar.SocketPath(root)))
+	if err != nil {
+		t.Fatalf("hook log: %v", err)
+	}
+	for _, want := range []string{`msg="hook answered"`, `msg="ignoring hook event"`} {
+		if !strings.Contains(string(logged), want) {
+			t.Errorf("hook log lacks %s:\n%s", want, logged)
+		}
 	}
 }

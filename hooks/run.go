@@ -54,28 +54,36 @@ func (o Options) withDefaults() Options {
 // diagnostics from the workspace daemon (starting it when absent), and write
 // the agent's answer to stdout. It never returns an error for the agent to
 // see: a bad event, a dead daemon, a timeout are logged, and the hook falls
-// back to the in-process validators or says nothing. The returned Result is
-// what was rendered (for tests and `notify`).
+// back to the in-process validators or says nothing. Without opts.Log it
+// logs beside the workspace's socket, where the daemon logs. The returned
+// Result is what was rendered (for tests).
 func Run(ctx context.Context, a Adapter, stdin io.Reader, stdout io.Writer, opts Options) sidecar.Result {
-	opts = opts.withDefaults()
 	begin := time.Now()
-	log := opts.Log.With("component", "hook", "agent", a.Name())
-	ev, err := a.Decode(stdin)
-	if err != nil {
-		log.Warn("ignoring hook event", "err", err)
-		return sidecar.Result{}
-	}
-	if len(ev.Changes) == 0 {
-		log.Debug("event has no file changes", "tool", ev.Tool)
-		return sidecar.Result{}
-	}
+	ev, decodeErr := a.Decode(stdin)
 	cwd := ev.Cwd
 	if cwd == "" {
 		cwd, _ = os.Getwd()
 	}
-	root, err := sidecar.FindWorkspace(cwd)
-	if err != nil {
-		log.Warn("ignoring hook event", "err", err)
+	root, rootErr := sidecar.FindWorkspace(cwd)
+	if opts.Socket == "" && rootErr == nil {
+		opts.Socket = sidecar.SocketPath(root)
+	}
+	if opts.Log == nil && opts.Socket != "" {
+		l, closeLog := sidecar.OpenSocketLog(opts.Socket)
+		defer closeLog()
+		opts.Log = l
+	}
+	opts = opts.withDefaults()
+	log := opts.Log.With("component", "hook", "agent", a.Name())
+	switch {
+	case decodeErr != nil:
+		log.Warn("ignoring hook event", "err", decodeErr)
+		return sidecar.Result{}
+	case len(ev.Changes) == 0:
+		log.Debug("event has no file changes", "tool", ev.Tool)
+		return sidecar.Result{}
+	case rootErr != nil:
+		log.Warn("ignoring hook event", "err", rootErr)
 		return sidecar.Result{}
 	}
 	res, via := Check(ctx, root, ev.Changes, a.Name(), begin, opts)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -64,10 +63,7 @@ func hookCommand() *cli.Command {
 			if err != nil {
 				return cli.Exit(err.Error(), exitError) // a misconfigured hook line: the user must see it
 			}
-			opts := hookOptions(c)
-			log, closeLog := hookLog(c)
-			defer closeLog()
-			opts.Log = log
+			opts := hookOptions(c) // Run opens the log beside the event's workspace socket
 			ctx, cancel := context.WithDeadline(c.Context, begin.Add(opts.ColdBudget))
 			defer cancel()
 			hooks.Run(ctx, a, c.App.Reader, c.App.Writer, opts)
@@ -81,21 +77,6 @@ func hookOptions(c *cli.Context) hooks.Options {
 		Budget: c.Duration("budget"), ColdBudget: c.Duration("cold-budget"),
 		Socket: c.String("socket"), Version: buildVersion(), NoDaemon: c.Bool("no-daemon"),
 	}
-}
-
-// hookLog opens the log beside the socket of the working directory's
-// workspace, where the daemon logs too.
-func hookLog(c *cli.Context) (*slogLogger, func()) {
-	socket := c.String("socket")
-	if socket == "" {
-		wd, _ := os.Getwd()
-		root, err := sidecar.FindWorkspace(wd)
-		if err != nil {
-			root = wd
-		}
-		socket = sidecar.SocketPath(root)
-	}
-	return sidecar.OpenSocketLog(socket)
 }
 
 func notifyCommand() *cli.Command {

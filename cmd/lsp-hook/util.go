@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 
@@ -11,8 +10,6 @@ import (
 
 	"github.com/lsp-hook/lsp-hook/sidecar"
 )
-
-type slogLogger = slog.Logger
 
 // workspaceRoot is --root, else the git top level of the working directory.
 func workspaceRoot(c *cli.Context) (string, error) {
