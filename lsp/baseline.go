@@ -26,14 +26,7 @@ type snapPub struct {
 // server (broken ones included: what they said last still describes the
 // files as they were).
 func (m *Manager) Snapshot() *Snapshot {
-	m.mu.Lock()
-	var clients []*Client
-	for _, e := range m.entries {
-		if c := e.readyClient(); c != nil {
-			clients = append(clients, c)
-		}
-	}
-	m.mu.Unlock()
+	clients := m.readyClients()
 	s := &Snapshot{byPath: make(map[string][]snapPub)}
 	for _, c := range clients {
 		for path, lists := range c.publications() {

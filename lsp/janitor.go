@@ -129,7 +129,7 @@ func (m *Manager) closeStaleDocs(e *entry, now time.Time) {
 	}
 	defer e.docs.Unlock()
 	c := e.client
-	open := c.openDocPaths()
+	open := c.openDocuments()
 	type doc struct {
 		path    string
 		touched time.Time
@@ -137,7 +137,8 @@ func (m *Manager) closeStaleDocs(e *entry, now time.Time) {
 	docs := make([]doc, 0, len(open))
 	m.mu.Lock()
 	isOpen := make(map[string]bool, len(open))
-	for _, p := range open {
+	for _, d := range open {
+		p := d.path
 		isOpen[p] = true
 		t, ok := e.touched[p]
 		if !ok { // opened by something other than a check: its clock starts now
@@ -151,7 +152,12 @@ func (m *Manager) closeStaleDocs(e *entry, now time.Time) {
 			delete(e.touched, p)
 		}
 	}
-	sort.SliceStable(docs, func(i, j int) bool { return docs[i].touched.Before(docs[j].touched) })
+	sort.Slice(docs, func(i, j int) bool { // oldest first; ties by path, so the choice is stable
+		if !docs[i].touched.Equal(docs[j].touched) {
+			return docs[i].touched.Before(docs[j].touched)
+		}
+		return docs[i].path < docs[j].path
+	})
 	var stale []string
 	for i, d := range docs {
 		over := m.MaxOpenDocuments > 0 && len(docs)-i > m.MaxOpenDocuments

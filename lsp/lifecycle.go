@@ -50,19 +50,6 @@ func (c *Client) StderrLines(n int) []string {
 	return out
 }
 
-// openDocPaths returns the absolute paths of the documents open in the
-// server, sorted.
-func (c *Client) openDocPaths() []string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	out := make([]string, 0, len(c.docs))
-	for _, d := range c.docs {
-		out = append(out, d.path)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // openDocCount returns how many documents are open in the server.
 func (c *Client) openDocCount() int {
 	c.mu.Lock()

@@ -122,6 +122,20 @@ func (e *entry) readyClient() *Client {
 	}
 }
 
+// readyClients returns the clients whose start is over and succeeded
+// (broken ones included: what they said last still stands).
+func (m *Manager) readyClients() []*Client {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []*Client
+	for _, e := range m.entries {
+		if c := e.readyClient(); c != nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // NewManager returns a manager for the workspace root (absolute) using cfg's
 // server catalogue, timeouts and lifecycle settings. No server starts until
 // Check needs it.

@@ -81,14 +81,7 @@ func (e *entry) status() ServerStatus {
 // Current returns the latest published diagnostics of every file from every
 // running server, merged by path.
 func (m *Manager) Current() map[string][]diag.Diagnostic {
-	m.mu.Lock()
-	var clients []*Client
-	for _, e := range m.entries {
-		if c := e.readyClient(); c != nil {
-			clients = append(clients, c)
-		}
-	}
-	m.mu.Unlock()
+	clients := m.readyClients()
 	out := make(map[string][]diag.Diagnostic)
 	for _, c := range clients {
 		for path, ds := range c.Current() {
