@@ -121,13 +121,7 @@ func unpaired(old, cur []int) []int {
 			i--
 		}
 	}
-	var out []int
-	for j, p := range paired {
-		if !p {
-			out = append(out, j)
-		}
-	}
-	return out
+	return unpairedIndexes(paired)
 }
 
 func unpairedGreedy(old, cur []int) []int {
@@ -153,6 +147,11 @@ func unpairedGreedy(old, cur []int) []int {
 			rest--
 		}
 	}
+	return unpairedIndexes(paired)
+}
+
+// unpairedIndexes returns the indexes whose paired flag is false.
+func unpairedIndexes(paired []bool) []int {
 	var out []int
 	for j, p := range paired {
 		if !p {
