@@ -87,9 +87,15 @@ func (e *Engine) Check(ctx context.Context, p NotifyChangeParams) Result {
 		base = e.baseline(ctx, targets, settle)
 	}
 	lspDone := e.checkServers(ctx, targets, settle)
-	texts := make(map[string][]uint64, len(targets))
-	for _, t := range targets {
-		texts[t.path] = lineHashes(t.text)
+	// only_new's memory of answers (texts: each changed file's line
+	// hashes) is kept only by checks that use it; without it a baseline
+	// falls back to git HEAD.
+	var texts map[string][]uint64
+	if onlyNew {
+		texts = make(map[string][]uint64, len(targets))
+		for _, t := range targets {
+			texts[t.path] = lineHashes(t.text)
+		}
 	}
 	for _, r := range e.validate(targets, texts, byFile) {
 		res.Servers = append(res.Servers, r)
@@ -128,13 +134,15 @@ func (e *Engine) checkServers(ctx context.Context, targets []target, settle time
 }
 
 // mergeOutcomes adds each outcome's diagnostics to byFile (changed files)
-// and, for a write, to others, remembers them (texts: each changed file's
-// line hashes), and returns how each server fared.
+// and, for a write, to others, remembers them when texts is not nil (each
+// changed file's line hashes), and returns how each server fared.
 func (e *Engine) mergeOutcomes(outcomes []lsp.Outcome, texts map[string][]uint64, anyWrite bool, byFile, others map[string][]diag.Diagnostic) []ServerResult {
 	var out []ServerResult
 	for _, o := range outcomes {
 		out = append(out, outcomeResult(o))
-		e.rememberOutcome(o, texts)
+		if texts != nil {
+			e.rememberOutcome(o, texts)
+		}
 		for path, ds := range o.Files {
 			byFile[path] = append(byFile[path], ds...)
 		}
@@ -220,7 +228,8 @@ func (e *Engine) targets(changes []Change, res *Result) []target {
 }
 
 // validate runs the built-in validator of each target, if any applies.
-// texts holds each target's text as line hashes, for only_new's memory.
+// texts holds each target's text as line hashes, for only_new's memory
+// (nil: nothing is remembered).
 func (e *Engine) validate(targets []target, texts map[string][]uint64, byFile map[string][]diag.Diagnostic) []ServerResult {
 	ran := make(map[validators.Kind]bool)
 	for _, t := range targets {
@@ -229,7 +238,9 @@ func (e *Engine) validate(targets []target, texts map[string][]uint64, byFile ma
 			continue
 		}
 		ds := validators.For(kind).Validate(t.path, t.text)
-		e.remember(t.path, string(kind), answer{lines: texts[t.path], diags: ds})
+		if texts != nil {
+			e.remember(t.path, string(kind), answer{lines: texts[t.path], diags: ds})
+		}
 		byFile[t.path] = append(byFile[t.path], ds...)
 		ran[kind] = true
 	}

@@ -19,10 +19,11 @@ import (
 // before the change — the baseline — is, for each file and checker (a
 // language server or a validator), in this order:
 //
-//  1. what lsp-hook's own last answer covering the file said (as a changed
-//     file, or as an "other" file of a write), with the text it described.
-//     Only lsp-hook's answers write this memory, so no out-of-band
-//     notification can slip the change itself into the baseline.
+//  1. what lsp-hook's own last only_new answer covering the file said (as a
+//     changed file, or as an "other" file of a write), with the text it
+//     described. Only those answers write this memory (checks without
+//     only_new keep nothing), so no out-of-band notification can slip the
+//     change itself into the baseline.
 //  2. for a changed file with no such answer: the diagnostics of the file's
 //     git HEAD version. For language servers that costs one extra round
 //     trip, once per file: the HEAD text is sent first (didOpen), then the
