@@ -396,10 +396,14 @@ func stopEntries(entries []*entry) {
 // has answered a change fresh before; a cold server needs the first-touch
 // budget.
 func (m *Manager) Warm(path string) bool {
+	var keys []entryKey // roots are found on disk: outside the lock
+	for _, s := range m.cfg.ServersFor(filepath.Ext(path)) {
+		keys = append(keys, entryKey{s.Name, FindRoot(path, s.RootMarkers, m.workspace)})
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for _, s := range m.cfg.ServersFor(filepath.Ext(path)) {
-		e, ok := m.entries[entryKey{s.Name, FindRoot(path, s.RootMarkers, m.workspace)}]
+	for _, k := range keys {
+		e, ok := m.entries[k]
 		if !ok {
 			return false
 		}
