@@ -97,9 +97,7 @@ func (e *Engine) Check(ctx context.Context, p NotifyChangeParams) Result {
 			texts[t.path] = lineHashes(t.text)
 		}
 	}
-	for _, r := range e.validate(targets, texts, byFile) {
-		res.Servers = append(res.Servers, r)
-	}
+	res.Servers = append(res.Servers, e.validate(targets, texts, byFile)...)
 	outcomes := <-lspDone
 	if base != nil { // before the answers below replace what it remembers
 		for _, o := range outcomes {

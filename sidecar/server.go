@@ -241,9 +241,7 @@ func (s *Server) status() StatusResult {
 		return true
 	})
 	if s.Engine.Manager != nil {
-		for _, ss := range s.Engine.Manager.Status() {
-			st.Servers = append(st.Servers, ss)
-		}
+		st.Servers = append(st.Servers, s.Engine.Manager.Status()...)
 	} else {
 		for name := range s.Engine.Config.LSP.Servers {
 			st.Servers = append(st.Servers, ServerStatus{Name: name, State: lsp.StateDisabled})
