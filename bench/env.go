@@ -194,7 +194,7 @@ type machine struct {
 
 // describeMachine gathers the header; what cannot be read shows as "?".
 func (b *bench) describeMachine(ctx context.Context, goplsBin string) machine {
-	m := machine{started: time.Now(), cpus: runtime.NumCPU(), goplsBin: goplsBin, bin: b.opts.bin}
+	m := machine{started: time.Now(), cpus: runtime.NumCPU(), memory: "?", goplsBin: goplsBin, bin: b.opts.bin}
 	m.cpuModel = procField("/proc/cpuinfo", "model name")
 	if kb := procField("/proc/meminfo", "MemTotal"); kb != "?" {
 		var n int64
@@ -202,14 +202,20 @@ func (b *bench) describeMachine(ctx context.Context, goplsBin string) machine {
 		m.memory = fmt.Sprintf("%.1f GiB", float64(n)/(1<<20))
 	}
 	m.kernel = firstLine(os.ReadFile("/proc/sys/kernel/osrelease"))
-	if f := strings.Fields(firstLine(os.ReadFile("/proc/loadavg"))); len(f) >= 3 {
-		m.load = strings.Join(f[:3], " ")
-	}
+	m.load = loadAvg()
 	m.goVer = orUnknown(output(ctx, "", b.env, "go", "env", "GOVERSION"))
 	m.gopls = orUnknown(output(ctx, "", b.env, goplsBin, "version"))
 	m.gopls = strings.TrimPrefix(firstLine([]byte(m.gopls), nil), "golang.org/x/tools/gopls ")
 	m.lspHook = orUnknown(output(ctx, "", b.env, b.opts.bin, "version"))
 	return m
+}
+
+// loadAvg is the 1, 5 and 15 minute load averages now, or "?".
+func loadAvg() string {
+	if f := strings.Fields(firstLine(os.ReadFile("/proc/loadavg"))); len(f) >= 3 {
+		return strings.Join(f[:3], " ")
+	}
+	return "?"
 }
 
 // procField returns the value of the first "key: value" line of a /proc

@@ -32,7 +32,7 @@ func writeLang(w io.Writer, n string, l langResult) {
 	}
 	rel, _ := filepath.Rel(l.ws.dir, l.ws.target)
 	fmt.Fprintf(w, "\n%s. %s  (%s)\n", n, l.spec.name, l.tools)
-	fmt.Fprintf(w, "    %s:%d += %s   /   %s\n", filepath.ToSlash(rel), l.line, l.spec.decl(0, true), l.spec.decl(1, false))
+	fmt.Fprintf(w, "    %s:%d += %s   /   %s\n", filepath.ToSlash(rel), l.ws.declLine(), l.spec.decl(0, true), l.spec.decl(1, false))
 	if l.note != "" {
 		fmt.Fprintf(w, "    %s\n", l.note)
 	}
@@ -46,11 +46,10 @@ func writeLang(w io.Writer, n string, l langResult) {
 			rows = append(rows, r)
 		}
 	}
-	writePercentileRows(w, append(rows, l.base)...)
+	writeTable(w, percentileCols, append(rows, l.base)...)
 	fmt.Fprintf(w, "   → %-*s %4s %10s %10s\n", labelWidth-2, "baseline ÷ hook", "",
-		fmtRatio(pRatio(l.base.s.median(), l.hook.s.median())), fmtRatio(pRatio(l.base.s.p95(), l.hook.s.p95())))
-	ov := l.overhead.s.median()
-	fmt.Fprintf(w, "   → daemon overhead at p50: %s   goal ≤ %s: %s\n", fmtDur(ov), fmtDur(goalOverhead), verdict(len(l.overhead.s) > 0 && ov <= goalOverhead))
+		fmtRatio(l.speedup(samples.median)), fmtRatio(l.speedup(samples.p95)))
+	fmt.Fprintf(w, "   → daemon overhead at p50: %s   goal ≤ %s: %s\n", fmtDur(l.overhead.s.median()), fmtDur(goalOverhead), verdict(l.overheadMet()))
 	if l.settleIn {
 		fmt.Fprintln(w, "     settle included: the daemon logs no server_ms, so \"server\" is the \"server checked\" record's")
 		fmt.Fprintln(w, "     elapsed_ms, settle window and all, and the overhead shown leaves the settle window out")
@@ -60,24 +59,14 @@ func writeLang(w io.Writer, n string, l langResult) {
 	answerLine(w, l.lint)
 }
 
-// writePercentileRows prints a table of rows with p50 and p95 columns,
-// then one line per row whose runs gave wrong answers.
-func writePercentileRows(w io.Writer, rows ...row) {
-	fmt.Fprintf(w, "   %-*s %4s %10s %10s %10s\n", labelWidth, "", "n", "p50", "p95", "first")
-	for _, r := range rows {
-		label := r.label
-		if r.sub {
-			label = "  " + label
-		}
-		line := fmt.Sprintf("   %-*s %4d %10s %10s %10s  %s", labelWidth, label, len(r.s),
-			fmtSample(r.s, r.s.median()), fmtSample(r.s, r.s.p95()), fmtFirst(r), r.firstNote)
-		fmt.Fprintln(w, strings.TrimRight(line, " "))
-	}
-	for _, r := range rows {
-		if r.bad > 0 {
-			fmt.Fprintf(w, "   ! %s: %d of %d answers wrong; %s\n", strings.TrimSpace(r.label), r.bad, len(r.s)+1, r.badNote)
-		}
-	}
+// speedup is the baseline's stat over the hook's.
+func (l langResult) speedup(stat func(samples) time.Duration) float64 {
+	return pRatio(stat(l.base.s), stat(l.hook.s))
+}
+
+// overheadMet reports whether the daemon's overhead at p50 meets its goal.
+func (l langResult) overheadMet() bool {
+	return len(l.overhead.s) > 0 && l.overhead.s.median() <= goalOverhead
 }
 
 // writeLangSummary prints one line per language measured: the hook and the
@@ -96,10 +85,10 @@ func writeLangSummary(w io.Writer, langs []langResult) {
 			ov += "*"
 		}
 		fmt.Fprintf(w, "   %-11s %9s %9s  %-27s %9s %9s %8s %8s %10s  %s\n", l.spec.name,
-			fmtDur(l.hook.s.median()), fmtDur(l.hook.s.p95()), cut(strings.Join(l.argv, " "), 27),
+			fmtDur(l.hook.s.median()), fmtDur(l.hook.s.p95()), cut(strings.Join(l.cmd.argv, " "), 27),
 			fmtDur(l.base.s.median()), fmtDur(l.base.s.p95()),
-			fmtRatio(pRatio(l.base.s.median(), l.hook.s.median())), fmtRatio(pRatio(l.base.s.p95(), l.hook.s.p95())),
-			ov, verdict(len(l.overhead.s) > 0 && l.overhead.s.median() <= goalOverhead))
+			fmtRatio(l.speedup(samples.median)), fmtRatio(l.speedup(samples.p95)),
+			ov, verdict(l.overheadMet()))
 	}
 	for _, l := range langs {
 		if l.settleIn {
@@ -107,32 +96,6 @@ func writeLangSummary(w io.Writer, langs []langResult) {
 			break
 		}
 	}
-}
-
-// fmtSample is fmtDur of d, a statistic of s, except that a 0 of samples
-// that were there (a log difference under its 1 ms resolution) shows as
-// "0 ms", not as "-" (no samples).
-func fmtSample(s samples, d time.Duration) string {
-	if d == 0 && len(s) > 0 {
-		return "0 ms"
-	}
-	return fmtDur(d)
-}
-
-// fmtFirst is fmtDur of r's first run, "0 ms" when it was recorded as 0.
-func fmtFirst(r row) string {
-	if r.hasFirst && r.first == 0 {
-		return "0 ms"
-	}
-	return fmtDur(r.first)
-}
-
-// pRatio is a over b; 0 when b is 0.
-func pRatio[T ~int64](a, b T) float64 {
-	if b == 0 {
-		return 0
-	}
-	return float64(a) / float64(b)
 }
 
 // cut shortens s to n characters, marking the cut with "…".

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // langResult is part 3 for one language: the hook's round trip for an
@@ -15,21 +16,20 @@ import (
 type langResult struct {
 	spec     langSpec
 	ws       *workspace
-	tools    string // versions of the server and the baseline's tools
-	line     int    // the line every edit appends
-	argv     []string
-	note     string // about the baseline's choice ("" when none)
-	skipped  string // why the language was not measured ("" when it was)
-	hook     row    // lsp-hook hook claude, wall time
-	server   row    // of which: the server, change sent → last document fresh (log server_ms)
-	overhead row    // of which: the rest, hook wall − server, per run; split into:
-	settle   row    // the settle window and acquiring the server ("server checked" elapsed_ms − server_ms)
-	daemon   row    // the daemon's work around the server (notify_change − "server checked" elapsed_ms)
-	ipc      row    // the hook's socket round trip and rendering ("hook answered" − notify_change)
-	proc     row    // the hook process's start and exit (wall − "hook answered")
-	base     row    // the baseline command
-	settleIn bool   // some run had no server_ms: server and overhead used elapsed_ms, settle included
-	lint     string // the hook's lint block for the first (broken) edit
+	tools    string  // versions of the server and the baseline's tools
+	cmd      command // the baseline
+	note     string  // about the baseline's choice ("" when none)
+	skipped  string  // why the language was not measured ("" when it was)
+	hook     row     // lsp-hook hook claude, wall time
+	server   row     // of which: the server, change sent → last document fresh (log server_ms)
+	overhead row     // of which: the rest, hook wall − server, per run; split into:
+	settle   row     // the settle window and acquiring the server ("server checked" elapsed_ms − server_ms)
+	daemon   row     // the daemon's work around the server (notify_change − "server checked" elapsed_ms)
+	ipc      row     // the hook's socket round trip and rendering ("hook answered" − notify_change)
+	proc     row     // the hook process's start and exit (wall − "hook answered")
+	base     row     // the baseline command
+	settleIn bool    // some run had no server_ms: server and overhead used elapsed_ms, settle included
+	lint     string  // the hook's lint block for the first (broken) edit
 }
 
 // langEdits measures part 3 for every language -langs selects, in a copy
@@ -52,11 +52,8 @@ func (b *bench) langEdits(ctx context.Context, rep *report) error {
 	return nil
 }
 
-// langEdit measures one language. Each run appends spec.decl to the
-// target (a type error on even runs, its fix on odd ones), runs the hook as
-// Claude Code would after its Edit, then the baseline on the same content,
-// a cooldown apart. Run 0 is the first touch (daemon and server start);
-// runs 1…langN are timed. Every answer is checked.
+// langEdit measures one language: langN timed runs (edits.go) of
+// spec.decl, with spec.baseline as the baseline, after the first touch.
 func (b *bench) langEdit(ctx context.Context, spec langSpec) (langResult, error) {
 	res := langResult{spec: spec, tools: b.toolVersions(ctx, spec)}
 	ws, err := b.langWorkspace(ctx, spec)
@@ -64,11 +61,12 @@ func (b *bench) langEdit(ctx context.Context, spec langSpec) (langResult, error)
 		return res, err
 	}
 	res.ws = ws
-	res.argv, res.note, err = spec.baseline(ws.dir, ws.target)
+	argv, note, err := spec.baseline(ws.dir, ws.target)
 	if err != nil {
 		res.skipped = err.Error()
 		return res, nil
 	}
+	res.note = note
 	res.hook = row{label: "lsp-hook hook claude  (Edit of " + filepath.Base(ws.target) + ")", firstNote: "daemon + " + spec.server + " start"}
 	res.server = row{label: "server: change → fresh (server_ms)", sub: true}
 	res.overhead = row{label: "overhead: hook − server", sub: true}
@@ -76,44 +74,40 @@ func (b *bench) langEdit(ctx context.Context, spec langSpec) (langResult, error)
 	res.daemon = row{label: "  daemon around the server", sub: true}
 	res.ipc = row{label: "  hook ↔ daemon, render", sub: true}
 	res.proc = row{label: "  hook process start, exit", sub: true}
-	res.base = row{label: strings.Join(res.argv, " ")}
-	clean, err := b.exec(ctx, ws.dir, nil, res.argv[0], res.argv[1:]...) // untimed: warms caches, gives the clean exit code
-	if err != nil {
+	res.base = row{label: strings.Join(argv, " ")}
+	if res.cmd, err = b.warmCommand(ctx, ws, argv...); err != nil {
 		return res, err
 	}
-	defer os.WriteFile(ws.target, ws.orig, 0o644)
-	for i := 0; i <= b.opts.langN; i++ {
-		if err := b.langRun(ctx, &res, clean.code, i); err != nil {
-			return res, fmt.Errorf("run %d: %w", i, err)
-		}
-	}
-	return res, nil
+	return res, eachRun(ws, b.opts.langN, func(i int) error { return b.langRun(ctx, &res, i) })
 }
 
 // langRun is run i of langEdit.
-func (b *bench) langRun(ctx context.Context, res *langResult, cleanCode, i int) error {
-	ws, broken := res.ws, i%2 == 0
-	content := append(append([]byte(nil), ws.orig...), res.spec.decl(i, broken)+"\n"...)
-	res.line = strings.Count(string(ws.orig), "\n") + 1
-	if err := os.WriteFile(ws.target, content, 0o644); err != nil {
-		return err
-	}
-	cur := newLogCursor(b.logPath(ws))
-	wall, lint, err := b.hook(ctx, ws, ws.target)
+func (b *bench) langRun(ctx context.Context, res *langResult, i int) error {
+	ws, broken, line := res.ws, i%2 == 0, res.ws.declLine()
+	wall, lint, t, err := b.editHook(ctx, ws, res.spec.decl(i, broken), res.spec.server)
 	if err != nil {
 		return err
 	}
 	if i == 0 {
 		res.lint = lint
 	}
-	res.hook.record(i, wall, checkLint(ws, lint, res.line, broken))
-	t, err := cur.next(res.spec.server)
-	if err != nil {
-		return err
-	}
+	res.hook.record(i, wall, checkLint(ws, lint, line, broken))
 	if t.server < 0 {
 		return fmt.Errorf("no \"server checked\" record for %s in %s", res.spec.server, b.logPath(ws))
 	}
+	res.recordBreakdown(i, wall, t)
+	d, problem, err := b.timeCommand(ctx, ws, res.cmd, res.spec.marker(ws.target, line), broken)
+	if err != nil {
+		return err
+	}
+	res.base.record(i, d, problem)
+	b.pause(ctx)
+	return ctx.Err()
+}
+
+// recordBreakdown splits run i's hook wall time by the log's records t:
+// the server's own time, and the overhead around it in its parts.
+func (res *langResult) recordBreakdown(i int, wall time.Duration, t hookTimes) {
 	server := t.serverOnly
 	if server < 0 {
 		server, res.settleIn = t.server, true
@@ -127,15 +121,6 @@ func (b *bench) langRun(ctx context.Context, res *langResult, cleanCode, i int) 
 		res.ipc.record(i, msDuration(t.hook-t.daemon), "")
 		res.proc.record(i, wall-msDuration(t.hook), "")
 	}
-
-	b.pause(ctx)
-	r, err := b.exec(ctx, ws.dir, nil, res.argv[0], res.argv[1:]...)
-	if err != nil {
-		return err
-	}
-	res.base.record(i, r.wall, checkOutput(res.spec.marker(ws.target, res.line), r, broken, cleanCode))
-	b.pause(ctx)
-	return ctx.Err()
 }
 
 // langWorkspace copies the project of spec to the temporary tree and makes
@@ -158,12 +143,9 @@ func (b *bench) langWorkspace(ctx context.Context, spec langSpec) (*workspace, e
 	if err != nil {
 		return nil, fmt.Errorf("reading the edit target: %w", err)
 	}
-	if len(data) > 0 && !strings.HasSuffix(string(data), "\n") {
-		data = append(data, '\n')
-	}
 	if len(data) == 0 {
 		return nil, errors.New(spec.target + " is empty")
 	}
-	ws.orig = data
+	ws.orig = withNewline(data)
 	return ws, nil
 }

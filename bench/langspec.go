@@ -45,9 +45,7 @@ var langSpecs = []langSpec{
 	{
 		key: "go", name: "Go", dir: "go", target: "main.go", server: "gopls",
 		tools: []string{"gopls version", "go version"},
-		decl: func(i int, broken bool) string {
-			return fmt.Sprintf("var lspHookBench int = %s", value(i, broken, `"%d"`))
-		},
+		decl:  goDecl,
 		baseline: func(dir, target string) ([]string, string, error) {
 			return []string{"go", "vet", "./..."}, "", nil
 		},
@@ -86,6 +84,11 @@ var langSpecs = []langSpec{
 		baseline: cBaseline,
 		marker:   colonMarker,
 	},
+}
+
+// goDecl is the declaration a Go edit appends, in part 2 and in part 3.
+func goDecl(i int, broken bool) string {
+	return fmt.Sprintf("var lspHookBench int = %s", value(i, broken, `"%d"`))
 }
 
 // value is i formatted, or formatted by broken's format when broken.

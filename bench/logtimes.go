@@ -59,9 +59,6 @@ func newLogCursor(path string) *logCursor {
 // kind wins.
 func (c *logCursor) next(server string) (hookTimes, error) {
 	t := hookTimes{hook: -1, daemon: -1, server: -1, serverOnly: -1}
-	if c.path == "" {
-		return t, nil
-	}
 	f, err := os.Open(c.path)
 	if err != nil {
 		return t, fmt.Errorf("opening the daemon log: %w", err)

@@ -95,11 +95,14 @@ func (r *row) record(i int, d time.Duration, problem string) {
 }
 
 // ratio is a's median over b's; 0 when b has none.
-func ratio(a, b samples) float64 {
-	if b.median() == 0 {
+func ratio(a, b samples) float64 { return pRatio(a.median(), b.median()) }
+
+// pRatio is a over b; 0 when b is 0.
+func pRatio[T ~int64](a, b T) float64 {
+	if b == 0 {
 		return 0
 	}
-	return float64(a.median()) / float64(b.median())
+	return float64(a) / float64(b)
 }
 
 // jsonResult is part 1: the hook round trip on a JSON file with a syntax

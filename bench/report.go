@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -60,9 +59,7 @@ func (r *report) write(w io.Writer) {
 		writeMemory(w, r.memory)
 	}
 	fmt.Fprintln(w)
-	if f := strings.Fields(firstLine(os.ReadFile("/proc/loadavg"))); len(f) >= 3 {
-		fmt.Fprintf(w, "load at the end: %s (at the start: %s; other work on the machine inflates every row)\n", strings.Join(f[:3], " "), m.load)
-	}
+	fmt.Fprintf(w, "load at the end: %s (at the start: %s; other work on the machine inflates every row)\n", loadAvg(), m.load)
 	if len(r.cleanup) == 0 {
 		fmt.Fprintln(w, "cleanup: daemons stopped with `lsp-hook stop`; no daemon or server outlived it")
 	}
@@ -77,7 +74,7 @@ func (r *report) write(w io.Writer) {
 // writeJSON prints part 1.
 func (r *report) writeJSON(w io.Writer, j jsonResult) {
 	fmt.Fprintf(w, "\n1. JSON hook round trip, daemon warm: Edit of %s (syntax error) in %s\n", badJSONName, j.ws.name)
-	writeRows(w, false, j.hook, j.version)
+	writeTable(w, medianCols, j.hook, j.version)
 	x := ratio(j.hook.s, j.version.s)
 	fmt.Fprintf(w, "   → %-*s %4s %10s   goal ≤ %g×: %s\n", labelWidth-2, "hook ÷ version", "", fmtRatio(x), goalJSONRatio, verdict(x <= goalJSONRatio))
 	answerLine(w, j.lint)
@@ -88,10 +85,10 @@ func (r *report) writeGo(w io.Writer, n string, g goResult) {
 	rel, _ := filepath.Rel(g.ws.dir, g.ws.target)
 	fmt.Fprintf(w, "\n%s. Warm Go edit → lint block: %s\n", n, g.ws.name)
 	fmt.Fprintf(w, "    %d files, %d lines of non-test Go. Each run appends a declaration at %s:%d\n",
-		g.ws.files, g.ws.lines, rel, g.line)
+		g.ws.files, g.ws.lines, rel, g.ws.declLine())
 	fmt.Fprintln(w, "    (a type error on even runs, its fix on odd ones, a new value each run), then runs")
 	fmt.Fprintln(w, "    the hook, go build and gopls check on that content, one after the other.")
-	writeRows(w, true, g.hook, g.hookProc, g.daemon, g.gopls, g.build, g.check)
+	writeTable(w, splitCols, g.hook, g.hookProc, g.daemon, g.gopls, g.build, g.check)
 	errX, fixX := ratio(g.build.errS, g.hook.errS), ratio(g.build.fixS, g.hook.fixS)
 	fmt.Fprintf(w, "   → %-*s %4s %10s %10s %10s %10s   goal ≥ %g× (both): %s\n", labelWidth-2, "go build ÷ hook", "",
 		fmtRatio(ratio(g.build.s, g.hook.s)), "", fmtRatio(errX), fmtRatio(fixX), goalGoRatio, verdict(min(errX, fixX) >= goalGoRatio))
@@ -101,18 +98,38 @@ func (r *report) writeGo(w io.Writer, n string, g goResult) {
 		fmt.Fprintf(w, "   → the settle window after gopls's fresh diagnostics (lsp.DefaultSettle, %s) is %.0f%%\n",
 			fmtDur(lsp.DefaultSettle), 100*float64(lsp.DefaultSettle)/float64(med))
 		fmt.Fprintf(w, "     of the hook's median; without it the hook would take about %s (go build ÷ that: %s)\n",
-			fmtDur(med-lsp.DefaultSettle), fmtRatio(float64(g.build.s.median())/float64(med-lsp.DefaultSettle)))
+			fmtDur(med-lsp.DefaultSettle), fmtRatio(pRatio(g.build.s.median(), med-lsp.DefaultSettle)))
 	}
 	answerLine(w, g.lint)
 }
 
-// writeRows prints a table of rows under a heading line, with the medians
-// after type-error edits and after fixes when split, then one line per
-// row whose runs gave wrong answers.
-func writeRows(w io.Writer, split bool, rows ...row) {
-	head := fmt.Sprintf("   %-*s %4s %10s %10s", labelWidth, "", "n", "median", "p90")
-	if split {
-		head += fmt.Sprintf(" %10s %10s", "type err", "fix")
+// column is one statistic column of a table: stat of the samples of a
+// row that of picks.
+type column struct {
+	head string
+	of   func(r row) samples
+	stat func(samples) time.Duration
+}
+
+func timedRuns(r row) samples  { return r.s }
+func afterErrs(r row) samples  { return r.errS }
+func afterFixes(r row) samples { return r.fixS }
+
+// The column sets of the tables: parts 1 and 2 show medians and p90 (part
+// 2 also the medians after each kind of edit), part 3 p50 and p95.
+var (
+	medianCols = []column{{"median", timedRuns, samples.median}, {"p90", timedRuns, samples.p90}}
+	splitCols  = []column{{"median", timedRuns, samples.median}, {"p90", timedRuns, samples.p90},
+		{"type err", afterErrs, samples.median}, {"fix", afterFixes, samples.median}}
+	percentileCols = []column{{"p50", timedRuns, samples.median}, {"p95", timedRuns, samples.p95}}
+)
+
+// writeTable prints a table of rows: n, cols, and the first run; then one
+// line per row whose runs gave wrong answers.
+func writeTable(w io.Writer, cols []column, rows ...row) {
+	head := fmt.Sprintf("   %-*s %4s", labelWidth, "", "n")
+	for _, c := range cols {
+		head += fmt.Sprintf(" %10s", c.head)
 	}
 	fmt.Fprintf(w, "%s %10s\n", head, "first")
 	for _, r := range rows {
@@ -120,11 +137,12 @@ func writeRows(w io.Writer, split bool, rows ...row) {
 		if r.sub {
 			label = "  " + label
 		}
-		line := fmt.Sprintf("   %-*s %4d %10s %10s", labelWidth, label, len(r.s), fmtDur(r.s.median()), fmtDur(r.s.p90()))
-		if split {
-			line += fmt.Sprintf(" %10s %10s", fmtDur(r.errS.median()), fmtDur(r.fixS.median()))
+		line := fmt.Sprintf("   %-*s %4d", labelWidth, label, len(r.s))
+		for _, c := range cols {
+			s := c.of(r)
+			line += fmt.Sprintf(" %10s", fmtSample(s, c.stat(s)))
 		}
-		line += fmt.Sprintf(" %10s  %s", fmtDur(r.first), r.firstNote)
+		line += fmt.Sprintf(" %10s  %s", fmtFirst(r), r.firstNote)
 		fmt.Fprintln(w, strings.TrimRight(line, " "))
 	}
 	for _, r := range rows {
@@ -132,6 +150,24 @@ func writeRows(w io.Writer, split bool, rows ...row) {
 			fmt.Fprintf(w, "   ! %s: %d of %d answers wrong; %s\n", strings.TrimSpace(r.label), r.bad, len(r.s)+1, r.badNote)
 		}
 	}
+}
+
+// fmtSample is fmtDur of d, a statistic of s, except that a 0 of samples
+// that were there (a log difference under its 1 ms resolution) shows as
+// "0 ms", not as "-" (no samples).
+func fmtSample(s samples, d time.Duration) string {
+	if d == 0 && len(s) > 0 {
+		return "0 ms"
+	}
+	return fmtDur(d)
+}
+
+// fmtFirst is fmtDur of r's first run, "0 ms" when it was recorded as 0.
+func fmtFirst(r row) string {
+	if r.hasFirst && r.first == 0 {
+		return "0 ms"
+	}
+	return fmtDur(r.first)
 }
 
 // verdict is "met" or "NOT met".

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 )
 
@@ -114,29 +113,22 @@ func (b *bench) finishWorkspace(ctx context.Context, ws *workspace) error {
 	if ws.target == "" {
 		return fmt.Errorf("%s has no non-test Go file in its root package to edit", ws.name)
 	}
-	if !bytes.HasSuffix(ws.orig, []byte("\n")) {
-		ws.orig = append(ws.orig, '\n')
-	}
+	ws.orig = withNewline(ws.orig)
 	return nil
+}
+
+// withNewline is data ending in a newline, so a line appended to it is a
+// line of its own.
+func withNewline(data []byte) []byte {
+	if len(data) > 0 && !bytes.HasSuffix(data, []byte("\n")) {
+		return append(data, '\n')
+	}
+	return data
 }
 
 // isSourceGo reports whether name is a non-test Go file.
 func isSourceGo(name string) bool {
 	return strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go")
-}
-
-// edit returns the target's content for Go edit i: the original plus one
-// package-level declaration, a type error when broken and its fix when not.
-// The value changes with i, so every state is new to go's build cache and
-// go build really recompiles the package. line is the 1-based line of the
-// declaration, where the error is reported.
-func (ws *workspace) edit(i int, broken bool) (content []byte, line int) {
-	value := fmt.Sprint(i)
-	if broken {
-		value = fmt.Sprintf("%q", value) // a string where an int is declared
-	}
-	extra := fmt.Sprintf("\n// lspHookBench is edit %d of the lsp-hook bench.\nvar lspHookBench int = %s\n", i, value)
-	return append(slices.Clip(ws.orig), extra...), bytes.Count(ws.orig, []byte("\n")) + 3
 }
 
 // copyTree copies the regular files under src to dst, writable by us (the

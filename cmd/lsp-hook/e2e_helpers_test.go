@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -30,24 +31,35 @@ var (
 	lspHook    string // the lsp-hook binary built by TestMain
 	fakeLSP    string // testdata/fakelsp, the scripted language server, built by TestMain
 	moduleRoot string // the directory holding this module's go.mod
-	goplsPath  string // "" when gopls is not installed
 )
 
 // hookTimeout bounds one hook process: far above its own 12 s cold budget,
 // so a hung hook fails the test instead of hanging it.
 const hookTimeout = 45 * time.Second
 
-// requireGopls skips the test when gopls is missing, or fails it when
+// npmBin is where `make tools` installs pyright-langserver and
+// typescript-language-server.
+func npmBin() string { return filepath.Join(moduleRoot, ".tools", "npm", "node_modules", ".bin") }
+
+// langPath is the PATH of the tests' hooks and daemons: the npm servers,
+// then this process's PATH (which TestMain starts with .tools/bin).
+func langPath() string {
+	return npmBin() + string(os.PathListSeparator) + os.Getenv("PATH")
+}
+
+// requireExe skips the test when exe is not on langPath, or fails it when
 // LSP_HOOK_REQUIRE_SERVERS=1 (as `make test` sets).
-func requireGopls(t *testing.T) {
+func requireExe(t *testing.T, exe string) {
 	t.Helper()
-	if goplsPath != "" {
-		return
+	for _, dir := range filepath.SplitList(langPath()) {
+		if fi, err := os.Stat(filepath.Join(dir, exe)); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return
+		}
 	}
 	if os.Getenv("LSP_HOOK_REQUIRE_SERVERS") == "1" {
-		t.Fatal("gopls is required (LSP_HOOK_REQUIRE_SERVERS=1) but not on PATH or in .tools/bin; run `make tools`")
+		t.Fatalf("%s is required (LSP_HOOK_REQUIRE_SERVERS=1) but not on PATH or in .tools; run `make tools`", exe)
 	}
-	t.Skip("gopls not installed (run `make tools`)")
+	t.Skipf("%s not installed (run `make tools`)", exe)
 }
 
 // findModuleRoot walks up from dir to the directory holding go.mod.
@@ -62,38 +74,38 @@ func findModuleRoot(dir string) (string, error) {
 	}
 }
 
-// workspace is one sample project with its own daemon: a copy of
-// testdata/demo (a git repository, so it is its own workspace root) and a
-// private, short XDG_RUNTIME_DIR for the socket and the log.
+// workspace is one sample project with its own daemon: a copy of a
+// project under testdata (a git repository, so it is its own workspace
+// root) and a private, short XDG_RUNTIME_DIR for the socket and the log.
 type workspace struct {
 	t       *testing.T
 	root    string   // absolute and symlink-free, as the daemon names files
 	runtime string   // XDG_RUNTIME_DIR of every process run here
-	env     []string // environment of every process run here
+	extra   []string // KEY=VALUE added to the environment of every process run here
 }
 
-// newWorkspace copies testdata/demo into a temp dir and registers a cleanup
-// that stops the daemon and makes sure no process of this workspace
-// survives the test.
+// newWorkspace copies testdata/demo into a temp dir; see newWorkspaceOf.
 func newWorkspace(t *testing.T) *workspace {
 	t.Helper()
-	return newWorkspaceIn(t, "")
+	return newWorkspaceOf(t, "demo", "", nil)
 }
 
-// newWorkspaceIn is newWorkspace with the root in a subdirectory sub of
-// the temp dir ("" for the temp dir itself).
-func newWorkspaceIn(t *testing.T, sub string) *workspace {
+// newWorkspaceOf copies testdata/<project> (slash-separated) into the
+// subdirectory sub of a temp dir ("" for the temp dir itself), with extra
+// in the environment of every process run there, and registers a cleanup
+// that stops the daemon and makes sure no process of this workspace
+// survives the test.
+func newWorkspaceOf(t *testing.T, project, sub string, extra []string) *workspace {
 	t.Helper()
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	root = filepath.Join(root, sub)
-	if err := os.CopyFS(root, os.DirFS(filepath.Join(moduleRoot, "testdata", "demo"))); err != nil {
+	if err := os.CopyFS(root, os.DirFS(filepath.Join(moduleRoot, "testdata", filepath.FromSlash(project)))); err != nil {
 		t.Fatal(err)
 	}
-	rt := shortTempDir(t)
-	w := &workspace{t: t, root: root, runtime: rt, env: childEnv(rt, nil)}
+	w := &workspace{t: t, root: root, runtime: shortTempDir(t), extra: extra}
 	if git, err := exec.LookPath("git"); err == nil {
 		if out, err := exec.Command(git, "-C", root, "init", "-q").CombinedOutput(); err != nil {
 			t.Fatalf("git init: %v\n%s", err, out)
@@ -185,38 +197,47 @@ type result struct {
 	elapsed        time.Duration
 }
 
-// run runs lsp-hook with args in the workspace, stdin as its input.
+// run runs lsp-hook with args in the workspace, stdin as its input, and
+// extraEnv added to its environment.
 func (w *workspace) run(stdin string, extraEnv []string, args ...string) result {
 	w.t.Helper()
-	cmd := w.command(stdin, extraEnv, args...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	begin := time.Now()
-	err := cmd.Run()
-	r := result{stdout: stdout.String(), stderr: stderr.String(), elapsed: time.Since(begin)}
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee):
-		r.exit = ee.ExitCode()
-	default:
-		w.t.Fatalf("running lsp-hook %s: %v", strings.Join(args, " "), err)
+	r, err := w.start(stdin, extraEnv, args...)()
+	if err != nil {
+		w.t.Fatal(err)
 	}
 	return r
 }
 
-func (w *workspace) command(stdin string, extraEnv []string, args ...string) *exec.Cmd {
+// start starts what run runs, and returns a func that waits for it to
+// exit; that func may be called from another goroutine.
+func (w *workspace) start(stdin string, extraEnv []string, args ...string) (wait func() (result, error)) {
+	w.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), hookTimeout)
 	w.t.Cleanup(cancel)
 	cmd := exec.CommandContext(ctx, lspHook, args...)
 	cmd.Dir = w.root
-	cmd.Env = w.env
-	if extraEnv != nil {
-		cmd.Env = childEnv(w.runtime, extraEnv)
-	}
+	cmd.Env = childEnv(w.runtime, append(slices.Clip(w.extra), extraEnv...))
 	cmd.Stdin = strings.NewReader(stdin)
 	cmd.WaitDelay = time.Second
-	return cmd
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	begin := time.Now()
+	if err := cmd.Start(); err != nil {
+		w.t.Fatalf("starting lsp-hook %s: %v", strings.Join(args, " "), err)
+	}
+	return func() (result, error) {
+		err := cmd.Wait()
+		r := result{stdout: stdout.String(), stderr: stderr.String(), elapsed: time.Since(begin)}
+		var ee *exec.ExitError
+		switch {
+		case err == nil:
+		case errors.As(err, &ee):
+			r.exit = ee.ExitCode()
+		default:
+			return r, fmt.Errorf("running lsp-hook %s: %w", strings.Join(args, " "), err)
+		}
+		return r, nil
+	}
 }
 
 // hook runs `lsp-hook hook claude` with the event on stdin and checks what
@@ -514,14 +535,6 @@ func (w *workspace) edit(session, rel, content string) string {
 	return w.claudeEvent(session, "Edit", map[string]any{
 		"file_path": w.path(rel), "old_string": "…", "new_string": "…", "replace_all": false,
 	})
-}
-
-// write writes content to rel, as Claude Code's Write tool does, and
-// returns the Write event for it.
-func (w *workspace) write(session, rel, content string) string {
-	w.t.Helper()
-	w.writeFile(rel, content)
-	return w.claudeEvent(session, "Write", map[string]any{"file_path": w.path(rel), "content": content})
 }
 
 // Lint block parsing.

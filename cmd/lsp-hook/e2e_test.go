@@ -19,6 +19,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/lsp-hook/lsp-hook/sidecar"
 )
 
 func TestMain(m *testing.M) {
@@ -39,7 +41,6 @@ func runTests(m *testing.M) int {
 	// Pinned servers from `make tools` come first, for the test and for the
 	// daemons it starts.
 	os.Setenv("PATH", filepath.Join(moduleRoot, ".tools", "bin")+string(os.PathListSeparator)+os.Getenv("PATH"))
-	goplsPath, _ = exec.LookPath("gopls")
 	if testing.Short() {
 		return m.Run() // every e2e test skips itself
 	}
@@ -49,19 +50,17 @@ func runTests(m *testing.M) int {
 		return 2
 	}
 	defer os.RemoveAll(dir)
-	lspHook = filepath.Join(dir, "lsp-hook")
-	build := exec.Command("go", "build", "-o", lspHook, "./cmd/lsp-hook")
-	build.Dir = moduleRoot
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building lsp-hook: %v\n%s", err, out)
-		return 2
-	}
-	fakeLSP = filepath.Join(dir, "fakelsp")
-	build = exec.Command("go", "build", "-o", fakeLSP, "./testdata/fakelsp")
-	build.Dir = moduleRoot
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building testdata/fakelsp: %v\n%s", err, out)
-		return 2
+	for _, b := range []struct {
+		bin *string
+		pkg string
+	}{{&lspHook, "./cmd/lsp-hook"}, {&fakeLSP, "./testdata/fakelsp"}} {
+		*b.bin = filepath.Join(dir, filepath.Base(b.pkg))
+		build := exec.Command("go", "build", "-o", *b.bin, b.pkg)
+		build.Dir = moduleRoot
+		if out, err := build.CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "building %s: %v\n%s", b.pkg, err, out)
+			return 2
+		}
 	}
 	return m.Run()
 }
@@ -77,16 +76,12 @@ func e2e(t *testing.T) {
 // comment lines above the bad call so its error moves to line 13+n.
 func reportBroken(t *testing.T, n int) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(eventsDir(), "01-edit-report-type-error.after", "report.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustRead(t, filepath.Join(eventsDir(), "01-edit-report-type-error.after", "report.go"))
 	var pad strings.Builder
 	for i := range n {
 		fmt.Fprintf(&pad, "\t// step %d\n", i)
 	}
 	const bad = "\tb.WriteString(len(inv.Items()))\n"
-	s := string(b)
 	if !strings.Contains(s, bad) {
 		t.Fatalf("01-edit-report-type-error.after/report.go lacks %q", bad)
 	}
@@ -107,7 +102,7 @@ func reportTypeError(n int) wantDiag {
 // broken by a new file), then the JSON, YAML and TOML validators.
 func TestRecordedEvents(t *testing.T) {
 	e2e(t)
-	requireGopls(t)
+	requireExe(t, "gopls")
 	w := newWorkspace(t)
 
 	// The sample is clean as shipped: notify checks every file through the
@@ -154,8 +149,8 @@ func TestRecordedEvents(t *testing.T) {
 // must escape.
 func TestOddWorkspacePath(t *testing.T) {
 	e2e(t)
-	requireGopls(t)
-	w := newWorkspaceIn(t, "my ws %41 ünï")
+	requireExe(t, "gopls")
+	w := newWorkspaceOf(t, "demo", "my ws %41 ünï", nil)
 	checkLint(t, w.hook(w.replay("01-edit-report-type-error")), []wantDiag{reportTypeError(0)})
 	checkLint(t, w.hook(w.replay("06-edit-settings-yaml-duplicate-key")),
 		[]wantDiag{{file: "settings.yaml", line: 26, col: 1, msg: `duplicate key "replicas" (first at 16:1)`}})
@@ -166,7 +161,7 @@ func TestOddWorkspacePath(t *testing.T) {
 // prints nothing — never a stale error.
 func TestEditFixCycle(t *testing.T) {
 	e2e(t)
-	requireGopls(t)
+	requireExe(t, "gopls")
 	w := newWorkspace(t)
 	clean := w.readFile("report.go")
 	for i := range 10 {
@@ -181,33 +176,27 @@ func TestEditFixCycle(t *testing.T) {
 // TestOutOfBandWrite changes greet.go behind the agent's back (a sed in a
 // shell tool, a formatter), then edits main.go, whose call to greet the
 // change broke: the hook must report the broken call, not a stale "clean".
+// The first, clean edit decides whether the daemon has greet.go open; when
+// it has not, the change reaches gopls through the workspace watcher
+// (didChangeWatchedFiles for the registered **/*.go globs).
 func TestOutOfBandWrite(t *testing.T) {
 	e2e(t)
-	requireGopls(t)
-	changeGreet := func(w *workspace) {
-		w.writeFile("greet.go", strings.Replace(w.readFile("greet.go"),
-			"func greet(name string) string", "func greet(name string, loud bool) string", 1))
-	}
+	requireExe(t, "gopls")
 	want := []wantDiag{{file: "main.go", line: 18, col: 28, msg: "not enough arguments in call to greet", code: "WrongArgCount"}}
-
-	t.Run("file the daemon has open", func(t *testing.T) {
-		w := newWorkspace(t)
-		if block := w.hook(w.edit("s", "greet.go", w.readFile("greet.go"))); block != "" {
-			t.Fatalf("clean greet.go reported:\n%s", indent(block))
-		}
-		changeGreet(w)
-		checkLint(t, w.hook(w.edit("s", "main.go", w.readFile("main.go"))), want)
-	})
-	t.Run("file the daemon never opened", func(t *testing.T) {
-		// Reaches gopls through the workspace watcher
-		// (didChangeWatchedFiles for the registered **/*.go globs).
-		w := newWorkspace(t)
-		if block := w.hook(w.edit("s", "main.go", w.readFile("main.go"))); block != "" {
-			t.Fatalf("clean main.go reported:\n%s", indent(block))
-		}
-		changeGreet(w)
-		checkLint(t, w.hook(w.edit("s", "main.go", w.readFile("main.go"))), want)
-	})
+	for _, c := range []struct{ name, first string }{
+		{"file the daemon has open", "greet.go"},
+		{"file the daemon never opened", "main.go"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w := newWorkspace(t)
+			if block := w.hook(w.edit("s", c.first, w.readFile(c.first))); block != "" {
+				t.Fatalf("clean %s reported:\n%s", c.first, indent(block))
+			}
+			w.writeFile("greet.go", strings.Replace(w.readFile("greet.go"),
+				"func greet(name string) string", "func greet(name string, loud bool) string", 1))
+			checkLint(t, w.hook(w.edit("s", "main.go", w.readFile("main.go"))), want)
+		})
+	}
 }
 
 // TestConcurrentSessions runs the hooks of two sessions on the same
@@ -215,7 +204,7 @@ func TestOutOfBandWrite(t *testing.T) {
 // file's error, and they end up sharing one daemon and one gopls.
 func TestConcurrentSessions(t *testing.T) {
 	e2e(t)
-	requireGopls(t)
+	requireExe(t, "gopls")
 	w := newWorkspace(t)
 	mainBroken := strings.Replace(w.readFile("main.go"), `inv.Add("pear", 5)`, `inv.Add("pear", "5")`, 1)
 	events := []string{
@@ -227,30 +216,17 @@ func TestConcurrentSessions(t *testing.T) {
 		{{file: "main.go", line: 16, col: 18, msg: `cannot use "5" (untyped string constant) as int value in argument to inv.Add`, code: "IncompatibleAssign"}},
 	}
 	results := make([]result, len(events))
+	errs := make([]error, len(events))
 	var wg sync.WaitGroup
 	for i, ev := range events {
-		cmd := w.command(ev, nil, "hook", "claude")
-		var out, errb strings.Builder
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		begin := time.Now()
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			err := cmd.Wait()
-			results[i] = result{stdout: out.String(), stderr: errb.String(), elapsed: time.Since(begin)}
-			if err != nil {
-				results[i].exit = -1
-				if ee, ok := err.(*exec.ExitError); ok {
-					results[i].exit = ee.ExitCode()
-				}
-			}
-		}()
+		wait := w.start(ev, nil, "hook", "claude")
+		wg.Go(func() { results[i], errs[i] = wait() })
 	}
 	wg.Wait()
 	for i, r := range results {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
 		checkLint(t, w.checkHook(r), wants[i])
 	}
 
@@ -283,8 +259,9 @@ func TestConcurrentSessions(t *testing.T) {
 // (Pdeathsig), and the next hook starts a new daemon and answers correctly.
 func TestDaemonKilled(t *testing.T) {
 	e2e(t)
-	requireGopls(t)
+	requireExe(t, "gopls")
 	w := newWorkspace(t)
+	clean := w.readFile("report.go")
 	checkLint(t, w.hook(w.edit("s", "report.go", reportBroken(t, 0))), []wantDiag{reportTypeError(0)})
 	st, ok := w.status()
 	if !ok {
@@ -317,7 +294,7 @@ func TestDaemonKilled(t *testing.T) {
 		t.Errorf("gopls processes for the workspace: %+v, want exactly pid %d", ps, g.Pid)
 	}
 	// And the fix is seen as a fix.
-	if block := w.hook(w.edit("s", "report.go", mustRead(t, filepath.Join(moduleRoot, "testdata", "demo", "report.go")))); block != "" {
+	if block := w.hook(w.edit("s", "report.go", clean)); block != "" {
 		t.Errorf("the fixing edit after the restart printed:\n%s", indent(block))
 	}
 }
@@ -384,14 +361,7 @@ func TestBadInput(t *testing.T) {
 			}
 			var logged string
 			logged, offset = w.logSince(offset)
-			found := false
-			for _, line := range strings.Split(logged, "\n") {
-				found = found || strings.Contains(line, c.reason)
-			}
-			if testing.Verbose() {
-				t.Logf("log:\n%s", indent(strings.TrimSpace(logged)))
-			}
-			if !found {
+			if !strings.Contains(logged, c.reason) {
 				t.Errorf("log %s has no line with %q; it got:\n%s", w.logFile(), c.reason, indent(strings.TrimSpace(logged)))
 			}
 		})
@@ -432,8 +402,8 @@ func TestInProcessFallback(t *testing.T) {
 			defer w.use(t)()
 			r := w.run(event, []string{"LSP_HOOK_SOCKET=" + c.socket}, "hook", "claude")
 			checkLint(t, w.checkHook(r), []wantDiag{{file: "config.json", line: 8, col: 3, msg: "trailing commas are not allowed in JSON"}})
-			if r.elapsed > 12*time.Second {
-				t.Errorf("the fallback answer took %v, more than the 12s cold budget", r.elapsed)
+			if r.elapsed > sidecar.DefaultColdBudget {
+				t.Errorf("the fallback answer took %v, more than the %v cold budget", r.elapsed, sidecar.DefaultColdBudget)
 			}
 			if ps := procsIn(w.root, ""); len(ps) != 0 {
 				t.Errorf("processes left in the workspace: %+v", ps)
