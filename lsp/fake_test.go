@@ -1,81 +1,27 @@
 package lsp
 
 import (
-	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
-	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/internal/fakelsptest"
 )
 
-// The fake server is testdata/fakelsp, a real program built once per test
-// binary (see its package comment for the modes). It is for faults a real
-// server will not produce on demand; real servers are tested for
-// behaviour.
+// The fake server is testdata/fakelsp, a real program (see its package
+// comment for the modes), built and configured by internal/fakelsptest:
+// 1 s warm and 2 s first-touch deadlines. It is for faults a real server
+// will not produce on demand; real servers are tested for behaviour.
 
-var fake struct {
-	once sync.Once
-	dir  string
-	bin  string
-	err  error
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if fake.dir != "" {
-		os.RemoveAll(fake.dir)
-	}
-	os.Exit(code)
-}
-
-// fakeBin builds testdata/fakelsp (once) and returns the executable.
-func fakeBin(t *testing.T) string {
+// fakeManager returns a manager of a fresh workspace, dir, whose only
+// server is "fake", fakelsp in mode with flags; it is shut down when the
+// test ends.
+func fakeManager(t *testing.T, mode string, flags ...string) (m *Manager, dir string) {
 	t.Helper()
-	fake.once.Do(func() {
-		if fake.dir, fake.err = os.MkdirTemp("", "fakelsp"); fake.err != nil {
-			return
-		}
-		fake.bin = filepath.Join(fake.dir, "fakelsp")
-		cmd := exec.Command("go", "build", "-o", fake.bin, "./testdata/fakelsp")
-		cmd.Dir = ".." // the module root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			fake.err = fmt.Errorf("building testdata/fakelsp: %v\n%s", err, out)
-		}
-	})
-	if fake.err != nil {
-		t.Fatal(fake.err)
-	}
-	return fake.bin
-}
-
-// fakeConfig returns a config whose only server is "fake", testdata/fakelsp
-// in mode with extra flags, serving .fake files, with short deadlines: 1 s
-// warm, 2 s first touch.
-func fakeConfig(t *testing.T, mode string, flags ...string) *config.Config {
-	t.Helper()
-	cfg := config.Default()
-	cfg.LSP.Timeout = time.Second
-	cfg.LSP.FirstTouchTimeout = 2 * time.Second
-	cfg.LSP.Servers = map[string]config.Server{"fake": {
-		Name: "fake", Command: append([]string{fakeBin(t), "-mode=" + mode}, flags...), Extensions: []string{".fake"},
-		LanguageIDs: map[string]string{".fake": "fake"}, Enabled: true,
-	}}
-	return cfg
-}
-
-// tempDir is t.TempDir made symlink-free, as the daemon names files.
-func tempDir(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	dir = tempDir(t)
+	m = NewManager(fakelsptest.Config(t, mode, flags...), dir, testLogger(t))
+	t.Cleanup(m.Shutdown)
+	return m, dir
 }
 
 // traceLines returns the lines fakelsp wrote to its -trace file that start
@@ -109,18 +55,4 @@ func fakeStatus(t *testing.T, m *Manager) ServerStatus {
 		t.Fatalf("status = %+v, want one fake server", m.Status())
 	}
 	return found[0]
-}
-
-// eventually polls cond every 10 ms until it holds or d passes.
-func eventually(d time.Duration, cond func() bool) bool {
-	end := time.Now().Add(d)
-	for {
-		if cond() {
-			return true
-		}
-		if time.Now().After(end) {
-			return false
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }

@@ -2,8 +2,6 @@ package lsp
 
 import (
 	"context"
-	"log/slog"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,60 +10,14 @@ import (
 	"github.com/lsp-hook/lsp-hook/config"
 )
 
-// requireServer skips the test when name is not installed, or fails it when
-// LSP_HOOK_REQUIRE_SERVERS=1 (as `make test` sets).
-func requireServer(t *testing.T, name string) {
-	t.Helper()
-	if _, err := LookPath(name); err != nil {
-		if os.Getenv("LSP_HOOK_REQUIRE_SERVERS") == "1" {
-			t.Fatalf("%s is required (LSP_HOOK_REQUIRE_SERVERS=1): %v", name, err)
-		}
-		t.Skipf("%s not installed: %v", name, err)
-	}
-}
-
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, text := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-// testLogger logs to t at Info, or at Debug when LSP_HOOK_TEST_LOG=debug.
-func testLogger(t *testing.T) *slog.Logger {
-	level := slog.LevelInfo
-	if os.Getenv("LSP_HOOK_TEST_LOG") == "debug" {
-		level = slog.LevelDebug
-	}
-	return slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: level}))
-}
-
-type testWriter struct{ t *testing.T }
-
-func (w testWriter) Write(p []byte) (int, error) {
-	w.t.Log(strings.TrimSpace(string(p)))
-	return len(p), nil
-}
-
 func TestGoplsFreshness(t *testing.T) {
 	requireServer(t, "gopls")
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeFiles(t, dir, map[string]string{
+	dir := workspace(t, map[string]string{
 		"go.mod":   "module example.com/demo\n\ngo 1.22\n",
 		"main.go":  "package main\n\nfunc main() {\n\tprintln(greet(\"x\"))\n}\n",
 		"greet.go": "package main\n\nfunc greet(name string) string { return \"hi \" + name }\n",
 	})
-	cfg := config.Default()
-	m := NewManager(cfg, dir, testLogger(t))
+	m := NewManager(config.Default(), dir, testLogger(t))
 	t.Cleanup(m.Shutdown)
 
 	mainPath := filepath.Join(dir, "main.go")
@@ -123,34 +75,28 @@ func TestGoplsFreshness(t *testing.T) {
 // watchers dynamically because the client declared it could.
 func TestGoplsOutOfBand(t *testing.T) {
 	requireServer(t, "gopls")
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
 	oneArg := "package main\n\nfunc greet(name string) string { return \"hi \" + name }\n"
 	twoArgs := "package main\n\nfunc greet(name, suffix string) string { return \"hi \" + name + suffix }\n"
-	writeFiles(t, dir, map[string]string{
+	dir := workspace(t, map[string]string{
 		"go.mod":   "module example.com/demo\n\ngo 1.22\n",
 		"main.go":  "package main\n\nfunc main() {\n\tprintln(greet(\"x\"))\n}\n",
 		"greet.go": oneArg,
 	})
 	mainPath, greetPath := filepath.Join(dir, "main.go"), filepath.Join(dir, "greet.go")
-	log := testLogger(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	c, err := Start(ctx, config.Default().LSP.Servers["gopls"], dir, log)
-	if err != nil {
-		t.Fatal(err)
+	c := startClient(ctx, t, config.Default().LSP.Servers["gopls"], dir)
+	w := watchDir(t, c, dir)
+	delivered := make(chan struct{}, 16)
+	w.Subscribe(func([]FileEvent) { delivered <- struct{}{} })
+	waitDelivery := func() {
+		t.Helper()
+		select {
+		case <-delivered:
+		case <-ctx.Done():
+			t.Fatal("no watcher delivery")
+		}
 	}
-	defer c.Shutdown(ShutdownGrace)
-	w, err := NewWatcher(dir, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	delivered := make(chan time.Time, 16)
-	c.Watch(w)
-	w.Subscribe(func([]FileEvent) { delivered <- time.Now() })
 
 	if o := c.Update(ctx, []Doc{{Path: mainPath}}, DefaultSettle); o.Freshness != Fresh || len(o.Files[mainPath]) != 0 {
 		t.Fatalf("open main.go: %+v", o)
@@ -167,7 +113,7 @@ func TestGoplsOutOfBand(t *testing.T) {
 	// watcher first, so gopls hears of greet.go before main.go's change.
 	writeFiles(t, dir, map[string]string{"greet.go": twoArgs})
 	o := c.Update(ctx, []Doc{{Path: mainPath}}, DefaultSettle)
-	<-delivered
+	waitDelivery()
 	if ds := o.Files[mainPath]; o.Freshness != Fresh || len(ds) != 1 || !strings.Contains(ds[0].Message, "not enough arguments") {
 		t.Fatalf("after greet.go changed on disk: %+v", o)
 	}
@@ -175,14 +121,8 @@ func TestGoplsOutOfBand(t *testing.T) {
 	// 2. Out of band with nobody checking: the debounced notification alone
 	// makes gopls publish main.go clean again.
 	mark, _ := c.store.mark()
-	begin := time.Now()
 	writeFiles(t, dir, map[string]string{"greet.go": oneArg})
-	var sent time.Time
-	select {
-	case sent = <-delivered:
-	case <-ctx.Done():
-		t.Fatal("no watcher delivery")
-	}
+	waitDelivery()
 	uri := pathToURI(mainPath)
 	for {
 		_, arrived := c.store.mark()
@@ -195,8 +135,6 @@ func TestGoplsOutOfBand(t *testing.T) {
 			t.Fatal("gopls never re-published main.go after greet.go was restored on disk")
 		}
 	}
-	t.Logf("write → didChangeWatchedFiles sent: %v; write → gopls publishes main.go: %v",
-		sent.Sub(begin).Round(time.Millisecond), time.Since(begin).Round(time.Millisecond))
 
 	// 3. An open document changed on disk by someone else is re-synced with
 	// didChange, so a check of another file sees its new content.

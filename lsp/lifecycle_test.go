@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -16,15 +15,12 @@ import (
 // TestConcurrentStartsCollapse: five checks arriving together for a cold
 // server start one process, and all five get a fresh answer.
 func TestConcurrentStartsCollapse(t *testing.T) {
-	dir := tempDir(t)
-	trace := filepath.Join(dir, "trace")
-	m := NewManager(fakeConfig(t, "normal", "-trace="+trace), dir, testLogger(t))
-	defer m.Shutdown()
+	trace := filepath.Join(t.TempDir(), "trace")
+	m, dir := fakeManager(t, "normal", "-trace="+trace)
 	var wg sync.WaitGroup
 	outs := make([][]Outcome, 5)
 	for i := range outs {
-		path := filepath.Join(dir, fmt.Sprintf("f%d.fake", i))
-		os.WriteFile(path, []byte(fmt.Sprintf("ERROR: in file %d\n", i)), 0o644)
+		path := writeFile(t, dir, fmt.Sprintf("f%d.fake", i), fmt.Sprintf("ERROR: in file %d\n", i))
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -48,11 +44,8 @@ func TestConcurrentStartsCollapse(t *testing.T) {
 // TestRestart: a server that died stays broken (checks answer at once
 // without it) until Restart, after which the next check starts a new one.
 func TestRestart(t *testing.T) {
-	dir := tempDir(t)
-	path := filepath.Join(dir, "a.fake")
-	os.WriteFile(path, []byte("ERROR: one\n"), 0o644)
-	m := NewManager(fakeConfig(t, "normal"), dir, testLogger(t))
-	defer m.Shutdown()
+	m, dir := fakeManager(t, "normal")
+	path := writeFile(t, dir, "a.fake", "ERROR: one\n")
 	if out := m.Check(context.Background(), []Doc{{Path: path}}, 0); out[0].Freshness != Fresh {
 		t.Fatalf("first check: %+v", out)
 	}
@@ -63,8 +56,8 @@ func TestRestart(t *testing.T) {
 	}
 	begin := time.Now()
 	out := m.Check(context.Background(), []Doc{{Path: path}}, 0)
-	if out[0].Freshness != None || !errors.Is(out[0].Err, ErrBroken) || time.Since(begin) > 100*time.Millisecond {
-		t.Fatalf("check of a broken server = %+v after %v, want none at once", out, time.Since(begin))
+	if out[0].Freshness != None || !errors.Is(out[0].Err, ErrBroken) || time.Since(begin) > 500*time.Millisecond {
+		t.Fatalf("check of a broken server = %+v after %v, want none at once, not at the 1 s deadline", out, time.Since(begin))
 	}
 
 	if _, err := m.Restart("nope"); !errors.Is(err, ErrUnknownServer) {
@@ -98,11 +91,8 @@ func TestRestart(t *testing.T) {
 // TestIdleServerStops: a server unused for IdleServerTimeout is shut down,
 // and the next check starts it again.
 func TestIdleServerStops(t *testing.T) {
-	dir := tempDir(t)
-	path := filepath.Join(dir, "a.fake")
-	os.WriteFile(path, []byte("ERROR: one\n"), 0o644)
-	m := NewManager(fakeConfig(t, "normal"), dir, testLogger(t))
-	defer m.Shutdown()
+	m, dir := fakeManager(t, "normal")
+	path := writeFile(t, dir, "a.fake", "ERROR: one\n")
 	m.IdleServerTimeout = 300 * time.Millisecond
 	if out := m.Check(context.Background(), []Doc{{Path: path}}, 0); out[0].Freshness != Fresh {
 		t.Fatalf("first check: %+v", out)
@@ -131,13 +121,9 @@ func TestIdleServerStops(t *testing.T) {
 // TestIdleDocumentsClosed: a document no check names for
 // DocumentIdleTimeout gets didClose; checking it again opens it anew.
 func TestIdleDocumentsClosed(t *testing.T) {
-	dir := tempDir(t)
-	trace := filepath.Join(dir, "trace")
-	a, b := filepath.Join(dir, "a.fake"), filepath.Join(dir, "b.fake")
-	os.WriteFile(a, []byte("ERROR: a\n"), 0o644)
-	os.WriteFile(b, []byte("ERROR: b\n"), 0o644)
-	m := NewManager(fakeConfig(t, "normal", "-trace="+trace), dir, testLogger(t))
-	defer m.Shutdown()
+	trace := filepath.Join(t.TempDir(), "trace")
+	m, dir := fakeManager(t, "normal", "-trace="+trace)
+	a, b := writeFile(t, dir, "a.fake", "ERROR: a\n"), writeFile(t, dir, "b.fake", "ERROR: b\n")
 	m.DocumentIdleTimeout = 400 * time.Millisecond
 	m.IdleServerTimeout = time.Hour
 	m.Check(context.Background(), []Doc{{Path: a}}, 0)
@@ -167,16 +153,13 @@ func TestIdleDocumentsClosed(t *testing.T) {
 // TestMaxOpenDocuments: past MaxOpenDocuments the least recently checked
 // documents are closed.
 func TestMaxOpenDocuments(t *testing.T) {
-	dir := tempDir(t)
-	trace := filepath.Join(dir, "trace")
-	m := NewManager(fakeConfig(t, "normal", "-trace="+trace), dir, testLogger(t))
-	defer m.Shutdown()
+	trace := filepath.Join(t.TempDir(), "trace")
+	m, dir := fakeManager(t, "normal", "-trace="+trace)
 	m.MaxOpenDocuments = 2
 	m.DocumentIdleTimeout, m.IdleServerTimeout = 0, 0
 	var paths []string
 	for i := range 5 {
-		p := filepath.Join(dir, fmt.Sprintf("f%d.fake", i))
-		os.WriteFile(p, []byte("x\n"), 0o644)
+		p := writeFile(t, dir, fmt.Sprintf("f%d.fake", i), "x\n")
 		paths = append(paths, p)
 		if out := m.Check(context.Background(), []Doc{{Path: p}}, 0); out[0].Freshness != Fresh {
 			t.Fatalf("check %d: %+v", i, out)
@@ -197,11 +180,8 @@ func TestMaxOpenDocuments(t *testing.T) {
 // TestBrokenStreamReaped: a server whose stdout stops being LSP is killed,
 // not left running beside a dead connection.
 func TestBrokenStreamReaped(t *testing.T) {
-	dir := tempDir(t)
-	path := filepath.Join(dir, "a.fake")
-	os.WriteFile(path, []byte("x"), 0o644)
-	m := NewManager(fakeConfig(t, "garbage-stdout"), dir, testLogger(t))
-	defer m.Shutdown()
+	m, dir := fakeManager(t, "garbage-stdout")
+	path := writeFile(t, dir, "a.fake", "x")
 	m.Check(context.Background(), []Doc{{Path: path}}, 0)
 	st := fakeStatus(t, m)
 	if st.State != StateBroken || st.Pid == 0 {
@@ -216,11 +196,9 @@ func TestBrokenStreamReaped(t *testing.T) {
 // workspace watcher: an open document changed on disk is re-synced without
 // any check asking.
 func TestWatchFilesWiring(t *testing.T) {
-	dir := tempDir(t)
-	trace := filepath.Join(dir, "trace")
-	path := filepath.Join(dir, "a.fake")
-	os.WriteFile(path, []byte("ERROR: one\n"), 0o644)
-	m := NewManager(fakeConfig(t, "normal", "-trace="+trace), dir, testLogger(t))
+	trace := filepath.Join(t.TempDir(), "trace")
+	m, dir := fakeManager(t, "normal", "-trace="+trace)
+	path := writeFile(t, dir, "a.fake", "ERROR: one\n")
 	m.WatchFiles = true
 	if out := m.Check(context.Background(), []Doc{{Path: path}}, 0); out[0].Freshness != Fresh {
 		t.Fatalf("check: %+v", out)
@@ -239,9 +217,8 @@ func TestWatchFilesWiring(t *testing.T) {
 	}) {
 		t.Fatal("the client is not subscribed to a workspace watcher")
 	}
-	os.WriteFile(path, []byte("ERROR: two\n"), 0o644)
+	writeFile(t, dir, "a.fake", "ERROR: two\n")
 	if !eventually(3*time.Second, func() bool { return len(traceLines(t, trace, "textDocument/didChange")) == 1 }) {
 		t.Errorf("the out-of-band write was not re-synced; trace: %q", traceLines(t, trace, ""))
 	}
-	m.Shutdown()
 }

@@ -119,34 +119,25 @@ func TestEncodingRealServers(t *testing.T) {
 			msg:    "cannot use x",
 		},
 		{
-			server: config.Server{Name: "pyright", Command: []string{"pyright-langserver", "--stdio"}, Extensions: []string{".py"},
-				LanguageIDs: map[string]string{".py": "python"}, Enabled: true},
-			files: map[string]string{"pyproject.toml": ""},
-			file:  "main.py",
-			line:  "x = \"日本語😀\"; n: int = x",
-			msg:   "not assignable",
+			server: config.Default().LSP.Servers["pyright"],
+			files:  map[string]string{"pyproject.toml": ""},
+			file:   "main.py",
+			line:   "x = \"日本語😀\"; n: int = x",
+			msg:    "not assignable",
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.server.Name, func(t *testing.T) {
 			requireServer(t, tt.server.Command[0])
-			dir, err := filepath.EvalSymlinks(t.TempDir())
-			if err != nil {
-				t.Fatal(err)
-			}
 			text := tt.line + "\n"
 			if tt.file == "main.go" {
 				text = "package main\n\nfunc main() {\n" + tt.line + "\n}\n"
 			}
 			tt.files[tt.file] = text
-			writeFiles(t, dir, tt.files)
+			dir := workspace(t, tt.files)
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
-			c, err := Start(ctx, tt.server, dir, testLogger(t))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Shutdown(ShutdownGrace)
+			c := startClient(ctx, t, tt.server, dir)
 			path := filepath.Join(dir, tt.file)
 			o := c.Update(ctx, []Doc{{Path: path}}, DefaultSettle)
 			if o.Freshness != Fresh {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -172,13 +171,10 @@ func messages(ds []diag.Diagnostic) []string {
 	return out
 }
 
+// writeDoc writes a file of c's workspace and returns its path.
 func writeDoc(t *testing.T, c *Client, name, text string) string {
 	t.Helper()
-	path := filepath.Join(c.root, name)
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return writeFile(t, c.root, name, text)
 }
 
 func update(t *testing.T, c *Client, docs ...Doc) Outcome {
@@ -370,10 +366,7 @@ func TestPullInterFileAndRefresh(t *testing.T) {
 	if err := p.conn.Call(context.Background(), "workspace/diagnostic/refresh", nil, &res); err != nil || string(res) != "null" {
 		t.Fatalf("refresh answered %s, %v", res, err)
 	}
-	deadline := time.Now().Add(3 * time.Second)
-	for len(p.pullsSent()) < n+2 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
+	eventually(3*time.Second, func() bool { return len(p.pullsSent()) >= n+2 })
 	if got := p.pullsSent()[n:]; len(got) != 2 {
 		t.Fatalf("refresh re-pulled %d documents, want 2: %+v", len(got), got)
 	}
@@ -502,6 +495,16 @@ func TestStorePullFreshness(t *testing.T) {
 	}
 }
 
+// pyrightFiles is a Python project whose main.py calls greet.py's greet
+// (one parameter); pyrightTwoArgs is greet.py with a second parameter.
+var pyrightFiles = map[string]string{
+	"pyproject.toml": "",
+	"greet.py":       "def greet(name: str) -> str:\n    return \"hi \" + name\n",
+	"main.py":        "from greet import greet\n\nprint(greet(\"x\"))\n",
+}
+
+const pyrightTwoArgs = "def greet(name: str, suffix: str) -> str:\n    return \"hi \" + name + suffix\n"
+
 // TestPyrightPull: pyright (which switches to pull diagnostics when the
 // client declares textDocument.diagnostic.dynamicRegistration, and then
 // publishes nothing) answers every change through pulls: the error, then
@@ -509,25 +512,10 @@ func TestStorePullFreshness(t *testing.T) {
 // reported under Others by the inter-file re-pull.
 func TestPyrightPull(t *testing.T) {
 	requireServer(t, "pyright-langserver")
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	oneArg := "def greet(name: str) -> str:\n    return \"hi \" + name\n"
-	writeFiles(t, dir, map[string]string{
-		"pyproject.toml": "",
-		"greet.py":       oneArg,
-		"main.py":        "from greet import greet\n\nprint(greet(\"x\"))\n",
-	})
-	srv := config.Server{Name: "pyright", Command: []string{"pyright-langserver", "--stdio"}, Extensions: []string{".py"},
-		LanguageIDs: map[string]string{".py": "python"}, Enabled: true}
+	dir := workspace(t, pyrightFiles)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	c, err := Start(ctx, srv, dir, testLogger(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Shutdown(ShutdownGrace)
+	c := startClient(ctx, t, config.Default().LSP.Servers["pyright"], dir)
 	mainPath, greetPath := filepath.Join(dir, "main.py"), filepath.Join(dir, "greet.py")
 
 	o := c.Update(ctx, []Doc{{Path: mainPath}, {Path: greetPath}}, DefaultSettle)
@@ -539,19 +527,16 @@ func TestPyrightPull(t *testing.T) {
 	}
 	broken := "from greet import greet\n\nn: int = greet(\"x\")\n"
 	for i := range 3 {
-		begin := time.Now()
 		o = c.Update(ctx, []Doc{{Path: mainPath, Text: []byte(broken)}}, DefaultSettle)
 		if ds := o.Files[mainPath]; o.Freshness != Fresh || len(ds) != 1 || ds[0].Line != 3 || ds[0].Column != 10 {
 			t.Fatalf("round %d broken: %+v", i, o)
 		}
-		t.Logf("round %d: broken answered in %v", i, time.Since(begin).Round(time.Millisecond))
 		o = c.Update(ctx, []Doc{{Path: mainPath}}, DefaultSettle)
 		if o.Freshness != Fresh || len(o.Files[mainPath]) != 0 {
 			t.Fatalf("round %d fixed: %+v", i, o)
 		}
 	}
-	twoArgs := "def greet(name: str, suffix: str) -> str:\n    return \"hi \" + name + suffix\n"
-	o = c.Update(ctx, []Doc{{Path: greetPath, Text: []byte(twoArgs)}}, DefaultSettle)
+	o = c.Update(ctx, []Doc{{Path: greetPath, Text: []byte(pyrightTwoArgs)}}, DefaultSettle)
 	if ds := o.Others[mainPath]; o.Freshness != Fresh || len(ds) != 1 || !strings.Contains(ds[0].Message, "suffix") {
 		t.Fatalf("signature change: %+v", o)
 	}
@@ -564,36 +549,16 @@ func TestPyrightPull(t *testing.T) {
 // so the caller's break shows under Others.
 func TestPyrightWriteBeforeFirstOpen(t *testing.T) {
 	requireServer(t, "pyright-langserver")
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeFiles(t, dir, map[string]string{
-		"pyproject.toml": "",
-		"greet.py":       "def greet(name: str) -> str:\n    return \"hi \" + name\n",
-		"main.py":        "from greet import greet\n\nprint(greet(\"x\"))\n",
-	})
-	srv := config.Server{Name: "pyright", Command: []string{"pyright-langserver", "--stdio"}, Extensions: []string{".py"},
-		LanguageIDs: map[string]string{".py": "python"}, Enabled: true}
+	dir := workspace(t, pyrightFiles)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	log := testLogger(t)
-	c, err := Start(ctx, srv, dir, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Shutdown(ShutdownGrace)
-	w, err := NewWatcher(dir, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	c.Watch(w)
+	c := startClient(ctx, t, config.Default().LSP.Servers["pyright"], dir)
+	watchDir(t, c, dir)
 	mainPath, greetPath := filepath.Join(dir, "main.py"), filepath.Join(dir, "greet.py")
 	if o := c.Update(ctx, []Doc{{Path: mainPath}}, DefaultSettle); o.Freshness != Fresh || len(o.Files[mainPath]) != 0 {
 		t.Fatalf("open main.py: %+v", o)
 	}
-	writeFiles(t, dir, map[string]string{"greet.py": "def greet(name: str, suffix: str) -> str:\n    return \"hi \" + name + suffix\n"})
+	writeFiles(t, dir, map[string]string{"greet.py": pyrightTwoArgs})
 	o := c.Update(ctx, []Doc{{Path: greetPath}}, DefaultSettle)
 	if ds := o.Others[mainPath]; o.Freshness != Fresh || len(ds) != 1 || !strings.Contains(ds[0].Message, "suffix") {
 		t.Fatalf("write of greet.py: %+v", o)
@@ -626,8 +591,8 @@ func TestUnversionedPushNotFresh(t *testing.T) {
 		"uri": pathToURI(filepath.Join(c.root, "other.x")), "version": 3, "diagnostics": []any{}}); err != nil {
 		t.Fatal(err)
 	}
-	for !c.store.versionsPushes() {
-		time.Sleep(time.Millisecond)
+	if !eventually(3*time.Second, c.store.versionsPushes) {
+		t.Fatal("the versioned push for other.x was never recorded")
 	}
 	path := writeDoc(t, c, "a.x", "abc\n")
 	o := update(t, c, Doc{Path: path})

@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/lsp-hook/lsp-hook/config"
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/internal/fakelsptest"
 )
 
 // rust-analyzer cannot be installed where these tests run, so its behaviour
@@ -49,19 +49,18 @@ const flycheckWait = 5 * time.Second
 // after non-ASCII text, and never shows a rustc diagnostic of an older
 // version as current.
 //
-// It also pins a gap of the current client: rust-analyzer pushes cargo
-// check's diagnostics when cargo finishes, after the save, while the pull
-// answers at once; the document is fresh as soon as the pull is answered,
-// so a check returns before cargo check ends and its answer lacks the rustc
-// diagnostics. They arrive later, into Current, and are dropped from the
-// next check of the file because they carry the older version.
+// rust-analyzer pushes cargo check's diagnostics when cargo finishes, after
+// the save, while the pull answers at once: a check waits for the cargo
+// check its change set off (its $/progress), and one that outlasts the
+// deadline is partial and names it; what cargo check pushes later for an
+// older version is not shown.
 func TestRustAnalyzerTrace(t *testing.T) {
 	if got := strings.Index(strings.Split(raBroken, "\n")[1], `"naïve"`); got != 22 {
 		t.Fatalf("raBroken's literal starts at byte %d; trace.json says 22", got)
 	}
 	dir := tempDir(t)
 	s := &raSession{dir: dir, main: filepath.Join(dir, "src", "main.rs"), trace: filepath.Join(t.TempDir(), "trace")}
-	raWrite(t, filepath.Join(dir, "Cargo.toml"), raCargoToml)
+	writeFile(t, dir, "Cargo.toml", raCargoToml)
 	s.m = NewManager(raReplayConfig(t, s.trace), dir, testLogger(t))
 	defer s.m.Shutdown()
 	// Each step expects the versions the steps before it synced.
@@ -101,7 +100,7 @@ func (s *raSession) openClean(t *testing.T) {
 // watchedFiles changes Cargo.toml on disk: the registration rust-analyzer
 // made (relative patterns with a brace glob, **/Cargo.{lock,toml}) took.
 func (s *raSession) watchedFiles(t *testing.T) {
-	raWrite(t, filepath.Join(s.dir, "Cargo.toml"), raCargoToml+"\n")
+	writeFile(t, s.dir, "Cargo.toml", raCargoToml+"\n")
 	s.waitTrace(t, "workspace/didChangeWatchedFiles "+pathToURI(filepath.Join(s.dir, "Cargo.toml"))+" type=")
 }
 
@@ -204,7 +203,7 @@ func raReplayConfig(t *testing.T, traceFile string) *config.Config {
 	if !ok {
 		t.Fatal("no rust-analyzer in the catalogue")
 	}
-	srv.Command = []string{fakeBin(t), "-mode=replay", "-script=" + script, "-trace=" + traceFile}
+	srv.Command = []string{fakelsptest.Bin(t), "-mode=replay", "-script=" + script, "-trace=" + traceFile}
 	srv.Settings = map[string]any{"rust-analyzer": map[string]any{"checkOnSave": true}}
 	cfg.LSP.Servers = map[string]config.Server{"rust-analyzer": srv}
 	cfg.LSP.Timeout, cfg.LSP.FirstTouchTimeout = 3*time.Second, 5*time.Second
@@ -219,17 +218,6 @@ type raSession struct {
 	trace string // the fake's -trace file
 }
 
-// raWrite writes text to path, making its directory.
-func raWrite(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // check writes text to src/main.rs, as an agent's edit does, checks it
 // with the default settle, and returns the one outcome, which must be fresh
 // and have synced the document at version, the one the trace expects.
@@ -241,7 +229,7 @@ func (s *raSession) check(t *testing.T, text string, version int) Outcome {
 // checkWant is check with the freshness the answer must have.
 func (s *raSession) checkWant(t *testing.T, text string, version int, want Freshness) Outcome {
 	t.Helper()
-	raWrite(t, s.main, text)
+	writeFile(t, s.dir, "src/main.rs", text)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	begin := time.Now()

@@ -44,10 +44,6 @@ type serverCase struct {
 	// servers that only check open files.
 	unopened    string
 	unopenedErr wantErr
-
-	// gaps lists the steps of TestServers this server is known to fail
-	// with lsp-hook's client as it is, each with the reason. See steps.
-	gaps map[string]string
 }
 
 // wantErr is one expected diagnostic: the exact 1-based line and column
@@ -120,20 +116,6 @@ var serverCases = []serverCase{
 	},
 }
 
-// project copies testdata/langs/<lang> to a temp dir and returns its
-// absolute, symlink-free path (servers report resolved paths).
-func project(t *testing.T, lang string) string {
-	t.Helper()
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "testdata", "langs", lang))); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
 // text returns the caller as shipped with its call line replaced by call,
 // and pad comment lines above it: the call moves pad lines down.
 func (c serverCase) text(t *testing.T, shipped, call string, pad int) string {
@@ -144,16 +126,45 @@ func (c serverCase) text(t *testing.T, shipped, call string, pad int) string {
 	return strings.Replace(shipped, c.goodCall+"\n", strings.Repeat(c.comment+"\n", pad)+call+"\n", 1)
 }
 
-// checker runs Manager.Check for one server the way the hook does (the
-// file written to disk first, then checked with its text) and returns that
-// server's outcome, or an error unless it is fresh.
+// checker runs Manager.Check for one language's server on a copy of its
+// project the way the hook does: the file written to disk first, then
+// checked with its text.
 type checker struct {
-	t       *testing.T
-	m       *Manager
-	server  string
-	elapsed []time.Duration // of every check, in order
+	t   *testing.T
+	m   *Manager
+	c   serverCase
+	dir string // the copy of testdata/langs/<lang>
 }
 
+// newChecker copies testdata/langs/<c.lang> to a temp dir (symlink-free:
+// servers report resolved paths) and returns a checker of it, whose
+// manager is shut down when the test ends.
+func newChecker(t *testing.T, c serverCase) *checker {
+	t.Helper()
+	dir := tempDir(t)
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "testdata", "langs", c.lang))); err != nil {
+		t.Fatal(err)
+	}
+	m := NewManager(config.Default(), dir, testLogger(t))
+	t.Cleanup(m.Shutdown)
+	return &checker{t: t, m: m, c: c, dir: dir}
+}
+
+// path returns the absolute path of a slash-separated project file.
+func (k *checker) path(rel string) string { return filepath.Join(k.dir, filepath.FromSlash(rel)) }
+
+// shipped returns a project file's text as shipped.
+func (k *checker) shipped(rel string) string {
+	k.t.Helper()
+	b, err := os.ReadFile(k.path(rel))
+	if err != nil {
+		k.t.Fatal(err)
+	}
+	return string(b)
+}
+
+// check writes text to path, checks it and returns the server's outcome, or
+// an error unless it is fresh with a plausible server_ms.
 func (k *checker) check(path, text string, settle time.Duration) (Outcome, error) {
 	k.t.Helper()
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
@@ -164,34 +175,83 @@ func (k *checker) check(path, text string, settle time.Duration) (Outcome, error
 	begin := time.Now()
 	outs := k.m.Check(ctx, []Doc{{Path: path, Text: []byte(text)}}, settle)
 	elapsed := time.Since(begin)
-	k.elapsed = append(k.elapsed, elapsed)
+	server, name := k.c.server, filepath.Base(path)
 	for _, o := range outs {
-		if o.Server != k.server {
+		if o.Server != server {
 			continue
 		}
-		k.t.Logf("%s %s: %s in %v", k.server, filepath.Base(path), o.Freshness, elapsed.Round(time.Millisecond))
+		k.t.Logf("%s %s: %s in %v", server, name, o.Freshness, elapsed.Round(time.Millisecond))
 		if o.Freshness != Fresh || o.Err != nil {
-			return o, fmt.Errorf("%s on %s: freshness %s, err %v; want fresh", k.server, filepath.Base(path), o.Freshness, o.Err)
+			return o, fmt.Errorf("%s on %s: freshness %s, err %v; want fresh", server, name, o.Freshness, o.Err)
 		}
 		if o.ServerMS <= 0 || o.ServerMS > elapsed.Milliseconds() {
-			return o, fmt.Errorf("%s on %s: server_ms %d, want within (0, %d]", k.server, filepath.Base(path), o.ServerMS, elapsed.Milliseconds())
+			return o, fmt.Errorf("%s on %s: server_ms %d, want within (0, %d]", server, name, o.ServerMS, elapsed.Milliseconds())
 		}
 		return o, nil
 	}
-	return Outcome{}, fmt.Errorf("no outcome from %s for %s: %+v", k.server, path, outs)
+	return Outcome{}, fmt.Errorf("no outcome from %s for %s: %+v", server, path, outs)
 }
 
-// logLatency logs the first check (it starts the server: first touch) and
-// the median and 95th percentile of the others (warm).
-func (k *checker) logLatency() {
-	if len(k.elapsed) < 2 {
-		return
+// edit checks the caller with text, as an agent's edit, and fails the test
+// unless the answer is fresh with exactly the wanted errors in the caller.
+func (k *checker) edit(what, text string, want ...wantErr) {
+	k.t.Helper()
+	caller := k.path(k.c.caller)
+	o, err := k.check(caller, text, EditSettle)
+	if err != nil {
+		k.t.Fatalf("%s: %v", what, err)
 	}
-	warm := slices.Clone(k.elapsed[1:])
-	slices.Sort(warm)
-	k.t.Logf("%s latency: first touch %v; warm p50 %v, p95 %v over %d checks", k.server,
-		k.elapsed[0].Round(time.Millisecond), warm[len(warm)/2].Round(time.Millisecond),
-		warm[len(warm)*95/100].Round(time.Millisecond), len(warm))
+	if err := only(what, o.Files[caller], want...); err != nil {
+		k.t.Fatal(err)
+	}
+}
+
+// alternate edits the caller, shipped as its text, into broken and fixed
+// versions 20 times in a row, the call 1 to 6 lines lower each time: every
+// answer must describe the text it was asked about, never an earlier one.
+func (k *checker) alternate(shipped string) {
+	k.t.Helper()
+	c := k.c
+	for i := range 20 {
+		pad := i%6 + 1
+		want := c.tooMany
+		want.line += pad
+		k.edit(fmt.Sprintf("alternation %d, broken on line %d", i, want.line), c.text(k.t, shipped, c.badCall, pad), want)
+		k.edit(fmt.Sprintf("alternation %d, fixed", i), c.text(k.t, shipped, c.goodCall, pad))
+	}
+}
+
+// write checks the callee with text in write mode, and fails the test
+// unless the callee is clean and each caller (the edited one and, for
+// servers that report it, the unopened one) has a fresh publication under
+// Others: with its tooFew error when broken, else clean.
+func (k *checker) write(what, text string, broken bool) {
+	k.t.Helper()
+	c := k.c
+	callee := k.path(c.callee)
+	o, err := k.check(callee, text, DefaultSettle)
+	if err != nil {
+		k.t.Fatalf("%s: %v", what, err)
+	}
+	if err := only(what+": the callee", o.Files[callee]); err != nil {
+		k.t.Fatal(err)
+	}
+	for rel, want := range map[string]wantErr{c.caller: c.tooFew, c.unopened: c.unopenedErr} {
+		if rel == "" {
+			continue
+		}
+		ds, ok := o.Others[k.path(rel)]
+		if !ok {
+			k.t.Fatalf("%s: no fresh publication for the caller %s in Others (%d other files)", what, rel, len(o.Others))
+		}
+		var wants []wantErr
+		if broken {
+			wants = append(wants, want)
+		}
+		if err := only(what+": the caller "+rel+" (Others)", ds, wants...); err != nil {
+			k.t.Fatal(err)
+		}
+	}
 }
 
 // errorsOf keeps the errors of ds: the tests check errors, as the hook's
@@ -227,48 +287,10 @@ func only(what string, ds []diag.Diagnostic, want ...wantErr) error {
 	return fmt.Errorf("%s: got errors:%s\nwant %v", what, b.String(), want)
 }
 
-// steps runs the named steps of one language in order. A step that fails
-// ends the test, unless the language's row lists it as a known gap: then
-// the failure is logged with the gap's reason and the next step runs. Some
-// gaps are races that only show under load, so a known gap that passes is
-// logged too, not failed: an entry whose step keeps passing is one to
-// remove.
-type steps struct {
-	t    *testing.T
-	gaps map[string]string
-	ran  map[string]bool
-}
-
-func (s steps) run(name string, f func() error) {
-	s.t.Helper()
-	s.ran[name] = true
-	err := f()
-	reason, gap := s.gaps[name]
-	switch {
-	case err != nil && gap:
-		s.t.Logf("known gap in step %q (%s):\n%v", name, reason, err)
-	case err != nil:
-		s.t.Fatalf("step %q: %v", name, err)
-	case gap:
-		s.t.Logf("step %q passed, though listed as a known gap", name)
-	}
-}
-
-// Step names, for serverCase.gaps.
-const (
-	stepBreak         = "break the call"
-	stepFix           = "fix the call"
-	stepAlternate     = "alternate broken and fixed"
-	stepCleanToClean  = "clean edit of a clean file"
-	stepBreakCallers  = "write: callee gains a parameter"
-	stepRepairCallers = "write: callee loses it again"
-)
-
 // TestServers runs every live language through what an agent does: break a
 // call (exact line, column in characters, message, code), fix it (clean and
 // fresh), alternate broken and fixed texts 20 times with the error on a
-// different line each time (every answer describes the text it was asked
-// about, never an earlier one), edit the clean file into another clean text,
+// different line each time, edit the clean file into another clean text,
 // then change the callee's signature in another file (write mode: the broken
 // caller under Outcome.Others) and change it back (the caller clean again).
 func TestServers(t *testing.T) {
@@ -276,95 +298,23 @@ func TestServers(t *testing.T) {
 		t.Run(c.lang, func(t *testing.T) {
 			requireServer(t, c.exe)
 			t.Parallel()
-			dir := project(t, c.lang)
-			m := NewManager(config.Default(), dir, testLogger(t))
-			t.Cleanup(m.Shutdown)
-			k := &checker{t: t, m: m, server: c.server}
-			defer k.logLatency()
-			s := steps{t: t, gaps: c.gaps, ran: make(map[string]bool)}
-			callerPath := filepath.Join(dir, filepath.FromSlash(c.caller))
-			calleePath := filepath.Join(dir, filepath.FromSlash(c.callee))
-			shipped := string(mustReadFile(t, callerPath))
-			shippedCallee := string(mustReadFile(t, calleePath))
-			edit := func(what, text string, want ...wantErr) error {
-				o, err := k.check(callerPath, text, EditSettle)
-				if err != nil {
-					return fmt.Errorf("%s: %w", what, err)
-				}
-				return only(what, o.Files[callerPath], want...)
-			}
+			k := newChecker(t, c)
+			shipped, shippedCallee := k.shipped(c.caller), k.shipped(c.callee)
 
 			// The first touch starts the server and opens the caller.
-			s.run(stepBreak, func() error { return edit("breaking edit", c.text(t, shipped, c.badCall, 0), c.tooMany) })
-			s.run(stepFix, func() error { return edit("fixing edit", shipped) })
-			s.run(stepAlternate, func() error {
-				for i := range 20 {
-					pad := i%6 + 1
-					want := c.tooMany
-					want.line += pad
-					if err := edit(fmt.Sprintf("alternation %d, broken on line %d", i, want.line), c.text(t, shipped, c.badCall, pad), want); err != nil {
-						return err
-					}
-					if err := edit(fmt.Sprintf("alternation %d, fixed", i), c.text(t, shipped, c.goodCall, pad)); err != nil {
-						return err
-					}
-				}
-				return nil
-			})
+			k.edit("breaking edit", c.text(t, shipped, c.badCall, 0), c.tooMany)
+			k.edit("fixing edit", shipped)
+			k.alternate(shipped)
 			// The last alternation left a clean text with padding: going
 			// back to the shipped text is a clean edit of a clean file.
-			s.run(stepCleanToClean, func() error { return edit("clean edit", shipped) })
+			k.edit("clean edit", shipped)
 
 			// Write mode: the callee gains a parameter, which breaks the
 			// caller (open since the edits above) in another file.
-			write := func(what, text string, broken bool) error {
-				o, err := k.check(calleePath, text, DefaultSettle)
-				if err != nil {
-					return fmt.Errorf("%s: %w", what, err)
-				}
-				if err := only(what+": the callee", o.Files[calleePath]); err != nil {
-					return err
-				}
-				callers := []struct {
-					rel  string
-					want wantErr
-				}{{c.caller, c.tooFew}, {c.unopened, c.unopenedErr}}
-				for _, caller := range callers {
-					if caller.rel == "" {
-						continue
-					}
-					ds, ok := o.Others[filepath.Join(dir, filepath.FromSlash(caller.rel))]
-					if !ok {
-						return fmt.Errorf("%s: no fresh publication for the caller %s in Others (%d other files)", what, caller.rel, len(o.Others))
-					}
-					var want []wantErr
-					if broken {
-						want = append(want, caller.want)
-					}
-					if err := only(what+": the caller "+caller.rel+" (Others)", ds, want...); err != nil {
-						return err
-					}
-				}
-				return nil
-			}
-			s.run(stepBreakCallers, func() error { return write("signature change", c.twoParams, true) })
-			s.run(stepRepairCallers, func() error { return write("signature change undone", shippedCallee, false) })
-			for name := range c.gaps {
-				if !s.ran[name] {
-					t.Errorf("known gap names unknown step %q", name)
-				}
-			}
+			k.write("signature change", c.twoParams, true)
+			k.write("signature change undone", shippedCallee, false)
 		})
 	}
-}
-
-func mustReadFile(t *testing.T, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // TestCatalogueRoots checks where each catalogue server's root lands in
@@ -397,10 +347,7 @@ func TestCatalogueRoots(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			base, err := filepath.EvalSymlinks(t.TempDir())
-			if err != nil {
-				t.Fatal(err)
-			}
+			base := tempDir(t)
 			ws := filepath.Join(base, "ws")
 			files := map[string]string{}
 			for _, f := range append(slices.Clone(tt.files), tt.file) {
@@ -459,11 +406,7 @@ func TestMonorepoRoots(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			requireServer(t, tt.exe)
 			t.Parallel()
-			dir, err := filepath.EvalSymlinks(t.TempDir())
-			if err != nil {
-				t.Fatal(err)
-			}
-			writeFiles(t, dir, tt.files)
+			dir := workspace(t, tt.files)
 			m := NewManager(config.Default(), dir, testLogger(t))
 			t.Cleanup(m.Shutdown)
 			broken, clean := filepath.Join(dir, filepath.FromSlash(tt.broken)), filepath.Join(dir, filepath.FromSlash(tt.clean))

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -234,94 +235,40 @@ func tsClient(t *testing.T, m *Manager, root string) *Client {
 
 // TestTSServerPull runs typescript-language-server's tsserver pull on the
 // testdata/langs/ts project: a clean edit of a clean file is answered fresh
-// and fast (typescript-language-server itself publishes nothing for it); 20
+// (typescript-language-server itself publishes nothing for it); 20
 // edit/fix alternations in a row, the error moving each time, are never
 // answered with a stale line, nor are the late pushes that follow them
 // taken for an answer; and a first write that breaks callers nobody opened
 // reports them under Others.
 func TestTSServerPull(t *testing.T) {
 	requireServer(t, "typescript-language-server")
-	var ts serverCase
-	for _, c := range serverCases {
-		if c.lang == "ts" {
-			ts = c
-		}
-	}
+	ts := serverCases[slices.IndexFunc(serverCases, func(c serverCase) bool { return c.lang == "ts" })]
 	t.Run("edits", func(t *testing.T) {
 		t.Parallel()
-		dir := project(t, "ts")
-		m := NewManager(config.Default(), dir, testLogger(t))
-		t.Cleanup(m.Shutdown)
-		k := &checker{t: t, m: m, server: ts.server}
-		defer k.logLatency()
-		path := filepath.Join(dir, filepath.FromSlash(ts.caller))
-		shipped := string(mustReadFile(t, path))
-		edit := func(what, text string, want ...wantErr) {
-			t.Helper()
-			o, err := k.check(path, text, EditSettle)
-			if err == nil {
-				err = only(what, o.Files[path], want...)
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-		}
-		edit("breaking edit, first touch", ts.text(t, shipped, ts.badCall, 0), ts.tooMany)
-		edit("fixing edit", shipped)
-		for i := range 20 {
-			pad := i%6 + 1
-			want := ts.tooMany
-			want.line += pad
-			edit(fmt.Sprintf("alternation %d, broken on line %d", i, want.line), ts.text(t, shipped, ts.badCall, pad), want)
-			edit(fmt.Sprintf("alternation %d, fixed", i), ts.text(t, shipped, ts.goodCall, pad))
-		}
+		k := newChecker(t, ts)
+		shipped := k.shipped(ts.caller)
+		k.edit("breaking edit, first touch", ts.text(t, shipped, ts.badCall, 0), ts.tooMany)
+		k.edit("fixing edit", shipped)
+		k.alternate(shipped)
 		// typescript-language-server publishes on its own ≥ 300 ms after
 		// the last change; wait for that push, then check it changed
 		// nothing.
-		c := tsClient(t, m, dir)
+		c := tsClient(t, k.m, k.dir)
 		before := c.ts.dropped.Load()
-		deadline := time.Now().Add(5 * time.Second)
-		for c.ts.dropped.Load() == before && time.Now().Before(deadline) {
-			time.Sleep(20 * time.Millisecond) // polling a counter nothing signals
-		}
-		if c.ts.dropped.Load() == before {
+		// Polling a counter nothing signals.
+		if !eventually(5*time.Second, func() bool { return c.ts.dropped.Load() != before }) {
 			t.Error("typescript-language-server never pushed after the alternations")
 		}
-		if ds := errorsOf(c.Current()[path]); len(ds) != 0 {
+		if ds := errorsOf(c.Current()[k.path(ts.caller)]); len(ds) != 0 {
 			t.Errorf("after its late push, the clean caller has errors %+v", ds)
 		}
 		for i := range 3 {
-			begin := time.Now()
-			edit(fmt.Sprintf("clean edit %d of a clean file", i), ts.text(t, shipped, ts.goodCall, i))
-			if d := time.Since(begin); d > time.Second {
-				t.Errorf("clean edit %d of a clean file took %v, want well under the 3 s deadline", i, d)
-			}
+			k.edit(fmt.Sprintf("clean edit %d of a clean file", i), ts.text(t, shipped, ts.goodCall, i))
 		}
 	})
 	t.Run("first write breaks unopened callers", func(t *testing.T) {
 		t.Parallel()
-		dir := project(t, "ts")
-		m := NewManager(config.Default(), dir, testLogger(t))
-		t.Cleanup(m.Shutdown)
-		k := &checker{t: t, m: m, server: ts.server}
-		callee := filepath.Join(dir, filepath.FromSlash(ts.callee))
-		o, err := k.check(callee, ts.twoParams, DefaultSettle)
-		if err == nil {
-			err = only("the callee", o.Files[callee])
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		for rel, want := range map[string]wantErr{ts.caller: ts.tooFew, ts.unopened: ts.unopenedErr} {
-			ds, ok := o.Others[filepath.Join(dir, filepath.FromSlash(rel))]
-			if !ok {
-				t.Errorf("no %s in Others (%d other files)", rel, len(o.Others))
-				continue
-			}
-			if err := only("the unopened caller "+rel, ds, want); err != nil {
-				t.Error(err)
-			}
-		}
+		newChecker(t, ts).write("first write of the callee", ts.twoParams, true)
 	})
 }
 

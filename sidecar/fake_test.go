@@ -1,79 +1,29 @@
 package sidecar
 
 import (
-	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
-	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/internal/fakelsptest"
 	"github.com/lsp-hook/lsp-hook/lsp"
 )
 
-// testdata/fakelsp, the scripted language server, built once per test
-// binary (see its package comment for the modes).
-var fake struct {
-	once sync.Once
-	dir  string
-	bin  string
-	err  error
-}
+func TestMain(m *testing.M) { fakelsptest.Main(m) }
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if fake.dir != "" {
-		os.RemoveAll(fake.dir)
-	}
-	os.Exit(code)
-}
-
-func fakeBin(t *testing.T) string {
-	t.Helper()
-	fake.once.Do(func() {
-		if fake.dir, fake.err = os.MkdirTemp("", "fakelsp"); fake.err != nil {
-			return
-		}
-		fake.bin = filepath.Join(fake.dir, "fakelsp")
-		cmd := exec.Command("go", "build", "-o", fake.bin, "./testdata/fakelsp")
-		cmd.Dir = ".." // the module root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			fake.err = fmt.Errorf("building testdata/fakelsp: %v\n%s", err, out)
-		}
-	})
-	if fake.err != nil {
-		t.Fatal(fake.err)
-	}
-	return fake.bin
-}
-
-// fakeConfig is a config whose only server is "fake" (testdata/fakelsp in
-// mode) for .fake files, 1 s warm and 2 s first-touch deadlines.
-func fakeConfig(t *testing.T, mode string, flags ...string) *config.Config {
-	t.Helper()
-	cfg := config.Default()
-	cfg.LSP.Timeout = time.Second
-	cfg.LSP.FirstTouchTimeout = 2 * time.Second
-	cfg.LSP.Servers = map[string]config.Server{"fake": {
-		Name: "fake", Command: append([]string{fakeBin(t), "-mode=" + mode}, flags...), Extensions: []string{".fake"},
-		LanguageIDs: map[string]string{".fake": "fake"}, Enabled: true,
-	}}
-	return cfg
-}
-
-// fakeEngine returns an engine for a fresh workspace (symlink-free) with
-// the fake server in mode, and registers its shutdown.
+// fakeEngine returns an engine for a fresh workspace (symlink-free) whose
+// only server is "fake", testdata/fakelsp in mode with flags (see
+// internal/fakelsptest: 1 s warm and 2 s first-touch deadlines), shut down
+// when the test ends.
 func fakeEngine(t *testing.T, mode string, flags ...string) *Engine {
 	t.Helper()
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := fakeConfig(t, mode, flags...)
+	cfg := fakelsptest.Config(t, mode, flags...)
 	log := testLog(t)
 	m := lsp.NewManager(cfg, root, log)
 	t.Cleanup(m.Shutdown)

@@ -81,7 +81,7 @@ func TestFindWorkspace(t *testing.T) {
 		t.Errorf("FindWorkspace = %q, %v; want %q", got, err, root)
 	}
 	plain, _ := filepath.EvalSymlinks(t.TempDir())
-	if got, _ := FindWorkspace(plain); got != plain && !strings.HasPrefix(plain, got) {
-		t.Errorf("FindWorkspace(no git) = %q, want %q or an ancestor repo", got, plain)
+	if got, err := FindWorkspace(plain); err != nil || got != plain && !strings.HasPrefix(plain, got+string(filepath.Separator)) {
+		t.Errorf("FindWorkspace(no git) = %q, %v; want %q or an ancestor repo", got, err, plain)
 	}
 }

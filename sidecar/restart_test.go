@@ -3,7 +3,6 @@ package sidecar
 import (
 	"bytes"
 	"context"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -18,20 +17,10 @@ import (
 func TestRestartMethod(t *testing.T) {
 	e := fakeEngine(t, "normal")
 	writeFile(t, e.Root, "a.fake", "ERROR: one\n")
-	socket := filepath.Join(shortDir(t), "d.sock")
-	srv := &Server{Engine: e, Version: "test", Log: e.Log}
-	if err := srv.Listen(socket); err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve()
-	t.Cleanup(srv.Shutdown)
+	socket := serve(t, e)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	c, err := Dial(ctx, socket, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := dial(ctx, t, socket)
 	notify := func() Result {
 		t.Helper()
 		var res Result

@@ -28,13 +28,21 @@ func shortDir(t *testing.T) string {
 
 func discardLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
-// startServer runs a daemon without language servers on a fresh socket.
-func startServer(t *testing.T, root string) (*Server, string) {
+// startServer runs a daemon without language servers for root on a fresh
+// socket, and returns the socket.
+func startServer(t *testing.T, root string) string {
 	t.Helper()
-	socket := filepath.Join(shortDir(t), "run", "d.sock")
 	cfg := config.Default()
 	cfg.LSP.Enabled = false
-	srv := &Server{Engine: NewEngine(root, cfg, nil, discardLog()), Version: "test", Log: discardLog()}
+	return serve(t, NewEngine(root, cfg, nil, discardLog()))
+}
+
+// serve runs a daemon for e on a fresh socket, shut down when the test
+// ends, and returns the socket.
+func serve(t *testing.T, e *Engine) string {
+	t.Helper()
+	socket := filepath.Join(shortDir(t), "run", "d.sock")
+	srv := &Server{Engine: e, Version: "test", Log: e.Log}
 	if err := srv.Listen(socket); err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +54,18 @@ func startServer(t *testing.T, root string) (*Server, string) {
 			t.Errorf("Serve: %v", err)
 		}
 	})
-	return srv, socket
+	return socket
+}
+
+// dial connects to the daemon at socket, closed when the test ends.
+func dial(ctx context.Context, t *testing.T, socket string) *Client {
+	t.Helper()
+	c, err := Dial(ctx, socket, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
 }
 
 func TestServerProtocol(t *testing.T) {
@@ -55,7 +74,7 @@ func TestServerProtocol(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "bad.json"), []byte("{\n  \"a\": 1,\n  \"b\": \n}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, socket := startServer(t, root)
+	socket := startServer(t, root)
 
 	fi, err := os.Stat(socket)
 	if err != nil || fi.Mode().Perm() != 0o600 {
@@ -67,11 +86,7 @@ func TestServerProtocol(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	c, err := Dial(ctx, socket, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := dial(ctx, t, socket)
 	if c.Hello.Protocol != ProtocolVersion || c.Hello.Root != root || c.Hello.Pid != os.Getpid() {
 		t.Errorf("hello = %+v", c.Hello)
 	}
@@ -129,7 +144,7 @@ func TestServerProtocol(t *testing.T) {
 
 func TestListenRefusesSecondDaemon(t *testing.T) {
 	root := shortDir(t)
-	_, socket := startServer(t, root)
+	socket := startServer(t, root)
 	second := &Server{Engine: NewEngine(root, config.Default(), nil, discardLog()), Log: discardLog()}
 	if err := second.Listen(socket); !errors.Is(err, ErrAlreadyRunning) {
 		t.Fatalf("second Listen = %v, want ErrAlreadyRunning", err)

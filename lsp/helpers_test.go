@@ -1,0 +1,124 @@
+package lsp
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/internal/fakelsptest"
+)
+
+func TestMain(m *testing.M) { fakelsptest.Main(m) }
+
+// requireServer skips the test when name is not installed, or fails it when
+// LSP_HOOK_REQUIRE_SERVERS=1 (as `make test` sets).
+func requireServer(t *testing.T, name string) {
+	t.Helper()
+	if _, err := LookPath(name); err != nil {
+		if os.Getenv("LSP_HOOK_REQUIRE_SERVERS") == "1" {
+			t.Fatalf("%s is required (LSP_HOOK_REQUIRE_SERVERS=1): %v", name, err)
+		}
+		t.Skipf("%s not installed: %v", name, err)
+	}
+}
+
+// tempDir is t.TempDir made symlink-free, as the daemon names files and
+// servers report them.
+func tempDir(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// workspace returns a fresh tempDir holding files (slash-separated
+// relative path → text).
+func workspace(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := tempDir(t)
+	writeFiles(t, dir, files)
+	return dir
+}
+
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		writeFile(t, dir, name, text)
+	}
+}
+
+// writeFile writes text to dir/name, making its directory, and returns the
+// file's path.
+func writeFile(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// startClient starts srv for the workspace dir and returns its client,
+// shut down when the test ends. ctx bounds the start.
+func startClient(ctx context.Context, t *testing.T, srv config.Server, dir string) *Client {
+	t.Helper()
+	c, err := Start(ctx, srv, dir, testLogger(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Shutdown(ShutdownGrace) })
+	return c
+}
+
+// watchDir subscribes c to a new Watcher of dir, closed when the test ends,
+// and returns the watcher.
+func watchDir(t *testing.T, c *Client, dir string) *Watcher {
+	t.Helper()
+	w, err := NewWatcher(dir, testLogger(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	c.Watch(w)
+	return w
+}
+
+// testLogger logs to t at Info, or at Debug when LSP_HOOK_TEST_LOG=debug.
+func testLogger(t *testing.T) *slog.Logger {
+	level := slog.LevelInfo
+	if os.Getenv("LSP_HOOK_TEST_LOG") == "debug" {
+		level = slog.LevelDebug
+	}
+	return slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: level}))
+}
+
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimSpace(string(p)))
+	return len(p), nil
+}
+
+// eventually polls cond every 10 ms until it holds or d passes.
+func eventually(d time.Duration, cond func() bool) bool {
+	end := time.Now().Add(d)
+	for {
+		if cond() {
+			return true
+		}
+		if time.Now().After(end) {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -1,7 +1,0 @@
-//go:build race
-
-package lsp
-
-// cpuScale stretches timing bounds of CPU-bound work under the race
-// detector, which slows it several times over.
-const cpuScale = 5
