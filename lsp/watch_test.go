@@ -15,11 +15,10 @@ import (
 
 // batches collects what a Watcher delivers to one subscriber.
 type batches struct {
-	mu    sync.Mutex // guards got and at
-	got   [][]FileEvent
-	at    []time.Time
-	wake  chan struct{}
-	start time.Time
+	mu   sync.Mutex // guards got and at
+	got  [][]FileEvent
+	at   []time.Time
+	wake chan struct{}
 }
 
 func subscribe(w *Watcher) *batches {
