@@ -1,0 +1,4 @@
+package parsers
+
+// FallbackName is the last-resort format auto-detection falls back to.
+const FallbackName = "fallback"
