@@ -22,6 +22,9 @@ type Config struct {
 	// that were there before it (`only_new:`, default false). A request's
 	// own only_new overrides it.
 	OnlyNew bool
+	// Linters are the compiler-mode checkers by name (`linters:`): the
+	// built-ins (BuiltinLinters) overlaid by config.
+	Linters map[string]Linter
 	// Files lists the config files that were read, most important first.
 	Files []string
 }
@@ -129,6 +132,7 @@ func Default() *Config {
 		Severity:    "error",
 		Validators:  map[string]bool{},
 		IdleTimeout: DefaultIdleTimeout,
+		Linters:     defaultLinters(),
 	}
 }
 

@@ -103,6 +103,7 @@ func apply(c *Config, file string, data []byte) []Problem {
 		"validators":   func(n *yaml.Node, key string) { d.validators(c, n, key) },
 		"idle_timeout": func(n *yaml.Node, key string) { d.duration(&c.IdleTimeout, n, key) },
 		"only_new":     func(n *yaml.Node, key string) { d.boolean(&c.OnlyNew, n, key) },
+		"linters":      func(n *yaml.Node, key string) { d.linters(c, n, key) },
 	})
 	return d.problems
 }
@@ -226,14 +227,7 @@ func (d *decoder) server(s *Server, n *yaml.Node, key string) {
 			}
 		},
 		"extensions": func(n *yaml.Node, key string) {
-			v, ok := d.strings(n, key)
-			for _, ext := range v {
-				if !strings.HasPrefix(ext, ".") || len(ext) < 2 {
-					d.problem(n, key, "want extensions with their dot, such as .my; got %q", ext)
-					ok = false
-				}
-			}
-			if ok {
+			if v, ok := d.extensions(n, key); ok {
 				s.Extensions = v
 			}
 		},

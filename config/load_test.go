@@ -178,6 +178,48 @@ func TestLoad(t *testing.T) {
 				}
 			},
 		},
+		{
+			name: "linters: DESIGN.md's ruff, a built-in off, a built-in tuned",
+			yaml: "linters:\n  ruff: {command: [ruff, check, --output-format, json, \"{file}\"], parser: ruff, extensions: [.py]}\n" +
+				"  mypy: false\n  shellcheck: {timeout: 5s, mode: fallback}\n",
+			check: func(t *testing.T, c *Config) {
+				r := c.Linters["ruff"]
+				if !r.Enabled || r.Builtin || r.Parser != "ruff" || r.Timeout != DefaultLinterTimeout || r.Cwd != "{root}" ||
+					r.Mode != LinterAlways || r.When != LinterOnEdit {
+					t.Errorf("ruff = %+v", r)
+				}
+				if c.Linters["mypy"].Enabled {
+					t.Errorf("mypy: false left it on")
+				}
+				if s := c.Linters["shellcheck"]; !s.Builtin || s.Timeout != 5*time.Second || s.Mode != LinterFallback || len(s.Command) == 0 {
+					t.Errorf("shellcheck = %+v", s)
+				}
+			},
+		},
+		{
+			name: "custom linter with errorformat",
+			yaml: "linters:\n  mylint:\n    command: [mylint, \"{file}\"]\n    extensions: [.my]\n    errorformat: \"%f:%l: %m\"\n    when: diagnose\n",
+			check: func(t *testing.T, c *Config) {
+				l := c.Linters["mylint"]
+				if l.Parser != "errorformat" || len(l.Errorformat) != 1 || l.When != LinterOnDiagnose || l.Mode != LinterFallback {
+					t.Errorf("mylint = %+v", l)
+				}
+			},
+		},
+		{
+			name: "linter problems",
+			yaml: "linters:\n  ruf: {parser: ruff}\n  shellcheck: {mode: sometimes}\n  x: {command: [x], extensions: [.x], timout: 1s}\n",
+			wantProblems: []string{
+				`linters.ruf: a linter needs command and extensions`,
+				`linters.shellcheck.mode: want fallback or always, got "sometimes"`,
+				`linters.x.timout: unknown key; did you mean "timeout"?`,
+			},
+			check: func(t *testing.T, c *Config) {
+				if _, ok := c.Linters["x"]; ok {
+					t.Errorf("a linter with a broken field was added")
+				}
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
