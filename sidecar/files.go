@@ -1,0 +1,508 @@
+package sidecar
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+)
+
+// This file selects the files `lsp-hook diagnose` checks. It works in three
+// steps, each on root-relative slash paths ("src/a.go"):
+//
+//  1. The listing: every file of the workspace that is not ignored. Inside a
+//     git work tree that is `git ls-files --cached --others
+//     --exclude-standard`, so nested .gitignore files, negations,
+//     .git/info/exclude and the global excludes file mean exactly what they
+//     mean to git; outside git, a walk honouring .gitignore files (see
+//     walkFiles). Only regular files that exist count: no symlinks (never
+//     followed, so nothing outside the root is reached through one), no
+//     submodules or their files, no files deleted from the working tree.
+//  2. The arguments select from the listing (a directory, a glob) or name a
+//     file directly, which is then taken even when ignored.
+//  3. --changed intersects with the files git reports as changed, and
+//     --shard keeps this shard's part.
+
+// FileQuery says which files CollectFiles selects.
+type FileQuery struct {
+	// Root is the workspace root: absolute, as FindWorkspace returns it.
+	Root string
+	// Args are what the user named: files, directories and doublestar
+	// globs ("src/**/*.ts"), relative to Dir or absolute. None means the
+	// whole root. See CollectFiles for how each is taken.
+	Args []string
+	// Dir is the directory relative Args are resolved against (the
+	// process's working directory), made absolute if it is not; empty
+	// means Root.
+	Dir string
+	// Changed keeps only files git reports as changed against Base.
+	Changed bool
+	// Base is the git revision Changed compares with. Empty: HEAD, so the
+	// changes are the uncommitted ones, staged or not, plus untracked
+	// files. A revision ("origin/main"): everything that changed since the
+	// merge-base of Base and HEAD, committed on this branch or not yet
+	// committed, plus untracked files — what a pull request changes. It
+	// must be one revision (not "A...B") and not start with '-'.
+	Base string
+	// Shard and Shards select shard Shard (1-based) of Shards; 0 and 0
+	// mean no sharding. See ParseShard.
+	Shard, Shards int
+	// Want, when set, keeps the files found through a directory, a glob or
+	// the whole root for which it returns true (checkable files, say by
+	// extension). It gets absolute paths. Files named explicitly are
+	// always kept.
+	Want func(path string) bool
+}
+
+// Errors CollectFiles returns, wrapped with the argument or root concerned.
+var (
+	// ErrNoFiles: a directory or glob argument selects no file that is not
+	// ignored; almost always a typo, so it is not silently a clean run.
+	ErrNoFiles = errors.New("no files that are not ignored")
+	// ErrNotGit: --changed was asked for outside a git work tree.
+	ErrNotGit = errors.New("not inside a git work tree")
+)
+
+// CollectFiles returns the files q selects: absolute, cleaned, sorted and
+// without duplicates.
+//
+// Each argument is resolved against q.Dir and must lie inside the root
+// (ErrOutsideWorkspace otherwise; a symlink is followed only to decide
+// that). An existing file is taken even when .gitignore ignores it, like
+// ripgrep does; an existing directory contributes the files of the listing
+// below it, so ignore rules do apply inside a named directory. An argument
+// that does not exist is a doublestar glob when it holds one of *?[{,
+// matched against the listing's root-relative slash paths, and an error
+// wrapping fs.ErrNotExist otherwise. A directory or glob that selects
+// nothing is ErrNoFiles. q.Want filters what directories, globs and the
+// whole root contribute.
+//
+// Then q.Changed keeps the files git reports as added, copied, modified or
+// type-changed against q.Base (a rename counts as an added file; deleted
+// files never appear), plus untracked files that are not ignored; outside a
+// git work tree it is ErrNotGit. Last, sharding keeps the files whose
+// shardOf is q.Shard. Files named explicitly go through both filters too.
+func CollectFiles(ctx context.Context, q FileQuery) ([]string, error) {
+	if q.Shard != 0 || q.Shards != 0 {
+		if err := checkShard(q.Shard, q.Shards); err != nil {
+			return nil, fmt.Errorf("selecting shard %d/%d: %w", q.Shard, q.Shards, err)
+		}
+	}
+	root, err := cleanRoot(q.Root)
+	if err != nil {
+		return nil, err
+	}
+	c := &collector{ctx: ctx, root: root, dir: q.Dir, want: q.Want, picked: make(map[string]bool)}
+	if c.dir == "" {
+		c.dir = root
+	} else if c.dir, err = filepath.Abs(c.dir); err != nil {
+		return nil, fmt.Errorf("resolving %s: %w", q.Dir, err)
+	}
+	if real, err := filepath.EvalSymlinks(c.dir); err == nil {
+		c.dir = real // resolve compares with the symlink-free root
+	}
+	c.git = inGitWorkTree(root)
+	if q.Changed && !c.git {
+		return nil, fmt.Errorf("selecting changed files in %s: %w", root, ErrNotGit)
+	}
+	if len(q.Args) == 0 {
+		if err := c.under("."); err != nil {
+			return nil, err
+		}
+	}
+	for _, a := range q.Args {
+		if err := c.arg(a); err != nil {
+			return nil, fmt.Errorf("selecting %s: %w", a, err)
+		}
+	}
+	var changed map[string]bool
+	if q.Changed {
+		if changed, err = changedFiles(ctx, root, q.Base); err != nil {
+			return nil, err
+		}
+	}
+	var out []string
+	for rel := range c.picked {
+		if changed != nil && !changed[rel] {
+			continue
+		}
+		if q.Shards > 0 && shardOf(rel, q.Shards) != q.Shard {
+			continue
+		}
+		out = append(out, filepath.Join(root, filepath.FromSlash(rel)))
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// collector gathers the files the arguments select. It is used by one
+// goroutine.
+type collector struct {
+	ctx       context.Context
+	root, dir string
+	git       bool
+	want      func(string) bool
+	listing   []string // root-relative slash paths, sorted; nil until listed
+	picked    map[string]bool
+}
+
+// arg adds what one argument selects.
+func (c *collector) arg(a string) error {
+	p := a
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(c.dir, p)
+	}
+	real, err := resolve(c.root, p)
+	if err != nil {
+		return err
+	}
+	fi, err := os.Stat(real)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && strings.ContainsAny(a, "*?[{"):
+		return c.glob(relSlash(c.root, filepath.Clean(p)))
+	case errors.Is(err, fs.ErrNotExist):
+		return fs.ErrNotExist
+	case err != nil:
+		return err
+	case fi.IsDir():
+		return c.under(relSlash(c.root, real))
+	case fi.Mode().IsRegular():
+		c.picked[relSlash(c.root, real)] = true
+		return nil
+	}
+	return ErrNotRegular
+}
+
+// under adds the listed files below the root-relative directory dir ("."
+// for the root).
+func (c *collector) under(dir string) error {
+	files, err := c.list()
+	if err != nil {
+		return err
+	}
+	n := 0
+	for _, rel := range files {
+		if dir == "." || strings.HasPrefix(rel, dir+"/") {
+			n++
+			c.add(rel)
+		}
+	}
+	if n == 0 && dir != "." {
+		return ErrNoFiles
+	}
+	return nil
+}
+
+// glob adds the listed files that pattern, a root-relative doublestar
+// pattern, matches.
+func (c *collector) glob(pattern string) error {
+	if !doublestar.ValidatePattern(pattern) {
+		return fmt.Errorf("bad glob %q", pattern)
+	}
+	files, err := c.list()
+	if err != nil {
+		return err
+	}
+	n := 0
+	for _, rel := range files {
+		if doublestar.MatchUnvalidated(pattern, rel) {
+			n++
+			c.add(rel)
+		}
+	}
+	if n == 0 {
+		return ErrNoFiles
+	}
+	return nil
+}
+
+// add picks a file found through a directory or glob if want takes it.
+func (c *collector) add(rel string) {
+	if c.want == nil || c.want(filepath.Join(c.root, filepath.FromSlash(rel))) {
+		c.picked[rel] = true
+	}
+}
+
+// list returns the listing (see the top of this file), computing it once.
+func (c *collector) list() ([]string, error) {
+	if c.listing != nil {
+		return c.listing, nil
+	}
+	var files []string
+	var err error
+	if c.git {
+		files, err = gitFiles(c.ctx, c.root)
+	} else {
+		files, err = walkFiles(c.ctx, c.root)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("listing files in %s: %w", c.root, err)
+	}
+	slices.Sort(files)
+	c.listing = slices.Compact(files)
+	if c.listing == nil {
+		c.listing = []string{}
+	}
+	return c.listing, nil
+}
+
+// gitFiles lists the tracked and untracked files of the work tree under
+// root that git does not ignore and that exist as regular files.
+func gitFiles(ctx context.Context, root string) ([]string, error) {
+	out, err := git(ctx, root, "ls-files", "--cached", "--others", "--exclude-standard", "-z")
+	if err != nil {
+		return nil, err
+	}
+	return existing(root, splitNUL(out)), nil
+}
+
+// changedFiles returns the root-relative slash paths git reports as changed
+// against base (see FileQuery.Base) that exist as regular files.
+func changedFiles(ctx context.Context, root, base string) (map[string]bool, error) {
+	from := "HEAD"
+	if base != "" {
+		mb, err := mergeBase(ctx, root, base)
+		if err != nil {
+			return nil, err
+		}
+		from = mb
+	} else if _, err := git(ctx, root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}"); err != nil {
+		// No commit yet: every file is new.
+		files, err := gitFiles(ctx, root)
+		if err != nil {
+			return nil, fmt.Errorf("listing changed files: %w", err)
+		}
+		return setOf(files), nil
+	}
+	// Diffing a commit with the working tree covers what was committed
+	// since it and what is staged or not yet staged; --relative keeps the
+	// paths relative to root (and inside it), like ls-files prints them.
+	diff, err := git(ctx, root, "diff", "--name-only", "-z", "--relative", "--no-renames",
+		"--no-color", "--no-ext-diff", "--diff-filter=ACMT", from, "--")
+	if err != nil {
+		return nil, fmt.Errorf("listing changed files since %s: %w", from, err)
+	}
+	untracked, err := git(ctx, root, "ls-files", "--others", "--exclude-standard", "-z")
+	if err != nil {
+		return nil, fmt.Errorf("listing untracked files: %w", err)
+	}
+	return setOf(existing(root, append(splitNUL(diff), splitNUL(untracked)...))), nil
+}
+
+// mergeBase returns the commit where HEAD forked from base, explaining the
+// usual CI causes when there is none.
+func mergeBase(ctx context.Context, root, base string) (string, error) {
+	if strings.HasPrefix(base, "-") || strings.Contains(base, "..") {
+		return "", fmt.Errorf("bad base revision %q: want one revision, not a range or an option", base)
+	}
+	if _, err := git(ctx, root, "rev-parse", "--verify", "--quiet", base+"^{commit}"); err != nil {
+		return "", fmt.Errorf("resolving base %q: no such commit (is it fetched?)", base)
+	}
+	out, err := git(ctx, root, "merge-base", base, "HEAD")
+	if err != nil {
+		hint := ""
+		if sh, _ := git(ctx, root, "rev-parse", "--is-shallow-repository"); strings.TrimSpace(string(sh)) == "true" {
+			hint = " (shallow clone: fetch more history, e.g. fetch-depth: 0)"
+		}
+		return "", fmt.Errorf("finding the merge-base of %s and HEAD%s: %w", base, hint, err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// git runs git in root and returns its standard output; a failure carries
+// git's standard error.
+func git(ctx context.Context, root string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", root}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0") // read-only: never take index.lock
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			return nil, fmt.Errorf("running git %s: %w: %s", args[0], err, msg)
+		}
+		return nil, fmt.Errorf("running git %s: %w", args[0], err)
+	}
+	return out, nil
+}
+
+// inGitWorkTree reports whether root is in a git work tree, by the rule
+// FindWorkspace uses: an ancestor (or root itself) holds .git.
+func inGitWorkTree(root string) bool {
+	for d := root; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return true
+		}
+		if d == filepath.Dir(d) {
+			return false
+		}
+	}
+}
+
+// walkFiles lists the files below root for a root outside any git work
+// tree: regular files only (symlinks are not followed), skipping .git and
+// node_modules directories and what .gitignore files ignore. As in git, a
+// directory's .gitignore applies below it, a deeper file's lines and later
+// lines take precedence, "!" re-includes, and nothing below an ignored
+// directory can be re-included. Patterns are matched by go-git's gitignore
+// package.
+func walkFiles(ctx context.Context, root string) ([]string, error) {
+	inForce := make(map[string][]gitignore.Pattern) // directory (root-relative slash path) → patterns applying below it
+	var files []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil {
+			err = ctx.Err()
+		}
+		if err != nil {
+			return err
+		}
+		rel := relSlash(root, p)
+		if rel == "." {
+			inForce[rel], err = readGitignore(p, nil)
+			return err
+		}
+		parts := strings.Split(rel, "/")
+		parent := inForce[path.Dir(rel)]
+		if !d.IsDir() {
+			if d.Type().IsRegular() && !gitignore.NewMatcher(parent).Match(parts, false) {
+				files = append(files, rel)
+			}
+			return nil
+		}
+		if name := d.Name(); name == ".git" || name == "node_modules" || gitignore.NewMatcher(parent).Match(parts, true) {
+			return filepath.SkipDir
+		}
+		own, err := readGitignore(p, parts)
+		inForce[rel] = append(slices.Clip(parent), own...)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("walking %s: %w", root, err)
+	}
+	return files, nil
+}
+
+// readGitignore parses dir's .gitignore, if any, into patterns for the
+// directory whose root-relative path components are domain. Blank lines and
+// lines starting with "#" are skipped; a CRLF line end is one line end.
+func readGitignore(dir string, domain []string) ([]gitignore.Pattern, error) {
+	data, err := os.ReadFile(filepath.Join(dir, ".gitignore"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var ps []gitignore.Pattern
+	for line := range strings.Lines(string(data)) {
+		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		ps = append(ps, gitignore.ParsePattern(line, domain))
+	}
+	return ps, nil
+}
+
+// existing keeps the root-relative slash paths that are regular files now.
+func existing(root string, rels []string) []string {
+	out := rels[:0]
+	for _, rel := range rels {
+		fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
+		if err == nil && fi.Mode().IsRegular() {
+			out = append(out, rel)
+		}
+	}
+	return out
+}
+
+func splitNUL(b []byte) []string {
+	var out []string
+	for _, f := range bytes.Split(b, []byte{0}) {
+		if len(f) > 0 {
+			out = append(out, path.Clean(string(f)))
+		}
+	}
+	return out
+}
+
+func setOf(ss []string) map[string]bool {
+	m := make(map[string]bool, len(ss))
+	for _, s := range ss {
+		m[s] = true
+	}
+	return m
+}
+
+// cleanRoot checks that root is absolute and resolves its symlinks, as
+// resolve needs.
+func cleanRoot(root string) (string, error) {
+	if !filepath.IsAbs(root) {
+		return "", fmt.Errorf("workspace root %q is not absolute", root)
+	}
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", fmt.Errorf("resolving workspace root: %w", err)
+	}
+	return real, nil
+}
+
+// relSlash returns path, which is root or below it, relative to root and
+// slash-separated. (filepath.Rel cannot fail on two absolute paths.)
+func relSlash(root, path string) string {
+	rel, _ := filepath.Rel(root, path)
+	return filepath.ToSlash(rel)
+}
+
+// shardOf returns the 1-based shard of n that the root-relative slash path
+// rel belongs to: FNV-1a (32-bit) of rel, mod n, plus one. It depends on
+// rel alone, so shards are disjoint, cover every file, and a file keeps its
+// shard when others are added or removed.
+func shardOf(rel string, n int) int {
+	h := fnv.New32a()
+	h.Write([]byte(rel))
+	return int(h.Sum32()%uint32(n)) + 1
+}
+
+// ParseShard parses a --shard value "K/N": shard K (1-based) of N, with
+// 1 ≤ K ≤ N. Anything else ("x", "0/3", "4/3", "1/0") is an error naming
+// the value and what is expected.
+func ParseShard(s string) (k, n int, err error) {
+	ks, ns, ok := strings.Cut(strings.TrimSpace(s), "/")
+	if ok {
+		k, err = strconv.Atoi(ks)
+		if err == nil {
+			n, err = strconv.Atoi(ns)
+		}
+	}
+	if !ok || err != nil {
+		return 0, 0, fmt.Errorf("parsing shard %q: want K/N, as in 2/5", s)
+	}
+	if err := checkShard(k, n); err != nil {
+		return 0, 0, fmt.Errorf("parsing shard %q: %w", s, err)
+	}
+	return k, n, nil
+}
+
+// checkShard checks shard k of n: 1 ≤ k ≤ n.
+func checkShard(k, n int) error {
+	if n < 1 {
+		return fmt.Errorf("the shard count N must be at least 1, not %d", n)
+	}
+	if k < 1 || k > n {
+		return fmt.Errorf("the shard number K must be from 1 to %d, not %d", n, k)
+	}
+	return nil
+}
