@@ -5,12 +5,15 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"golang.org/x/text/width"
 )
 
-// ColumnUnit names what a tool's column number counts. Tools differ: gcc,
-// clang, go vet and cargo count bytes; tsc, eslint and pyright count UTF-16
-// code units (JavaScript string indexes); ruff, mypy and shellcheck count
-// characters. Diagnostic.Column is always characters (code points), so a
+// ColumnUnit names what a tool's column number counts. Tools differ: clang,
+// go vet and mypy count bytes; gcc ≥ 11 counts display columns (its
+// -fdiagnostics-column-unit=display default); tsc, eslint and pyright count
+// UTF-16 code units (JavaScript string indexes); ruff, cargo and shellcheck
+// count characters. Diagnostic.Column is always characters (code points), so a
 // column in another unit is converted with the line's text (ToCodePoints).
 type ColumnUnit int
 
@@ -23,6 +26,10 @@ const (
 	// UnitUTF16 counts UTF-16 code units: a character outside the Basic
 	// Multilingual Plane counts 2.
 	UnitUTF16
+	// UnitDisplay counts display columns as gcc does: a tab advances to the
+	// next multiple of 8 (tab stop 8), an East Asian wide or fullwidth
+	// character counts 2, every other character 1.
+	UnitDisplay
 )
 
 // String returns "codepoints", "bytes" or "utf-16".
@@ -34,6 +41,8 @@ func (u ColumnUnit) String() string {
 		return "bytes"
 	case UnitUTF16:
 		return "utf-16"
+	case UnitDisplay:
+		return "display"
 	}
 	return fmt.Sprintf("unit(%d)", int(u))
 }
@@ -49,10 +58,14 @@ func ToCodePoints(line string, col int, unit ColumnUnit) int {
 		return col
 	}
 	units := col - 1 // units before the target column
-	chars := 0
+	chars, display := 0, 0
 	for i := 0; i < len(line) && units > 0; {
 		r, size := utf8.DecodeRuneInString(line[i:])
 		switch {
+		case unit == UnitDisplay:
+			w := displayWidth(r, display)
+			display += w
+			units -= w
 		case unit == UnitBytes:
 			units -= size
 		case r == utf8.RuneError && size == 1:
@@ -87,4 +100,17 @@ func LineText(text string, n int) (string, bool) {
 		text = text[:j]
 	}
 	return strings.TrimSuffix(text, "\r"), true
+}
+
+// displayWidth is the display width of r starting at display column at
+// (0-based): tabs reach the next multiple of 8.
+func displayWidth(r rune, at int) int {
+	if r == '\t' {
+		return 8 - at%8
+	}
+	switch width.LookupRune(r).Kind() {
+	case width.EastAsianWide, width.EastAsianFullwidth:
+		return 2
+	}
+	return 1
 }

@@ -23,6 +23,16 @@ func TestToCodePoints(t *testing.T) {
 		{UnitUTF16, 3, 2},  // low surrogate → 😀
 		{UnitUTF16, 0, 0},
 	}
+	// gcc's display columns: "\tint x = \"日本\" + y" — a tab to 8, wide 2.
+	const gccLine = "\tx = \"日本\" + y"
+	tests2 := []struct{ col, want int }{
+		{1, 1}, {9, 2}, {13, 6}, {14, 7}, {16, 8}, {18, 9}, {19, 10},
+	}
+	for _, tt := range tests2 {
+		if got := ToCodePoints(gccLine, tt.col, UnitDisplay); got != tt.want {
+			t.Errorf("ToCodePoints(%q, %d, display) = %d, want %d", gccLine, tt.col, got, tt.want)
+		}
+	}
 	for _, tt := range tests {
 		if got := ToCodePoints(line, tt.col, tt.unit); got != tt.want {
 			t.Errorf("ToCodePoints(%q, %d, %v) = %d, want %d", line, tt.col, tt.unit, got, tt.want)

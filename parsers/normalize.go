@@ -3,6 +3,7 @@ package parsers
 import (
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/lsp-hook/lsp-hook/diag"
 )
@@ -21,52 +22,65 @@ const maxNormalizeFile = 16 << 20
 //   - Source is set to source where the parser left it empty;
 //   - a Severity outside error…hint becomes error, so nothing is dropped.
 func Normalize(ds []diag.Diagnostic, dir string, unit diag.ColumnUnit, source string) []diag.Diagnostic {
-	texts := map[string]*string{}
-	text := func(path string) (string, bool) {
-		t, seen := texts[path]
-		if !seen {
-			if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Size() <= maxNormalizeFile {
-				if b, err := os.ReadFile(path); err == nil {
-					s := string(b)
-					t = &s
-				}
-			}
-			texts[path] = t
-		}
-		if t == nil {
-			return "", false
-		}
-		return *t, true
-	}
+	n := newNormalizer(dir, source)
 	for i := range ds {
-		d := &ds[i]
-		if d.Path != "" {
-			if !filepath.IsAbs(d.Path) {
-				d.Path = filepath.Join(dir, d.Path)
-			}
-			d.Path = filepath.Clean(d.Path)
-		}
-		if d.Source == "" {
-			d.Source = source
-		}
-		if d.Severity < diag.SeverityError || d.Severity > diag.SeverityHint {
-			d.Severity = diag.SeverityError
-		}
-		if unit == diag.UnitCodePoints || d.Path == "" {
-			continue
-		}
-		t, ok := text(d.Path)
-		if !ok {
-			continue
-		}
-		if l, ok := diag.LineText(t, d.Line); ok {
-			d.Column = diag.ToCodePoints(l, d.Column, unit)
-		}
-		if d.EndLine > 0 {
-			if l, ok := diag.LineText(t, d.EndLine); ok {
-				d.EndColumn = diag.ToCodePoints(l, d.EndColumn, unit)
-			}
-		}
+		n.normalize(&ds[i], unit)
 	}
 	return ds
+}
+
+// normalizer holds what Normalize reads once per call: each file's lines.
+type normalizer struct {
+	dir, source string
+	lines       map[string][]string // path → its lines; nil: unreadable
+}
+
+func newNormalizer(dir, source string) *normalizer {
+	return &normalizer{dir: dir, source: source, lines: make(map[string][]string)}
+}
+
+// fileLines returns path's lines (without line endings), reading the file
+// the first time; false when it cannot be read.
+func (n *normalizer) fileLines(path string) ([]string, bool) {
+	ls, seen := n.lines[path]
+	if !seen {
+		if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Size() <= maxNormalizeFile {
+			if b, err := os.ReadFile(path); err == nil {
+				ls = strings.Split(string(b), "\n")
+				for i, l := range ls {
+					ls[i] = strings.TrimSuffix(l, "\r")
+				}
+			}
+		}
+		n.lines[path] = ls
+	}
+	return ls, ls != nil
+}
+
+func (n *normalizer) normalize(d *diag.Diagnostic, unit diag.ColumnUnit) {
+	if d.Path != "" {
+		if !filepath.IsAbs(d.Path) {
+			d.Path = filepath.Join(n.dir, d.Path)
+		}
+		d.Path = filepath.Clean(d.Path)
+	}
+	if d.Source == "" {
+		d.Source = n.source
+	}
+	if d.Severity < diag.SeverityError || d.Severity > diag.SeverityHint {
+		d.Severity = diag.SeverityError
+	}
+	if unit == diag.UnitCodePoints || d.Path == "" {
+		return
+	}
+	ls, ok := n.fileLines(d.Path)
+	if !ok {
+		return
+	}
+	if d.Line >= 1 && d.Line <= len(ls) {
+		d.Column = diag.ToCodePoints(ls[d.Line-1], d.Column, unit)
+	}
+	if d.EndLine >= 1 && d.EndLine <= len(ls) {
+		d.EndColumn = diag.ToCodePoints(ls[d.EndLine-1], d.EndColumn, unit)
+	}
 }

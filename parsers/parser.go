@@ -27,6 +27,14 @@ type ParserFunc func(r io.Reader) ([]diag.Diagnostic, error)
 // Parse calls f(r).
 func (f ParserFunc) Parse(r io.Reader) ([]diag.Diagnostic, error) { return f(r) }
 
+// UnitsParser is a Parser whose format carries its column unit per
+// diagnostic (SARIF's run.columnKind): ParseUnits returns, beside the
+// diagnostics, the unit of each one's columns (same length).
+type UnitsParser interface {
+	Parser
+	ParseUnits(r io.Reader) ([]diag.Diagnostic, []diag.ColumnUnit, error)
+}
+
 // Format describes one output format a Parser reads.
 type Format struct {
 	// Name is what config (`parser:`) and `lsp-hook parse FORMAT` call it:
@@ -129,6 +137,52 @@ func Detect(output []byte) *Format {
 		best = registry[FallbackName]
 	}
 	return best
+}
+
+// Read parses r with the format called name ("auto" detects it) and
+// normalizes the result (Normalize): paths made absolute from dir, the
+// directory the tool ran in, columns converted to code points from each
+// diagnostic's unit, and Source set to source, or to the format's name when
+// source is "". It returns the format that was used.
+func Read(name string, r io.Reader, dir, source string) ([]diag.Diagnostic, *Format, error) {
+	f, err := Lookup(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if f.Name == Auto {
+		out, err := io.ReadAll(r)
+		if err != nil {
+			return nil, nil, fmt.Errorf("reading output: %w", err)
+		}
+		f, r = Detect(out), bytes.NewReader(out)
+	}
+	if source == "" {
+		source = f.Name
+	}
+	ds, err := ReadWith(f.Parser, f.Unit, r, dir, source)
+	return ds, f, err
+}
+
+// ReadWith parses r with p and normalizes the result as Read does, taking
+// unit for the columns unless p reports its own (UnitsParser).
+func ReadWith(p Parser, unit diag.ColumnUnit, r io.Reader, dir, source string) ([]diag.Diagnostic, error) {
+	up, ok := p.(UnitsParser)
+	if !ok {
+		ds, err := p.Parse(r)
+		if err != nil {
+			return nil, err
+		}
+		return Normalize(ds, dir, unit, source), nil
+	}
+	ds, units, err := up.ParseUnits(r)
+	if err != nil {
+		return nil, err
+	}
+	n := newNormalizer(dir, source)
+	for i := range ds {
+		n.normalize(&ds[i], units[i])
+	}
+	return ds, nil
 }
 
 // ParseAll reads all of r and parses it with the format called name ("auto"

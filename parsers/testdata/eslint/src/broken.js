@@ -1,0 +1,4 @@
+const ok = 1;
+function broken( {
+  return ok;
+}

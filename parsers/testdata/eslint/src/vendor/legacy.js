@@ -1,0 +1,1 @@
+var legacy = 1

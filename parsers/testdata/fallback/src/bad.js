@@ -1,0 +1,3 @@
+// bad.js: a syntax error for node --check.
+const prix = "3 €";
+let total = ;

@@ -1,0 +1,2 @@
+/* warn.c: one warning, for make's output. */
+int main(void) { int unused; return 0; }

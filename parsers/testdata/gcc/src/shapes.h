@@ -1,0 +1,2 @@
+/* shapes.h: a header whose declaration conflicts with shapes.c. */
+int area(int w, int h);

@@ -1,0 +1,3 @@
+module example.com/builddemo
+
+go 1.22

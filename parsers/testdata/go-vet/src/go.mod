@@ -1,0 +1,3 @@
+module example.com/vetdemo
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/lintdemo
+
+go 1.22

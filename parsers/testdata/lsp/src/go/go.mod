@@ -1,0 +1,3 @@
+module example.com/lspsample
+
+go 1.22

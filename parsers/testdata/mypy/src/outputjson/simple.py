@@ -1,0 +1,5 @@
+# flags: --output=json
+def foo() -> None:
+    pass
+
+foo(1)

@@ -1,0 +1,12 @@
+# pyright: reportUnusedImport=warning
+import os
+
+
+def greet(name: str) -> str:
+    return "héllo 🌍 " + name
+
+
+s = "wörld 😀"; x: int = s
+greet(1)
+reveal_type(x)
+y = undefined_name

@@ -1,0 +1,5 @@
+from os import
+
+if call(foo
+    def bar():
+        pass

@@ -1,0 +1,3 @@
+module example.com/sarifsample
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/diag
+
+go 1.21

@@ -1,0 +1,3 @@
+#!/bin/sh
+if [ -n "$1" ]; then
+  echo "$1"

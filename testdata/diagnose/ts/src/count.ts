@@ -1,0 +1,4 @@
+export function count(items: string[]): number {
+  const total: number = items.join(",");
+  return total;
+}
