@@ -11,7 +11,7 @@ BIN           := $(CURDIR)/bin/lsp-hook
 
 export PATH := $(TOOLS)/bin:$(TOOLS)/npm/node_modules/.bin:$(PATH)
 
-.PHONY: all build tools clangd test vet fmt-check demo bench clean
+.PHONY: all build tools apt-tools test vet fmt-check demo bench clean
 
 all: build
 
@@ -20,9 +20,9 @@ build:
 
 # Language servers the tests run against, pinned: gopls with go install,
 # pyright, typescript and typescript-language-server with npm ci from
-# tools/package-lock.json, clangd from Debian's packages. Stamp files record
+# tools/package-lock.json, clangd and shellcheck from Debian's packages. Stamp files record
 # what was installed so a version bump reinstalls.
-tools: $(TOOLS)/gopls-$(GOPLS_VERSION).stamp $(TOOLS)/npm.stamp clangd
+tools: $(TOOLS)/gopls-$(GOPLS_VERSION).stamp $(TOOLS)/npm.stamp apt-tools
 
 $(TOOLS)/gopls-$(GOPLS_VERSION).stamp:
 	mkdir -p $(TOOLS)/bin
@@ -35,11 +35,14 @@ $(TOOLS)/npm.stamp: tools/package.json tools/package-lock.json
 	cd $(TOOLS)/npm && npm ci --no-audit --no-fund
 	touch $@
 
-# clangd: installed with apt when missing (as root, or through sudo).
-clangd:
-	@command -v clangd >/dev/null 2>&1 || { \
+# clangd and shellcheck (the built-in shell linter the tests run): installed
+# with apt when missing (as root, or through sudo).
+APT_TOOLS := clangd shellcheck
+apt-tools:
+	@missing=; for t in $(APT_TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
+	[ -z "$$missing" ] || { \
 		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-		$$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clangd; }
+		$$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; }
 
 fmt-check:
 	@out="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.tools/*'))"; \

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"path/filepath"
 	"sync"
 	"time"
@@ -174,6 +175,17 @@ var ErrUnknownServer = errors.New("no such language server")
 // involved; a server still busy when ctx ends is reported as Timeout and
 // left to finish alone.
 func (m *Manager) Check(ctx context.Context, docs []Doc, settle time.Duration) []Outcome {
+	return m.check(ctx, docs, settle, false)
+}
+
+// CheckWithin is Check for a batch check (`lsp-hook diagnose`): each server
+// may take as long as ctx allows, start-up included, instead of the config's
+// per-server timeouts, which are sized for one edit.
+func (m *Manager) CheckWithin(ctx context.Context, docs []Doc, settle time.Duration) []Outcome {
+	return m.check(ctx, docs, settle, true)
+}
+
+func (m *Manager) check(ctx context.Context, docs []Doc, settle time.Duration, withinCtx bool) []Outcome {
 	if settle <= 0 {
 		settle = DefaultSettle
 	}
@@ -197,7 +209,7 @@ func (m *Manager) Check(ctx context.Context, docs []Doc, settle time.Duration) [
 			results <- struct {
 				i int
 				o Outcome
-			}{i, m.checkOne(ctx, k, groups[k], settle)}
+			}{i, m.checkOne(ctx, k, groups[k], settle, withinCtx)}
 		}()
 	}
 	out := make([]Outcome, len(order))
@@ -215,14 +227,20 @@ func (m *Manager) Check(ctx context.Context, docs []Doc, settle time.Duration) [
 	return out
 }
 
-func (m *Manager) checkOne(ctx context.Context, k entryKey, docs []Doc, settle time.Duration) Outcome {
+// checkOne checks docs in one (server, root) under ctx and the config's
+// timeouts, or under ctx alone when withinCtx is set.
+func (m *Manager) checkOne(ctx context.Context, k entryKey, docs []Doc, settle time.Duration, withinCtx bool) Outcome {
 	begin := time.Now()
 	e, startedNow, err := m.acquire(k, docs)
 	if err != nil {
 		return Outcome{Server: k.server, Root: k.root, Freshness: None, Err: err}
 	}
 	defer m.release(e)
-	ftctx, cancel := context.WithTimeout(ctx, m.cfg.LSP.FirstTouchTimeout)
+	firstTouch, warm := m.cfg.LSP.FirstTouchTimeout, m.cfg.LSP.Timeout
+	if withinCtx {
+		firstTouch, warm = time.Duration(math.MaxInt64), time.Duration(math.MaxInt64)
+	}
+	ftctx, cancel := context.WithTimeout(ctx, firstTouch)
 	defer cancel()
 	select {
 	case <-e.ready:
@@ -236,11 +254,11 @@ func (m *Manager) checkOne(ctx context.Context, k entryKey, docs []Doc, settle t
 		return Outcome{Server: k.server, Root: k.root, Freshness: None, Err: e.err}
 	}
 	c := e.client
-	timeout := m.cfg.LSP.Timeout
+	timeout := warm
 	if startedNow || !c.Touched() {
-		timeout = m.cfg.LSP.FirstTouchTimeout
+		timeout = firstTouch
 	}
-	sctx, cancel2 := context.WithDeadline(ctx, begin.Add(timeout))
+	sctx, cancel2 := context.WithTimeout(ctx, timeout-time.Since(begin))
 	defer cancel2()
 	e.docs.RLock()
 	o := c.Update(sctx, docs, settle)
@@ -417,4 +435,31 @@ func (m *Manager) Warm(path string) bool {
 		}
 	}
 	return true
+}
+
+// Serves reports whether a live language server handles path: an enabled
+// server for its extension whose program is installed and which has not
+// failed (a broken or missing server is not live). Compiler-mode linters in
+// fallback mode run only for files no live server handles.
+func (m *Manager) Serves(path string) bool {
+	for _, s := range m.cfg.ServersFor(filepath.Ext(path)) {
+		if _, err := LookPath(s.Command[0]); err != nil {
+			continue
+		}
+		k := entryKey{s.Name, FindRoot(path, s.RootMarkers, m.workspace)}
+		m.mu.Lock()
+		e, ok := m.entries[k]
+		m.mu.Unlock()
+		if ok {
+			select {
+			case <-e.ready:
+				if e.err != nil || (e.client != nil && e.client.Err() != nil) {
+					continue
+				}
+			default:
+			}
+		}
+		return true
+	}
+	return false
 }

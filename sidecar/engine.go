@@ -35,6 +35,8 @@ type Engine struct {
 	Log      *slog.Logger
 	severity diag.Severity
 
+	linterStats linterStats // compiler-mode runs, for status
+
 	mu      sync.Mutex                   // guards answers
 	answers map[string]map[string]answer // path → checker → its last answer (only_new's memory)
 }
@@ -75,7 +77,11 @@ func (e *Engine) Check(ctx context.Context, p NotifyChangeParams) Result {
 	// A write waits for other files' waves, and warnings for analyzers'
 	// follow-ups; an edit shown errors-only needs the first answer.
 	settle := lsp.DefaultSettle
-	if !anyWrite && e.severity == diag.SeverityError {
+	sev := e.severity
+	if v, err := diag.ParseSeverity(p.Severity); err == nil {
+		sev = v
+	}
+	if !anyWrite && sev == diag.SeverityError {
 		settle = lsp.EditSettle
 	}
 	onlyNew := e.Config.OnlyNew
@@ -86,7 +92,7 @@ func (e *Engine) Check(ctx context.Context, p NotifyChangeParams) Result {
 	if onlyNew && len(targets) > 0 {
 		base = e.baseline(ctx, targets, settle)
 	}
-	lspDone := e.checkServers(ctx, targets, settle)
+	lspDone := e.checkServers(ctx, targets, settle, p.phase())
 	// only_new's memory of answers (texts: each changed file's line
 	// hashes) is kept only by checks that use it; without it a baseline
 	// falls back to git HEAD.
@@ -97,8 +103,23 @@ func (e *Engine) Check(ctx context.Context, p NotifyChangeParams) Result {
 			texts[t.path] = lineHashes(t.text)
 		}
 	}
+	lintDone := make(chan struct{})
+	var lintByFile map[string][]diag.Diagnostic
+	var lintResults []ServerResult
+	go func() {
+		defer close(lintDone)
+		lintByFile, lintResults = e.lint(ctx, targets, p.phase())
+	}()
 	res.Servers = append(res.Servers, e.validate(targets, texts, byFile)...)
 	outcomes := <-lspDone
+	<-lintDone
+	for path, ds := range lintByFile {
+		byFile[path] = append(byFile[path], ds...)
+		if texts != nil {
+			e.remember(path, "linters", answer{lines: texts[path], diags: ds})
+		}
+	}
+	res.Servers = append(res.Servers, lintResults...)
 	if base != nil { // before the answers below replace what it remembers
 		for _, o := range outcomes {
 			base.captureOthers(e, o.Others)
@@ -109,7 +130,7 @@ func (e *Engine) Check(ctx context.Context, p NotifyChangeParams) Result {
 		e.keepIntroduced(base, byFile, others)
 		res.Notes = append(res.Notes, base.notes...)
 	}
-	e.render(&res, targets, byFile, others)
+	e.render(&res, sev, targets, byFile, others)
 	res.ElapsedMS = time.Since(begin).Milliseconds()
 	return res
 }
@@ -117,7 +138,7 @@ func (e *Engine) Check(ctx context.Context, p NotifyChangeParams) Result {
 // checkServers starts the language servers' check of targets and returns
 // the channel its outcomes arrive on (nil outcomes at once when there are
 // no servers).
-func (e *Engine) checkServers(ctx context.Context, targets []target, settle time.Duration) <-chan []lsp.Outcome {
+func (e *Engine) checkServers(ctx context.Context, targets []target, settle time.Duration, phase string) <-chan []lsp.Outcome {
 	done := make(chan []lsp.Outcome, 1)
 	if e.Manager == nil || len(targets) == 0 {
 		done <- nil
@@ -127,7 +148,11 @@ func (e *Engine) checkServers(ctx context.Context, targets []target, settle time
 	for i, t := range targets {
 		docs[i] = lsp.Doc{Path: t.path, Text: t.text}
 	}
-	go func() { done <- e.Manager.Check(ctx, docs, settle) }()
+	check := e.Manager.Check
+	if phase == phaseDiagnose { // a batch: servers get the whole budget
+		check = e.Manager.CheckWithin
+	}
+	go func() { done <- check(ctx, docs, settle) }()
 	return done
 }
 
@@ -244,13 +269,13 @@ func (e *Engine) validate(targets []target, texts map[string][]uint64, byFile ma
 	}
 	var out []ServerResult
 	for _, k := range slices.Sorted(mapsKeys(ran)) {
-		out = append(out, ServerResult{Name: string(k), State: lsp.StateActive, Freshness: string(lsp.Fresh)})
+		out = append(out, ServerResult{Name: string(k), Kind: KindValidator, State: lsp.StateActive, Freshness: string(lsp.Fresh)})
 	}
 	return out
 }
 
 func outcomeResult(o lsp.Outcome) ServerResult {
-	r := ServerResult{Name: o.Server, Root: o.Root, State: lsp.StateActive, Freshness: string(o.Freshness), Pending: o.Pending}
+	r := ServerResult{Name: o.Server, Kind: KindServer, Root: o.Root, State: lsp.StateActive, Freshness: string(o.Freshness), Pending: o.Pending}
 	if o.Err != nil {
 		r.Error = o.Err.Error()
 		switch {

@@ -9,8 +9,9 @@ import (
 // changes whenever a method or a field is added or changes meaning; a client
 // that finds a daemon with an older protocol asks it to shut down and starts
 // its own. Version 2 added restart, notify_change's only_new, and status's
-// stderr and documents.
-const ProtocolVersion = 2
+// stderr and documents; version 3 notify_change's phase and status's
+// linters.
+const ProtocolVersion = 3
 
 // Method names served by the daemon (DESIGN.md "Socket and wire protocol").
 const (
@@ -66,6 +67,21 @@ type NotifyChangeParams struct {
 	BudgetMS     int      `json:"budget_ms,omitempty"`
 	ColdBudgetMS int      `json:"cold_budget_ms,omitempty"`
 	OnlyNew      *bool    `json:"only_new,omitempty"`
+	// Phase is "edit" (the default: a hook or notify) or "diagnose"
+	// (`lsp-hook diagnose`), which also runs linters configured with
+	// `when: diagnose`, such as go vet.
+	Phase string `json:"phase,omitempty"`
+	// Severity, when set ("error", "warning", "info", "hint"), overrides the
+	// config's lowest severity shown for this request.
+	Severity string `json:"severity,omitempty"`
+}
+
+// phase returns p's phase, "edit" when unset.
+func (p NotifyChangeParams) phase() string {
+	if p.Phase == phaseDiagnose {
+		return phaseDiagnose
+	}
+	return phaseEdit
 }
 
 // DiagnosticsParams asks for the current diagnostics of Paths (absolute or
@@ -76,10 +92,12 @@ type DiagnosticsParams struct {
 
 // ServerResult is how one checker fared for a request: Name ("gopls",
 // "json"), Root it ran for, State (an lsp State* value, or "active" for a
-// validator), Freshness ("fresh", "partial", "timeout", "none") and Error
+// validator), Kind, Freshness ("fresh", "partial", "timeout", "none") and Error
 // when something went wrong.
 type ServerResult struct {
-	Name      string `json:"name"`
+	Name string `json:"name"`
+	// Kind is "server" (a language server), "validator" or "linter".
+	Kind      string `json:"kind,omitempty"`
 	Root      string `json:"root,omitempty"`
 	State     string `json:"state"`
 	Freshness string `json:"freshness"`
@@ -89,6 +107,13 @@ type ServerResult struct {
 	// "partial" and more diagnostics may follow.
 	Pending []string `json:"pending,omitempty"`
 }
+
+// ServerResult kinds.
+const (
+	KindServer    = "server"
+	KindValidator = "validator"
+	KindLinter    = "linter"
+)
 
 // Result answers notify_change and diagnostics. Files lists every file with
 // diagnostics at or above the configured severity, changed files first,
@@ -114,6 +139,7 @@ type StatusResult struct {
 	Root     string           `json:"root"`
 	LogFile  string           `json:"log_file,omitempty"`
 	Servers  []ServerStatus   `json:"servers"`
+	Linters  []LinterStatus   `json:"linters,omitempty"`
 	Counters map[string]int64 `json:"counters"`
 }
 

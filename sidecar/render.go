@@ -15,14 +15,14 @@ func mapsKeys[K comparable, V any](m map[K]V) iter.Seq[K] { return maps.Keys(m) 
 
 // render fills res.Files and res.Lint: changed files first, in the order
 // they were changed, then other files by path; each file's diagnostics
-// filtered to the configured severity, sorted and de-duplicated.
-func (e *Engine) render(res *Result, targets []target, byFile, others map[string][]diag.Diagnostic) {
+// filtered to sev, sorted and de-duplicated.
+func (e *Engine) render(res *Result, sev diag.Severity, targets []target, byFile, others map[string][]diag.Diagnostic) {
 	limits := diag.DefaultLimits
 	var changed, other []diag.FileDiagnostics
 	isTarget := make(map[string]bool)
 	for _, t := range targets {
 		isTarget[t.path] = true
-		if ds := diag.SortDedupe(diag.Filter(byFile[t.path], e.severity)); len(ds) > 0 {
+		if ds := diag.SortDedupe(diag.Filter(byFile[t.path], sev)); len(ds) > 0 {
 			changed = append(changed, diag.FileDiagnostics{Path: t.path, Rel: t.rel, Diagnostics: ds})
 		}
 	}
@@ -30,7 +30,7 @@ func (e *Engine) render(res *Result, targets []target, byFile, others map[string
 		if isTarget[path] || !inside(path, e.Root) {
 			continue
 		}
-		if ds := diag.SortDedupe(diag.Filter(others[path], e.severity)); len(ds) > 0 {
+		if ds := diag.SortDedupe(diag.Filter(others[path], sev)); len(ds) > 0 {
 			other = append(other, diag.FileDiagnostics{Path: path, Rel: e.rel(path), Diagnostics: ds})
 		}
 	}
@@ -59,7 +59,8 @@ func unknownNote(servers []ServerResult) string {
 		case len(s.Pending) > 0:
 			running = append(running, fmt.Sprintf("%s was still running %s", s.Name, strings.Join(s.Pending, ", ")))
 		case s.Freshness == string(lsp.Timeout) || s.Freshness == string(lsp.Partial) ||
-			(s.Freshness == string(lsp.None) && s.State == lsp.StateBroken):
+			(s.Freshness == string(lsp.None) && s.State == lsp.StateBroken),
+			s.Kind == KindLinter && s.State == lsp.StateUnavailable:
 			names = append(names, fmt.Sprintf("%s (%s)", s.Name, reason(s)))
 		}
 	}
@@ -74,7 +75,12 @@ func unknownNote(servers []ServerResult) string {
 }
 
 func reason(s ServerResult) string {
-	if s.Freshness == string(lsp.None) {
+	switch {
+	case s.Kind == KindLinter && s.State == lsp.StateUnavailable:
+		return "not installed"
+	case s.Kind == KindLinter && s.Freshness == string(lsp.None):
+		return "failed"
+	case s.Freshness == string(lsp.None):
 		return "not running"
 	}
 	return s.Freshness

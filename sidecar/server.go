@@ -240,6 +240,7 @@ func (s *Server) status() StatusResult {
 		st.Counters[k.(string)] = v.(*atomic.Int64).Load()
 		return true
 	})
+	st.Linters = s.Engine.LinterStatus()
 	if s.Engine.Manager != nil {
 		st.Servers = append(st.Servers, s.Engine.Manager.Status()...)
 	} else {

@@ -10,7 +10,8 @@ import (
 )
 
 // WriteStatus prints st as `lsp-hook status` shows it: a daemon line, then
-// a table of servers (name, state, pid, root, last error), then the last
+// a table of servers (name, state, pid, root, last error), a table of
+// compiler-mode linters that have run, then the last
 // stderr lines of each broken server, then counters.
 func WriteStatus(w io.Writer, st StatusResult) error {
 	fmt.Fprintf(w, "daemon  pid %d  version %s  up %s\nroot    %s\n", st.Pid, st.Version,
@@ -34,6 +35,17 @@ func WriteStatus(w io.Writer, st StatusResult) error {
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	if len(st.Linters) > 0 {
+		fmt.Fprintln(w)
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "LINTER\tSTATE\tRUNS\tFAILURES\tLAST MS\tLAST ERROR")
+		for _, l := range st.Linters {
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\n", l.Name, l.State, l.Runs, l.Failures, l.LastMS, l.LastError)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
 	}
 	for _, s := range st.Servers {
 		if len(s.Stderr) == 0 {

@@ -42,7 +42,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		Writer:    stdout,
 		ErrWriter: stderr,
 		Commands: []*cli.Command{
-			serveCommand(), hookCommand(), notifyCommand(), statusCommand(), restartCommand(), stopCommand(), versionCommand(),
+			serveCommand(), hookCommand(), notifyCommand(), diagnoseCommand(), parseCommand(), statusCommand(),
+			restartCommand(), stopCommand(), versionCommand(),
 		},
 		HideVersion:    true,
 		ExitErrHandler: func(*cli.Context, error) {},

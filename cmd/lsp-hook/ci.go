@@ -1,0 +1,235 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/lsp"
+	"github.com/lsp-hook/lsp-hook/parsers"
+	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/validators"
+)
+
+// outputFlags are the flags parse and diagnose share: the output format and
+// the severity threshold.
+func outputFlags(format *diag.OutputFormat, sev *diag.Severity) []cli.Flag {
+	*format, *sev = diag.FormatText, diag.SeverityError
+	return []cli.Flag{
+		&cli.GenericFlag{Name: "format", Aliases: []string{"f"}, Value: format,
+			Usage: "output `FORMAT`: lint, text, json, sarif, github or rdjsonl"},
+		&cli.GenericFlag{Name: "severity", Value: sev,
+			Usage: "lowest `SEVERITY` shown and failing the run: error, warning, info or hint"},
+	}
+}
+
+func parseCommand() *cli.Command {
+	var format diag.OutputFormat
+	var sev diag.Severity
+	return &cli.Command{
+		Name:      "parse",
+		Usage:     "read a compiler's or linter's output on stdin and print its diagnostics (exit 1 when any at --severity)",
+		ArgsUsage: "[FORMAT] (default auto; `lsp-hook parse --list` names them)",
+		Flags: append(outputFlags(&format, &sev),
+			&cli.StringFlag{Name: "dir", Usage: "`DIR` the tool ran in: relative paths are taken from it (default: the working directory)"},
+			rootFlag,
+			&cli.StringSliceFlag{Name: "errorformat", Aliases: []string{"efm"}, Usage: "Vim errorformat `STRING` (repeatable), instead of FORMAT"},
+			&cli.BoolFlag{Name: "list", Usage: "list the formats and the tool output each reads"},
+		),
+		Action: func(c *cli.Context) error {
+			if c.Bool("list") {
+				for _, f := range parsers.Formats() {
+					fmt.Fprintf(c.App.Writer, "%-16s %s\n", f.Name, f.Doc)
+				}
+				return nil
+			}
+			if c.NArg() > 1 {
+				return cli.Exit("parse: want at most one FORMAT", exitError)
+			}
+			dir := absPath(c.String("dir"))
+			root := c.String("root")
+			if root == "" {
+				root = dir
+			}
+			ds, err := parseInput(c.App.Reader, c.Args().First(), c.StringSlice("errorformat"), dir)
+			if err != nil {
+				return cli.Exit("parse: "+err.Error(), exitError)
+			}
+			ds = diag.Filter(ds, sev)
+			rep := diag.Report{Root: absPath(root), Files: diag.Group(ds, absPath(root)),
+				Tool: diag.Tool{Name: "lsp-hook", Version: buildVersion(), InformationURI: informationURI}}
+			if err := diag.WriteReport(c.App.Writer, format, rep); err != nil {
+				return cli.Exit("parse: writing output: "+err.Error(), exitError)
+			}
+			if len(ds) > 0 {
+				return cli.Exit("", exitFindings)
+			}
+			return nil
+		},
+	}
+}
+
+// informationURI is the project's home, for SARIF's tool.driver.
+const informationURI = "https://github.com/lsp-hook/lsp-hook"
+
+// parseInput parses r with the format called name ("" or "auto" detects
+// it), or with errorformat strings when efms is not empty, and normalizes
+// the result against dir (parsers.Read).
+func parseInput(r io.Reader, name string, efms []string, dir string) ([]diag.Diagnostic, error) {
+	if len(efms) == 0 {
+		if name == "" {
+			name = parsers.Auto
+		}
+		ds, _, err := parsers.Read(name, r, dir, "")
+		return ds, err
+	}
+	if name != "" {
+		return nil, fmt.Errorf("give FORMAT or --errorformat, not both")
+	}
+	p, err := parsers.Errorformat(efms)
+	if err != nil {
+		return nil, err
+	}
+	return parsers.ReadWith(p, diag.UnitBytes, r, dir, "errorformat")
+}
+
+func diagnoseCommand() *cli.Command {
+	var format diag.OutputFormat
+	var sev diag.Severity
+	return &cli.Command{
+		Name:      "diagnose",
+		Usage:     "check files with validators, language servers and linters, for CI (exit 1 when anything at --severity is found)",
+		ArgsUsage: "[PATH|GLOB...] (default: the whole workspace)",
+		Flags: append(outputFlags(&format, &sev), rootFlag, socketFlag,
+			&cli.BoolFlag{Name: "changed", Usage: "only files changed against --base (and untracked files)"},
+			&cli.StringFlag{Name: "base", Usage: "git `REV` that --changed compares with (default: the working tree against HEAD)"},
+			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 2, Usage: "`N` chunks of files checked at once"},
+			&cli.StringFlag{Name: "shard", Usage: "check only shard `K/N` of the files (CI matrix), by a stable hash of each path"},
+			&cli.BoolFlag{Name: "no-daemon", Usage: "run language servers in this process even when a daemon is running"},
+			&cli.BoolFlag{Name: "allow-incomplete", Usage: "exit by the diagnostics alone when a checker timed out or failed (default: exit 2)"},
+			&cli.DurationFlag{Name: "timeout", Value: 2 * time.Minute, Usage: "time one chunk of files may take, servers' start-up included"},
+		),
+		Action: func(c *cli.Context) error { return diagnose(c, format, sev) },
+	}
+}
+
+func diagnose(c *cli.Context, format diag.OutputFormat, sev diag.Severity) error {
+	stderr := c.App.ErrWriter
+	root, err := workspaceRoot(c)
+	if err != nil {
+		return cli.Exit(err.Error(), exitError)
+	}
+	cfg, problems := config.Load(root)
+	for _, p := range problems {
+		fmt.Fprintln(stderr, "lsp-hook: config:", p.Error())
+	}
+	q := sidecar.FileQuery{Root: root, Args: c.Args().Slice(), Dir: absPath("."), Changed: c.Bool("changed"),
+		Base: c.String("base"), Want: checkable(cfg)}
+	if s := c.String("shard"); s != "" {
+		if q.Shard, q.Shards, err = sidecar.ParseShard(s); err != nil {
+			return cli.Exit("diagnose: --shard: "+err.Error(), exitError)
+		}
+	}
+	files, err := sidecar.CollectFiles(c.Context, q)
+	if err != nil {
+		return cli.Exit("diagnose: "+err.Error(), exitError)
+	}
+	check, closeCheck := diagnoseChecker(c, root, cfg)
+	defer closeCheck()
+	var progress *sidecar.Progress
+	if f, ok := stderr.(*os.File); ok {
+		progress = sidecar.NewProgress(stderr, len(files), sidecar.IsTerminal(f))
+	}
+	rep, err := sidecar.Diagnose(c.Context, sidecar.DiagnoseOptions{
+		Files: files, Check: check, Jobs: c.Int("jobs"), Severity: sev, Budget: c.Duration("timeout"), Progress: progress,
+	})
+	if progress != nil {
+		progress.Finish()
+	}
+	if err != nil {
+		return cli.Exit("diagnose: "+err.Error(), exitError)
+	}
+	notes := rep.Notes
+	for _, s := range rep.Checkers {
+		notes = append(notes, "incomplete: "+s.String())
+	}
+	out := diag.Report{Root: root, Files: rep.Files, Notes: notes,
+		Tool: diag.Tool{Name: "lsp-hook", Version: buildVersion(), InformationURI: informationURI}}
+	if err := diag.WriteReport(c.App.Writer, format, out); err != nil {
+		return cli.Exit("diagnose: writing output: "+err.Error(), exitError)
+	}
+	errs, warns := 0, 0
+	for _, f := range rep.Files {
+		e, w := diag.Counts(f.Diagnostics)
+		errs, warns = errs+e, warns+w
+	}
+	fmt.Fprintf(stderr, "lsp-hook: %d files checked in %v: %d errors, %d warnings\n", rep.Checked,
+		rep.Elapsed.Round(time.Millisecond), errs, warns)
+	for _, n := range notes {
+		fmt.Fprintln(stderr, "lsp-hook:", n)
+	}
+	if path := os.Getenv("GITHUB_STEP_SUMMARY"); path != "" {
+		s := diag.Summary{Title: "lsp-hook diagnose", Root: root, Files: rep.Files, FilesChecked: rep.Checked,
+			Elapsed: rep.Elapsed, Notes: notes}
+		if err := diag.AppendStepSummary(path, s); err != nil {
+			fmt.Fprintln(stderr, "lsp-hook: writing the step summary:", err)
+		}
+	}
+	switch {
+	case len(rep.Files) > 0:
+		return cli.Exit("", exitFindings)
+	case !rep.Complete && !c.Bool("allow-incomplete"):
+		return cli.Exit("diagnose: some checkers did not answer; the result is incomplete (see above; --allow-incomplete to accept)", exitError)
+	}
+	return nil
+}
+
+// checkable reports whether some checker in cfg looks at path: a validator,
+// a language server or a linter.
+func checkable(cfg *config.Config) func(string) bool {
+	return func(path string) bool {
+		if kind, ok := validators.KindOf(path); ok && cfg.ValidatorEnabled(string(kind)) {
+			return true
+		}
+		ext := filepath.Ext(path)
+		if len(cfg.ServersFor(ext)) > 0 {
+			return true
+		}
+		for _, l := range cfg.Linters {
+			if l.Enabled && l.Serves(ext) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// diagnoseChecker returns how diagnose checks a chunk: through the
+// workspace's running daemon when one answers with this protocol (its warm
+// servers), else an engine in this process. Either way servers get the
+// whole --timeout of a chunk (Manager.CheckWithin), not a hook's per-edit
+// timeouts. The second value releases it.
+func diagnoseChecker(c *cli.Context, root string, cfg *config.Config) (sidecar.CheckFunc, func()) {
+	if !c.Bool("no-daemon") {
+		if cl, err := sidecar.Dial(c.Context, socketFor(c, root), buildVersion()); err == nil {
+			if cl.Hello.Protocol == sidecar.ProtocolVersion {
+				return sidecar.ClientChecker(cl), func() { cl.Close() }
+			}
+			cl.Close()
+		}
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if os.Getenv("LSP_HOOK_DEBUG") != "" {
+		log = slog.New(slog.NewTextHandler(c.App.ErrWriter, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	m := lsp.NewManager(cfg, root, log)
+	e := sidecar.NewEngine(root, cfg, m, log)
+	return sidecar.EngineChecker(e), m.Shutdown
+}

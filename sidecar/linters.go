@@ -1,0 +1,370 @@
+package sidecar
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/lsp"
+	"github.com/lsp-hook/lsp-hook/parsers"
+)
+
+// Compiler mode: the `linters:` of config (and the built-ins) run as child
+// processes for the files a check names, their output read by a parser
+// (package parsers) and merged into the same lint block as the language
+// servers' diagnostics.
+//
+// A linter applies to a file when it is enabled, serves the file's
+// extension, belongs to the phase (edit checks run LinterOnEdit linters;
+// diagnose runs both), its required config file exists, and — in
+// LinterFallback mode — no live language server serves the file. A
+// built-in whose program is missing is skipped quietly; a configured one is
+// reported unavailable. One run covers every file whose expanded command
+// and directory are the same (go vet over a package runs once for all of
+// its files). Linters read files from disk.
+
+// Limits on what a linter run may print.
+const (
+	maxLinterStdout = 64 << 20
+	maxLinterStderr = 64 << 10
+)
+
+// Phases a check runs in: an edit check (hooks, notify) or diagnose.
+const (
+	phaseEdit     = config.LinterOnEdit
+	phaseDiagnose = config.LinterOnDiagnose
+)
+
+// linterRun is one execution of a linter: argv and directory after
+// placeholder expansion, and the checked files it covers.
+type linterRun struct {
+	linter config.Linter
+	argv   []string
+	dir    string
+	files  []string
+}
+
+// linterOutcome is how one run fared: its diagnostics by file and the
+// ServerResult that reports it.
+type linterOutcome struct {
+	byFile map[string][]diag.Diagnostic
+	result ServerResult
+}
+
+// LinterStatus is one linter in `status`: name, State ("active" after a
+// good run, "broken" after a failed one, "unavailable" when its program is
+// missing), Runs and Failures counted since the daemon started, LastMS the
+// last run's wall time in milliseconds, and LastError.
+type LinterStatus struct {
+	Name      string `json:"name"`
+	State     string `json:"state"`
+	Runs      int64  `json:"runs"`
+	Failures  int64  `json:"failures"`
+	LastMS    int64  `json:"last_ms"`
+	LastError string `json:"last_error,omitempty"`
+}
+
+// linterStats keeps LinterStatus per linter for status.
+type linterStats struct {
+	mu sync.Mutex // guards m
+	m  map[string]*LinterStatus
+}
+
+func (s *linterStats) record(r ServerResult, elapsed time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.m == nil {
+		s.m = make(map[string]*LinterStatus)
+	}
+	st := s.m[r.Name]
+	if st == nil {
+		st = &LinterStatus{Name: r.Name}
+		s.m[r.Name] = st
+	}
+	st.State, st.LastError, st.LastMS = r.State, r.Error, elapsed.Milliseconds()
+	st.Runs++
+	if r.Error != "" {
+		st.Failures++
+	}
+}
+
+func (s *linterStats) list() []LinterStatus {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]LinterStatus, 0, len(s.m))
+	for _, name := range slices.Sorted(mapsKeys(s.m)) {
+		out = append(out, *s.m[name])
+	}
+	return out
+}
+
+// LinterStatus returns every linter that has run or failed to, by name.
+func (e *Engine) LinterStatus() []LinterStatus { return e.linterStats.list() }
+
+// lint runs the linters that apply to targets in phase, in parallel, under
+// ctx, and returns their diagnostics by file (only for target files) and
+// one ServerResult per run.
+func (e *Engine) lint(ctx context.Context, targets []target, phase string) (map[string][]diag.Diagnostic, []ServerResult) {
+	runs, skipped := e.linterRuns(targets, phase)
+	isTarget := make(map[string]bool, len(targets))
+	for _, t := range targets {
+		isTarget[t.path] = true
+	}
+	outcomes := make([]linterOutcome, len(runs))
+	var wg sync.WaitGroup
+	for i, r := range runs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			begin := time.Now()
+			outcomes[i] = e.runLinter(ctx, r)
+			e.linterStats.record(outcomes[i].result, time.Since(begin))
+		}()
+	}
+	wg.Wait()
+	byFile := make(map[string][]diag.Diagnostic)
+	results := skipped
+	for _, o := range outcomes {
+		results = append(results, o.result)
+		for path, ds := range o.byFile {
+			if isTarget[path] {
+				byFile[path] = append(byFile[path], ds...)
+			}
+		}
+	}
+	return byFile, results
+}
+
+// linterRuns plans the runs for targets in phase, one per distinct
+// (argv, dir), and reports configured linters that cannot run.
+func (e *Engine) linterRuns(targets []target, phase string) ([]linterRun, []ServerResult) {
+	var runs []linterRun
+	index := make(map[string]int) // argv+dir → runs index
+	var skipped []ServerResult
+	reported := make(map[string]bool)
+	for _, name := range slices.Sorted(mapsKeys(e.Config.Linters)) {
+		l := e.Config.Linters[name]
+		if !l.Enabled || (phase == phaseEdit && l.When == config.LinterOnDiagnose) || !e.requiresMet(l) {
+			continue
+		}
+		for _, t := range targets {
+			if !l.Serves(filepath.Ext(t.path)) || (l.Mode == config.LinterFallback && e.serverLive(t.path)) {
+				continue
+			}
+			argv, dir := e.expand(l, t)
+			exe, err := e.linterPath(argv[0])
+			if err != nil {
+				if !l.Builtin && !reported[name] {
+					reported[name] = true
+					skipped = append(skipped, ServerResult{Name: name, Kind: KindLinter, State: lsp.StateUnavailable,
+						Freshness: string(lsp.None), Error: fmt.Sprintf("linter %s: %v", name, err)})
+					e.Log.Warn("linter unavailable", "linter", name, "err", err)
+				}
+				break
+			}
+			argv[0] = exe
+			k := strings.Join(argv, "\x00") + "\x00\x00" + dir
+			if i, ok := index[k]; ok {
+				runs[i].files = append(runs[i].files, t.path)
+				continue
+			}
+			index[k] = len(runs)
+			runs = append(runs, linterRun{linter: l, argv: argv, dir: dir, files: []string{t.path}})
+		}
+	}
+	return runs, skipped
+}
+
+// requiresMet reports whether one of l.Requires exists in the workspace
+// root (true when l requires nothing).
+func (e *Engine) requiresMet(l config.Linter) bool {
+	if len(l.Requires) == 0 {
+		return true
+	}
+	for _, f := range l.Requires {
+		if _, err := os.Stat(filepath.Join(e.Root, f)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// serverLive reports whether a language server that is installed and not
+// known to be broken serves path.
+// Without a Manager (the hook's in-process fallback) it is whether one is
+// configured and installed.
+func (e *Engine) serverLive(path string) bool {
+	if e.Manager != nil {
+		return e.Manager.Serves(path)
+	}
+	for _, s := range e.Config.ServersFor(filepath.Ext(path)) {
+		if _, err := lsp.LookPath(s.Command[0]); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// linterPath finds a linter's program: the workspace's own
+// node_modules/.bin first (eslint is usually a project dependency), then
+// where language servers are looked for (lsp.LookPath).
+func (e *Engine) linterPath(name string) (string, error) {
+	if !strings.Contains(name, "/") {
+		local := filepath.Join(e.Root, "node_modules", ".bin", name)
+		if fi, err := os.Stat(local); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return local, nil
+		}
+	}
+	return lsp.LookPath(name)
+}
+
+// expand replaces the placeholders {file}, {root}, {dir} and {rel} in l's
+// command and directory for target t; a relative directory is taken from
+// the workspace root.
+func (e *Engine) expand(l config.Linter, t target) ([]string, string) {
+	r := strings.NewReplacer("{file}", t.path, "{root}", e.Root, "{dir}", filepath.Dir(t.path), "{rel}", t.rel)
+	argv := make([]string, len(l.Command))
+	for i, a := range l.Command {
+		argv[i] = r.Replace(a)
+	}
+	dir := r.Replace(l.Cwd)
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(e.Root, dir)
+	}
+	return argv, dir
+}
+
+// runLinter executes r under ctx and its own timeout, in its own process
+// group (killed whole on timeout), and parses what it printed: stdout, or
+// stderr when stdout is blank (go vet and compilers print there). A run
+// that exits non-zero without a diagnostic, prints what its parser cannot
+// read, or times out is an error in the result, never "clean".
+func (e *Engine) runLinter(ctx context.Context, r linterRun) linterOutcome {
+	name := r.linter.Name
+	res := ServerResult{Name: name, Kind: KindLinter, Root: r.dir, State: lsp.StateActive, Freshness: string(lsp.Fresh)}
+	fail := func(state string, fresh lsp.Freshness, err error) linterOutcome {
+		res.State, res.Freshness, res.Error = state, string(fresh), fmt.Sprintf("linter %s: %v", name, err)
+		e.Log.Warn("linter failed", "linter", name, "dir", r.dir, "err", err)
+		return linterOutcome{result: res}
+	}
+	parser, format, err := linterParser(r.linter)
+	if err != nil {
+		return fail(lsp.StateBroken, lsp.None, err)
+	}
+	rctx, cancel := context.WithTimeout(ctx, r.linter.Timeout)
+	defer cancel()
+	begin := time.Now()
+	stdout, stderr, code, err := runCommand(rctx, r.argv, r.dir)
+	elapsed := time.Since(begin).Round(time.Millisecond)
+	if rctx.Err() != nil {
+		return fail(lsp.StateActive, lsp.Timeout, fmt.Errorf("timed out after %v", elapsed))
+	}
+	if err != nil {
+		return fail(lsp.StateBroken, lsp.None, err)
+	}
+	out := stdout
+	if len(bytes.TrimSpace(out)) == 0 {
+		out = stderr
+	}
+	var ds []diag.Diagnostic
+	if format != nil {
+		ds, _, err = parsers.Read(format.Name, bytes.NewReader(out), r.dir, name)
+	} else {
+		ds, err = parsers.ReadWith(parser, diag.UnitBytes, bytes.NewReader(out), r.dir, name)
+	}
+	if err != nil {
+		return fail(lsp.StateBroken, lsp.None, fmt.Errorf("reading its output: %w", err))
+	}
+	if len(ds) == 0 && code != 0 {
+		return fail(lsp.StateBroken, lsp.None, fmt.Errorf("exited %d without a diagnostic: %s", code, firstLine(stderr, stdout)))
+	}
+	byFile := make(map[string][]diag.Diagnostic)
+	for _, d := range ds {
+		if d.Path == "" && len(r.files) == 1 {
+			d.Path, d.Line = r.files[0], max(d.Line, 1) // a file-less message of a one-file run is about that file
+		}
+		byFile[d.Path] = append(byFile[d.Path], d)
+	}
+	e.Log.Info("linter ran", "linter", name, "dir", r.dir, "files", len(r.files), "diagnostics", len(ds),
+		"exit", code, "elapsed_ms", elapsed.Milliseconds())
+	return linterOutcome{byFile: byFile, result: res}
+}
+
+// linterParser returns the parser for l: a registered format (non-nil
+// *parsers.Format, "auto" included), or an errorformat parser.
+func linterParser(l config.Linter) (parsers.Parser, *parsers.Format, error) {
+	if l.Parser == "errorformat" {
+		p, err := parsers.Errorformat(l.Errorformat)
+		return p, nil, err
+	}
+	f, err := parsers.Lookup(l.Parser)
+	return nil, f, err
+}
+
+// runCommand runs argv in dir and returns what it printed (stdout capped at
+// 64 MiB, stderr at 64 KiB) and its exit code. An error means it could not
+// be run or was killed; a non-zero exit is not an error.
+func runCommand(ctx context.Context, argv []string, dir string) (stdout, stderr []byte, code int, err error) {
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Stdin = nil
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = time.Second
+	var out, errb cappedBuffer
+	out.max, errb.max = maxLinterStdout, maxLinterStderr
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err = cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exit) && exit.ExitCode() >= 0:
+		code, err = exit.ExitCode(), nil
+	default:
+		return nil, nil, 0, fmt.Errorf("running %s: %w", argv[0], err)
+	}
+	if out.over {
+		return nil, nil, code, fmt.Errorf("output over %d MiB", maxLinterStdout>>20)
+	}
+	return out.Bytes(), errb.Bytes(), code, nil
+}
+
+// cappedBuffer keeps the first max bytes written and notes when more came.
+type cappedBuffer struct {
+	bytes.Buffer
+	max  int
+	over bool
+}
+
+func (b *cappedBuffer) Write(p []byte) (int, error) {
+	if room := b.max - b.Len(); len(p) > room {
+		b.over = true
+		b.Buffer.Write(p[:max(room, 0)])
+		return len(p), nil
+	}
+	return b.Buffer.Write(p)
+}
+
+// firstLine returns the first non-blank line of the first output that has
+// one, for an error message.
+func firstLine(outputs ...[]byte) string {
+	for _, o := range outputs {
+		for _, l := range strings.Split(string(o), "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				return l
+			}
+		}
+	}
+	return "(no output)"
+}

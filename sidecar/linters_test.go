@@ -1,0 +1,228 @@
+package sidecar
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/lsp"
+)
+
+// requireTool skips the test when a linter the test runs is missing, unless
+// LSP_HOOK_REQUIRE_SERVERS is set (make test installs them): then it fails.
+func requireTool(t *testing.T, name string) {
+	t.Helper()
+	if _, err := exec.LookPath(name); err != nil {
+		if lspRequired() {
+			t.Fatalf("%s is required (LSP_HOOK_REQUIRE_SERVERS is set): %v", name, err)
+		}
+		t.Skipf("%s not installed", name)
+	}
+}
+
+func lspRequired() bool { return os.Getenv("LSP_HOOK_REQUIRE_SERVERS") != "" }
+
+// linterEngine returns an engine for a fresh workspace holding files, with
+// language servers off (so fallback linters run) and exactly linters.
+func linterEngine(t *testing.T, files map[string]string, linters ...config.Linter) *Engine {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rel, text := range files {
+		writeFile(t, root, rel, text)
+	}
+	cfg := config.Default()
+	cfg.LSP.Enabled = false
+	cfg.Linters = map[string]config.Linter{}
+	for _, l := range linters {
+		l.Enabled = true
+		if l.Timeout == 0 {
+			l.Timeout = 20 * time.Second
+		}
+		if l.Cwd == "" {
+			l.Cwd = "{root}"
+		}
+		if l.When == "" {
+			l.When = config.LinterOnEdit
+		}
+		if l.Mode == "" {
+			l.Mode = config.LinterFallback
+		}
+		if l.Parser == "" {
+			l.Parser = "auto"
+		}
+		cfg.Linters[l.Name] = l
+	}
+	return NewEngine(root, cfg, nil, testLog(t))
+}
+
+func TestLinters(t *testing.T) {
+	builtin := func(name string) config.Linter {
+		for _, l := range config.BuiltinLinters() {
+			if l.Name == name {
+				l.Builtin = true
+				return l
+			}
+		}
+		t.Fatalf("no built-in linter %s", name)
+		return config.Linter{}
+	}
+	gcc := config.Linter{Name: "gcc", Command: []string{"gcc", "-fsyntax-only", "-Wall", "{file}"},
+		Extensions: []string{".c"}, Parser: "gcc"}
+	tests := []struct {
+		name     string
+		tool     string // skip (or fail under make test) without it
+		files    map[string]string
+		check    string // file to check
+		phase    string
+		linters  []config.Linter
+		want     []string // substrings of the lint block's diagnostic lines, in order
+		wantRes  ServerResult
+		notInRes string // a checker that must not appear in Servers
+	}{{
+		name: "shellcheck built-in", tool: "shellcheck",
+		files:   map[string]string{"run.sh": "#!/bin/sh\nrm -rf $1/*\ncd dir\n"},
+		check:   "run.sh",
+		linters: []config.Linter{builtin("shellcheck")},
+		want:    []string{"WARN [2:8]", "(SC2115)", "WARN [3:1]", "(SC2164)"},
+		wantRes: ServerResult{Name: "shellcheck", Kind: KindLinter, State: lsp.StateActive, Freshness: "fresh"},
+	}, {
+		name: "gcc fallback, display columns converted", tool: "gcc",
+		files:   map[string]string{"m.c": "int main(void) {\n\tint x = \"no\";\n\treturn 0;\n}\n"},
+		check:   "m.c",
+		linters: []config.Linter{gcc},
+		want:    []string{"WARN [2:10] initialization of "}, // gcc says 2:17: the tab reaches 8
+		wantRes: ServerResult{Name: "gcc", Kind: KindLinter, State: lsp.StateActive, Freshness: "fresh"},
+	}, {
+		name: "go vet runs on diagnose only (edit phase)", tool: "go",
+		files:    map[string]string{"go.mod": "module m\n\ngo 1.21\n", "m.go": "package m\n\nimport \"fmt\"\n\nfunc F() { fmt.Printf(\"%d\\n\", \"s\") }\n"},
+		check:    "m.go",
+		linters:  []config.Linter{builtin("go-vet")},
+		notInRes: "go-vet",
+	}, {
+		name: "go vet on diagnose", tool: "go", phase: phaseDiagnose,
+		files:   map[string]string{"go.mod": "module m\n\ngo 1.21\n", "m.go": "package m\n\nimport \"fmt\"\n\nfunc F() { fmt.Printf(\"%d\\n\", \"s\") }\n"},
+		check:   "m.go",
+		linters: []config.Linter{builtin("go-vet")},
+		want:    []string{"WARN [5:24] fmt.Printf format %d has arg \"s\" of wrong type string"},
+		wantRes: ServerResult{Name: "go-vet", Kind: KindLinter, State: lsp.StateActive, Freshness: "fresh"},
+	}, {
+		name:    "exit 1 without a diagnostic is a failure, not clean",
+		files:   map[string]string{"a.c": "int x;\n"},
+		check:   "a.c",
+		linters: []config.Linter{{Name: "broken", Command: []string{"sh", "-c", "echo boom >&2; exit 3"}, Extensions: []string{".c"}}},
+		wantRes: ServerResult{Name: "broken", Kind: KindLinter, State: lsp.StateBroken, Freshness: "none",
+			Error: "linter broken: exited 3 without a diagnostic: boom"},
+	}, {
+		name:    "timeout is reported",
+		files:   map[string]string{"a.c": "int x;\n"},
+		check:   "a.c",
+		linters: []config.Linter{{Name: "slow", Command: []string{"sleep", "30"}, Extensions: []string{".c"}, Timeout: 300 * time.Millisecond}},
+		wantRes: ServerResult{Name: "slow", Kind: KindLinter, State: lsp.StateActive, Freshness: "timeout"},
+	}, {
+		name:    "configured linter not installed",
+		files:   map[string]string{"a.c": "int x;\n"},
+		check:   "a.c",
+		linters: []config.Linter{{Name: "ghost", Command: []string{"no-such-linter-xyz", "{file}"}, Extensions: []string{".c"}}},
+		wantRes: ServerResult{Name: "ghost", Kind: KindLinter, State: lsp.StateUnavailable, Freshness: "none"},
+	}, {
+		name:     "built-in linter not installed is quiet",
+		files:    map[string]string{"a.c": "int x;\n"},
+		check:    "a.c",
+		linters:  []config.Linter{{Name: "ghost", Command: []string{"no-such-linter-xyz"}, Extensions: []string{".c"}, Builtin: true}},
+		notInRes: "ghost",
+	}, {
+		name:  "unknown parser",
+		files: map[string]string{"a.c": "int x;\n"},
+		check: "a.c",
+		linters: []config.Linter{{Name: "typo", Command: []string{"true"}, Extensions: []string{".c"},
+			Parser: "gcc-ish"}},
+		wantRes: ServerResult{Name: "typo", Kind: KindLinter, State: lsp.StateBroken, Freshness: "none",
+			Error: `linter typo: unknown parser "gcc-ish"`},
+	}, {
+		name:  "errorformat",
+		files: map[string]string{"a.c": "int x;\nint y;\n"},
+		check: "a.c",
+		linters: []config.Linter{{Name: "efm", Command: []string{"sh", "-c", "echo 'a.c|2 col 3| bad thing'"},
+			Extensions: []string{".c"}, Parser: "errorformat", Errorformat: []string{"%f|%l col %c| %m"}}},
+		want:    []string{"ERROR [2:3] bad thing"},
+		wantRes: ServerResult{Name: "efm", Kind: KindLinter, State: lsp.StateActive, Freshness: "fresh"},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.tool != "" {
+				requireTool(t, tt.tool)
+			}
+			e := linterEngine(t, tt.files, tt.linters...)
+			e.severity = 4 // hint: show warnings too
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			begin := time.Now()
+			res := e.Check(ctx, NotifyChangeParams{Changes: []Change{{Path: tt.check}}, Phase: tt.phase,
+				BudgetMS: 50000, ColdBudgetMS: 50000})
+			if elapsed := time.Since(begin); elapsed > 40*time.Second {
+				t.Errorf("check took %v", elapsed)
+			}
+			lines := strings.Join(lintLines(res.Lint), "\n")
+			at := 0
+			for _, w := range tt.want {
+				i := strings.Index(lines[at:], w)
+				if i < 0 {
+					t.Fatalf("lint block lacks %q after offset %d:\n%s", w, at, res.Lint)
+				}
+				at += i + len(w)
+			}
+			if tt.want == nil && lines != "" {
+				t.Errorf("want no diagnostics, got:\n%s", res.Lint)
+			}
+			if tt.notInRes != "" && slices.ContainsFunc(res.Servers, func(s ServerResult) bool { return s.Name == tt.notInRes }) {
+				t.Errorf("%s ran: %+v", tt.notInRes, res.Servers)
+			}
+			if tt.wantRes.Name == "" {
+				return
+			}
+			i := slices.IndexFunc(res.Servers, func(s ServerResult) bool { return s.Name == tt.wantRes.Name })
+			if i < 0 {
+				t.Fatalf("no result for %s in %+v", tt.wantRes.Name, res.Servers)
+			}
+			got := res.Servers[i]
+			if got.Kind != tt.wantRes.Kind || got.State != tt.wantRes.State || got.Freshness != tt.wantRes.Freshness ||
+				!strings.HasPrefix(got.Error, tt.wantRes.Error) {
+				t.Errorf("result = %+v, want %+v", got, tt.wantRes)
+			}
+			if got.Freshness != "fresh" && !strings.Contains(res.Lint, "no fresh diagnostics from "+got.Name) {
+				t.Errorf("a failed linter is not named in the lint block:\n%s", res.Lint)
+			}
+			if st := e.LinterStatus(); got.Kind == KindLinter && got.State != lsp.StateUnavailable &&
+				!slices.ContainsFunc(st, func(s LinterStatus) bool { return s.Name == got.Name && s.Runs == 1 }) {
+				t.Errorf("status lacks one run of %s: %+v", got.Name, st)
+			}
+		})
+	}
+}
+
+// TestLinterFallbackSkippedWithLiveServer checks that a fallback linter does
+// not run for a file a live language server serves, and an always linter
+// does.
+func TestLinterFallbackSkippedWithLiveServer(t *testing.T) {
+	e := fakeEngine(t, "normal")
+	writeFile(t, e.Root, "a.fake", "x\n")
+	e.Config.Linters = map[string]config.Linter{
+		"fb": {Name: "fb", Command: []string{"sh", "-c", "echo 'a.fake:1:1: error: fallback ran'"}, Extensions: []string{".fake"},
+			Parser: "gcc", Mode: config.LinterFallback, When: config.LinterOnEdit, Cwd: "{root}", Enabled: true, Timeout: 10 * time.Second},
+		"al": {Name: "al", Command: []string{"sh", "-c", "echo 'a.fake:1:1: error: always ran'"}, Extensions: []string{".fake"},
+			Parser: "gcc", Mode: config.LinterAlways, When: config.LinterOnEdit, Cwd: "{root}", Enabled: true, Timeout: 10 * time.Second},
+	}
+	res := e.Check(context.Background(), NotifyChangeParams{Changes: []Change{{Path: "a.fake"}}})
+	if strings.Contains(res.Lint, "fallback ran") || !strings.Contains(res.Lint, "always ran") {
+		t.Errorf("want only the always linter with a live server, got:\n%s", res.Lint)
+	}
+}
