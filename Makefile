@@ -11,7 +11,7 @@ BIN           := $(CURDIR)/bin/lsp-hook
 
 export PATH := $(TOOLS)/bin:$(TOOLS)/npm/node_modules/.bin:$(PATH)
 
-.PHONY: all build tools apt-tools test vet fmt-check demo bench clean
+.PHONY: all build tools apt-tools test vet fmt-check demo bench fuzz clean
 
 all: build
 
@@ -53,6 +53,19 @@ vet:
 
 test: tools fmt-check vet
 	LSP_HOOK_REQUIRE_SERVERS=1 $(GO) test -race -count=1 ./...
+
+# Every go test -fuzz target for FUZZTIME each (default 30s). Minimizing a
+# new input is capped at 5s: with Go's default (60s) one minimization can
+# eat the whole run. A crasher lands in the package's testdata/fuzz and
+# fails go test from then on, as a regression test.
+FUZZTIME ?= 30s
+fuzz:
+	@set -e; for pkg in $$($(GO) list ./...); do \
+		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+			echo "fuzz $$pkg $$f"; \
+			$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 5s $$pkg; \
+		done; \
+	done
 
 demo: build tools
 	LSP_HOOK_BIN=$(BIN) ./scripts/demo.sh

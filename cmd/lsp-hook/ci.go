@@ -51,19 +51,20 @@ func parseCommand() *cli.Command {
 				return nil
 			}
 			if c.NArg() > 1 {
-				return cli.Exit("parse: want at most one FORMAT", exitError)
+				return cli.Exit(fmt.Sprintf("parse: want at most one FORMAT, got %q (flags go before it: lsp-hook parse --format github tsc)",
+					c.Args().Slice()), exitError)
 			}
 			dir := absPath(c.String("dir"))
-			root := c.String("root")
-			if root == "" {
-				root = dir
+			root, err := workspaceRoot(c) // output paths are relative to it, as GitHub and SARIF want
+			if err != nil {
+				root = absPath(".")
 			}
 			ds, err := parseInput(c.App.Reader, c.Args().First(), c.StringSlice("errorformat"), dir)
 			if err != nil {
 				return cli.Exit("parse: "+err.Error(), exitError)
 			}
 			ds = diag.Filter(ds, sev)
-			rep := diag.Report{Root: absPath(root), Files: diag.Group(ds, absPath(root)),
+			rep := diag.Report{Root: root, Files: diag.Group(ds, root),
 				Tool: diag.Tool{Name: "lsp-hook", Version: buildVersion(), InformationURI: informationURI}}
 			if err := diag.WriteReport(c.App.Writer, format, rep); err != nil {
 				return cli.Exit("parse: writing output: "+err.Error(), exitError)

@@ -241,3 +241,37 @@ func lines(s string) []string {
 	}
 	return out
 }
+
+// TestParse runs `lsp-hook parse` on tool output: format detection, paths
+// taken from --dir, columns converted with the file's text, exit codes.
+func TestParse(t *testing.T) {
+	if testing.Short() {
+		t.Skip("e2e")
+	}
+	w := newWorkspaceOf(t, "diagnose", "", nil)
+	w.writeFile("go/wide.go", "package main\n\nvar s = \"日本\"; var n int = \"x\"\n")
+	for _, tt := range []struct {
+		name, stdin string
+		args        []string
+		exit        int
+		want        string
+	}{
+		{"go build, auto, byte columns to characters", "# example.com/diag\n./wide.go:3:30: cannot use \"x\" (untyped string constant) as int value\n",
+			[]string{"--dir", "go"}, 1, "go/wide.go:3:26: error: cannot use \"x\""},
+		{"named format, github output", "./wide.go:3:30: cannot use \"x\"\n",
+			[]string{"--dir", "go", "--format", "github", "go-build"}, 1, "::error file=go/wide.go,line=3,col=26,title=go-build::cannot use \"x\""},
+		{"errorformat", "wide.go|3| odd\n", []string{"--dir", "go", "--efm", "%f|%l| %m"}, 1, "go/wide.go:3: error: odd"},
+		{"nothing found", "", []string{"go-vet"}, 0, ""},
+		{"below the threshold", "a.go:1:1: warning: meh\n", []string{"gcc"}, 0, ""},
+		{"unknown format", "", []string{"gcc-ish"}, 2, ""},
+		{"garbage for a JSON format", "not json", []string{"eslint"}, 2, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			defer w.use(t)()
+			r := w.run(tt.stdin, nil, append([]string{"parse"}, tt.args...)...)
+			if r.exit != tt.exit || !strings.Contains(r.stdout, tt.want) {
+				t.Errorf("exit %d, want %d; stdout:\n%s\nwant it to contain %q; stderr:\n%s", r.exit, tt.exit, r.stdout, tt.want, r.stderr)
+			}
+		})
+	}
+}
