@@ -5,18 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
 // This file selects the files `lsp-hook diagnose` checks. It works in three
@@ -258,164 +254,6 @@ func (c *collector) list() ([]string, error) {
 	return c.listing, nil
 }
 
-// gitFiles lists the tracked and untracked files of the work tree under
-// root that git does not ignore and that exist as regular files.
-func gitFiles(ctx context.Context, root string) ([]string, error) {
-	out, err := git(ctx, root, "ls-files", "--cached", "--others", "--exclude-standard", "-z")
-	if err != nil {
-		return nil, err
-	}
-	return existing(root, splitNUL(out)), nil
-}
-
-// changedFiles returns the root-relative slash paths git reports as changed
-// against base (see FileQuery.Base) that exist as regular files.
-func changedFiles(ctx context.Context, root, base string) (map[string]bool, error) {
-	from := "HEAD"
-	if base != "" {
-		mb, err := mergeBase(ctx, root, base)
-		if err != nil {
-			return nil, err
-		}
-		from = mb
-	} else if _, err := git(ctx, root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}"); err != nil {
-		// No commit yet: every file is new.
-		files, err := gitFiles(ctx, root)
-		if err != nil {
-			return nil, fmt.Errorf("listing changed files: %w", err)
-		}
-		return setOf(files), nil
-	}
-	// Diffing a commit with the working tree covers what was committed
-	// since it and what is staged or not yet staged; --relative keeps the
-	// paths relative to root (and inside it), like ls-files prints them.
-	diff, err := git(ctx, root, "diff", "--name-only", "-z", "--relative", "--no-renames",
-		"--no-color", "--no-ext-diff", "--diff-filter=ACMT", from, "--")
-	if err != nil {
-		return nil, fmt.Errorf("listing changed files since %s: %w", from, err)
-	}
-	untracked, err := git(ctx, root, "ls-files", "--others", "--exclude-standard", "-z")
-	if err != nil {
-		return nil, fmt.Errorf("listing untracked files: %w", err)
-	}
-	return setOf(existing(root, append(splitNUL(diff), splitNUL(untracked)...))), nil
-}
-
-// mergeBase returns the commit where HEAD forked from base, explaining the
-// usual CI causes when there is none.
-func mergeBase(ctx context.Context, root, base string) (string, error) {
-	if strings.HasPrefix(base, "-") || strings.Contains(base, "..") {
-		return "", fmt.Errorf("bad base revision %q: want one revision, not a range or an option", base)
-	}
-	if _, err := git(ctx, root, "rev-parse", "--verify", "--quiet", base+"^{commit}"); err != nil {
-		return "", fmt.Errorf("resolving base %q: no such commit (is it fetched?)", base)
-	}
-	out, err := git(ctx, root, "merge-base", base, "HEAD")
-	if err != nil {
-		hint := ""
-		if sh, _ := git(ctx, root, "rev-parse", "--is-shallow-repository"); strings.TrimSpace(string(sh)) == "true" {
-			hint = " (shallow clone: fetch more history, e.g. fetch-depth: 0)"
-		}
-		return "", fmt.Errorf("finding the merge-base of %s and HEAD%s: %w", base, hint, err)
-	}
-	return strings.TrimSpace(string(out)), nil
-}
-
-// git runs git in root and returns its standard output; a failure carries
-// git's standard error.
-func git(ctx context.Context, root string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", root}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0") // read-only: never take index.lock
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		if msg := strings.TrimSpace(stderr.String()); msg != "" {
-			return nil, fmt.Errorf("running git %s: %w: %s", args[0], err, msg)
-		}
-		return nil, fmt.Errorf("running git %s: %w", args[0], err)
-	}
-	return out, nil
-}
-
-// inGitWorkTree reports whether root is in a git work tree, by the rule
-// FindWorkspace uses: an ancestor (or root itself) holds .git.
-func inGitWorkTree(root string) bool {
-	for d := root; ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return true
-		}
-		if d == filepath.Dir(d) {
-			return false
-		}
-	}
-}
-
-// walkFiles lists the files below root for a root outside any git work
-// tree: regular files only (symlinks are not followed), skipping .git and
-// node_modules directories and what .gitignore files ignore. As in git, a
-// directory's .gitignore applies below it, a deeper file's lines and later
-// lines take precedence, "!" re-includes, and nothing below an ignored
-// directory can be re-included. Patterns are matched by go-git's gitignore
-// package.
-func walkFiles(ctx context.Context, root string) ([]string, error) {
-	inForce := make(map[string][]gitignore.Pattern) // directory (root-relative slash path) → patterns applying below it
-	var files []string
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err == nil {
-			err = ctx.Err()
-		}
-		if err != nil {
-			return err
-		}
-		rel := relSlash(root, p)
-		if rel == "." {
-			inForce[rel], err = readGitignore(p, nil)
-			return err
-		}
-		parts := strings.Split(rel, "/")
-		parent := inForce[path.Dir(rel)]
-		if !d.IsDir() {
-			if d.Type().IsRegular() && !gitignore.NewMatcher(parent).Match(parts, false) {
-				files = append(files, rel)
-			}
-			return nil
-		}
-		if name := d.Name(); name == ".git" || name == "node_modules" || gitignore.NewMatcher(parent).Match(parts, true) {
-			return filepath.SkipDir
-		}
-		own, err := readGitignore(p, parts)
-		inForce[rel] = append(slices.Clip(parent), own...)
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("walking %s: %w", root, err)
-	}
-	return files, nil
-}
-
-// readGitignore parses dir's .gitignore, if any, into patterns for the
-// directory whose root-relative path components are domain. Blank lines and
-// lines starting with "#" are skipped; a CRLF line end is one line end.
-func readGitignore(dir string, domain []string) ([]gitignore.Pattern, error) {
-	data, err := os.ReadFile(filepath.Join(dir, ".gitignore"))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var ps []gitignore.Pattern
-	for line := range strings.Lines(string(data)) {
-		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		ps = append(ps, gitignore.ParsePattern(line, domain))
-	}
-	return ps, nil
-}
-
 // existing keeps the root-relative slash paths that are regular files now.
 func existing(root string, rels []string) []string {
 	out := rels[:0]
@@ -464,45 +302,4 @@ func cleanRoot(root string) (string, error) {
 func relSlash(root, path string) string {
 	rel, _ := filepath.Rel(root, path)
 	return filepath.ToSlash(rel)
-}
-
-// shardOf returns the 1-based shard of n that the root-relative slash path
-// rel belongs to: FNV-1a (32-bit) of rel, mod n, plus one. It depends on
-// rel alone, so shards are disjoint, cover every file, and a file keeps its
-// shard when others are added or removed.
-func shardOf(rel string, n int) int {
-	h := fnv.New32a()
-	h.Write([]byte(rel))
-	return int(h.Sum32()%uint32(n)) + 1
-}
-
-// ParseShard parses a --shard value "K/N": shard K (1-based) of N, with
-// 1 ≤ K ≤ N. Anything else ("x", "0/3", "4/3", "1/0") is an error naming
-// the value and what is expected.
-func ParseShard(s string) (k, n int, err error) {
-	ks, ns, ok := strings.Cut(strings.TrimSpace(s), "/")
-	if ok {
-		k, err = strconv.Atoi(ks)
-		if err == nil {
-			n, err = strconv.Atoi(ns)
-		}
-	}
-	if !ok || err != nil {
-		return 0, 0, fmt.Errorf("parsing shard %q: want K/N, as in 2/5", s)
-	}
-	if err := checkShard(k, n); err != nil {
-		return 0, 0, fmt.Errorf("parsing shard %q: %w", s, err)
-	}
-	return k, n, nil
-}
-
-// checkShard checks shard k of n: 1 ≤ k ≤ n.
-func checkShard(k, n int) error {
-	if n < 1 {
-		return fmt.Errorf("the shard count N must be at least 1, not %d", n)
-	}
-	if k < 1 || k > n {
-		return fmt.Errorf("the shard number K must be from 1 to %d, not %d", n, k)
-	}
-	return nil
 }
