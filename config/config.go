@@ -25,6 +25,10 @@ type Config struct {
 	// Linters are the compiler-mode checkers by name (`linters:`): the
 	// built-ins (BuiltinLinters) overlaid by config.
 	Linters map[string]Linter
+	// Sources maps each dotted key a config file set ("lsp.timeout",
+	// "linters.ruff.command") to "file:line"; keys absent here have their
+	// built-in value.
+	Sources map[string]string
 	// Files lists the config files that were read, most important first.
 	Files []string
 }

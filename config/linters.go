@@ -145,7 +145,9 @@ func (d *decoder) linters(c *Config, n *yaml.Node, key string) {
 		l, known := c.Linters[k.Value]
 		switch {
 		case v.Kind == yaml.ScalarNode && known:
-			d.boolean(&l.Enabled, v, lkey)
+			if d.boolean(&l.Enabled, v, lkey) {
+				d.source(lkey+".enabled", k)
+			}
 			c.Linters[k.Value] = l
 			continue
 		case v.Kind != yaml.MappingNode:

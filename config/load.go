@@ -1,7 +1,6 @@
 package config
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -13,7 +12,8 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// FileName is the workspace config file, at the workspace root.
+// FileName is the documented workspace config file, at the workspace root
+// (see FileNames for the TOML and JSON forms).
 const FileName = ".lsp-hook.yaml"
 
 // Problem is one error found in a config file: File is its path, Line is
@@ -61,7 +61,11 @@ func UserFile() string {
 func Load(root string) (*Config, []Problem) {
 	c := Default()
 	var problems []Problem
-	for _, file := range []string{UserFile(), filepath.Join(root, FileName)} {
+	workspace, ignored := WorkspaceFile(root)
+	for _, f := range ignored {
+		problems = append(problems, Problem{File: f, Message: fmt.Sprintf("ignored: %s is read instead (keep one config file)", workspace)})
+	}
+	for _, file := range []string{UserFile(), workspace} {
 		if file == "" {
 			continue
 		}
@@ -79,20 +83,20 @@ func Load(root string) (*Config, []Problem) {
 	return c, problems
 }
 
-// apply overlays the YAML document data (from file) onto c.
+// apply overlays the config document data (from file: YAML, TOML or JSON
+// by its extension) onto c.
 func apply(c *Config, file string, data []byte) []Problem {
-	var doc yaml.Node
-	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil {
-		if err.Error() == "EOF" {
-			return nil // empty file
-		}
-		return []Problem{{File: file, Line: yamlErrorLine(err), Message: fmt.Sprintf("parsing YAML: %v", err)}}
+	top, err := parseDocument(file, data)
+	if err != nil {
+		return []Problem{{File: file, Line: yamlErrorLine(err), Message: err.Error()}}
 	}
-	d := &decoder{file: file}
-	if len(doc.Content) == 0 {
-		return nil
+	if top == nil {
+		return nil // empty file
 	}
-	top := doc.Content[0]
+	if c.Sources == nil {
+		c.Sources = make(map[string]string)
+	}
+	d := &decoder{file: file, sources: c.Sources}
 	if top.Kind != yaml.MappingNode {
 		d.problem(top, "", "want a mapping of settings at the top level")
 		return d.problems
@@ -112,6 +116,14 @@ func apply(c *Config, file string, data []byte) []Problem {
 type decoder struct {
 	file     string
 	problems []Problem
+	sources  map[string]string // dotted key → "file:line" that set it
+}
+
+// source records that node n (a key) of this file set the dotted key.
+func (d *decoder) source(key string, n *yaml.Node) {
+	if d.sources != nil {
+		d.sources[key] = fmt.Sprintf("%s:%d", d.file, n.Line)
+	}
 }
 
 func (d *decoder) problem(n *yaml.Node, key, format string, args ...any) {
@@ -129,7 +141,11 @@ func (d *decoder) mapping(n *yaml.Node, prefix string, fields map[string]func(*y
 			d.problem(k, key, "unknown key%s", suggest(k.Value, sortedKeys(fields)))
 			continue
 		}
+		before := len(d.problems)
 		f(v, key)
+		if len(d.problems) == before && v.Kind != yaml.MappingNode {
+			d.source(key, k) // mappings: their leaves say where they came from
+		}
 	}
 }
 
@@ -178,7 +194,9 @@ func (d *decoder) servers(c *Config, n *yaml.Node, key string) {
 			continue
 		}
 		if v.Kind == yaml.ScalarNode {
-			d.boolean(&s.Enabled, v, skey)
+			if d.boolean(&s.Enabled, v, skey) {
+				d.source(skey+".enabled", k)
+			}
 			c.LSP.Servers[k.Value] = s
 			continue
 		}
