@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lsp-hook/lsp-hook/config"
 	"github.com/lsp-hook/lsp-hook/sidecar"
 )
 
@@ -155,7 +154,7 @@ func viaDaemon(ctx context.Context, root, socket string, changes []sidecar.Chang
 // checked, the block says so (why is the reason), so the agent never takes
 // silence for a clean file.
 func inProcess(ctx context.Context, root string, changes []sidecar.Change, source string, log *slog.Logger, why string) sidecar.Result {
-	cfg, problems := config.Load(root)
+	cfg, problems := sidecar.LoadConfig(root)
 	for _, p := range problems {
 		log.Warn("config problem; using defaults for it", "problem", p.Error())
 	}

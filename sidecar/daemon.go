@@ -12,7 +12,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/lsp-hook/lsp-hook/config"
 	"github.com/lsp-hook/lsp-hook/lsp"
 )
 
@@ -59,7 +58,7 @@ func RunDaemon(ctx context.Context, opts DaemonOptions) error {
 	defer closeLog()
 	log = log.With("pid", os.Getpid())
 
-	cfg, problems := config.Load(root)
+	cfg, problems := LoadConfig(root)
 	for _, p := range problems {
 		log.Warn("config problem; using the default for it", "problem", p.Error())
 	}

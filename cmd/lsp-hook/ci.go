@@ -127,7 +127,7 @@ func diagnose(c *cli.Context, format diag.OutputFormat, sev diag.Severity) error
 	if err != nil {
 		return cli.Exit(err.Error(), exitError)
 	}
-	cfg, problems := config.Load(root)
+	cfg, problems := sidecar.LoadConfig(root)
 	for _, p := range problems {
 		fmt.Fprintln(stderr, "lsp-hook: config:", p.Error())
 	}

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/lsp-hook/lsp-hook/sidecar"
+)
+
+func configCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "config",
+		Usage: "show the effective configuration, or check the config files",
+		Subcommands: []*cli.Command{{
+			Name:  "show",
+			Usage: "print every effective setting with where it came from (file:line, catalogue, built-in, default)",
+			Flags: []cli.Flag{rootFlag, &cli.BoolFlag{Name: "json", Usage: "print JSON"}},
+			Action: func(c *cli.Context) error {
+				root, err := workspaceRoot(c)
+				if err != nil {
+					return cli.Exit(err.Error(), exitError)
+				}
+				cfg, problems := sidecar.LoadConfig(root)
+				for _, p := range problems {
+					fmt.Fprintln(c.App.ErrWriter, "lsp-hook: config:", p.Error())
+				}
+				if c.Bool("json") {
+					return printJSON(c.App.Writer, cfg.Settings())
+				}
+				tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "KEY\tVALUE\tSOURCE")
+				for _, s := range cfg.Settings() {
+					fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Key, s.Value, s.Source)
+				}
+				return tw.Flush()
+			},
+		}, {
+			Name:  "check",
+			Usage: "report every problem in the config files with file, line and key; exit 1 when there is one",
+			Flags: []cli.Flag{rootFlag},
+			Action: func(c *cli.Context) error {
+				root, err := workspaceRoot(c)
+				if err != nil {
+					return cli.Exit(err.Error(), exitError)
+				}
+				cfg, problems := sidecar.LoadConfig(root)
+				for _, p := range problems {
+					fmt.Fprintln(c.App.Writer, p.Error())
+				}
+				if len(problems) > 0 {
+					return cli.Exit(fmt.Sprintf("%d problems", len(problems)), exitFindings)
+				}
+				if len(cfg.Files) == 0 {
+					fmt.Fprintln(c.App.Writer, "no config file; the defaults apply")
+					return nil
+				}
+				for _, f := range cfg.Files {
+					fmt.Fprintln(c.App.Writer, "ok:", f)
+				}
+				return nil
+			},
+		}},
+	}
+}
