@@ -29,6 +29,11 @@ type Config struct {
 	// "linters.ruff.command") to "file:line"; keys absent here have their
 	// built-in value.
 	Sources map[string]string
+	// Untrusted lists the keys of the workspace config file that define
+	// commands (lsp.servers.NAME.command or .env, linters.NAME.command)
+	// and were skipped because the file is not trusted (`lsp-hook trust`;
+	// see trust.go).
+	Untrusted []string
 	// Files lists the config files that were read, most important first.
 	Files []string
 }

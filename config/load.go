@@ -78,7 +78,15 @@ func Load(root string) (*Config, []Problem) {
 			continue
 		}
 		c.Files = append([]string{file}, c.Files...)
+		if file != workspace {
+			problems = append(problems, apply(c, file, data)...)
+			continue
+		}
+		servers, linters := snapshot(c)
 		problems = append(problems, apply(c, file, data)...)
+		if !Trusted(file) {
+			distrust(c, file, servers, linters)
+		}
 	}
 	return c, problems
 }
@@ -254,8 +262,16 @@ func (d *decoder) server(s *Server, n *yaml.Node, key string) {
 				s.RootMarkers = v
 			}
 		},
-		"language_ids": func(n *yaml.Node, key string) { d.stringMap(&s.LanguageIDs, n, key) },
-		"env":          func(n *yaml.Node, key string) { d.stringMap(&s.Env, n, key) },
+		"language_ids": func(n *yaml.Node, key string) {
+			if d.stringMap(&s.LanguageIDs, n, key) {
+				d.source(key, n)
+			}
+		},
+		"env": func(n *yaml.Node, key string) {
+			if d.stringMap(&s.Env, n, key) {
+				d.source(key, n)
+			}
+		},
 		"initialization_options": func(n *yaml.Node, key string) {
 			var v any
 			if err := n.Decode(&v); err != nil {
@@ -263,6 +279,7 @@ func (d *decoder) server(s *Server, n *yaml.Node, key string) {
 				return
 			}
 			s.InitializationOptions = v
+			d.source(key, n)
 		},
 		"settings": func(n *yaml.Node, key string) {
 			var v map[string]any
@@ -271,6 +288,7 @@ func (d *decoder) server(s *Server, n *yaml.Node, key string) {
 				return
 			}
 			s.Settings = v
+			d.source(key, n)
 		},
 	})
 }
@@ -286,13 +304,14 @@ func (d *decoder) strings(n *yaml.Node, key string) ([]string, bool) {
 }
 
 // stringMap decodes a mapping of scalars into *dst (replacing it).
-func (d *decoder) stringMap(dst *map[string]string, n *yaml.Node, key string) {
+func (d *decoder) stringMap(dst *map[string]string, n *yaml.Node, key string) bool {
 	var v map[string]string
 	if n.Kind != yaml.MappingNode || n.Decode(&v) != nil {
 		d.problem(n, key, "want a mapping of names to strings")
-		return
+		return false
 	}
 	*dst = v
+	return true
 }
 
 func (d *decoder) positiveInt(dst *int, n *yaml.Node, key string) {

@@ -224,9 +224,13 @@ func TestLoad(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+			t.Setenv("XDG_STATE_HOME", t.TempDir())
 			root := t.TempDir()
 			if tt.yaml != "" {
 				if err := os.WriteFile(filepath.Join(root, FileName), []byte(tt.yaml), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := Trust(root); err != nil { // trust is tested on its own
 					t.Fatal(err)
 				}
 			}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lsp-hook/lsp-hook/config"
 )
 
 // TestLoadConfigTenMistakes: a config with ten kinds of mistakes gets ten
@@ -29,6 +31,10 @@ linters:
   ok: {command: [ok], extensions: [.ok]}
 `
 	if err := os.WriteFile(filepath.Join(root, ".lsp-hook.yaml"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	if _, err := config.Trust(root); err != nil {
 		t.Fatal(err)
 	}
 	cfg, problems := LoadConfig(root)

@@ -7,7 +7,9 @@ import (
 	"log/slog"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/config"
@@ -36,6 +38,8 @@ type Engine struct {
 	severity diag.Severity
 
 	linterStats linterStats // compiler-mode runs, for status
+
+	untrustedSaid atomic.Bool // the untrusted-config note was shown once
 
 	mu      sync.Mutex                   // guards answers
 	answers map[string]map[string]answer // path → checker → its last answer (only_new's memory)
@@ -131,6 +135,13 @@ func (e *Engine) Check(ctx context.Context, p NotifyChangeParams) Result {
 		res.Notes = append(res.Notes, base.notes...)
 	}
 	e.render(&res, sev, targets, byFile, others)
+	if note := e.untrustedNote(); note != "" {
+		res.Notes = append(res.Notes, note)
+		if res.Lint != "" {
+			res.Lint += "\n"
+		}
+		res.Lint += "lsp-hook: " + note
+	}
 	res.ElapsedMS = time.Since(begin).Milliseconds()
 	return res
 }
@@ -330,4 +341,14 @@ func (e *Engine) Current(paths []string) Result {
 	}
 	res.Lint = diag.LintBlock(files, nil, diag.DefaultLimits)
 	return res
+}
+
+// untrustedNote says, once per engine, which commands of an untrusted
+// workspace config were skipped (config.Config.Untrusted); "" otherwise.
+func (e *Engine) untrustedNote() string {
+	if len(e.Config.Untrusted) == 0 || e.untrustedSaid.Swap(true) {
+		return ""
+	}
+	return fmt.Sprintf("the workspace config defines commands that do not run until you run `lsp-hook trust` here: %s.",
+		strings.Join(e.Config.Untrusted, ", "))
 }

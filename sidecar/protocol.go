@@ -132,15 +132,18 @@ type Result struct {
 // StatusResult describes the daemon: process ID, uptime in seconds,
 // workspace root, each language server, and request counters.
 type StatusResult struct {
-	Running  bool             `json:"running"` // false: no daemon answered (set by the client)
-	Pid      int              `json:"pid"`
-	Version  string           `json:"version"`
-	UptimeS  int64            `json:"uptime_s"`
-	Root     string           `json:"root"`
-	LogFile  string           `json:"log_file,omitempty"`
-	Servers  []ServerStatus   `json:"servers"`
-	Linters  []LinterStatus   `json:"linters,omitempty"`
-	Counters map[string]int64 `json:"counters"`
+	Running bool           `json:"running"` // false: no daemon answered (set by the client)
+	Pid     int            `json:"pid"`
+	Version string         `json:"version"`
+	UptimeS int64          `json:"uptime_s"`
+	Root    string         `json:"root"`
+	LogFile string         `json:"log_file,omitempty"`
+	Servers []ServerStatus `json:"servers"`
+	Linters []LinterStatus `json:"linters,omitempty"`
+	// Untrusted lists the workspace config's command keys skipped until
+	// `lsp-hook trust` (config.Config.Untrusted).
+	Untrusted []string         `json:"untrusted,omitempty"`
+	Counters  map[string]int64 `json:"counters"`
 }
 
 // ServerStatus is one language server in status: name, root, state

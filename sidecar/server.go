@@ -241,6 +241,7 @@ func (s *Server) status() StatusResult {
 		return true
 	})
 	st.Linters = s.Engine.LinterStatus()
+	st.Untrusted = s.Engine.Config.Untrusted
 	if s.Engine.Manager != nil {
 		st.Servers = append(st.Servers, s.Engine.Manager.Status()...)
 	} else {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 )
@@ -18,6 +19,9 @@ func WriteStatus(w io.Writer, st StatusResult) error {
 		(time.Duration(st.UptimeS) * time.Second).String(), st.Root)
 	if st.LogFile != "" {
 		fmt.Fprintf(w, "log     %s\n", st.LogFile)
+	}
+	if len(st.Untrusted) > 0 {
+		fmt.Fprintf(w, "untrusted: %s (run `lsp-hook trust` to allow them)\n", strings.Join(st.Untrusted, ", "))
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)

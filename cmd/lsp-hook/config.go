@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/lsp-hook/lsp-hook/config"
 	"github.com/lsp-hook/lsp-hook/sidecar"
 )
 
@@ -62,5 +63,38 @@ func configCommand() *cli.Command {
 				return nil
 			},
 		}},
+	}
+}
+
+func trustCommand() *cli.Command {
+	return &cli.Command{
+		Name: "trust",
+		Usage: "allow the commands this workspace's config file defines (servers' command and env, linters' command); " +
+			"a changed file needs trust again",
+		Flags: []cli.Flag{rootFlag, socketFlag},
+		Action: func(c *cli.Context) error {
+			root, err := workspaceRoot(c)
+			if err != nil {
+				return cli.Exit(err.Error(), exitError)
+			}
+			file, err := config.Trust(root)
+			if err != nil {
+				return cli.Exit("trust: "+err.Error(), exitError)
+			}
+			if file == "" {
+				fmt.Fprintln(c.App.Writer, "no workspace config file: nothing to trust")
+				return nil
+			}
+			fmt.Fprintf(c.App.Writer, "trusted %s\n", file)
+			// A running daemon read the config before: stop it, and the
+			// next hook starts one that runs the trusted commands.
+			if cl, err := sidecar.Dial(c.Context, socketFor(c, root), buildVersion()); err == nil {
+				defer cl.Close()
+				if err := cl.Call(c.Context, sidecar.MethodShutdown, struct{}{}, nil); err == nil {
+					fmt.Fprintln(c.App.Writer, "stopped the workspace daemon; the next change starts it with the trusted config")
+				}
+			}
+			return nil
+		},
 	}
 }

@@ -141,12 +141,12 @@ func childEnv(rt string, extra []string) []string {
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		switch k {
-		case "XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", sidecar.SocketEnv, "LSP_HOOK_LOG_LEVEL":
+		case "XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "XDG_STATE_HOME", sidecar.SocketEnv, "LSP_HOOK_LOG_LEVEL":
 			continue
 		}
 		env = append(env, kv)
 	}
-	env = append(env, "XDG_RUNTIME_DIR="+rt, "XDG_CONFIG_HOME="+filepath.Join(rt, "config"))
+	env = append(env, "XDG_RUNTIME_DIR="+rt, "XDG_CONFIG_HOME="+filepath.Join(rt, "config"), "XDG_STATE_HOME="+filepath.Join(rt, "state"))
 	return append(env, extra...)
 }
 

@@ -21,6 +21,9 @@ func (w *workspace) useFakeServer(mode string) {
       command: [%q, -mode=%s]
       extensions: [.fake]
 `, fakeLSP, mode))
+	if r := w.run("", nil, "trust"); r.exit != 0 {
+		w.t.Fatalf("lsp-hook trust exited %d: %s", r.exit, r.stderr)
+	}
 }
 
 // fakeServer returns the fake server's status line, failing the test

@@ -43,7 +43,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		ErrWriter: stderr,
 		Commands: []*cli.Command{
 			serveCommand(), hookCommand(), notifyCommand(), diagnoseCommand(), parseCommand(), statusCommand(),
-			restartCommand(), stopCommand(), configCommand(), versionCommand(),
+			restartCommand(), stopCommand(), configCommand(), trustCommand(), versionCommand(),
 		},
 		HideVersion:    true,
 		ExitErrHandler: func(*cli.Context, error) {},

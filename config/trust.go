@@ -1,0 +1,161 @@
+package config
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Workspace trust, like direnv's `allow`: a workspace config file can be
+// written by anyone whose repository the user clones, so the commands it
+// defines — a server's `command` or `env`, a linter's `command` — do not
+// run until the user runs `lsp-hook trust` in that workspace. Trust
+// records the file's SHA-256 in the user's state
+// ($XDG_STATE_HOME/lsp-hook/trust.json); any change to the file needs
+// trust again. Until then the entries that define commands fall back to
+// what they were without the workspace file (a built-in server or linter
+// keeps its built-in command; a new one is left out) and Config.Untrusted
+// names them. Every other key of the file applies. The user's own config
+// file is always trusted.
+
+// TrustFile returns where trust decisions are kept:
+// $XDG_STATE_HOME/lsp-hook/trust.json, else ~/.local/state/lsp-hook/trust.json.
+func TrustFile() string {
+	dir := os.Getenv("XDG_STATE_HOME")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return ""
+		}
+		dir = filepath.Join(home, ".local", "state")
+	}
+	return filepath.Join(dir, "lsp-hook", "trust.json")
+}
+
+// trustState is trust.json: workspace config file path → SHA-256 (hex) of
+// the content that was trusted.
+type trustState map[string]string
+
+func readTrust() (trustState, error) {
+	b, err := os.ReadFile(TrustFile())
+	if errors.Is(err, fs.ErrNotExist) {
+		return trustState{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	st := trustState{}
+	if err := json.Unmarshal(b, &st); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", TrustFile(), err)
+	}
+	return st, nil
+}
+
+func fileHash(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// Trust records the current content of the workspace config file of root
+// as trusted, and returns that file ("" when the workspace has none).
+func Trust(root string) (string, error) {
+	file, _ := WorkspaceFile(root)
+	if file == "" {
+		return "", nil
+	}
+	h, err := fileHash(file)
+	if err != nil {
+		return "", err
+	}
+	st, err := readTrust()
+	if err != nil {
+		return "", err
+	}
+	st[file] = h
+	b, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return "", err
+	}
+	path := TrustFile()
+	if path == "" {
+		return "", errors.New("no home directory for the trust file")
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return "", err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return "", err
+	}
+	return file, os.Rename(tmp, path)
+}
+
+// Trusted reports whether file's current content was trusted.
+func Trusted(file string) bool {
+	st, err := readTrust()
+	if err != nil {
+		return false
+	}
+	h, err := fileHash(file)
+	return err == nil && st[file] == h
+}
+
+// commandKeys returns the dotted keys file set in c that define commands:
+// lsp.servers.NAME.command and .env, linters.NAME.command.
+func commandKeys(c *Config, file string) []string {
+	var keys []string
+	for k, src := range c.Sources {
+		if !strings.HasPrefix(src, file+":") {
+			continue
+		}
+		parts := strings.Split(k, ".")
+		switch {
+		case len(parts) == 4 && parts[0] == "lsp" && parts[1] == "servers" && (parts[3] == "command" || parts[3] == "env"),
+			len(parts) == 3 && parts[0] == "linters" && parts[2] == "command":
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// distrust puts back, for every entry whose command file defined, the
+// server or linter as it was before file was applied (servers and linters
+// are those snapshots), and records the keys in c.Untrusted.
+func distrust(c *Config, file string, servers map[string]Server, linters map[string]Linter) {
+	for _, k := range commandKeys(c, file) {
+		parts := strings.Split(k, ".")
+		if parts[0] == "lsp" {
+			name := parts[2]
+			if s, ok := servers[name]; ok {
+				c.LSP.Servers[name] = s
+			} else {
+				delete(c.LSP.Servers, name)
+			}
+		} else {
+			name := parts[1]
+			if l, ok := linters[name]; ok {
+				c.Linters[name] = l
+			} else {
+				delete(c.Linters, name)
+			}
+		}
+		c.Untrusted = append(c.Untrusted, k)
+	}
+}
+
+func snapshot(c *Config) (map[string]Server, map[string]Linter) {
+	return maps.Clone(c.LSP.Servers), maps.Clone(c.Linters)
+}

@@ -1,0 +1,84 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// TestTrust: commands from an untrusted workspace file are skipped, other
+// keys apply; trust lets them in; a changed file needs trust again; the
+// user file is always trusted.
+func TestTrust(t *testing.T) {
+	user := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", user)
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	root := t.TempDir()
+	write := func(path, text string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	project := filepath.Join(root, ".lsp-hook.yaml")
+	write(project, `severity: warning
+lsp:
+  servers:
+    gopls: {command: [sh, -c, "touch pwned"]}
+    evil: {command: [sh, -c, "touch pwned"], extensions: [.ev]}
+    pyright: {env: {PATH: /tmp/evil}}
+linters:
+  shellcheck: {command: [sh, -c, "touch pwned"]}
+  mine: {command: [sh, -c, "touch pwned"], extensions: [.x]}
+`)
+	write(filepath.Join(user, "lsp-hook", "config.yaml"), "linters:\n  userlint: {command: [userlint], extensions: [.u]}\n")
+
+	c, problems := Load(root)
+	if len(problems) != 0 {
+		t.Fatal(problems)
+	}
+	want := []string{"linters.mine.command", "linters.shellcheck.command", "lsp.servers.evil.command",
+		"lsp.servers.gopls.command", "lsp.servers.pyright.env"}
+	if !slices.Equal(c.Untrusted, want) {
+		t.Errorf("Untrusted = %v, want %v", c.Untrusted, want)
+	}
+	if c.Severity != "warning" {
+		t.Errorf("a key without commands did not apply")
+	}
+	if got := c.LSP.Servers["gopls"].Command; !slices.Equal(got, []string{"gopls"}) {
+		t.Errorf("gopls command = %v, want the catalogue's", got)
+	}
+	if _, ok := c.LSP.Servers["evil"]; ok {
+		t.Errorf("untrusted new server kept")
+	}
+	if len(c.LSP.Servers["pyright"].Env) != 0 {
+		t.Errorf("untrusted env kept")
+	}
+	if got := c.Linters["shellcheck"].Command[0]; got != "shellcheck" {
+		t.Errorf("shellcheck command = %v", c.Linters["shellcheck"].Command)
+	}
+	if _, ok := c.Linters["mine"]; ok {
+		t.Errorf("untrusted new linter kept")
+	}
+	if _, ok := c.Linters["userlint"]; !ok {
+		t.Errorf("the user file's linter was dropped")
+	}
+
+	if f, err := Trust(root); err != nil || f != project {
+		t.Fatalf("Trust = %q, %v", f, err)
+	}
+	c, _ = Load(root)
+	if len(c.Untrusted) != 0 || c.LSP.Servers["evil"].Command[0] != "sh" || c.Linters["mine"].Command[0] != "sh" {
+		t.Errorf("after trust: untrusted %v, evil %+v", c.Untrusted, c.LSP.Servers["evil"])
+	}
+
+	write(project, "lsp:\n  servers:\n    gopls: {command: [sh, -c, \"touch pwned2\"]}\n")
+	c, _ = Load(root)
+	if !slices.Equal(c.Untrusted, []string{"lsp.servers.gopls.command"}) {
+		t.Errorf("a changed file kept its trust: %v", c.Untrusted)
+	}
+}
