@@ -6,11 +6,64 @@ import (
 	"strings"
 )
 
+// Install methods (Install.Method).
+const (
+	// InstallGo: `go install Packages[0]` (a module path at a pinned
+	// version) with GOBIN set to lsp-hook's servers directory.
+	InstallGo = "go"
+	// InstallNPM: `npm install` of Packages (each name@version, the
+	// server's package first) into a prefix under lsp-hook's servers
+	// directory, with Binary linked into its bin.
+	InstallNPM = "npm"
+	// InstallApt: the Debian package Packages[0]; lsp-hook prints the
+	// apt-get command and does not run it.
+	InstallApt = "apt"
+	// InstallSystem: a toolchain's own installer or a release download;
+	// lsp-hook prints Hint.
+	InstallSystem = "system"
+)
+
+// Install says how a catalogue server's program gets onto the machine
+// (`lsp-hook servers install NAME`). Versions are pinned to ones checked
+// to run on the toolchains lsp-hook is tested with (Go 1.26, Node 20).
+type Install struct {
+	// Method is InstallGo, InstallNPM, InstallApt or InstallSystem.
+	Method string
+	// Packages: for InstallGo one module path@version
+	// ("golang.org/x/tools/gopls@v0.23.0"); for InstallNPM npm
+	// name@version specs, the server's package first and then what it
+	// needs beside it ("typescript@5.9.3"); for InstallApt one Debian
+	// package name; none for InstallSystem.
+	Packages []string
+	// Binary is the program the install provides, the server's Command[0].
+	Binary string
+	// Hint is how a person installs an InstallSystem server: a command
+	// line or the download page, in the server's own words.
+	Hint string
+}
+
+// Suggest returns `; did you mean "x"?` for the word in known closest to
+// got by edit distance when it is close enough to be a likely typo, else "".
+func Suggest(got string, known []string) string { return suggest(got, known) }
+
 // Catalogue returns the built-in language servers, in name order. Each
 // entry is a fact taken from the server's own documentation or source, and
 // the root markers are tried in order (see Server.RootMarkers: the first
 // marker found between the file and the workspace root wins, at its
-// nearest directory):
+// nearest directory). A server only starts when its program is installed
+// (lsp.LookPath) and a file it serves changes, so a language nobody uses
+// costs nothing.
+//
+// On by default: the five below, measured against lsp-hook's tests, and
+// the servers of languages nothing else in lsp-hook checks
+// (catalogue_langs.go). Off by default, so that turning one on is a
+// choice: a second server for an extension another default already
+// serves (basedpyright, ruff, pylsp beside pyright; eslint, biome beside
+// typescript-language-server), and servers for what lsp-hook's built-in
+// checks already cover (vscode-json-language-server and
+// yaml-language-server: the JSON and YAML validators; bash-language-server:
+// its diagnostics are shellcheck's, which the built-in shellcheck linter
+// runs). Each entry's Install says how `lsp-hook servers install` gets it:
 //
 //   - clangd: `clangd` speaks LSP on stdio with no arguments
 //     (clangd.llvm.org/installation, "Editor plugins"). --background-index=false: the
@@ -117,6 +170,13 @@ import (
 //     typescript.tsserverRequest command the server lists in its
 //     executeCommandProvider (lsp/tsserver.go): measured on
 //     testdata/langs/ts, a warm edit is answered in ~15 ms instead of ~385 ms.
+//
+// Installs of these five: gopls v0.23.0 with go install (the Makefile's
+// pin; v0.24.0's go.mod asks for Go 1.27); pyright 1.1.414, and
+// typescript-language-server 5.3.0 with typescript 5.9.3 beside it, from
+// npm (tools/package.json's pins; typescript-language-server 6 needs Node
+// 22); clangd from Debian's clangd package; rust-analyzer with rustup
+// (the rust-analyzer book, "Installation").
 func Catalogue() []Server {
 	servers := []Server{
 		{
@@ -130,6 +190,7 @@ func Catalogue() []Server {
 			},
 			RootMarkers: []string{".clangd", "compile_commands.json", "compile_flags.txt"},
 			Enabled:     true,
+			Install:     Install{Method: InstallApt, Packages: []string{"clangd"}, Binary: "clangd"},
 		},
 		{
 			Name:                  "gopls",
@@ -140,6 +201,7 @@ func Catalogue() []Server {
 			Enabled:               true,
 			InitializationOptions: map[string]any{"diagnosticsDelay": "0s"},
 			Settings:              map[string]any{"gopls": map[string]any{"diagnosticsDelay": "0s"}},
+			Install:               Install{Method: InstallGo, Packages: []string{"golang.org/x/tools/gopls@v0.23.0"}, Binary: "gopls"},
 		},
 		{
 			Name:        "pyright",
@@ -151,6 +213,7 @@ func Catalogue() []Server {
 			Settings: map[string]any{
 				"python": map[string]any{"analysis": map[string]any{"diagnosticMode": "openFilesOnly"}},
 			},
+			Install: Install{Method: InstallNPM, Packages: []string{"pyright@1.1.414"}, Binary: "pyright-langserver"},
 		},
 		{
 			Name:        "rust-analyzer",
@@ -159,6 +222,7 @@ func Catalogue() []Server {
 			LanguageIDs: map[string]string{".rs": "rust"},
 			RootMarkers: []string{"rust-project.json", ".rust-project.json", "Cargo.toml"},
 			Enabled:     true,
+			Install:     Install{Method: InstallSystem, Binary: "rust-analyzer", Hint: "rustup component add rust-analyzer"},
 		},
 		{
 			Name:       "typescript-language-server",
@@ -174,8 +238,11 @@ func Catalogue() []Server {
 				"disableAutomaticTypingAcquisition": true,
 				"tsserver":                          map[string]any{"useSyntaxServer": "never"},
 			},
+			Install: Install{Method: InstallNPM, Binary: "typescript-language-server",
+				Packages: []string{"typescript-language-server@5.3.0", "typescript@5.9.3"}},
 		},
 	}
+	servers = append(servers, moreServers()...)
 	slices.SortFunc(servers, func(a, b Server) int { return strings.Compare(a.Name, b.Name) })
 	return servers
 }

@@ -1,6 +1,11 @@
 package config
 
 import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -18,37 +23,80 @@ var lspLanguageIDs = []string{
 	"xml", "xsl", "yaml",
 }
 
+// otherLanguageIDs are identifiers for languages LSP 3.17's table does not
+// list, as the language's own VS Code extension (or, for jsonc, VS Code
+// itself) declares them, which is what their servers expect.
+var otherLanguageIDs = []string{
+	"astro", "haskell", "jsonc", "kotlin", "ocaml", "ocaml.interface", "svelte", "terraform",
+	"terraform-vars", "vue", "zig",
+}
+
+// languageOf names the language of each identifier the catalogue uses,
+// so that typescriptreact and typescript count as one language.
+var languageOf = map[string]string{
+	"astro": "Astro", "c": "C", "cpp": "C++", "csharp": "C#", "css": "CSS", "dart": "Dart",
+	"dockerfile": "Dockerfile", "elixir": "Elixir", "go": "Go", "haskell": "Haskell", "html": "HTML",
+	"java": "Java", "javascript": "JavaScript", "javascriptreact": "JavaScript", "json": "JSON", "jsonc": "JSON",
+	"kotlin": "Kotlin", "less": "Less", "lua": "Lua", "objective-c": "Objective-C", "objective-cpp": "Objective-C++",
+	"ocaml": "OCaml", "ocaml.interface": "OCaml", "php": "PHP", "python": "Python", "ruby": "Ruby", "rust": "Rust",
+	"scss": "SCSS", "shellscript": "Shell", "svelte": "Svelte", "swift": "Swift", "terraform": "Terraform",
+	"terraform-vars": "Terraform", "typescript": "TypeScript", "typescriptreact": "TypeScript", "vue": "Vue",
+	"yaml": "YAML", "zig": "Zig",
+}
+
+// offByDefault are the catalogue servers that config must turn on, each
+// for the reason Catalogue's doc comment gives.
+var offByDefault = []string{
+	"basedpyright", "bash-language-server", "biome", "eslint", "pylsp", "ruff",
+	"vscode-json-language-server", "yaml-language-server",
+}
+
 // TestCatalogueShape checks what every entry must have for the manager to
-// run it: a command, extensions with their dot and an LSP language id each,
-// and root markers that are plain file names.
+// run it and for `servers install` to install it: a command, extensions
+// with their dot or file names, an LSP language id for each, root markers
+// that are plain file names, and an install method with pinned versions.
 func TestCatalogueShape(t *testing.T) {
 	cat := Catalogue()
 	if !slices.IsSortedFunc(cat, func(a, b Server) int { return strings.Compare(a.Name, b.Name) }) {
 		t.Errorf("catalogue not in name order")
 	}
+	known := append(slices.Clone(lspLanguageIDs), otherLanguageIDs...)
 	seen := make(map[string]bool)
 	for _, s := range cat {
 		if seen[s.Name] {
 			t.Errorf("%s listed twice", s.Name)
 		}
 		seen[s.Name] = true
-		if len(s.Command) == 0 || s.Command[0] == "" || !s.Enabled {
-			t.Errorf("%s: command %q, enabled %v; want a command, on by default", s.Name, s.Command, s.Enabled)
+		if len(s.Command) == 0 || s.Command[0] == "" {
+			t.Errorf("%s: command %q, want one", s.Name, s.Command)
 		}
-		if len(s.Extensions) == 0 || len(s.RootMarkers) == 0 {
-			t.Errorf("%s: no extensions or no root markers", s.Name)
+		if s.Enabled == slices.Contains(offByDefault, s.Name) {
+			t.Errorf("%s: enabled %v by default", s.Name, s.Enabled)
+		}
+		if len(s.Extensions)+len(s.FileNames) == 0 || len(s.RootMarkers) == 0 {
+			t.Errorf("%s: no extensions or file names, or no root markers", s.Name)
 		}
 		for _, ext := range s.Extensions {
 			if !strings.HasPrefix(ext, ".") || strings.Count(ext, ".") != 1 {
 				t.Errorf("%s: extension %q, want one dot, first", s.Name, ext)
 			}
-			if id := s.LanguageID(ext); !slices.Contains(lspLanguageIDs, id) {
-				t.Errorf("%s: %s has language id %q, not one of LSP 3.17's", s.Name, ext, id)
+		}
+		var paths []string
+		for _, ext := range s.Extensions {
+			paths = append(paths, "dir/x"+ext)
+		}
+		for _, name := range s.FileNames {
+			paths = append(paths, "dir/"+name)
+		}
+		for _, p := range paths {
+			if id := s.LanguageIDFor(p); !slices.Contains(known, id) || !s.ServesPath(p) {
+				t.Errorf("%s: %s has language id %q (not one of LSP 3.17's or otherLanguageIDs), serves %v",
+					s.Name, p, id, s.ServesPath(p))
 			}
 		}
-		for ext := range s.LanguageIDs {
-			if !s.Serves(ext) {
-				t.Errorf("%s: language id for %s, which it does not serve", s.Name, ext)
+		for key := range s.LanguageIDs {
+			if !s.Serves(key) && !slices.Contains(s.FileNames, key) {
+				t.Errorf("%s: language id for %s, which it does not serve", s.Name, key)
 			}
 		}
 		for _, m := range s.RootMarkers {
@@ -56,6 +104,180 @@ func TestCatalogueShape(t *testing.T) {
 				t.Errorf("%s: root marker %q, want a plain file name", s.Name, m)
 			}
 		}
+		if err := checkInstall(s); err != "" {
+			t.Errorf("%s: install %+v: %s", s.Name, s.Install, err)
+		}
+	}
+}
+
+// pinned matches what an install may name: an exact version, never a
+// range or a tag.
+var (
+	goPinned  = regexp.MustCompile(`^[a-z0-9.\-]+(/[A-Za-z0-9._\-]+)+@v\d+\.\d+\.\d+$`)
+	npmPinned = regexp.MustCompile(`^(@[a-z0-9\-.]+/)?[a-z0-9\-.]+@\d+\.\d+\.\d+$`)
+)
+
+// checkInstall returns what is wrong with s.Install, or "".
+func checkInstall(s Server) string {
+	in := s.Install
+	if in.Binary != s.Command[0] {
+		return "binary is not the command's program"
+	}
+	switch in.Method {
+	case InstallGo:
+		if len(in.Packages) != 1 || !goPinned.MatchString(in.Packages[0]) {
+			return "want one module path@vX.Y.Z"
+		}
+	case InstallNPM:
+		if len(in.Packages) == 0 {
+			return "no packages"
+		}
+		for _, p := range in.Packages {
+			if !npmPinned.MatchString(p) {
+				return fmt.Sprintf("%q is not name@X.Y.Z", p)
+			}
+		}
+	case InstallApt:
+		if len(in.Packages) != 1 || strings.ContainsAny(in.Packages[0], " @=") {
+			return "want one Debian package name"
+		}
+	case InstallSystem:
+		if in.Hint == "" || len(in.Packages) != 0 {
+			return "want a hint and no packages"
+		}
+	default:
+		return "unknown method"
+	}
+	return ""
+}
+
+// TestCatalogueLanguages: the catalogue covers at least 25 languages.
+func TestCatalogueLanguages(t *testing.T) {
+	langs := make(map[string]bool)
+	for _, s := range Catalogue() {
+		for _, id := range s.LanguageIDs {
+			name, ok := languageOf[id]
+			if !ok {
+				t.Errorf("%s: language id %q missing from languageOf", s.Name, id)
+			}
+			langs[name] = true
+		}
+	}
+	if len(langs) < 25 {
+		t.Errorf("catalogue covers %d languages, want at least 25: %v", len(langs), sortedKeys(langs))
+	}
+	t.Logf("%d languages: %v", len(langs), sortedKeys(langs))
+}
+
+// TestCatalogueOverlaps: no two servers on by default serve the same
+// extension or file name, so a file's diagnostics come from one server
+// unless config asks for more; the servers off by default overlap only
+// where their doc says so.
+func TestCatalogueOverlaps(t *testing.T) {
+	js := []string{".cjs", ".cts", ".js", ".jsx", ".mjs", ".mts", ".ts", ".tsx"}
+	wantAll := map[string][]string{
+		".py":  {"basedpyright", "pylsp", "pyright", "ruff"},
+		".pyi": {"basedpyright", "pylsp", "pyright", "ruff"},
+		".css": {"biome", "vscode-css-language-server"},
+		// biome also serves .json and .jsonc beside vscode-json-language-server.
+		".json": {"biome", "vscode-json-language-server"}, ".jsonc": {"biome", "vscode-json-language-server"},
+	}
+	for _, ext := range js {
+		wantAll[ext] = []string{"biome", "eslint", "typescript-language-server"}
+	}
+	gotAll, gotOn := make(map[string][]string), make(map[string][]string)
+	for _, s := range Catalogue() {
+		for _, k := range append(slices.Clone(s.Extensions), s.FileNames...) {
+			gotAll[k] = append(gotAll[k], s.Name)
+			if s.Enabled {
+				gotOn[k] = append(gotOn[k], s.Name)
+			}
+		}
+	}
+	for k, names := range gotOn {
+		if len(names) > 1 {
+			t.Errorf("%s is served by %v, all on by default", k, names)
+		}
+	}
+	for k, names := range gotAll {
+		if len(names) > 1 && !slices.Equal(names, wantAll[k]) {
+			t.Errorf("%s is served by %v, want %v", k, names, wantAll[k])
+		}
+	}
+	for k, names := range wantAll {
+		if !slices.Equal(gotAll[k], names) {
+			t.Errorf("%s is served by %v, want %v", k, gotAll[k], names)
+		}
+	}
+}
+
+// TestCataloguePins: the servers lsp-hook's own tests install (`make
+// tools`) are pinned to the same versions in the catalogue, so `lsp-hook
+// servers install` gets what the tests ran against.
+func TestCataloguePins(t *testing.T) {
+	var pkg struct{ Dependencies map[string]string }
+	data, err := os.ReadFile(filepath.Join("..", "tools", "package.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &pkg); err != nil {
+		t.Fatal(err)
+	}
+	servers := Default().LSP.Servers
+	for name, pkgs := range map[string][]string{
+		"pyright": {"pyright"}, "typescript-language-server": {"typescript-language-server", "typescript"},
+	} {
+		var want []string
+		for _, p := range pkgs {
+			want = append(want, p+"@"+pkg.Dependencies[p])
+		}
+		if got := servers[name].Install.Packages; !slices.Equal(got, want) {
+			t.Errorf("%s installs %v; tools/package.json pins %v", name, got, want)
+		}
+	}
+	mk, err := os.ReadFile(filepath.Join("..", "Makefile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^GOPLS_VERSION\s*:=\s*(\S+)`).FindSubmatch(mk)
+	if m == nil {
+		t.Fatal("no GOPLS_VERSION in the Makefile")
+	}
+	if got, want := servers["gopls"].Install.Packages, []string{"golang.org/x/tools/gopls@" + string(m[1])}; !slices.Equal(got, want) {
+		t.Errorf("gopls installs %v; the Makefile pins %v", got, want)
+	}
+}
+
+// TestCatalogueOwnMaps: no two entries share a map or a slice, since
+// config loading edits a server's LanguageIDs in place.
+func TestCatalogueOwnMaps(t *testing.T) {
+	cat := Catalogue()
+	seen := make(map[string]string)
+	for _, s := range cat {
+		for what, p := range map[string]string{
+			"language ids": fmt.Sprintf("%p", s.LanguageIDs), "extensions": fmt.Sprintf("%p", s.Extensions),
+			"root markers": fmt.Sprintf("%p", s.RootMarkers),
+		} {
+			if other, dup := seen[p]; dup && p != "0x0" {
+				t.Errorf("%s shares its %s with %s", s.Name, what, other)
+			}
+			seen[p] = s.Name
+		}
+	}
+	cat[0].LanguageIDs[".changed"] = "x"
+	if Catalogue()[0].LanguageIDs[".changed"] != "" {
+		t.Errorf("Catalogue returns maps it keeps")
+	}
+}
+
+// TestCatalogueSuggest: a misspelt server name gets the right suggestion.
+func TestCatalogueSuggest(t *testing.T) {
+	names := sortedKeys(Default().LSP.Servers)
+	if got := Suggest("yaml-languageserver", names); got != `; did you mean "yaml-language-server"?` {
+		t.Errorf("Suggest = %q", got)
+	}
+	if got := Suggest("cobol", names); got != "" {
+		t.Errorf("Suggest(cobol) = %q, want none", got)
 	}
 }
 
@@ -86,7 +308,18 @@ func TestServersFor(t *testing.T) {
 		{".m", "clangd", "objective-c"},
 		{".mm", "clangd", "objective-cpp"},
 		{".rs", "rust-analyzer", "rust"},
-		{".json", "", ""},
+		{".css", "vscode-css-language-server", "css"},
+		{".scss", "vscode-css-language-server", "scss"},
+		{".html", "vscode-html-language-server", "html"},
+		{".java", "jdtls", "java"},
+		{".rb", "ruby-lsp", "ruby"},
+		{".tf", "terraform-ls", "terraform"},
+		{".vue", "vue-language-server", "vue"},
+		{".mli", "ocamllsp", "ocaml.interface"},
+		{".json", "", ""}, // the JSON validator's; vscode-json-language-server is off
+		{".yaml", "", ""}, // the YAML validator's; yaml-language-server is off
+		{".sh", "", ""},   // the shellcheck linter's; bash-language-server is off
+		{".md", "", ""},
 		{".GO", "", ""}, // extensions compare case-sensitively, as servers do
 		{"", "", ""},
 	}
@@ -106,6 +339,48 @@ func TestServersFor(t *testing.T) {
 		case got[0].LanguageID(tt.ext) != tt.languageID:
 			t.Errorf("%s sends %s as %q, want %q", tt.server, tt.ext, got[0].LanguageID(tt.ext), tt.languageID)
 		}
+	}
+}
+
+// TestServersForPath checks that files known by name find their server,
+// and that paths with an extension behave as ServersFor does.
+func TestServersForPath(t *testing.T) {
+	tests := []struct {
+		path, server, languageID string // server "" when none serves path
+	}{
+		{"/w/Dockerfile", "docker-langserver", "dockerfile"},
+		{"/w/deploy/Containerfile", "docker-langserver", "dockerfile"},
+		{"/w/build.dockerfile", "docker-langserver", "dockerfile"},
+		{"/w/Dockerfile.dev", "", ""}, // neither a file name nor an extension the server lists
+		{"/w/dockerfile", "", ""},     // names compare case-sensitively
+		{"/w/Gemfile", "ruby-lsp", "ruby"},
+		{"/w/Rakefile", "ruby-lsp", "ruby"},
+		{"/w/lib/a.rb", "ruby-lsp", "ruby"},
+		{"/w/main.go", "gopls", "go"},
+		{"/w/Dockerfile/main.go", "gopls", "go"}, // a directory's name is not the file's
+		{"/w/.bashrc", "", ""},
+		{"/w/Makefile", "", ""},
+	}
+	cfg := Default()
+	for _, tt := range tests {
+		got := cfg.ServersForPath(tt.path)
+		var names []string
+		for _, s := range got {
+			names = append(names, s.Name)
+		}
+		switch {
+		case tt.server == "" && len(got) != 0:
+			t.Errorf("ServersForPath(%q) = %v, want none", tt.path, names)
+		case tt.server == "":
+		case len(got) != 1 || got[0].Name != tt.server:
+			t.Errorf("ServersForPath(%q) = %v, want [%s]", tt.path, names, tt.server)
+		case got[0].LanguageIDFor(tt.path) != tt.languageID:
+			t.Errorf("%s sends %s as %q, want %q", tt.server, tt.path, got[0].LanguageIDFor(tt.path), tt.languageID)
+		}
+	}
+	cfg.LSP.Enabled = false
+	if got := cfg.ServersForPath("/w/Dockerfile"); len(got) != 0 {
+		t.Errorf("ServersForPath with LSP off = %d servers", len(got))
 	}
 }
 
@@ -131,6 +406,16 @@ func TestCatalogueChoices(t *testing.T) {
 			lookup(servers["typescript-language-server"].InitializationOptions, "disableAutomaticTypingAcquisition") == true},
 		{"typescript-language-server: one tsserver",
 			lookup(servers["typescript-language-server"].InitializationOptions, "tsserver", "useSyntaxServer") == "never"},
+		{"vue-language-server: version 2, on its own (version 3 needs a tsserver relay)",
+			lookup(servers["vue-language-server"].InitializationOptions, "vue", "hybridMode") == false &&
+				strings.HasPrefix(servers["vue-language-server"].Install.Packages[0], "@vue/language-server@2.")},
+		{"vue-language-server and astro-language-server: the project's TypeScript, relative to the root",
+			lookup(servers["vue-language-server"].InitializationOptions, "typescript", "tsdk") == "node_modules/typescript/lib" &&
+				lookup(servers["astro-language-server"].InitializationOptions, "typescript", "tsdk") == "node_modules/typescript/lib"},
+		{"svelte-language-server: TypeScript 5 beside it, not whatever its peer range allows",
+			slices.Contains(servers["svelte-language-server"].Install.Packages, "typescript@5.9.3")},
+		{"yaml-language-server: 1.x (2.x needs Node 22)",
+			strings.HasPrefix(servers["yaml-language-server"].Install.Packages[0], "yaml-language-server@1.")},
 	}
 	for _, tt := range tests {
 		if !tt.ok {

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"path/filepath"
+	"slices"
 	"time"
 )
 
@@ -74,8 +76,14 @@ type Server struct {
 	Command []string
 	// Extensions are the file extensions served, with the dot: [".go"].
 	Extensions []string
-	// LanguageIDs maps an extension to its LSP language identifier (LSP 3.17
-	// "Text Document Item" table), e.g. ".go" → "go".
+	// FileNames are base names served whatever their extension, compared
+	// case-sensitively: ["Dockerfile", "Containerfile"]. ServersForPath and
+	// ServesPath consider them; ServersFor, which takes an extension, does not.
+	FileNames []string
+	// LanguageIDs maps an extension, or one of FileNames, to its LSP
+	// language identifier (LSP 3.17 "Text Document Item" table, or the
+	// identifier the language's own editor extension uses where that table
+	// has none), e.g. ".go" → "go", "Dockerfile" → "dockerfile".
 	LanguageIDs map[string]string
 	// RootMarkers are file names whose nearest containing directory is the
 	// server's root, tried in order: the first marker found anywhere up to
@@ -90,21 +98,41 @@ type Server struct {
 	// Settings answers `workspace/configuration`: the item whose section
 	// is "a.b" gets Settings["a"]["b"]; an empty section gets Settings.
 	Settings map[string]any
+	// Install says how the server's program is installed (`lsp-hook
+	// servers install`); the zero value for a server defined in config.
+	Install Install
 }
 
 // LanguageID returns the LSP language identifier for a file extension (with
 // the dot), or "" when the server does not serve it.
 func (s Server) LanguageID(ext string) string { return s.LanguageIDs[ext] }
 
+// LanguageIDFor returns the LSP language identifier for the file at path:
+// by its base name when that is one of FileNames, else by its extension;
+// "" when the server does not serve it.
+func (s Server) LanguageIDFor(path string) string {
+	base := filepath.Base(path)
+	if slices.Contains(s.FileNames, base) {
+		if id := s.LanguageIDs[base]; id != "" {
+			return id
+		}
+	}
+	return s.LanguageIDs[filepath.Ext(base)]
+}
+
 // Serves reports whether the server handles files with extension ext (with
 // the dot, compared case-sensitively as servers do).
 func (s Server) Serves(ext string) bool {
-	for _, e := range s.Extensions {
-		if e == ext {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(s.Extensions, ext)
+}
+
+// ServesPath reports whether the server handles the file at path: its base
+// name is one of FileNames, or its extension one of Extensions. A base name
+// that is all extension (".bashrc") has that extension, as filepath.Ext
+// says.
+func (s Server) ServesPath(path string) bool {
+	base := filepath.Base(path)
+	return slices.Contains(s.FileNames, base) || s.Serves(filepath.Ext(base))
 }
 
 // Default durations (DESIGN.md "LSP client essentials" and "One change").
@@ -121,8 +149,8 @@ const (
 // DefaultMaxOpenDocuments is LSP.MaxOpenDocuments's default.
 const DefaultMaxOpenDocuments = 200
 
-// Default returns the built-in configuration: every catalogue server on,
-// errors only, all validators on.
+// Default returns the built-in configuration: the catalogue's servers, on
+// or off as Catalogue sets them; errors only; all validators on.
 func Default() *Config {
 	servers := make(map[string]Server)
 	for _, s := range Catalogue() {
@@ -156,14 +184,28 @@ func (c *Config) ValidatorEnabled(kind string) bool {
 }
 
 // ServersFor returns the enabled servers that serve extension ext (with the
-// dot), in name order; none when LSP is off.
+// dot), in name order; none when LSP is off. It does not see FileNames: a
+// Dockerfile has no extension. ServersForPath does.
 func (c *Config) ServersFor(ext string) []Server {
+	return c.serversWhere(func(s Server) bool { return s.Serves(ext) })
+}
+
+// ServersForPath returns the enabled servers that serve the file at path,
+// by base name (Server.FileNames) or extension (Server.ServesPath), in
+// name order; none when LSP is off.
+func (c *Config) ServersForPath(path string) []Server {
+	return c.serversWhere(func(s Server) bool { return s.ServesPath(path) })
+}
+
+// serversWhere returns the enabled servers for which match holds, in name
+// order; none when LSP is off.
+func (c *Config) serversWhere(match func(Server) bool) []Server {
 	if !c.LSP.Enabled {
 		return nil
 	}
 	var out []Server
 	for _, name := range sortedKeys(c.LSP.Servers) {
-		if s := c.LSP.Servers[name]; s.Enabled && s.Serves(ext) {
+		if s := c.LSP.Servers[name]; s.Enabled && match(s) {
 			out = append(out, s)
 		}
 	}

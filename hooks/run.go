@@ -163,6 +163,9 @@ func inProcess(ctx context.Context, root string, changes []sidecar.Change, sourc
 	var missed []string
 	for _, c := range changes {
 		for _, s := range cfg.ServersFor(filepath.Ext(c.Path)) {
+			if !sidecar.Installed(s) {
+				continue // not installed: it would not have checked either
+			}
 			if !slices.Contains(missed, s.Name) {
 				missed = append(missed, s.Name)
 			}

@@ -209,11 +209,17 @@ func (e *Engine) serverLive(path string) bool {
 		return e.Manager.Serves(path)
 	}
 	for _, s := range e.Config.ServersFor(filepath.Ext(path)) {
-		if _, err := lsp.LookPath(s.Command[0]); err == nil {
+		if Installed(s) {
 			return true
 		}
 	}
 	return false
+}
+
+// Installed reports whether server s's program can be found (lsp.LookPath).
+func Installed(s config.Server) bool {
+	_, err := lsp.LookPath(s.Command[0])
+	return err == nil
 }
 
 // linterPath finds a linter's program: the workspace's own

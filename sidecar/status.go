@@ -8,10 +8,13 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/lsp-hook/lsp-hook/lsp"
 )
 
 // WriteStatus prints st as `lsp-hook status` shows it: a daemon line, then
-// a table of servers (name, state, pid, root, last error), a table of
+// a table of servers (name, state, pid, root, last error; servers never
+// used that are disabled or not installed are one line each), a table of
 // compiler-mode linters that have run, then the last
 // stderr lines of each broken server, then counters.
 func WriteStatus(w io.Writer, st StatusResult) error {
@@ -26,7 +29,16 @@ func WriteStatus(w io.Writer, st StatusResult) error {
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "SERVER\tSTATE\tPID\tROOT\tLAST ERROR")
+	var disabled, missing []string // never used: one line each, not a row each
 	for _, s := range st.Servers {
+		if s.Root == "" && s.Pid == 0 && (s.State == lsp.StateDisabled || s.State == lsp.StateUnavailable) {
+			if s.State == lsp.StateDisabled {
+				disabled = append(disabled, s.Name)
+			} else {
+				missing = append(missing, s.Name)
+			}
+			continue
+		}
 		pid := "-"
 		if s.Pid != 0 {
 			pid = fmt.Sprint(s.Pid)
@@ -39,6 +51,12 @@ func WriteStatus(w io.Writer, st StatusResult) error {
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(w, "not installed: %s (lsp-hook servers list)\n", strings.Join(missing, ", "))
+	}
+	if len(disabled) > 0 {
+		fmt.Fprintf(w, "disabled: %s\n", strings.Join(disabled, ", "))
 	}
 	if len(st.Linters) > 0 {
 		fmt.Fprintln(w)
