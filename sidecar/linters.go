@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -33,6 +34,10 @@ import (
 // reported unavailable. One run covers every file whose expanded command
 // and directory are the same (go vet over a package runs once for all of
 // its files). Linters read files from disk.
+
+// linterSlots bounds how many linter processes run at once in this process
+// (go vet over 40 packages must not start 40 builds on 2 cores).
+var linterSlots = make(chan struct{}, max(runtime.NumCPU(), 2))
 
 // Limits on what a linter run may print.
 const (
@@ -127,6 +132,14 @@ func (e *Engine) lint(ctx context.Context, targets []target, phase string) (map[
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			select { // at most linterSlots processes at once, across checks
+			case linterSlots <- struct{}{}:
+				defer func() { <-linterSlots }()
+			case <-ctx.Done():
+				outcomes[i] = linterOutcome{result: ServerResult{Name: r.linter.Name, Kind: KindLinter, Root: r.dir,
+					State: lsp.StateActive, Freshness: string(lsp.Timeout), Error: "linter " + r.linter.Name + ": no time left to run"}}
+				return
+			}
 			begin := time.Now()
 			outcomes[i] = e.runLinter(ctx, r)
 			e.linterStats.record(outcomes[i].result, time.Since(begin))
