@@ -101,8 +101,8 @@ func TestFaults(t *testing.T) {
 			if tt.wantErr != nil && !errors.Is(o.Err, tt.wantErr) {
 				t.Errorf("err = %v, want %v", o.Err, tt.wantErr)
 			}
-			if elapsed < tt.minElapsed || elapsed > tt.maxElapsed {
-				t.Errorf("took %v, want %v to %v", elapsed, tt.minElapsed, tt.maxElapsed)
+			if elapsed < tt.minElapsed || elapsed > tt.maxElapsed+schedulingSlack {
+				t.Errorf("took %v, want %v to %v (+%v for a loaded machine)", elapsed, tt.minElapsed, tt.maxElapsed, schedulingSlack)
 			}
 			if tt.wantMessages != nil {
 				var got []string
@@ -347,7 +347,13 @@ func TestStuckServerDoesNotDelayOthers(t *testing.T) {
 	if o := byName["stuck"]; o.Freshness == Fresh {
 		t.Errorf("stuck server answered fresh: %+v", o)
 	}
-	if limit := DefaultWriteTimeout + 2*time.Second; elapsed > limit {
+	if limit := DefaultWriteTimeout + 2*time.Second + schedulingSlack; elapsed > limit {
 		t.Errorf("check took %v, want at most %v", elapsed, limit)
 	}
 }
+
+// schedulingSlack is added to the upper bounds of elapsed-time checks: they
+// prove a fault is cut off by its deadline instead of hanging, and a CI
+// machine running other packages' tests at the same time can be seconds
+// late without that proof failing.
+const schedulingSlack = 3 * time.Second

@@ -70,8 +70,8 @@ func TestEngineFaults(t *testing.T) {
 			res := e.Check(context.Background(), NotifyChangeParams{Changes: []Change{{Path: "a.fake"}}})
 			elapsed := time.Since(begin)
 			t.Logf("%s: answered in %v: %+v", tt.mode, elapsed.Round(time.Millisecond), res.Servers)
-			if elapsed < tt.minElapsed || elapsed > tt.maxElapsed {
-				t.Errorf("took %v, want %v to %v", elapsed, tt.minElapsed, tt.maxElapsed)
+			if elapsed < tt.minElapsed || elapsed > tt.maxElapsed+3*time.Second {
+				t.Errorf("took %v, want %v to %v (+3s for a loaded machine)", elapsed, tt.minElapsed, tt.maxElapsed)
 			}
 			if len(res.Servers) != 1 || res.Servers[0].Freshness != string(tt.wantFreshness) || res.Servers[0].State != tt.wantState {
 				t.Errorf("servers = %+v, want fake %s, %s", res.Servers, tt.wantFreshness, tt.wantState)
