@@ -88,7 +88,31 @@ func Load(root string) (*Config, []Problem) {
 			distrust(c, file, servers, linters)
 		}
 	}
-	return c, problems
+	return c, append(problems, c.importAll(root)...)
+}
+
+// importAll imports opencode's and Claude Code plugins' server definitions
+// (import.go) for the names no lsp-hook config file set, each file's
+// commands subject to trust.
+func (c *Config) importAll(root string) []Problem {
+	if c.Sources == nil {
+		c.Sources = make(map[string]string)
+	}
+	keep := make(map[string]bool)
+	for k := range c.Sources {
+		if parts := strings.Split(k, "."); len(parts) >= 3 && parts[0] == "lsp" && parts[1] == "servers" {
+			keep[parts[2]] = true
+		}
+	}
+	servers, linters := snapshot(c)
+	files, problems := importServers(c, root, keep)
+	for _, f := range files {
+		c.Files = append(c.Files, f)
+		if !Trusted(f) {
+			distrust(c, f, servers, linters)
+		}
+	}
+	return problems
 }
 
 // apply overlays the config document data (from file: YAML, TOML or JSON

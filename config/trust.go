@@ -69,37 +69,48 @@ func fileHash(path string) (string, error) {
 }
 
 // Trust records the current content of the workspace config file of root
-// as trusted, and returns that file ("" when the workspace has none).
-func Trust(root string) (string, error) {
-	file, _ := WorkspaceFile(root)
-	if file == "" {
-		return "", nil
+// and of the files servers are imported from (ImportFiles) as trusted, and
+// returns those files (none when the workspace has none).
+func Trust(root string) ([]string, error) {
+	var files []string
+	if f, _ := WorkspaceFile(root); f != "" {
+		files = append(files, f)
 	}
-	h, err := fileHash(file)
-	if err != nil {
-		return "", err
+	for _, n := range ImportFiles {
+		if st, err := os.Stat(filepath.Join(root, n)); err == nil && st.Mode().IsRegular() {
+			files = append(files, filepath.Join(root, n))
+		}
+	}
+	if len(files) == 0 {
+		return nil, nil
 	}
 	st, err := readTrust()
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	st[file] = h
+	for _, f := range files {
+		h, err := fileHash(f)
+		if err != nil {
+			return nil, err
+		}
+		st[f] = h
+	}
 	b, err := json.MarshalIndent(st, "", "  ")
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	path := TrustFile()
 	if path == "" {
-		return "", errors.New("no home directory for the trust file")
+		return nil, errors.New("no home directory for the trust file")
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return "", err
+		return nil, err
 	}
 	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, b, 0o600); err != nil {
-		return "", err
+		return nil, err
 	}
-	return file, os.Rename(tmp, path)
+	return files, os.Rename(tmp, path)
 }
 
 // Trusted reports whether file's current content was trusted.

@@ -77,15 +77,17 @@ func trustCommand() *cli.Command {
 			if err != nil {
 				return cli.Exit(err.Error(), exitError)
 			}
-			file, err := config.Trust(root)
+			files, err := config.Trust(root)
 			if err != nil {
 				return cli.Exit("trust: "+err.Error(), exitError)
 			}
-			if file == "" {
+			if len(files) == 0 {
 				fmt.Fprintln(c.App.Writer, "no workspace config file: nothing to trust")
 				return nil
 			}
-			fmt.Fprintf(c.App.Writer, "trusted %s\n", file)
+			for _, f := range files {
+				fmt.Fprintf(c.App.Writer, "trusted %s\n", f)
+			}
 			// A running daemon read the config before: stop it, and the
 			// next hook starts one that runs the trusted commands.
 			if cl, err := sidecar.Dial(c.Context, socketFor(c, root), buildVersion()); err == nil {
