@@ -14,7 +14,10 @@
 //     FILE` or gcc's when clang is missing), with p50 and p95, and the
 //     daemon's own overhead: the hook's wall time minus the server's time
 //     from the daemon log (goal ≤ 5 ms at p50);
-//  4. memory: the resident memory of each daemon and of its servers.
+//  4. memory: the resident memory of each daemon and of its servers;
+//  5. diagnose: `lsp-hook diagnose` over a whole real Go and TypeScript
+//     project, once, against `go vet ./...` and `tsc --noEmit -p .`, with
+//     wall time and peak memory (diagnose.go).
 //
 // -only selects sections (-only json,langs), -langs the languages of part
 // 3 (-langs py,ts). Machines are noisy, so the claims are ratios between
@@ -26,7 +29,7 @@
 // Usage (from the module root; the servers must be on PATH, as make bench
 // puts them):
 //
-//	go run ./bench -bin bin/lsp-hook [-only json,go,langs,memory] [-langs go,py,ts,c]
+//	go run ./bench -bin bin/lsp-hook [-only json,go,langs,memory,diagnose] [-langs go,py,ts,c]
 package main
 
 import (
@@ -126,12 +129,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		}
 	}()
 	rep := &report{machine: b.machine}
+	var dg diagnoseResult
 	err = measureAll(ctx, b, rep)
+	if err == nil && opts.runs(secDiagnose) {
+		err = b.diagnoseSection(ctx, &dg)
+	}
 	rep.cleanup = b.stopDaemons()
 	if err != nil {
 		rep.failure = err.Error()
 	}
 	rep.write(stdout)
+	writeDiagnose(stdout, dg)
 	return err
 }
 

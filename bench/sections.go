@@ -18,7 +18,11 @@ const (
 	secMemory section = "memory" // 4. daemon and server RSS of the workspaces measured
 )
 
-var allSections = []section{secJSON, secGo, secLangs, secMemory}
+// secDiagnose is 5: lsp-hook diagnose over a real Go and TypeScript
+// project vs go vet and tsc (diagnose.go).
+const secDiagnose section = "diagnose"
+
+var allSections = []section{secJSON, secGo, secLangs, secMemory, secDiagnose}
 
 // setFlag is a comma-separated subset of a fixed list of names, for -only
 // and -langs (flag.Value). Empty means all.

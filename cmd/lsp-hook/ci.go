@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"go/build"
 	"io"
 	"log/slog"
 	"os"
@@ -200,6 +201,9 @@ func checkable(cfg *config.Config) func(string) bool {
 			return true
 		}
 		ext := filepath.Ext(path)
+		if ext == ".go" && !hostBuild(path) {
+			return false // go build and go vet skip it too; gopls would check it in another OS's view
+		}
 		if len(cfg.ServersFor(ext)) > 0 {
 			return true
 		}
@@ -210,6 +214,16 @@ func checkable(cfg *config.Config) func(string) bool {
 		}
 		return false
 	}
+}
+
+// hostBuild reports whether the Go file at path is part of the host's build
+// (GOOS, GOARCH, build tags; go/build's MatchFile). Files for other systems
+// (os_windows.go) are left out of diagnose: go build and go vet leave them
+// out too, and opening them makes gopls check the module again in that
+// system's view, whose findings come back tagged " [windows]".
+func hostBuild(path string) bool {
+	ok, err := build.Default.MatchFile(filepath.Dir(path), filepath.Base(path))
+	return err != nil || ok
 }
 
 // diagnoseChecker returns how diagnose checks a chunk: through the
