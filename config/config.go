@@ -1,6 +1,7 @@
 package config
 
 import (
+	"gopkg.in/yaml.v3"
 	"path/filepath"
 	"slices"
 	"time"
@@ -27,6 +28,18 @@ type Config struct {
 	// Linters are the compiler-mode checkers by name (`linters:`): the
 	// built-ins (BuiltinLinters) overlaid by config.
 	Linters map[string]Linter
+	// Output caps the lint block (`output:`).
+	Output Output
+	// Hooks is the `hooks:` list of YAML hook declarations as written (nil
+	// when absent); package hooks decodes and validates it.
+	Hooks *yaml.Node
+	// NavigationTools is false after `navigation_tools: false`, which hides
+	// the MCP navigation tools (`lsp-hook mcp`). Default true.
+	NavigationTools bool
+	// AutoInstall, when set (`auto_install: true`), lets the daemon install
+	// a missing go- or npm-distributed server in the background the first
+	// time a file needs it; the check that found it missing does not wait.
+	AutoInstall bool
 	// Sources maps each dotted key a config file set ("lsp.timeout",
 	// "linters.ruff.command") to "file:line"; keys absent here have their
 	// built-in value.
@@ -166,10 +179,11 @@ func Default() *Config {
 			MaxOpenDocuments:    DefaultMaxOpenDocuments,
 			Servers:             servers,
 		},
-		Severity:    "error",
-		Validators:  map[string]bool{},
-		IdleTimeout: DefaultIdleTimeout,
-		Linters:     defaultLinters(),
+		Severity:        "error",
+		Validators:      map[string]bool{},
+		IdleTimeout:     DefaultIdleTimeout,
+		Linters:         defaultLinters(),
+		NavigationTools: true,
 	}
 }
 

@@ -134,12 +134,16 @@ func apply(c *Config, file string, data []byte) []Problem {
 		return d.problems
 	}
 	d.mapping(top, "", map[string]func(*yaml.Node, string){
-		"lsp":          func(n *yaml.Node, key string) { d.lsp(c, n, key) },
-		"severity":     func(n *yaml.Node, key string) { d.severity(&c.Severity, n, key) },
-		"validators":   func(n *yaml.Node, key string) { d.validators(c, n, key) },
-		"idle_timeout": func(n *yaml.Node, key string) { d.duration(&c.IdleTimeout, n, key) },
-		"only_new":     func(n *yaml.Node, key string) { d.boolean(&c.OnlyNew, n, key) },
-		"linters":      func(n *yaml.Node, key string) { d.linters(c, n, key) },
+		"lsp":              func(n *yaml.Node, key string) { d.lsp(c, n, key) },
+		"severity":         func(n *yaml.Node, key string) { d.severity(&c.Severity, n, key) },
+		"validators":       func(n *yaml.Node, key string) { d.validators(c, n, key) },
+		"idle_timeout":     func(n *yaml.Node, key string) { d.duration(&c.IdleTimeout, n, key) },
+		"only_new":         func(n *yaml.Node, key string) { d.boolean(&c.OnlyNew, n, key) },
+		"linters":          func(n *yaml.Node, key string) { d.linters(c, n, key) },
+		"output":           func(n *yaml.Node, key string) { d.output(c, n, key) },
+		"hooks":            func(n *yaml.Node, key string) { d.hooks(c, n, key) },
+		"navigation_tools": func(n *yaml.Node, key string) { d.boolean(&c.NavigationTools, n, key) },
+		"auto_install":     func(n *yaml.Node, key string) { d.boolean(&c.AutoInstall, n, key) },
 	})
 	return d.problems
 }

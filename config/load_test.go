@@ -197,6 +197,22 @@ func TestLoad(t *testing.T) {
 			},
 		},
 		{
+			name: "output, hooks, navigation_tools, auto_install",
+			yaml: "output: {max_per_file: 2, max_chars: 500}\nnavigation_tools: false\nauto_install: true\n" +
+				"hooks:\n  - id: auto_lint\n    \"on\": tool_end\n",
+			check: func(t *testing.T, c *Config) {
+				if c.Output.MaxPerFile != 2 || c.Output.MaxChars != 500 || c.Output.MaxLines != 0 ||
+					c.NavigationTools || !c.AutoInstall || c.Hooks == nil || len(c.Hooks.Content) != 1 {
+					t.Errorf("output %+v navigation %v auto_install %v hooks %v", c.Output, c.NavigationTools, c.AutoInstall, c.Hooks)
+				}
+			},
+		},
+		{
+			name:         "output and hooks problems",
+			yaml:         "output: {max_lines: -1, max_chrs: 5}\nhooks: {id: x}\n",
+			wantProblems: []string{`:1: output.max_lines: want a positive whole number`, `:1: output.max_chrs: unknown key; did you mean "max_chars"?`, `:2: hooks: want a list`},
+		},
+		{
 			name: "custom linter with errorformat",
 			yaml: "linters:\n  mylint:\n    command: [mylint, \"{file}\"]\n    extensions: [.my]\n    errorformat: \"%f:%l: %m\"\n    when: diagnose\n",
 			check: func(t *testing.T, c *Config) {

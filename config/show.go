@@ -71,6 +71,15 @@ func (c *Config) Settings() []Setting {
 			add(k+".requires", l.Requires, "built-in")
 		}
 	}
+	add("output.max_per_file", c.Output.MaxPerFile, "default")
+	add("output.max_other_files", c.Output.MaxOtherFiles, "default")
+	add("output.max_lines", c.Output.MaxLines, "default")
+	add("output.max_chars", c.Output.MaxChars, "default")
+	add("navigation_tools", c.NavigationTools, "default")
+	add("auto_install", c.AutoInstall, "default")
+	if c.Hooks != nil {
+		add("hooks", len(c.Hooks.Content), "default")
+	}
 	add("idle_timeout", c.IdleTimeout, "default")
 	return out
 }

@@ -72,6 +72,7 @@ type Manager struct {
 
 	cfg       *config.Config
 	workspace string
+	installs  sync.Map // server name → struct{}: auto_install tried once per manager
 	log       *slog.Logger
 	ctx       context.Context // ended by Shutdown: aborts start-ups in progress
 	cancel    context.CancelFunc
@@ -342,6 +343,9 @@ func (m *Manager) start(ctx context.Context, e *entry) {
 	if _, err := LookPath(e.server.Command[0]); err != nil {
 		e.err, e.missing = fmt.Errorf("%w: %v", ErrUnavailable, err), true
 		m.log.Warn("server unavailable", "server", e.server.Name, "err", err)
+		if m.cfg.AutoInstall {
+			m.autoInstall(e.server)
+		}
 		return
 	}
 	e.client, e.err = Start(ctx, e.server, e.root, m.log)

@@ -17,7 +17,8 @@ func mapsKeys[K comparable, V any](m map[K]V) iter.Seq[K] { return maps.Keys(m) 
 // they were changed, then other files by path; each file's diagnostics
 // filtered to sev, sorted and de-duplicated.
 func (e *Engine) render(res *Result, sev diag.Severity, targets []target, byFile, others map[string][]diag.Diagnostic) {
-	limits := diag.DefaultLimits
+	o := e.Config.Output
+	limits := diag.Limits{MaxPerFile: o.MaxPerFile, MaxOtherFiles: o.MaxOtherFiles, MaxLines: o.MaxLines, MaxChars: o.MaxChars}
 	var changed, other []diag.FileDiagnostics
 	isTarget := make(map[string]bool)
 	for _, t := range targets {
