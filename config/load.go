@@ -246,7 +246,7 @@ func (d *decoder) servers(c *Config, n *yaml.Node, key string) {
 		before := len(d.problems)
 		d.server(&s, v, skey)
 		if !known {
-			if len(s.Command) == 0 || len(s.Extensions) == 0 {
+			if len(s.Command) == 0 || len(s.Extensions)+len(s.FileNames) == 0 {
 				d.problem(k, skey, "a server not in the catalogue needs command and extensions%s",
 					suggest(k.Value, sortedKeys(c.LSP.Servers)))
 				continue
@@ -283,6 +283,11 @@ func (d *decoder) server(s *Server, n *yaml.Node, key string) {
 		"extensions": func(n *yaml.Node, key string) {
 			if v, ok := d.extensions(n, key); ok {
 				s.Extensions = v
+			}
+		},
+		"file_names": func(n *yaml.Node, key string) {
+			if v, ok := d.strings(n, key); ok {
+				s.FileNames = v
 			}
 		},
 		"root_markers": func(n *yaml.Node, key string) {

@@ -6,7 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -162,7 +161,7 @@ func inProcess(ctx context.Context, root string, changes []sidecar.Change, sourc
 	res := e.Check(ctx, sidecar.NotifyChangeParams{Changes: changes, Source: source})
 	var missed []string
 	for _, c := range changes {
-		for _, s := range cfg.ServersFor(filepath.Ext(c.Path)) {
+		for _, s := range cfg.ServersForPath(c.Path) {
 			if !sidecar.Installed(s) {
 				continue // not installed: it would not have checked either
 			}

@@ -70,3 +70,25 @@ func TestAutoInstall(t *testing.T) {
 		})
 	}
 }
+
+// TestServerByFileName: a server that serves a file by its name (as
+// docker-langserver serves Dockerfile) checks it, with the language ID
+// configured for that name.
+func TestServerByFileName(t *testing.T) {
+	cfg := fakelsptest.Config(t, "normal")
+	srv := cfg.LSP.Servers["fake"]
+	srv.FileNames = []string{"Buildfile"}
+	srv.LanguageIDs = map[string]string{"Buildfile": "buildfile", ".fake": "fake"}
+	cfg.LSP.Servers["fake"] = srv
+	dir := tempDir(t)
+	m := NewManager(cfg, dir, testLogger(t))
+	t.Cleanup(m.Shutdown)
+	path := filepath.Join(dir, "Buildfile")
+	if err := os.WriteFile(path, []byte("error here\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := m.Check(context.Background(), []Doc{{Path: path}}, 0)
+	if len(out) != 1 || out[0].Freshness != Fresh || out[0].Server != "fake" {
+		t.Fatalf("check of Buildfile: %+v", out)
+	}
+}

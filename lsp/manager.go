@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -193,7 +192,7 @@ func (m *Manager) check(ctx context.Context, docs []Doc, settle time.Duration, w
 	groups := make(map[entryKey][]Doc)
 	var order []entryKey
 	for _, d := range docs {
-		for _, s := range m.cfg.ServersFor(filepath.Ext(d.Path)) {
+		for _, s := range m.cfg.ServersForPath(d.Path) {
 			k := entryKey{s.Name, FindRoot(d.Path, s.RootMarkers, m.workspace)}
 			if _, ok := groups[k]; !ok {
 				order = append(order, k)
@@ -419,7 +418,7 @@ func stopEntries(entries []*entry) {
 // budget.
 func (m *Manager) Warm(path string) bool {
 	var keys []entryKey // roots are found on disk: outside the lock
-	for _, s := range m.cfg.ServersFor(filepath.Ext(path)) {
+	for _, s := range m.cfg.ServersForPath(path) {
 		keys = append(keys, entryKey{s.Name, FindRoot(path, s.RootMarkers, m.workspace)})
 	}
 	m.mu.Lock()
@@ -446,7 +445,7 @@ func (m *Manager) Warm(path string) bool {
 // failed (a broken or missing server is not live). Compiler-mode linters in
 // fallback mode run only for files no live server handles.
 func (m *Manager) Serves(path string) bool {
-	for _, s := range m.cfg.ServersFor(filepath.Ext(path)) {
+	for _, s := range m.cfg.ServersForPath(path) {
 		if _, err := LookPath(s.Command[0]); err != nil {
 			continue
 		}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/diag"
@@ -238,7 +237,7 @@ func (c *Client) sync(d Doc) (string, int32, error) {
 	c.mu.Lock()
 	doc, open := c.docs[uri]
 	if !open {
-		doc = &document{path: d.Path, langID: c.server.LanguageID(filepath.Ext(d.Path)), version: 1}
+		doc = &document{path: d.Path, langID: c.server.LanguageIDFor(d.Path), version: 1}
 		c.docs[uri] = doc
 		c.store.reopen(uri) // versions start again at 1
 	} else {

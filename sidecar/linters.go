@@ -221,7 +221,7 @@ func (e *Engine) serverLive(path string) bool {
 	if e.Manager != nil {
 		return e.Manager.Serves(path)
 	}
-	for _, s := range e.Config.ServersFor(filepath.Ext(path)) {
+	for _, s := range e.Config.ServersForPath(path) {
 		if Installed(s) {
 			return true
 		}

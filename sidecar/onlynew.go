@@ -127,7 +127,7 @@ func (e *Engine) remembered(path string) map[string]answer {
 // language servers and its validator.
 func (e *Engine) checkers(path string) (servers []string, validator string) {
 	if e.Manager != nil {
-		for _, s := range e.Config.ServersFor(filepath.Ext(path)) {
+		for _, s := range e.Config.ServersForPath(path) {
 			servers = append(servers, s.Name)
 		}
 	}

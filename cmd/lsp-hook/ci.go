@@ -204,7 +204,7 @@ func checkable(cfg *config.Config) func(string) bool {
 		if ext == ".go" && !hostBuild(path) {
 			return false // go build and go vet skip it too; gopls would check it in another OS's view
 		}
-		if len(cfg.ServersFor(ext)) > 0 {
+		if len(cfg.ServersForPath(path)) > 0 {
 			return true
 		}
 		for _, l := range cfg.Linters {
