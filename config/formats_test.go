@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -88,5 +89,37 @@ func TestSettings(t *testing.T) {
 	}
 	if got["lsp.servers.gopls.enabled"].Value != "false" || got["lsp.timeout"].Value != "3s" {
 		t.Errorf("values: %+v %+v", got["lsp.servers.gopls.enabled"], got["lsp.timeout"])
+	}
+}
+
+// TestPrecedence: the workspace file wins over the user file, which wins
+// over the defaults, key by key; config show names each value's file.
+func TestPrecedence(t *testing.T) {
+	user := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", user)
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	root := t.TempDir()
+	userFile := filepath.Join(user, "lsp-hook", "config.yaml")
+	os.MkdirAll(filepath.Dir(userFile), 0o755)
+	os.WriteFile(userFile, []byte("severity: warning\nlsp:\n  timeout: 7s\nonly_new: true\n"), 0o644)
+	project := filepath.Join(root, ".lsp-hook.toml")
+	os.WriteFile(project, []byte("severity = \"hint\"\n"), 0o644)
+	c, problems := Load(root)
+	if len(problems) != 0 {
+		t.Fatal(problems)
+	}
+	want := map[string][2]string{
+		"severity":                {`"hint"`, project + ":1"},
+		"lsp.timeout":             {"7s", userFile + ":3"},
+		"only_new":                {"true", userFile + ":4"},
+		"lsp.first_touch_timeout": {"10s", "default"},
+	}
+	for _, s := range c.Settings() {
+		if w, ok := want[s.Key]; ok && (s.Value != w[0] || s.Source != w[1]) {
+			t.Errorf("%s = %s from %s, want %s from %s", s.Key, s.Value, s.Source, w[0], w[1])
+		}
+	}
+	if !slices.Equal(c.Files, []string{project, userFile}) {
+		t.Errorf("Files = %v", c.Files)
 	}
 }
