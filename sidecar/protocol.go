@@ -9,9 +9,11 @@ import (
 // changes whenever a method or a field is added or changes meaning; a client
 // that finds a daemon with an older protocol asks it to shut down and starts
 // its own. Version 2 added restart, notify_change's only_new, and status's
-// stderr and documents; version 3 notify_change's phase and status's
-// linters.
-const ProtocolVersion = 3
+// stderr and documents; version 3 notify_change's phase and severity and
+// status's linters and untrusted; version 4 the agent-hook methods
+// (changed_files for Claude's Bash hook, subscribe for published
+// diagnostics).
+const ProtocolVersion = 4
 
 // Method names served by the daemon (DESIGN.md "Socket and wire protocol").
 const (
