@@ -16,7 +16,9 @@ import (
 
 // Workspace trust, like direnv's `allow`: a workspace config file can be
 // written by anyone whose repository the user clones, so the commands it
-// defines — a server's `command` or `env`, a linter's `command` — do not
+// defines — a server's `command`, `env`, `settings` or
+// `initialization_options` (servers take executable paths there), a
+// linter's `command` — do not
 // run until the user runs `lsp-hook trust` in that workspace. Trust
 // records the file's SHA-256 in the user's state
 // ($XDG_STATE_HOME/lsp-hook/trust.json); any change to the file needs
@@ -123,8 +125,15 @@ func Trusted(file string) bool {
 	return err == nil && st[file] == h
 }
 
+// serverCommandField lists the server fields that can make a server run a
+// program of the config's choosing: the command itself, its environment
+// (PATH), and settings and initialization options, where servers take
+// executable paths (pyright's python.pythonPath, a tsdk, a linter path).
+var serverCommandField = map[string]bool{"command": true, "env": true, "settings": true, "initialization_options": true}
+
 // commandKeys returns the dotted keys file set in c that define commands:
-// lsp.servers.NAME.command and .env, linters.NAME.command.
+// lsp.servers.NAME.{command, env, settings, initialization_options} and
+// linters.NAME.command.
 func commandKeys(c *Config, file string) []string {
 	var keys []string
 	for k, src := range c.Sources {
@@ -133,7 +142,7 @@ func commandKeys(c *Config, file string) []string {
 		}
 		parts := strings.Split(k, ".")
 		switch {
-		case len(parts) == 4 && parts[0] == "lsp" && parts[1] == "servers" && (parts[3] == "command" || parts[3] == "env"),
+		case len(parts) == 4 && parts[0] == "lsp" && parts[1] == "servers" && serverCommandField[parts[3]],
 			len(parts) == 3 && parts[0] == "linters" && parts[2] == "command":
 			keys = append(keys, k)
 		}

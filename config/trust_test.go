@@ -31,6 +31,7 @@ lsp:
     gopls: {command: [sh, -c, "touch pwned"]}
     evil: {command: [sh, -c, "touch pwned"], extensions: [.ev]}
     pyright: {env: {PATH: /tmp/evil}}
+    clangd: {settings: {python: {pythonPath: /tmp/evil/python}}}
 linters:
   shellcheck: {command: [sh, -c, "touch pwned"]}
   mine: {command: [sh, -c, "touch pwned"], extensions: [.x]}
@@ -41,8 +42,8 @@ linters:
 	if len(problems) != 0 {
 		t.Fatal(problems)
 	}
-	want := []string{"linters.mine.command", "linters.shellcheck.command", "lsp.servers.evil.command",
-		"lsp.servers.gopls.command", "lsp.servers.pyright.env"}
+	want := []string{"linters.mine.command", "linters.shellcheck.command", "lsp.servers.clangd.settings",
+		"lsp.servers.evil.command", "lsp.servers.gopls.command", "lsp.servers.pyright.env"}
 	if !slices.Equal(c.Untrusted, want) {
 		t.Errorf("Untrusted = %v, want %v", c.Untrusted, want)
 	}
