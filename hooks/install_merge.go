@@ -1,0 +1,230 @@
+package hooks
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tailscale/hujson"
+)
+
+// This file adds and removes lsp-hook's entries in a parsed hooks file
+// (see InstallTarget for the shapes). An entry is lsp-hook's when one of its
+// command fields runs `lsp-hook hook <agent>` (IsHookCommand); nothing
+// else in the file is looked at or touched.
+
+// installEntryValue is the JSON install appends to hooks.<e.Event> for command:
+// the handler, or a matcher group holding it.
+func installEntryValue(e InstallEntry, command string) any {
+	h := make(jsonFields, len(e.Handler))
+	for i, f := range e.Handler {
+		if s, ok := f.Value.(string); ok {
+			f.Value = strings.ReplaceAll(s, installCommandPlaceholder, command)
+		}
+		h[i] = f
+	}
+	if !e.Grouped {
+		return h
+	}
+	var g jsonFields
+	if e.Matcher != "" {
+		g = append(g, ConfigField{"matcher", e.Matcher})
+	}
+	return append(g, ConfigField{"hooks", []any{h}})
+}
+
+// isLSPHookHandler reports whether v is a handler object whose command runs
+// `lsp-hook hook <agent>`.
+func isLSPHookHandler(v hujson.Value, agent string) bool {
+	obj, ok := v.Value.(*hujson.Object)
+	if !ok {
+		return false
+	}
+	for _, k := range installCommandKeys {
+		if s, ok := jsonString(obj, k); ok && IsHookCommand(s, agent) {
+			return true
+		}
+	}
+	return false
+}
+
+// groupHandlers returns the "hooks" array of a matcher group, or nil when v
+// is not an object with one (a handler, or something else).
+func groupHandlers(v hujson.Value) *hujson.Array {
+	obj, ok := v.Value.(*hujson.Object)
+	if !ok {
+		return nil
+	}
+	i := jsonMember(obj, "hooks")
+	if i < 0 {
+		return nil
+	}
+	arr, _ := obj.Members[i].Value.Value.(*hujson.Array)
+	return arr
+}
+
+// removeLSPHookHandlers removes agent's handlers from an event's array: handlers in
+// it, and handlers inside its matcher groups, dropping a group it empties.
+// It returns how many handlers it removed.
+func removeLSPHookHandlers(arr *hujson.Array, agent string) int {
+	removed := 0
+	for i := len(arr.Elements) - 1; i >= 0; i-- {
+		el := arr.Elements[i]
+		if inner := groupHandlers(el); inner != nil {
+			n := 0
+			for j := len(inner.Elements) - 1; j >= 0; j-- {
+				if isLSPHookHandler(inner.Elements[j], agent) {
+					jsonRemoveElement(inner, j)
+					n++
+				}
+			}
+			removed += n
+			if n > 0 && len(inner.Elements) == 0 {
+				jsonRemoveElement(arr, i)
+			}
+			continue
+		}
+		if isLSPHookHandler(el, agent) {
+			jsonRemoveElement(arr, i)
+			removed++
+		}
+	}
+	return removed
+}
+
+// entryUpToDate reports whether an event's array already holds exactly the
+// entry install would write: one lsp-hook handler for the agent, with the
+// wanted field values (other fields, such as a timeout the user added,
+// are allowed), alone in a group with the wanted matcher when e is
+// grouped.
+func entryUpToDate(arr *hujson.Array, e InstallEntry, command, agent string) bool {
+	var found []hujson.Value // our handlers
+	var group *hujson.Object // the group of the last one found
+	var groupSize int
+	for _, el := range arr.Elements {
+		if inner := groupHandlers(el); inner != nil {
+			for _, h := range inner.Elements {
+				if isLSPHookHandler(h, agent) {
+					found = append(found, h)
+					group, groupSize = el.Value.(*hujson.Object), len(inner.Elements)
+				}
+			}
+			continue
+		}
+		if isLSPHookHandler(el, agent) {
+			found = append(found, el)
+			group = nil
+		}
+	}
+	if len(found) != 1 {
+		return false
+	}
+	if e.Grouped {
+		if group == nil || groupSize != 1 {
+			return false
+		}
+		if m, _ := jsonString(group, "matcher"); m != e.Matcher {
+			return false // "" when there is none
+		}
+	} else if group != nil {
+		return false
+	}
+	h := found[0].Value.(*hujson.Object)
+	for _, f := range installEntryValue(InstallEntry{Handler: e.Handler}, command).(jsonFields) {
+		i := jsonMember(h, f.Key)
+		if i < 0 || !jsonSame(h.Members[i].Value, f.Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// hooksObject returns the document's "hooks" object and the indentation
+// of its line, or nil when there is none. A "hooks" that is not an object
+// is an error.
+func (d *jsonDoc) hooksObject() (*hujson.Object, string, error) {
+	root := d.root.Value.(*hujson.Object)
+	i := jsonMember(root, "hooks")
+	if i < 0 {
+		return nil, "", nil
+	}
+	m := root.Members[i]
+	obj, ok := m.Value.Value.(*hujson.Object)
+	if !ok {
+		return nil, "", fmt.Errorf("%s: %w: \"hooks\" is %s, want an object", d.path, ErrBadHookConfig, jsonKind(m.Value))
+	}
+	ind, _ := extraLineIndent(m.Name.BeforeExtra)
+	return obj, ind, nil
+}
+
+// install makes the document hold t's entries (the Batch ones only when
+// batch is set) running command, and reports whether it changed anything.
+// An entry already there as wanted is left alone; an lsp-hook entry for
+// the agent that differs (another command, matcher or shape) is replaced
+// by the wanted one at the end of the event's array. A container of the
+// wrong kind on the way (a "hooks" that is an array, an event that is an
+// object) is an error and nothing is changed.
+func (d *jsonDoc) install(t *InstallTarget, command string, batch bool) (bool, error) {
+	changed := false
+	for _, e := range t.entries(batch) {
+		hooks, hooksInd, err := d.hooksObject()
+		if err != nil {
+			return false, err
+		}
+		value := installEntryValue(e, command)
+		if hooks == nil {
+			d.appendMember(d.root.Value.(*hujson.Object), "", "hooks", jsonFields{{e.Event, []any{value}}})
+			changed = true
+			continue
+		}
+		i := jsonMember(hooks, e.Event)
+		if i < 0 {
+			d.appendMember(hooks, hooksInd, e.Event, []any{value})
+			changed = true
+			continue
+		}
+		m := &hooks.Members[i]
+		arr, ok := m.Value.Value.(*hujson.Array)
+		if !ok {
+			return false, fmt.Errorf("%s: %w: hooks.%s is %s, want an array", d.path, ErrBadHookConfig, e.Event, jsonKind(m.Value))
+		}
+		if entryUpToDate(arr, e, command, t.Agent) {
+			continue
+		}
+		ind, ok := extraLineIndent(m.Name.BeforeExtra)
+		if !ok {
+			ind = hooksInd
+		}
+		removeLSPHookHandlers(arr, t.Agent)
+		d.appendElement(arr, ind, value)
+		changed = true
+	}
+	return changed, nil
+}
+
+// uninstall removes every lsp-hook handler for agent from every event of
+// the document, then the groups, event arrays and "hooks" object that
+// this left empty (and only those). It returns how many handlers it
+// removed.
+func (d *jsonDoc) uninstall(agent string) (int, error) {
+	hooks, _, err := d.hooksObject()
+	if err != nil || hooks == nil {
+		return 0, err
+	}
+	total := 0
+	for i := len(hooks.Members) - 1; i >= 0; i-- {
+		arr, ok := hooks.Members[i].Value.Value.(*hujson.Array)
+		if !ok {
+			continue // Gemini's hooks.enabled and the like
+		}
+		n := removeLSPHookHandlers(arr, agent)
+		total += n
+		if n > 0 && len(arr.Elements) == 0 {
+			jsonRemoveMember(hooks, i)
+		}
+	}
+	if total > 0 && len(hooks.Members) == 0 {
+		root := d.root.Value.(*hujson.Object)
+		jsonRemoveMember(root, jsonMember(root, "hooks"))
+	}
+	return total, nil
+}

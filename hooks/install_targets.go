@@ -1,0 +1,257 @@
+package hooks
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// An InstallTarget is one agent's hook configuration file as `lsp-hook install`
+// edits it: where the file lives, the JSON skeleton of a new file, and the
+// entries lsp-hook adds. Every path, event name, field and matcher below is
+// taken from the agent's own documentation, cited in Docs and in
+// testdata/install/README.md.
+//
+// The file is always a JSON object with a "hooks" object mapping event
+// names to arrays. An array element is either a matcher group
+// ({"matcher": "…", "hooks": [handler…]}: Claude Code, Gemini CLI, Codex)
+// or a handler itself (Cursor, GitHub Copilot, Windsurf).
+type InstallTarget struct {
+	// Agent is the name given to `lsp-hook install` and `lsp-hook hook`.
+	Agent string
+	// Title is the agent's product name, for messages.
+	Title string
+	// ProjectFile is the file's path relative to the workspace root.
+	ProjectFile string
+	// userFile returns the user-level file's absolute path from the home
+	// directory and the environment.
+	userFile func(home string, getenv func(string) string) string
+	// Skeleton is the object a new file starts from, before "hooks" is
+	// added: {} or {"version": 1}.
+	Skeleton []ConfigField
+	// Events are the entries install adds, one per hook event.
+	Events []InstallEntry
+	// Notes are printed after a change: what the user still has to do.
+	Notes []string
+	// Docs are the documentation pages the shapes above come from.
+	Docs []string
+}
+
+// ConfigField is one member of a JSON object lsp-hook writes, kept in order so
+// that new entries read like the documentation's examples.
+type ConfigField struct {
+	Key   string
+	Value any // string, bool or int; "{command}" in a string is replaced by the hook command
+}
+
+// An InstallEntry is what install adds under hooks.<Event>.
+type InstallEntry struct {
+	// Event is the key under "hooks" (PostToolUse, postToolUse, AfterTool, …).
+	Event string
+	// Grouped says the event's array holds matcher groups; otherwise it
+	// holds handlers directly.
+	Grouped bool
+	// Matcher is the group's "matcher" ("" writes a group without one).
+	Matcher string
+	// Handler is the handler object; one of its values is "{command}".
+	Handler []ConfigField
+	// Batch marks Claude Code's PostToolBatch entry, added only with
+	// --batch (InstallOptions.Batch).
+	Batch bool
+}
+
+// installCommandPlaceholder stands for the hook command in Handler values.
+const installCommandPlaceholder = "{command}"
+
+// installCommandKeys are the handler fields that hold a shell command: "command"
+// everywhere, "bash" and "powershell" in GitHub Copilot's files.
+var installCommandKeys = []string{"command", "bash", "powershell"}
+
+// userFileUnder joins elem under home.
+func userFileUnder(elem ...string) func(string, func(string) string) string {
+	return func(home string, _ func(string) string) string {
+		return filepath.Join(append([]string{home}, elem...)...)
+	}
+}
+
+// installTargets is the table of supported agents, keyed by InstallTarget.Agent.
+var installTargets = map[string]*InstallTarget{
+	// https://code.claude.com/docs/en/hooks (Configuration; PostToolUse;
+	// PostToolBatch) and https://code.claude.com/docs/en/settings (file
+	// locations): hooks.<Event> is an array of {matcher, hooks:[{type:
+	// "command", command}]}; the matcher is a regex over tool names.
+	"claude": {
+		Agent: "claude", Title: "Claude Code",
+		ProjectFile: ".claude/settings.json",
+		userFile:    userFileUnder(".claude", "settings.json"),
+		Events: []InstallEntry{
+			{Event: "PostToolUse", Grouped: true, Matcher: "Write|Edit|MultiEdit|NotebookEdit",
+				Handler: []ConfigField{{"type", "command"}, {"command", installCommandPlaceholder}}},
+			{Event: "PostToolBatch", Grouped: true, Batch: true,
+				Handler: []ConfigField{{"type", "command"}, {"command", installCommandPlaceholder}}},
+		},
+		Notes: []string{"Claude Code reads hooks when a session starts: " +
+			"restart running sessions (or review the change in /hooks)."},
+		Docs: []string{"https://code.claude.com/docs/en/hooks", "https://code.claude.com/docs/en/settings"},
+	},
+	// https://cursor.com/docs/hooks (formerly /docs/agent/hooks):
+	// {"version": 1, "hooks": {"<event>": [{"command": "…"}]}} in
+	// .cursor/hooks.json (project) or ~/.cursor/hooks.json (user); handlers
+	// sit in the event's array, without matcher groups.
+	"cursor": {
+		Agent: "cursor", Title: "Cursor",
+		ProjectFile: ".cursor/hooks.json",
+		userFile:    userFileUnder(".cursor", "hooks.json"),
+		Skeleton:    []ConfigField{{"version", 1}},
+		Events: []InstallEntry{
+			{Event: "postToolUse", Handler: []ConfigField{{"command", installCommandPlaceholder}}},
+			{Event: "afterFileEdit", Handler: []ConfigField{{"command", installCommandPlaceholder}}},
+		},
+		Notes: []string{"Cursor lists configured hooks in its settings (Hooks); restart Cursor if the new one is missing."},
+		Docs:  []string{"https://cursor.com/docs/hooks"},
+	},
+	// https://geminicli.com/docs/hooks/reference (Configuration schema) and
+	// https://github.com/google-gemini/gemini-cli/blob/main/docs/hooks/index.md
+	// (Matchers: "write_file|replace"; configuration layers): settings.json
+	// hooks.AfterTool is an array of {matcher, hooks:[{name, type, command}]}.
+	"gemini": {
+		Agent: "gemini", Title: "Gemini CLI",
+		ProjectFile: ".gemini/settings.json",
+		userFile:    userFileUnder(".gemini", "settings.json"),
+		Events: []InstallEntry{
+			{Event: "AfterTool", Grouped: true, Matcher: "write_file|replace",
+				Handler: []ConfigField{{"name", "lsp-hook"}, {"type", "command"}, {"command", installCommandPlaceholder}}},
+		},
+		Notes: []string{"Gemini CLI asks you to trust a project's hooks the first time it sees them; /hooks panel lists them."},
+		Docs: []string{"https://geminicli.com/docs/hooks/reference",
+			"https://github.com/google-gemini/gemini-cli/blob/main/docs/hooks/index.md"},
+	},
+	// https://developers.openai.com/codex/hooks: hooks.json beside each
+	// config layer (<repo>/.codex/hooks.json, ~/.codex/hooks.json), the same
+	// {matcher, hooks:[{type, command}]} groups as Claude Code; PostToolUse's
+	// matcher filters tool names and supports apply_patch. CODEX_HOME moves
+	// ~/.codex (https://developers.openai.com/codex/environment-variables).
+	// The documented alternative, inline [hooks] tables in config.toml, is
+	// not written: Codex warns when one layer has both.
+	"codex": {
+		Agent: "codex", Title: "Codex CLI",
+		ProjectFile: ".codex/hooks.json",
+		userFile: func(home string, getenv func(string) string) string {
+			if h := getenv("CODEX_HOME"); h != "" {
+				return filepath.Join(h, "hooks.json")
+			}
+			return filepath.Join(home, ".codex", "hooks.json")
+		},
+		Events: []InstallEntry{
+			{Event: "PostToolUse", Grouped: true, Matcher: "apply_patch",
+				Handler: []ConfigField{{"type", "command"}, {"command", installCommandPlaceholder}}},
+		},
+		Notes: []string{"Codex runs a new or changed hook only after you review and trust it: " +
+			"open /hooks in Codex. Project hooks load only in a trusted project."},
+		Docs: []string{"https://developers.openai.com/codex/hooks", "https://developers.openai.com/codex/environment-variables"},
+	},
+	// https://docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference
+	// and https://docs.github.com/en/copilot/concepts/agents/hooks: any
+	// .github/hooks/*.json (project) or ~/.copilot/hooks/*.json (Copilot CLI,
+	// user) holding {"version": 1, "hooks": {"<event>": [{"type": "command",
+	// "bash": "…"}]}}; agentStop is the CLI's stop hook
+	// (https://github.com/github/copilot-cli/releases/tag/v1.0.72).
+	"copilot": {
+		Agent: "copilot", Title: "GitHub Copilot",
+		ProjectFile: ".github/hooks/lsp-hook.json",
+		userFile:    userFileUnder(".copilot", "hooks", "lsp-hook.json"),
+		Skeleton:    []ConfigField{{"version", 1}},
+		Events: []InstallEntry{
+			{Event: "postToolUse", Handler: []ConfigField{{"type", "command"}, {"bash", installCommandPlaceholder}}},
+			{Event: "agentStop", Handler: []ConfigField{{"type", "command"}, {"bash", installCommandPlaceholder}}},
+		},
+		Notes: []string{"Copilot cloud agent reads .github/hooks/*.json from the default branch: " +
+			"commit and merge the file there; Copilot CLI reads it from the working directory."},
+		Docs: []string{"https://docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference",
+			"https://docs.github.com/en/copilot/concepts/agents/hooks"},
+	},
+	// https://docs.windsurf.com/windsurf/cascade/hooks: {"hooks":
+	// {"post_write_code": [{"command": "…", "show_output": true}]}} in
+	// .windsurf/hooks.json (workspace) or ~/.codeium/windsurf/hooks.json
+	// (user).
+	"windsurf": {
+		Agent: "windsurf", Title: "Windsurf",
+		ProjectFile: ".windsurf/hooks.json",
+		userFile:    userFileUnder(".codeium", "windsurf", "hooks.json"),
+		Events: []InstallEntry{
+			{Event: "post_write_code", Handler: []ConfigField{{"command", installCommandPlaceholder}, {"show_output", true}}},
+		},
+		Docs: []string{"https://docs.windsurf.com/windsurf/cascade/hooks"},
+	},
+}
+
+// codexInlineHooks matches a [hooks…] or [[hooks…]] table header in a
+// Codex config.toml: the inline form of the hooks install writes to
+// hooks.json.
+var codexInlineHooks = regexp.MustCompile(`(?m)^[ \t]*\[\[?[ \t]*hooks[ \t]*[\].]`)
+
+// LookupInstallTarget returns the install target for an agent name ("claude-code"
+// is accepted for "claude"), or an error listing the known agents.
+func LookupInstallTarget(agent string) (*InstallTarget, error) {
+	if agent == "claude-code" {
+		agent = "claude"
+	}
+	if t, ok := installTargets[agent]; ok {
+		return t, nil
+	}
+	return nil, fmt.Errorf("unknown agent %q (known: %s)", agent, strings.Join(InstallTargetNames(), ", "))
+}
+
+// InstallTargetNames lists the agents install supports, sorted.
+func InstallTargetNames() []string {
+	names := make([]string, 0, len(installTargets))
+	for n := range installTargets {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Path returns the absolute path of the file install edits for scope:
+// root/ProjectFile for InstallProject, the user-level file under home for
+// InstallUser.
+func (t *InstallTarget) Path(scope InstallScope, root, home string, getenv func(string) string) (string, error) {
+	switch scope {
+	case InstallProject:
+		if root == "" {
+			return "", fmt.Errorf("no workspace root for the project-level %s file", t.Title)
+		}
+		return filepath.Join(root, filepath.FromSlash(t.ProjectFile)), nil
+	case InstallUser:
+		if home == "" {
+			return "", fmt.Errorf("no home directory for the user-level %s file", t.Title)
+		}
+		return t.userFile(home, getenv), nil
+	}
+	return "", fmt.Errorf("unknown scope %d", scope)
+}
+
+// entries returns the events install writes: all of them, or all but the
+// Batch ones when batch is false.
+func (t *InstallTarget) entries(batch bool) []InstallEntry {
+	var out []InstallEntry
+	for _, e := range t.Events {
+		if !e.Batch || batch {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// HasBatch reports whether the target has a --batch entry (Claude Code's
+// PostToolBatch).
+func (t *InstallTarget) HasBatch() bool {
+	for _, e := range t.Events {
+		if e.Batch {
+			return true
+		}
+	}
+	return false
+}
