@@ -4,97 +4,273 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/lsp-hook/lsp-hook/sidecar"
 )
 
-// Claude is the adapter for Claude Code's PostToolUse hook
-// (https://docs.claude.com/en/docs/claude-code/hooks). The event on stdin is
+// Claude is the adapter for Claude Code's PostToolUse and PostToolBatch
+// hooks (https://code.claude.com/docs/en/hooks; input types in
+// https://code.claude.com/docs/en/agent-sdk/typescript, "Hook Types").
+// A PostToolUse event on stdin is
 //
 //	{"session_id": "…", "transcript_path": "…", "cwd": "/abs/dir",
 //	 "hook_event_name": "PostToolUse", "tool_name": "Write",
 //	 "tool_input": {"file_path": "/abs/file", "content": "…"},
-//	 "tool_response": {…}}
+//	 "tool_response": {…}, "tool_use_id": "…", "duration_ms": 12}
 //
-// Write is a write (its content is the new file); Edit and MultiEdit are
-// edits, read from disk after the tool ran. Other tools yield no change.
-// The answer is {"hookSpecificOutput": {"hookEventName": "PostToolUse",
+// and a PostToolBatch event carries the batch's calls instead:
+// "tool_calls": [{"tool_name", "tool_input", "tool_use_id",
+// "tool_response"}]; its answer is one lint block for every file the batch
+// changed, leaving out the files a PostToolUse hook of the same session
+// already reported with the same content (both hooks may be configured).
+//
+// Write is a write (its content is the new file); Edit, MultiEdit and
+// NotebookEdit (tool_input.notebook_path; the .ipynb is validated as JSON)
+// are edits, read from disk after the tool ran; Bash checks the workspace
+// files changed on disk while its command ran: duration_ms before the
+// hook, or DefaultShellWindow when the event does not say (a batch's
+// calls never do). Other tools yield no change.
+//
+// The answer, by Mode: ModeContext prints {"hookSpecificOutput":
+// {"hookEventName": "PostToolUse" (or "PostToolBatch"),
 // "additionalContext": "<lint block>"}}, which Claude Code adds to the
-// model's context next to the tool result.
-type Claude struct{}
+// model's context; ModeBlock prints {"decision": "block", "reason":
+// "<lint block>"}, which prompts the model with the reason; ModeExit2
+// writes the block to stderr and exits 2, which Claude Code feeds back
+// to the model. Nothing is printed for a clean change.
+//
+// Cursor and GitHub Copilot run .claude/settings.json hooks too, with
+// their own event shapes: Decode recognizes them (runnerOf) and reads the
+// event as that agent's adapter does, and Encode then answers as that
+// agent expects (Mode does not apply there).
+type Claude struct {
+	Mode Mode // ModeContext (also for ""), ModeBlock or ModeExit2
+}
 
 var _ Adapter = Claude{}
 
-// ClaudeEvent is the part of a Claude Code hook event lsp-hook reads.
+// DefaultShellWindow is how far back a shell tool's changes are looked
+// for when its event does not carry the command's duration.
+const DefaultShellWindow = time.Minute
+
+// ClaudeEvent is the part of a Claude Code hook event lsp-hook reads
+// (https://code.claude.com/docs/en/hooks#posttooluse-input and
+// #posttoolbatch-input).
 type ClaudeEvent struct {
-	SessionID     string          `json:"session_id"`
-	Cwd           string          `json:"cwd"`
-	HookEventName string          `json:"hook_event_name"`
-	ToolName      string          `json:"tool_name"`
-	ToolInput     json.RawMessage `json:"tool_input"`
-	ToolResponse  json.RawMessage `json:"tool_response"`
+	SessionID     string          `json:"session_id"`      // the conversation
+	Cwd           string          `json:"cwd"`             // the working directory, absolute
+	HookEventName string          `json:"hook_event_name"` // "PostToolUse", "PostToolBatch", …
+	ToolName      string          `json:"tool_name"`       // "Write", "Edit", "Bash", …
+	ToolInput     json.RawMessage `json:"tool_input"`      // the tool's arguments (claudeFileInput)
+	ToolResponse  json.RawMessage `json:"tool_response"`   // the tool's structured result
+	// DurationMS is how long the tool ran, in milliseconds (PostToolUse;
+	// absent in older versions).
+	DurationMS *float64 `json:"duration_ms"`
+	// ToolCalls are a PostToolBatch's calls.
+	ToolCalls []ClaudeToolCall `json:"tool_calls"`
 }
 
-// claudeFileInput is tool_input of Write, Edit and MultiEdit: all carry
-// file_path (absolute); Write also carries the whole new content.
+// ClaudeToolCall is one call of a PostToolBatch event. ToolResponse is the
+// serialized tool_result the model saw, not PostToolUse's structured
+// response.
+type ClaudeToolCall struct {
+	ToolName     string          `json:"tool_name"`     // as in PostToolUse
+	ToolInput    json.RawMessage `json:"tool_input"`    // as in PostToolUse
+	ToolUseID    string          `json:"tool_use_id"`   // the call's ID
+	ToolResponse json.RawMessage `json:"tool_response"` // the serialized tool_result, optional
+}
+
+// claudeFileInput is the tool_input fields lsp-hook reads: file_path
+// (absolute) of Write, Edit and MultiEdit, Write's whole new content, and
+// NotebookEdit's notebook_path.
 type claudeFileInput struct {
-	FilePath string  `json:"file_path"`
-	Content  *string `json:"content"`
+	FilePath     string  `json:"file_path"`
+	Content      *string `json:"content"`
+	NotebookPath string  `json:"notebook_path"`
 }
 
 // Name returns "claude".
 func (Claude) Name() string { return "claude" }
 
-// Decode reads a PostToolUse event. A malformed event, or one for a file
-// tool without file_path, is an error naming what was wrong; an event for
-// another tool or hook event gives no changes and no error.
+// Decode reads a PostToolUse or PostToolBatch event. A malformed event, or
+// one for a file tool without its path, is an error naming what was wrong;
+// an event for another tool or hook event gives no changes and no error.
 func (Claude) Decode(r io.Reader) (Event, error) {
-	var ev ClaudeEvent
-	if err := decodeStrict(r, &ev); err != nil {
+	data, err := readEvent(r)
+	if err != nil {
 		return Event{}, fmt.Errorf("decoding Claude Code hook event: %w", err)
 	}
-	out := Event{Cwd: ev.Cwd, Session: ev.SessionID, Tool: ev.ToolName}
-	if ev.HookEventName != "" && ev.HookEventName != "PostToolUse" {
-		return out, nil
+	switch runnerOf(data) {
+	case "cursor":
+		return decodeCursor(data)
+	case "copilot":
+		return decodeCopilot(data)
 	}
-	var mode string
-	switch ev.ToolName {
-	case "Write":
-		mode = sidecar.ModeWrite
-	case "Edit", "MultiEdit":
-		mode = sidecar.ModeEdit
-	default:
-		return out, nil // NotebookEdit, Bash, Read, …: nothing to check (for now)
+	var ev ClaudeEvent
+	if err := unmarshalOne(data, &ev); err != nil {
+		return Event{}, fmt.Errorf("decoding Claude Code hook event: %w", err)
 	}
-	var in claudeFileInput
-	if len(ev.ToolInput) == 0 {
-		return out, fmt.Errorf("Claude Code %s event has no tool_input", ev.ToolName)
+	out := Event{Cwd: ev.Cwd, Session: ev.SessionID, Tool: ev.ToolName, Hook: ev.HookEventName, Agent: "claude"}
+	switch ev.HookEventName {
+	case "", "PostToolUse":
+		out.NoteDelivered = true
+		return addClaudeCall(out, ev.ToolName, ev.ToolInput, durationOf(ev.DurationMS, ev.ToolResponse))
+	case "PostToolBatch":
+		out.SkipDelivered = true
+		for i, c := range ev.ToolCalls {
+			if out, err = addClaudeCall(out, c.ToolName, c.ToolInput, 0); err != nil {
+				return out, fmt.Errorf("PostToolBatch tool_calls[%d]: %w", i, err)
+			}
+		}
+		out.Changes = mergeChanges(out.Changes)
 	}
-	if err := json.Unmarshal(ev.ToolInput, &in); err != nil {
-		return out, fmt.Errorf("decoding %s tool_input: %w", ev.ToolName, err)
-	}
-	if in.FilePath == "" {
-		return out, fmt.Errorf("Claude Code %s event: tool_input.file_path is missing", ev.ToolName)
-	}
-	c := sidecar.Change{Path: in.FilePath, Mode: mode}
-	if mode == sidecar.ModeWrite {
-		c.Content = in.Content
-	}
-	out.Changes = []sidecar.Change{c}
 	return out, nil
 }
 
-// Encode writes the PostToolUse answer carrying lint as additionalContext,
-// or nothing when lint is empty (the file is clean).
-func (Claude) Encode(w io.Writer, lint string) error {
-	if lint == "" {
-		return nil
+// addClaudeCall adds what one tool call changed to ev: its file, or, for
+// Bash, a window of dur (DefaultShellWindow when 0).
+func addClaudeCall(ev Event, tool string, input json.RawMessage, dur time.Duration) (Event, error) {
+	mode := sidecar.ModeEdit
+	switch tool {
+	case "Write":
+		mode = sidecar.ModeWrite
+	case "Edit", "MultiEdit", "NotebookEdit":
+	case "Bash":
+		if dur <= 0 {
+			dur = DefaultShellWindow
+		}
+		ev.ChangedWithin = max(ev.ChangedWithin, dur)
+		return ev, nil
+	default:
+		return ev, nil // Read, Grep, Agent, …: nothing to check
 	}
-	out := map[string]any{"hookSpecificOutput": map[string]any{
-		"hookEventName":     "PostToolUse",
-		"additionalContext": lint,
-	}}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false) // the block escapes &, <, > itself; keep them readable
-	return enc.Encode(out)
+	if len(input) == 0 || string(input) == "null" {
+		return ev, fmt.Errorf("Claude Code %s event has no tool_input", tool)
+	}
+	var in claudeFileInput
+	if err := json.Unmarshal(input, &in); err != nil {
+		return ev, fmt.Errorf("decoding %s tool_input: %w", tool, err)
+	}
+	path, field := in.FilePath, "file_path"
+	if tool == "NotebookEdit" {
+		path, field = in.NotebookPath, "notebook_path"
+	}
+	if path == "" {
+		return ev, fmt.Errorf("Claude Code %s event: tool_input.%s is missing", tool, field)
+	}
+	c := sidecar.Change{Path: path, Mode: mode}
+	if mode == sidecar.ModeWrite {
+		c.Content = in.Content
+	}
+	ev.Changes = append(ev.Changes, c)
+	return ev, nil
+}
+
+// durationOf is a PostToolUse's duration_ms, else tool_response's
+// duration_ms when the response is an object that has one, else 0.
+func durationOf(ms *float64, response json.RawMessage) time.Duration {
+	if ms == nil {
+		var r struct {
+			DurationMS *float64 `json:"duration_ms"`
+		}
+		if json.Unmarshal(response, &r) != nil || r.DurationMS == nil {
+			return 0
+		}
+		ms = r.DurationMS
+	}
+	if *ms <= 0 || *ms > float64(24*time.Hour/time.Millisecond) {
+		return 0
+	}
+	return time.Duration(*ms * float64(time.Millisecond))
+}
+
+// Encode renders the answer in c.Mode (see Claude), or, for an event that
+// Cursor or Copilot sent, that agent's answer.
+func (c Claude) Encode(ev Event, res sidecar.Result) (Answer, error) {
+	switch ev.Agent {
+	case "cursor":
+		return Cursor{}.Encode(ev, res)
+	case "copilot":
+		return Copilot{}.Encode(ev, res)
+	}
+	return claudeAnswer(c.Mode, ev.Hook, res.Lint)
+}
+
+// claudeHookOutput is the PostToolUse/PostToolBatch answer in ModeContext
+// (https://code.claude.com/docs/en/hooks#posttooluse-decision-control).
+type claudeHookOutput struct {
+	HookSpecificOutput struct {
+		HookEventName     string `json:"hookEventName"`
+		AdditionalContext string `json:"additionalContext"`
+	} `json:"hookSpecificOutput"`
+}
+
+// claudeDecision is the answer in ModeBlock: "decision": "block" prompts
+// the model with "reason".
+type claudeDecision struct {
+	Decision string `json:"decision"`
+	Reason   string `json:"reason"`
+}
+
+// claudeAnswer is Claude Code's answer (and Codex's, which takes the same
+// shape) for hook event hook ("" means PostToolUse).
+func claudeAnswer(m Mode, hook, lint string) (Answer, error) {
+	if lint == "" {
+		return Answer{}, nil
+	}
+	switch m {
+	case ModeBlock:
+		return jsonAnswer(claudeDecision{Decision: "block", Reason: lint})
+	case ModeExit2:
+		return exit2Answer(lint), nil
+	}
+	if hook == "" {
+		hook = "PostToolUse"
+	}
+	var out claudeHookOutput
+	out.HookSpecificOutput.HookEventName = hook
+	out.HookSpecificOutput.AdditionalContext = lint
+	return jsonAnswer(out)
+}
+
+// runnerProbe holds the fields that tell which agent sent an event to the
+// Claude adapter.
+type runnerProbe struct {
+	CursorVersion  string          `json:"cursor_version"`
+	ConversationID string          `json:"conversation_id"`
+	WorkspaceRoots []string        `json:"workspace_roots"`
+	ToolNameCamel  string          `json:"toolName"`
+	SessionIDCamel string          `json:"sessionId"`
+	ToolArgs       json.RawMessage `json:"toolArgs"`
+	Timestamp      json.RawMessage `json:"timestamp"`
+	TranscriptPath *string         `json:"transcript_path"`
+}
+
+// runnerOf tells which agent ran a hook configured for Claude Code:
+//
+//   - "cursor" when the event has Cursor's common fields cursor_version,
+//     conversation_id or workspace_roots
+//     (https://cursor.com/docs/agent/hooks, "Common schema"), which
+//     Cursor sends to the hooks it loads from .claude/settings.json
+//     (https://cursor.com/docs/reference/third-party-hooks);
+//   - "copilot" when it has Copilot CLI's camelCase toolName, toolArgs or
+//     sessionId, or a timestamp without transcript_path: Copilot reads
+//     .claude/settings.json too and sends a PascalCase-named hook
+//     snake_case fields with an ISO timestamp, which Claude Code never
+//     sends (https://docs.github.com/en/copilot/reference/hooks-configuration);
+//   - "claude" otherwise, and for input that is not a JSON object.
+func runnerOf(data []byte) string {
+	var p runnerProbe
+	if json.Unmarshal(data, &p) != nil {
+		return "claude"
+	}
+	switch {
+	case p.CursorVersion != "" || p.ConversationID != "" || len(p.WorkspaceRoots) > 0:
+		return "cursor"
+	case p.ToolNameCamel != "" || p.SessionIDCamel != "" || len(p.ToolArgs) > 0 ||
+		len(p.Timestamp) > 0 && string(p.Timestamp) != "null" && p.TranscriptPath == nil:
+		return "copilot"
+	}
+	return "claude"
 }

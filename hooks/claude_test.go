@@ -20,6 +20,7 @@ func TestClaudeDecode(t *testing.T) {
 		want     []sidecar.Change
 		wantErr  string
 		wantTool string
+		within   time.Duration
 	}{
 		{
 			name: "write carries content",
@@ -36,12 +37,45 @@ func TestClaudeDecode(t *testing.T) {
 			in:   `{"cwd":"/r","hook_event_name":"PostToolUse","tool_name":"MultiEdit","tool_input":{"file_path":"/r/b.yaml","edits":[{"old_string":"a","new_string":"b"}]}}`,
 			want: []sidecar.Change{{Path: "/r/b.yaml", Mode: sidecar.ModeEdit}},
 		},
-		{name: "other tool", in: `{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`, wantTool: "Bash"},
-		{name: "notebook edit not yet", in: `{"hook_event_name":"PostToolUse","tool_name":"NotebookEdit","tool_input":{"notebook_path":"/r/n.ipynb"}}`},
+		{name: "other tool", in: `{"hook_event_name":"PostToolUse","tool_name":"Read","tool_input":{"file_path":"/r/a.go"}}`, wantTool: "Read"},
+		{
+			name: "notebook edit",
+			in:   `{"hook_event_name":"PostToolUse","tool_name":"NotebookEdit","tool_input":{"notebook_path":"/r/n.ipynb","new_source":"x = 1","cell_id":"c1"}}`,
+			want: []sidecar.Change{{Path: "/r/n.ipynb", Mode: sidecar.ModeEdit}},
+		},
+		{name: "notebook edit without notebook_path", in: `{"hook_event_name":"PostToolUse","tool_name":"NotebookEdit","tool_input":{"file_path":"/r/n.ipynb"}}`, wantErr: "tool_input.notebook_path is missing"},
+		{
+			name:   "bash with duration",
+			in:     `{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"sed -i s/a/b/ x.go"},"tool_response":{"stdout":"","stderr":"","interrupted":false},"duration_ms":1500}`,
+			within: 1500 * time.Millisecond, wantTool: "Bash",
+		},
+		{
+			name:   "bash duration in tool_response",
+			in:     `{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"make"},"tool_response":{"duration_ms":250}}`,
+			within: 250 * time.Millisecond,
+		},
+		{name: "bash without duration", in: `{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`, within: DefaultShellWindow},
+		{name: "bash absurd duration", in: `{"hook_event_name":"PostToolUse","tool_name":"Bash","duration_ms":-5}`, within: DefaultShellWindow},
+		{
+			name: "batch merges every file",
+			in: `{"session_id":"s","cwd":"/r","hook_event_name":"PostToolBatch","tool_calls":[
+				{"tool_name":"Edit","tool_input":{"file_path":"/r/a.go","old_string":"x","new_string":"y"},"tool_use_id":"t1","tool_response":"ok"},
+				{"tool_name":"Read","tool_input":{"file_path":"/r/c.go"},"tool_use_id":"t2","tool_response":"…"},
+				{"tool_name":"Write","tool_input":{"file_path":"/r/b.yaml","content":"a: 1\n"},"tool_use_id":"t3"},
+				{"tool_name":"Edit","tool_input":{"file_path":"/r/a.go","old_string":"y","new_string":"z"},"tool_use_id":"t4"}]}`,
+			want: []sidecar.Change{{Path: "/r/a.go", Mode: sidecar.ModeEdit}, {Path: "/r/b.yaml", Mode: sidecar.ModeWrite, Content: ptr("a: 1\n")}},
+		},
+		{
+			name:   "batch with bash",
+			in:     `{"hook_event_name":"PostToolBatch","tool_calls":[{"tool_name":"Bash","tool_input":{"command":"gofmt -w ."},"tool_use_id":"t1","tool_response":""}]}`,
+			within: DefaultShellWindow,
+		},
+		{name: "batch with a bad call", in: `{"hook_event_name":"PostToolBatch","tool_calls":[{"tool_name":"Write","tool_input":{}}]}`, wantErr: "tool_calls[0]"},
 		{name: "other hook event", in: `{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"/r/a.go"}}`},
 		{name: "malformed json", in: `{"tool_name": "Write",`, wantErr: "decoding Claude Code hook event"},
 		{name: "empty stdin", in: "  \n", wantErr: "empty input"},
 		{name: "trailing data", in: `{"tool_name":"Write"} {"x":1}`, wantErr: "trailing data"},
+		{name: "trailing bracket", in: `{"tool_name":"Write"}]`, wantErr: "trailing data"},
 		{name: "missing file_path", in: `{"hook_event_name":"PostToolUse","tool_name":"Edit","tool_input":{}}`, wantErr: "file_path is missing"},
 		{name: "tool_input wrong type", in: `{"hook_event_name":"PostToolUse","tool_name":"Edit","tool_input":"x"}`, wantErr: "decoding Edit tool_input"},
 		{name: "no tool_input", in: `{"hook_event_name":"PostToolUse","tool_name":"Write"}`, wantErr: "has no tool_input"},
@@ -66,6 +100,12 @@ func TestClaudeDecode(t *testing.T) {
 			if tt.wantTool != "" && ev.Tool != tt.wantTool {
 				t.Errorf("tool = %q", ev.Tool)
 			}
+			if ev.ChangedWithin != tt.within {
+				t.Errorf("changed within = %v, want %v", ev.ChangedWithin, tt.within)
+			}
+			if ev.Agent != "claude" || ev.Spool != SpoolNone || ev.Once {
+				t.Errorf("event = %+v, want Claude Code's own, no spool", ev)
+			}
 		})
 	}
 }
@@ -73,29 +113,53 @@ func TestClaudeDecode(t *testing.T) {
 func ptr(s string) *string { return &s }
 
 func TestClaudeEncode(t *testing.T) {
-	var b bytes.Buffer
-	if err := (Claude{}).Encode(&b, ""); err != nil || b.Len() != 0 {
-		t.Fatalf("clean file printed %q, %v", b.String(), err)
-	}
 	lint := "LSP errors detected in this file, please fix:\n<diagnostics file=\"a.go\">\nERROR [1:1] x &lt; y\n</diagnostics>"
-	if err := (Claude{}).Encode(&b, lint); err != nil {
-		t.Fatal(err)
+	res := sidecar.Result{Lint: lint}
+	tests := []struct {
+		name    string
+		mode    Mode
+		hook    string
+		res     sidecar.Result
+		want    string // stdout
+		wantErr string // stderr
+		exit    int
+	}{
+		{name: "clean prints nothing", mode: ModeContext},
+		{name: "clean in exit2 exits 0", mode: ModeExit2},
+		{name: "additionalContext", mode: ModeContext, hook: "PostToolUse", res: res,
+			want: `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"` + jsonText(lint) + `"}}` + "\n"},
+		{name: "batch", mode: ModeContext, hook: "PostToolBatch", res: res,
+			want: `{"hookSpecificOutput":{"hookEventName":"PostToolBatch","additionalContext":"` + jsonText(lint) + `"}}` + "\n"},
+		{name: "no event name", mode: ModeContext, res: res,
+			want: `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"` + jsonText(lint) + `"}}` + "\n"},
+		{name: "block", mode: ModeBlock, hook: "PostToolUse", res: res, want: `{"decision":"block","reason":"` + jsonText(lint) + `"}` + "\n"},
+		{name: "exit2", mode: ModeExit2, hook: "PostToolUse", res: res, wantErr: lint + "\n", exit: 2},
 	}
-	var out struct {
-		HookSpecificOutput struct {
-			HookEventName     string `json:"hookEventName"`
-			AdditionalContext string `json:"additionalContext"`
-		} `json:"hookSpecificOutput"`
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ans, err := Claude{Mode: tt.mode}.Encode(Event{Hook: tt.hook, Agent: "claude"}, tt.res)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(ans.Stdout) != tt.want || string(ans.Stderr) != tt.wantErr || ans.Exit != tt.exit {
+				t.Errorf("answer = stdout %q stderr %q exit %d\nwant stdout %q stderr %q exit %d",
+					ans.Stdout, ans.Stderr, ans.Exit, tt.want, tt.wantErr, tt.exit)
+			}
+			if strings.Contains(string(ans.Stdout), `\u003c`) {
+				t.Errorf("output escapes < and >, unreadable in transcripts: %s", ans.Stdout)
+			}
+		})
 	}
-	if err := json.Unmarshal(b.Bytes(), &out); err != nil {
-		t.Fatal(err)
-	}
-	if out.HookSpecificOutput.HookEventName != "PostToolUse" || out.HookSpecificOutput.AdditionalContext != lint {
-		t.Errorf("output = %s", b.String())
-	}
-	if !strings.Contains(b.String(), `<diagnostics file=\"a.go\">`) {
-		t.Errorf("output escapes < and >, unreadable in transcripts: %s", b.String())
-	}
+}
+
+// jsonText is s as it appears inside a JSON string (without HTML escapes).
+func jsonText(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	out := strings.TrimSpace(b.String())
+	return out[1 : len(out)-1]
 }
 
 func FuzzClaudeDecode(f *testing.F) {
@@ -103,19 +167,17 @@ func FuzzClaudeDecode(f *testing.F) {
 	f.Add(`{"hook_event_name":"PostToolUse","tool_name":"Edit","tool_input":{"file_path":"a"}}`)
 	f.Add(`{"tool_name":"MultiEdit","tool_input":null}`)
 	f.Add(`[]`)
+	f.Add(`{"hook_event_name":"PostToolUse","tool_name":"NotebookEdit","tool_input":{"notebook_path":"/r/n.ipynb"}}`)
+	f.Add(`{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"duration_ms":12}`)
+	f.Add(`{"hook_event_name":"PostToolBatch","tool_calls":[{"tool_name":"Edit","tool_input":{"file_path":"/r/a"}}]}`)
+	f.Add(`{"conversation_id":"c","hook_event_name":"postToolUse","tool_name":"Write","tool_input":{"path":"a"}}`)
+	f.Add(`{"session_id":"s","timestamp":"2026-01-01T00:00:00Z","hook_event_name":"Stop"}`)
 	f.Fuzz(func(t *testing.T, in string) {
 		ev, err := Claude{}.Decode(strings.NewReader(in))
 		if err != nil {
 			return
 		}
-		for _, c := range ev.Changes {
-			if c.Path == "" {
-				t.Fatalf("change without a path from %q", in)
-			}
-			if c.Mode != sidecar.ModeEdit && c.Mode != sidecar.ModeWrite {
-				t.Fatalf("bad mode %q", c.Mode)
-			}
-		}
+		checkEvent(t, in, ev)
 	})
 }
 
@@ -133,7 +195,7 @@ func TestRunInProcess(t *testing.T) {
 	// The log goes beside a socket in a private runtime directory.
 	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
 	t.Setenv(sidecar.SocketEnv, "")
-	res := Run(context.Background(), Claude{}, bytes.NewReader(in), &out, Options{NoDaemon: true, Budget: 2 * time.Second})
+	res := Run(context.Background(), Claude{}, bytes.NewReader(in), &out, Options{NoDaemon: true, Budget: 2 * time.Second}).Result
 	if len(res.Files) != 1 || res.Files[0].Rel != "conf.toml" {
 		t.Fatalf("result = %+v", res)
 	}

@@ -1,13 +1,12 @@
 package hooks
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/sidecar"
@@ -30,6 +29,11 @@ type Options struct {
 	Log *slog.Logger
 	// NoDaemon skips the daemon and runs the validators in-process.
 	NoDaemon bool
+	// Publish asks the daemon to send the result to its subscribers
+	// (`lsp-hook subscribe`; a declaration's `publish: true`).
+	Publish bool
+	// Stderr receives the exit2 mode's lint block; nil discards it.
+	Stderr io.Writer
 }
 
 func (o Options) withDefaults() Options {
@@ -45,138 +49,204 @@ func (o Options) withDefaults() Options {
 	if o.Log == nil {
 		o.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	if o.Stderr == nil {
+		o.Stderr = io.Discard
+	}
 	return o
 }
 
-// Run is one hook invocation: decode the agent's event from stdin, get
-// diagnostics from the workspace daemon (starting it when absent), and write
-// the agent's answer to stdout. It never returns an error for the agent to
-// see: a bad event, a dead daemon, a timeout are logged, and the hook falls
-// back to the in-process validators or says nothing. Without opts.Log it
-// logs beside the workspace's socket, where the daemon logs. The returned
-// Result is what was rendered (for tests).
-func Run(ctx context.Context, a Adapter, stdin io.Reader, stdout io.Writer, opts Options) sidecar.Result {
+// Outcome is what one hook run did: the Result it rendered (for tests and
+// the log) and the exit status the process should end with.
+type Outcome struct {
+	Result sidecar.Result // what the answer carried (empty when nothing was checked)
+	Exit   int            // 0, or 2 in the exit2 mode with a lint block
+}
+
+// Run is one hook invocation: read the agent's event from stdin (within
+// the cold budget), decode it, take or record the session's spooled
+// changes when the event says so, get diagnostics from the workspace
+// daemon (starting it when absent), and write the agent's answer to
+// stdout. It never fails the agent's tool: a bad event, a dead daemon, a
+// timeout are logged, and the hook falls back to the in-process
+// validators or says nothing; the exit status is non-zero only in the
+// exit2 mode with a lint block. Without opts.Log it logs beside the
+// workspace's socket, where the daemon logs.
+func Run(ctx context.Context, a Adapter, stdin io.Reader, stdout io.Writer, opts Options) Outcome {
 	begin := time.Now()
-	ev, decodeErr := a.Decode(stdin)
+	ev, decodeErr := readAndDecode(ctx, a, stdin, begin.Add(opts.withDefaults().ColdBudget))
+	if ev.Agent == "" {
+		ev.Agent = a.Name()
+	}
+	root, opts, closeLog, rootErr := workspaceOf(ev, opts)
+	defer closeLog()
+	log := opts.Log.With("component", "hook", "agent", a.Name())
+	if ev.Agent != a.Name() {
+		log = log.With("runner", ev.Agent)
+	}
+	switch {
+	case decodeErr != nil:
+		log.Warn("ignoring hook event", "err", decodeErr)
+		return Outcome{}
+	case rootErr != nil:
+		if len(ev.Changes) > 0 || ev.Spool != SpoolNone || ev.ChangedWithin > 0 {
+			log.Warn("ignoring hook event", "err", rootErr)
+		}
+		return Outcome{}
+	}
+	changes, sp, ok := spooled(ev, opts.Socket, log)
+	if !ok {
+		return Outcome{}
+	}
+	if len(changes) == 0 && ev.ChangedWithin <= 0 {
+		log.Debug("event has no file changes", "tool", ev.Tool, "event", ev.Hook)
+		return write(a, ev, sidecar.Result{}, stdout, opts, log)
+	}
+	q := request{changes: changes, within: ev.ChangedWithin, at: begin}
+	res, via, checked := check(ctx, root, q, a.Name(), begin, opts)
+	res = deliveredOnce(ev, sp, res, checked, log)
+	out := write(a, ev, res, stdout, opts, log)
+	log.Info("hook answered", "session", ev.Session, "tool", ev.Tool, "event", ev.Hook, "via", via,
+		"changes", len(checked), "files", len(res.Files), "notes", res.Notes, "exit", out.Exit,
+		"elapsed_ms", time.Since(begin).Milliseconds())
+	return out
+}
+
+// workspaceOf finds the event's workspace (from its directory, else the
+// hook's), and completes opts with its socket and, without opts.Log, the
+// log beside that socket; closeLog closes it.
+func workspaceOf(ev Event, opts Options) (root string, _ Options, closeLog func(), err error) {
 	cwd := ev.Cwd
 	if cwd == "" {
 		cwd, _ = os.Getwd()
 	}
-	root, rootErr := sidecar.FindWorkspace(cwd)
-	if opts.Socket == "" && rootErr == nil {
+	root, err = sidecar.FindWorkspace(cwd)
+	if opts.Socket == "" && err == nil {
 		opts.Socket = sidecar.SocketPath(root)
 	}
+	closeLog = func() {}
 	if opts.Log == nil && opts.Socket != "" {
-		l, closeLog := sidecar.OpenSocketLog(opts.Socket)
-		defer closeLog()
-		opts.Log = l
+		opts.Log, closeLog = sidecar.OpenSocketLog(opts.Socket)
 	}
-	opts = opts.withDefaults()
-	log := opts.Log.With("component", "hook", "agent", a.Name())
+	return root, opts.withDefaults(), closeLog, err
+}
+
+// deliveredOnce applies the event's delivered-block records to res: it
+// records the files of a block delivered for a per-tool event
+// (NoteDelivered), and empties a block already delivered for the same
+// session, files and contents (Once).
+func deliveredOnce(ev Event, sp *spool, res sidecar.Result, checked []sidecar.Change, log *slog.Logger) sidecar.Result {
+	if res.Lint == "" || sp == nil || ev.Session == "" {
+		return res
+	}
+	if ev.NoteDelivered {
+		if err := sp.noteFiles(ev.Agent, ev.Session, checked); err != nil {
+			log.Warn("recording the files reported", "err", err)
+		}
+	}
+	if !ev.Once {
+		return res
+	}
+	first, err := sp.claim(ev.Agent, ev.Session, checked)
 	switch {
-	case decodeErr != nil:
-		log.Warn("ignoring hook event", "err", decodeErr)
-		return sidecar.Result{}
-	case len(ev.Changes) == 0:
-		log.Debug("event has no file changes", "tool", ev.Tool)
-		return sidecar.Result{}
-	case rootErr != nil:
-		log.Warn("ignoring hook event", "err", rootErr)
-		return sidecar.Result{}
+	case err != nil:
+		log.Warn("checking for a block already delivered", "err", err)
+	case !first:
+		log.Info("lint block already delivered for this session and content; not repeating it",
+			"session", ev.Session, "files", len(checked))
+		res.Lint = ""
 	}
-	res, via := Check(ctx, root, ev.Changes, a.Name(), begin, opts)
-	if err := a.Encode(stdout, res.Lint); err != nil {
-		log.Warn("writing hook answer", "err", err)
-	}
-	log.Info("hook answered", "session", ev.Session, "tool", ev.Tool, "via", via, "files", len(res.Files),
-		"notes", res.Notes, "elapsed_ms", time.Since(begin).Milliseconds())
 	return res
 }
 
-// Check gets a Result for changes in the workspace root: from the daemon
-// (started when absent) within the budget counted from begin, else from
-// the validators in-process. via says which ("daemon", "started-daemon",
-// "in-process").
-func Check(ctx context.Context, root string, changes []sidecar.Change, source string, begin time.Time, opts Options) (res sidecar.Result, via string) {
-	opts = opts.withDefaults()
-	log := opts.Log
-	socket := opts.Socket
-	if socket == "" {
-		socket = sidecar.SocketPath(root)
+// readAndDecode reads the event from stdin, giving up at deadline (an
+// agent that never closes the pipe must not hang the hook), and decodes
+// it.
+func readAndDecode(ctx context.Context, a Adapter, stdin io.Reader, deadline time.Time) (Event, error) {
+	type read struct {
+		data []byte
+		err  error
 	}
-	coldCtx, cancel := context.WithDeadline(ctx, begin.Add(opts.ColdBudget))
+	done := make(chan read, 1)
+	go func() {
+		data, err := readEvent(stdin)
+		done <- read{data, err}
+	}()
+	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
-	if !opts.NoDaemon {
-		res, started, err := viaDaemon(coldCtx, root, socket, changes, source, begin, opts)
-		if err == nil {
-			if started {
-				return res, "started-daemon"
-			}
-			return res, "daemon"
+	select {
+	case r := <-done:
+		if r.err != nil {
+			return Event{}, r.err
 		}
-		log.Warn("daemon unavailable; running validators in-process", "socket", socket, "err", err)
-		return inProcess(coldCtx, root, changes, source, log, "the lsp-hook daemon is unavailable"), "in-process"
+		return a.Decode(bytes.NewReader(r.data))
+	case <-ctx.Done():
+		return Event{}, fmt.Errorf("reading the event from stdin: %w", ctx.Err())
 	}
-	return inProcess(coldCtx, root, changes, source, log, ""), "in-process" // --no-daemon: the user chose validators only
 }
 
-func viaDaemon(ctx context.Context, root, socket string, changes []sidecar.Change, source string, begin time.Time, opts Options) (sidecar.Result, bool, error) {
-	c, started, err := sidecar.Connect(ctx, opts.Version, sidecar.StartOptions{
-		Executable: opts.Executable, Root: root, Socket: socket,
-		Wait: max(time.Until(begin.Add(opts.ColdBudget))/2, 100*time.Millisecond),
-	})
+// spooled applies the event's spool operation and returns the changes to
+// check now. ok is false when the run is over (changes were recorded for
+// a later event). The spool is returned for the delivered-block record;
+// it is nil when the event needs none or it cannot be opened.
+func spooled(ev Event, socket string, log *slog.Logger) (changes []sidecar.Change, sp *spool, ok bool) {
+	changes = ev.Changes
+	if ev.Spool == SpoolNone && !ev.Once && (ev.Session == "" || !ev.NoteDelivered && !ev.SkipDelivered) {
+		return changes, nil, true
+	}
+	sp, err := openSpool(socket)
 	if err != nil {
-		return sidecar.Result{}, false, err
+		log.Warn("hook spool unavailable", "err", err)
+		return changes, nil, ev.Spool != SpoolRecord
 	}
-	defer c.Close()
-	warm := time.Until(begin.Add(opts.Budget))
-	if started {
-		warm = time.Until(begin.Add(opts.ColdBudget))
+	session := ev.Session
+	if session == "" {
+		session = "-"
 	}
-	p := sidecar.NotifyChangeParams{
-		Changes: changes, Source: source,
-		BudgetMS:     int(max(warm, 0) / time.Millisecond),
-		ColdBudgetMS: int(max(time.Until(begin.Add(opts.ColdBudget)), 0) / time.Millisecond),
+	switch ev.Spool {
+	case SpoolRecord:
+		if len(changes) > 0 {
+			if err := sp.record(ev.Agent, session, changes); err != nil {
+				log.Warn("recording changes for a later event", "err", err)
+			} else {
+				log.Info("hook recorded changes for a later event", "session", ev.Session, "event", ev.Hook, "changes", len(changes))
+			}
+		}
+		return nil, sp, false
+	case SpoolTake:
+		taken, err := sp.take(ev.Agent, session)
+		if err != nil {
+			log.Warn("taking recorded changes", "err", err)
+		}
+		changes = mergeChanges(taken, changes)
 	}
-	if p.BudgetMS <= 0 {
-		return sidecar.Result{}, started, fmt.Errorf("budget spent before asking the daemon")
+	if ev.SkipDelivered && len(changes) > 0 {
+		left, err := sp.skipDelivered(ev.Agent, session, changes)
+		if err != nil {
+			log.Warn("checking for files already reported", "err", err)
+		} else if len(left) < len(changes) {
+			log.Debug("leaving out files already reported this session", "files", len(changes)-len(left))
+			changes = left
+		}
 	}
-	var res sidecar.Result
-	if err := c.Call(ctx, sidecar.MethodNotifyChange, p, &res); err != nil {
-		return sidecar.Result{}, started, fmt.Errorf("notify_change: %w", err)
-	}
-	return res, started, nil
+	return changes, sp, true
 }
 
-// inProcess runs the engine without language servers: the built-in
-// validators only. When a changed file is one a language server would have
-// checked, the block says so (why is the reason), so the agent never takes
-// silence for a clean file.
-func inProcess(ctx context.Context, root string, changes []sidecar.Change, source string, log *slog.Logger, why string) sidecar.Result {
-	cfg, problems := sidecar.LoadConfig(root)
-	for _, p := range problems {
-		log.Warn("config problem; using defaults for it", "problem", p.Error())
+// write renders and prints the answer.
+func write(a Adapter, ev Event, res sidecar.Result, stdout io.Writer, opts Options, log *slog.Logger) Outcome {
+	ans, err := a.Encode(ev, res)
+	if err != nil {
+		log.Warn("rendering hook answer", "err", err)
+		return Outcome{Result: res}
 	}
-	e := sidecar.NewEngine(root, cfg, nil, log)
-	res := e.Check(ctx, sidecar.NotifyChangeParams{Changes: changes, Source: source})
-	var missed []string
-	for _, c := range changes {
-		for _, s := range cfg.ServersForPath(c.Path) {
-			if !sidecar.Installed(s) {
-				continue // not installed: it would not have checked either
-			}
-			if !slices.Contains(missed, s.Name) {
-				missed = append(missed, s.Name)
-			}
+	if len(ans.Stdout) > 0 {
+		if _, err := stdout.Write(ans.Stdout); err != nil {
+			log.Warn("writing hook answer", "err", err)
 		}
 	}
-	if len(missed) > 0 && why != "" {
-		note := fmt.Sprintf("lsp-hook: %s, so %s did not check this change; errors it would report are unknown, not absent.",
-			why, strings.Join(missed, ", "))
-		if res.Lint != "" {
-			res.Lint += "\n"
+	if len(ans.Stderr) > 0 {
+		if _, err := opts.Stderr.Write(ans.Stderr); err != nil {
+			log.Warn("writing hook answer", "err", err)
 		}
-		res.Lint += note
 	}
-	return res
+	return Outcome{Result: res, Exit: ans.Exit}
 }

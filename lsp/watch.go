@@ -106,6 +106,7 @@ type Watcher struct {
 	nextSub  int
 	barriers map[uint64]chan struct{} // handOver ticket → closed when its marker is read
 	seen     uint64                   // marker events read so far
+	recent   recentChanges            // the last changes recorded, for ChangedSince
 	closed   bool
 }
 
@@ -137,6 +138,7 @@ func newWatcher(root string, log *slog.Logger, debounce time.Duration, maxDirs i
 		done: make(chan struct{}), loopDone: make(chan struct{}),
 		dirs: make(map[string]bool), pending: make(map[string]FileChangeType),
 		subs: make(map[int]*subscriber), barriers: make(map[uint64]chan struct{}),
+		recent: newRecentChanges(time.Now()),
 	}
 	if err := w.makeMarkers(); err != nil {
 		w.closeMarkers()
@@ -284,6 +286,7 @@ func isSkipDir(name string) bool {
 func (w *Watcher) record(path string, t FileChangeType) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.recent.add(path, t, time.Now())
 	w.recordLocked(path, t)
 }
 

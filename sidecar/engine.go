@@ -143,6 +143,7 @@ func (e *Engine) Check(ctx context.Context, p NotifyChangeParams) Result {
 		res.Lint += "lsp-hook: " + note
 	}
 	res.ElapsedMS = time.Since(begin).Milliseconds()
+	e.publish(p, targets, res)
 	return res
 }
 

@@ -76,6 +76,9 @@ type NotifyChangeParams struct {
 	// Severity, when set ("error", "warning", "info", "hint"), overrides the
 	// config's lowest severity shown for this request.
 	Severity string `json:"severity,omitempty"`
+	// Publish sends the result to the daemon's subscribers as published
+	// notifications (`subscribe`); checks without it are not published.
+	Publish bool `json:"publish,omitempty"`
 }
 
 // phase returns p's phase, "edit" when unset.

@@ -192,12 +192,16 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		return s.Engine.Current(p.Paths), nil
 	case MethodStatus:
 		return s.status(), nil
+	case MethodSubscribe:
+		return s.subscribe(conn)
 	case MethodRestart:
 		var p RestartParams
 		if err := decodeParams(params, &p); err != nil {
 			return nil, err
 		}
 		return s.restart(p)
+	case MethodChangedFiles:
+		return s.changedFiles(ctx, params)
 	case MethodShutdown:
 		s.Log.Info("shutdown requested")
 		// Answer before the connections close; the handler's own reply

@@ -26,7 +26,7 @@ const (
 //
 //   - .jsonc, tsconfig*.json, jsconfig*.json, devcontainer.json,
 //     .devcontainer.json and any *.json inside a .vscode directory → jsonc;
-//   - any other .json → json;
+//   - any other .json, and .ipynb (a Jupyter notebook is a JSON document) → json;
 //   - .yaml, .yml → yaml;
 //   - .toml → toml.
 func KindOf(path string) (Kind, bool) {
@@ -34,7 +34,7 @@ func KindOf(path string) (Kind, bool) {
 	switch filepath.Ext(base) {
 	case ".jsonc":
 		return KindJSONC, true
-	case ".json":
+	case ".json", ".ipynb":
 		if isJSONCName(path, base) {
 			return KindJSONC, true
 		}

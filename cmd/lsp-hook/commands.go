@@ -3,7 +3,10 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
+	"io"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -50,26 +53,75 @@ func hookCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "hook",
 		Usage:     "run as an agent's post-write hook: event JSON on stdin, the agent's answer on stdout",
-		ArgsUsage: "AGENT (claude)",
+		ArgsUsage: "AGENT (" + strings.Join(hooks.Agents, "|") + ")",
 		Flags: []cli.Flag{
 			socketFlag,
 			&cli.DurationFlag{Name: "budget", Value: sidecar.DefaultBudget, Usage: "total time when the daemon is warm"},
 			&cli.DurationFlag{Name: "cold-budget", Value: sidecar.DefaultColdBudget, Usage: "total time when the daemon or a server has to start"},
 			&cli.BoolFlag{Name: "no-daemon", Usage: "run the built-in validators in-process only"},
+			&cli.GenericFlag{Name: "mode", Value: new(hooks.Mode),
+				Usage: "how the lint block reaches the agent: additionalContext, block (decision \"block\" + reason) or exit2 (stderr, exit status 2); claude and codex take all three, windsurf additionalContext and exit2"},
+			&cli.StringFlag{Name: "path-field", Usage: "generic: gjson `PATH` to the changed file's path (a string or an array of strings)"},
+			&cli.StringFlag{Name: "content-field", Usage: "generic: gjson `PATH` to the file's new text (optional: without it the file is read from disk)"},
+			&cli.BoolFlag{Name: "inject", Usage: "generic: print the event with a \"lint\" field instead of the result JSON"},
 		},
 		Action: func(c *cli.Context) error {
 			begin := time.Now()
-			a, err := hooks.Lookup(c.Args().First())
+			agent, err := hookAgent(c)
+			if err != nil {
+				return cli.Exit("hook: "+err.Error(), exitError) // a misconfigured hook line: the user must see it
+			}
+			mode, _ := c.Generic("mode").(*hooks.Mode)
+			a, err := hooks.New(agent, hooks.Settings{
+				Mode: *mode, PathField: c.String("path-field"), ContentField: c.String("content-field"), Inject: c.Bool("inject"),
+			})
 			if err != nil {
 				return cli.Exit(err.Error(), exitError) // a misconfigured hook line: the user must see it
 			}
 			opts := hookOptions(c) // Run opens the log beside the event's workspace socket
+			opts.Stderr = c.App.ErrWriter
 			ctx, cancel := context.WithDeadline(c.Context, begin.Add(opts.ColdBudget))
 			defer cancel()
-			hooks.Run(ctx, a, c.App.Reader, c.App.Writer, opts)
+			out := hooks.Run(ctx, a, c.App.Reader, c.App.Writer, opts)
+			if out.Exit != 0 {
+				return cli.Exit("", out.Exit) // exit2 mode: the agent reads the block on stderr
+			}
 			return nil // never fail the agent's tool
 		},
 	}
+}
+
+// hookAgent returns the agent named on the command line, after parsing
+// the flags written after it (`lsp-hook hook claude --mode block`, as hook
+// configurations read naturally), which urfave/cli leaves among the
+// arguments, into c.
+func hookAgent(c *cli.Context) (string, error) {
+	if c.NArg() == 0 {
+		return "", fmt.Errorf("name one agent (%s)", strings.Join(hooks.Agents, ", "))
+	}
+	if c.NArg() == 1 {
+		return c.Args().First(), nil
+	}
+	set := flag.NewFlagSet(c.Command.Name, flag.ContinueOnError)
+	set.SetOutput(io.Discard)
+	for _, f := range c.Command.Flags {
+		if err := f.Apply(set); err != nil {
+			return "", err
+		}
+	}
+	if err := set.Parse(c.Args().Tail()); err != nil {
+		return "", err
+	}
+	if set.NArg() > 0 {
+		return "", fmt.Errorf("name one agent, not %q", append([]string{c.Args().First()}, set.Args()...))
+	}
+	var err error
+	set.Visit(func(f *flag.Flag) {
+		if e := c.Set(f.Name, f.Value.String()); e != nil && err == nil {
+			err = fmt.Errorf("--%s: %w", f.Name, e)
+		}
+	})
+	return c.Args().First(), err
 }
 
 func hookOptions(c *cli.Context) hooks.Options {

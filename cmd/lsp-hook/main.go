@@ -45,6 +45,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			serveCommand(), hookCommand(), notifyCommand(), diagnoseCommand(), parseCommand(), statusCommand(),
 			restartCommand(), stopCommand(), configCommand(), trustCommand(), versionCommand(),
 			serversCommand(),
+			installCommand(), uninstallCommand(),
+			hooksCommand(), subscribeCommand(),
 		},
 		HideVersion:    true,
 		ExitErrHandler: func(*cli.Context, error) {},

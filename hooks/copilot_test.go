@@ -1,0 +1,98 @@
+package hooks
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/lsp-hook/lsp-hook/sidecar"
+)
+
+func TestCopilotDecode(t *testing.T) {
+	runDecodeTable(t, Copilot{}, []decodeCase{
+		{
+			name: "postToolUse edit is recorded",
+			in:   `{"sessionId":"cp1","timestamp":1704614600000,"cwd":"/r","toolName":"edit","toolArgs":"{\"path\":\"/r/a.go\",\"old_str\":\"x\",\"new_str\":\"y\"}","toolResult":{"resultType":"success","textResultForLlm":"ok"}}`,
+			want: []sidecar.Change{{Path: "/r/a.go", Mode: sidecar.ModeEdit}}, session: "cp1", cwd: "/r", agent: "copilot",
+			spool: SpoolRecord, once: true,
+		},
+		{
+			name: "create with object args and a relative path",
+			in:   `{"sessionId":"cp1","timestamp":1,"cwd":"/r","toolName":"create","toolArgs":{"path":"b.go","file_text":"package b"},"toolResult":{"resultType":"success"}}`,
+			want: []sidecar.Change{{Path: "/r/b.go", Mode: sidecar.ModeWrite}}, spool: SpoolRecord, once: true,
+		},
+		{
+			name:  "failed tool records nothing",
+			in:    `{"sessionId":"cp1","cwd":"/r","toolName":"edit","toolArgs":"{\"path\":\"/r/a.go\"}","toolResult":{"resultType":"failure","textResultForLlm":"no match"}}`,
+			spool: SpoolRecord, once: true,
+		},
+		{
+			name:  "view records nothing",
+			in:    `{"sessionId":"cp1","cwd":"/r","toolName":"str_replace_editor","toolArgs":{"command":"view","path":"/r/a.go"},"toolResult":{"resultType":"success"}}`,
+			spool: SpoolRecord, once: true,
+		},
+		{
+			name:  "bash records nothing",
+			in:    `{"sessionId":"cp1","cwd":"/r","toolName":"bash","toolArgs":"{\"command\":\"ls\"}","toolResult":{"resultType":"success"}}`,
+			spool: SpoolRecord, once: true,
+		},
+		{name: "preToolUse is not ours", in: `{"sessionId":"cp1","cwd":"/r","toolName":"edit","toolArgs":"{\"path\":\"/r/a.go\"}"}`, once: true},
+		{
+			name:  "agentStop takes the spool",
+			in:    `{"sessionId":"cp1","timestamp":1704614800000,"cwd":"/r","transcriptPath":"/t","stopReason":"end_turn"}`,
+			spool: SpoolTake, once: true, session: "cp1",
+		},
+		{
+			name: "PascalCase PostToolUse from .claude/settings.json",
+			in:   `{"session_id":"cp2","timestamp":"2026-01-01T00:00:00Z","cwd":"/r","hook_event_name":"PostToolUse","tool_name":"edit","tool_input":{"path":"/r/a.go"},"tool_result":{"resultType":"success"}}`,
+			want: []sidecar.Change{{Path: "/r/a.go", Mode: sidecar.ModeEdit}}, session: "cp2", spool: SpoolRecord, once: true,
+		},
+		{name: "PascalCase Stop", in: `{"session_id":"cp2","timestamp":"2026-01-01T00:00:00Z","cwd":"/r","hook_event_name":"Stop","stop_hook_active":false}`, spool: SpoolTake, once: true},
+		{name: "session start", in: `{"sessionId":"cp1","timestamp":1,"cwd":"/r","source":"new"}`, once: true},
+		{name: "bad toolArgs", in: `{"sessionId":"cp1","toolName":"edit","toolArgs":"{oops","toolResult":{}}`, wantErr: "decoding tool arguments"},
+		{name: "malformed", in: `{"toolName":`, wantErr: "decoding Copilot hook event"},
+	})
+}
+
+func TestCopilotEncode(t *testing.T) {
+	ans, err := Copilot{}.Encode(Event{}, sidecar.Result{Lint: "L"})
+	if err != nil || string(ans.Stdout) != `{"decision":"block","reason":"L"}`+"\n" || ans.Exit != 0 {
+		t.Fatalf("answer = %+v, %v", ans, err)
+	}
+	if ans, _ := (Copilot{}).Encode(Event{}, sidecar.Result{}); len(ans.Stdout) != 0 {
+		t.Fatalf("clean answer = %q", ans.Stdout)
+	}
+}
+
+// TestRunnerOf: the Claude adapter tells Claude Code's events from those
+// Cursor and Copilot send to the hooks of .claude/settings.json.
+func TestRunnerOf(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{`{"session_id":"s","transcript_path":"/t","cwd":"/r","hook_event_name":"PostToolUse","tool_name":"Write"}`, "claude"},
+		{`{"conversation_id":"c","hook_event_name":"postToolUse","tool_name":"Write"}`, "cursor"},
+		{`{"cursor_version":"1.7","hook_event_name":"PostToolUse"}`, "cursor"},
+		{`{"workspace_roots":["/r"]}`, "cursor"},
+		{`{"sessionId":"s","toolName":"edit"}`, "copilot"},
+		{`{"session_id":"s","timestamp":"2026-01-01T00:00:00Z","hook_event_name":"PostToolUse"}`, "copilot"},
+		{`{"session_id":"s","timestamp":"2026-01-01T00:00:00Z","transcript_path":"/t","hook_event_name":"AfterTool"}`, "claude"},
+		{`{"timestamp":null}`, "claude"},
+		{`not json`, "claude"},
+	} {
+		if got := runnerOf([]byte(tt.in)); got != tt.want {
+			t.Errorf("runnerOf(%s) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+func FuzzCopilotDecode(f *testing.F) {
+	f.Add(`{"sessionId":"cp1","cwd":"/r","toolName":"edit","toolArgs":"{\"path\":\"/r/a.go\"}","toolResult":{"resultType":"success"}}`)
+	f.Add(`{"sessionId":"cp1","cwd":"/r","stopReason":"end_turn"}`)
+	f.Add(`{"session_id":"s","hook_event_name":"PostToolUse","tool_name":"Write","tool_input":{"file_path":"a"},"tool_result":{}}`)
+	f.Add(`{"toolName":"create","toolArgs":"\"x\"","toolResult":1}`)
+	f.Fuzz(func(t *testing.T, in string) {
+		ev, err := Copilot{}.Decode(strings.NewReader(in))
+		if err != nil {
+			return
+		}
+		checkEvent(t, in, ev)
+	})
+}

@@ -1,0 +1,101 @@
+package hooks
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/lsp-hook/lsp-hook/sidecar"
+)
+
+// Gemini is the adapter for Gemini CLI's AfterTool hook
+// (https://geminicli.com/docs/hooks/reference, "AfterTool"; tools in
+// https://geminicli.com/docs/tools/file-system). The event on stdin is
+//
+//	{"session_id": "…", "transcript_path": "…", "cwd": "/abs/dir",
+//	 "hook_event_name": "AfterTool", "timestamp": "<ISO 8601>",
+//	 "tool_name": "write_file",
+//	 "tool_input": {"file_path": "/abs/file", "content": "…"},
+//	 "tool_response": {"llmContent": …, "returnDisplay": …, "error": …}}
+//
+// write_file (file_path, content) is a write and replace (file_path,
+// old_string, new_string) an edit; both are read from disk, since the
+// user may change the proposed text when approving it. A tool_response
+// with an error changed nothing. Other tools yield no change.
+//
+// The answer is {"hookSpecificOutput": {"hookEventName": "AfterTool",
+// "additionalContext": "<lint block>"}}, appended to the tool result the
+// model reads. Gemini's other channels, exit status 2 and decision "deny",
+// replace the tool result, so this adapter never uses them: only
+// ModeContext.
+type Gemini struct{}
+
+var _ Adapter = Gemini{}
+
+// GeminiEvent is the part of a Gemini CLI AfterTool event lsp-hook reads
+// (https://geminicli.com/docs/hooks/reference, "Base input schema",
+// "AfterTool").
+type GeminiEvent struct {
+	SessionID     string          `json:"session_id"`      // the session
+	Cwd           string          `json:"cwd"`             // the working directory
+	HookEventName string          `json:"hook_event_name"` // "AfterTool"
+	ToolName      string          `json:"tool_name"`       // "write_file", "replace", …
+	ToolInput     json.RawMessage `json:"tool_input"`      // the model's arguments (file_path, …)
+	ToolResponse  json.RawMessage `json:"tool_response"`   // {llmContent, returnDisplay, error?}
+}
+
+// Name returns "gemini".
+func (Gemini) Name() string { return "gemini" }
+
+// Decode reads an AfterTool event. A malformed event, or one for
+// write_file or replace without tool_input.file_path, is an error.
+func (Gemini) Decode(r io.Reader) (Event, error) {
+	var ev GeminiEvent
+	if err := decodeStrict(r, &ev); err != nil {
+		return Event{}, fmt.Errorf("decoding Gemini CLI hook event: %w", err)
+	}
+	out := Event{Cwd: ev.Cwd, Session: ev.SessionID, Tool: ev.ToolName, Hook: ev.HookEventName, Agent: "gemini"}
+	if ev.HookEventName != "" && ev.HookEventName != "AfterTool" {
+		return out, nil
+	}
+	mode := sidecar.ModeEdit
+	switch ev.ToolName {
+	case "write_file":
+		mode = sidecar.ModeWrite
+	case "replace":
+	default:
+		return out, nil
+	}
+	var resp struct {
+		Error json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(ev.ToolResponse, &resp) == nil && len(resp.Error) > 0 && string(resp.Error) != "null" && string(resp.Error) != `""` {
+		return out, nil // the tool failed: nothing was written
+	}
+	var in struct {
+		FilePath string `json:"file_path"`
+	}
+	if len(ev.ToolInput) == 0 {
+		return out, fmt.Errorf("Gemini CLI %s event has no tool_input", ev.ToolName)
+	}
+	if err := json.Unmarshal(ev.ToolInput, &in); err != nil {
+		return out, fmt.Errorf("decoding %s tool_input: %w", ev.ToolName, err)
+	}
+	if in.FilePath == "" {
+		return out, fmt.Errorf("Gemini CLI %s event: tool_input.file_path is missing", ev.ToolName)
+	}
+	out.Changes = []sidecar.Change{{Path: absUnder(out.Cwd, in.FilePath), Mode: mode}}
+	return out, nil
+}
+
+// Encode answers with hookSpecificOutput.additionalContext, or nothing
+// when the block is empty.
+func (Gemini) Encode(ev Event, res sidecar.Result) (Answer, error) {
+	if res.Lint == "" {
+		return Answer{}, nil
+	}
+	var out claudeHookOutput // the same shape: hookEventName and additionalContext
+	out.HookSpecificOutput.HookEventName = "AfterTool"
+	out.HookSpecificOutput.AdditionalContext = res.Lint
+	return jsonAnswer(out)
+}

@@ -1,0 +1,92 @@
+package hooks
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/lsp-hook/lsp-hook/sidecar"
+)
+
+// checkEvent checks what every decoded event must satisfy, whatever the
+// input: the fuzz targets' invariant.
+func checkEvent(t *testing.T, in string, ev Event) {
+	t.Helper()
+	for _, c := range ev.Changes {
+		if c.Path == "" {
+			t.Fatalf("change without a path from %q", in)
+		}
+		if c.Mode != sidecar.ModeEdit && c.Mode != sidecar.ModeWrite {
+			t.Fatalf("bad mode %q from %q", c.Mode, in)
+		}
+	}
+	if ev.ChangedWithin < 0 {
+		t.Fatalf("negative window %v from %q", ev.ChangedWithin, in)
+	}
+	if ev.Spool < SpoolNone || ev.Spool > SpoolTake {
+		t.Fatalf("bad spool op %d from %q", ev.Spool, in)
+	}
+	if ev.Agent == "" {
+		t.Fatalf("no agent from %q", in)
+	}
+}
+
+// decodeCase is one row of a decoder table.
+type decodeCase struct {
+	name    string
+	in      string
+	want    []sidecar.Change
+	wantErr string
+	// The rest is checked when set.
+	session, cwd, agent string
+	spool               SpoolOp
+	once                bool
+	within              string // a time.Duration's String, "" for none
+}
+
+// runDecodeTable decodes each case with a and compares.
+func runDecodeTable(t *testing.T, a Adapter, tests []decodeCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ev, err := a.Decode(strings.NewReader(tt.in))
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkEvent(t, tt.in, ev)
+			got, _ := json.Marshal(ev.Changes)
+			want, _ := json.Marshal(tt.want)
+			if string(got) != string(want) {
+				t.Errorf("changes = %s, want %s", got, want)
+			}
+			if tt.session != "" && ev.Session != tt.session {
+				t.Errorf("session = %q, want %q", ev.Session, tt.session)
+			}
+			if tt.cwd != "" && ev.Cwd != tt.cwd {
+				t.Errorf("cwd = %q, want %q", ev.Cwd, tt.cwd)
+			}
+			if tt.agent != "" && ev.Agent != tt.agent {
+				t.Errorf("agent = %q, want %q", ev.Agent, tt.agent)
+			}
+			if ev.Spool != tt.spool {
+				t.Errorf("spool = %d, want %d", ev.Spool, tt.spool)
+			}
+			if ev.Once != tt.once {
+				t.Errorf("once = %v, want %v", ev.Once, tt.once)
+			}
+			within := ""
+			if ev.ChangedWithin > 0 {
+				within = ev.ChangedWithin.String()
+			}
+			if within != tt.within {
+				t.Errorf("changed within = %q, want %q", within, tt.within)
+			}
+		})
+	}
+}

@@ -1,0 +1,283 @@
+package hooks
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lsp-hook/lsp-hook/sidecar"
+)
+
+// hookEnv is a workspace (a temp dir with .git) and a private runtime
+// directory for the spool and the log.
+func hookEnv(t *testing.T) string {
+	t.Helper()
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	if git, err := exec.LookPath("git"); err == nil {
+		if out, err := exec.Command(git, "-C", root, "init", "-q").CombinedOutput(); err != nil {
+			t.Fatalf("git init: %v\n%s", err, out)
+		}
+	} else if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	t.Setenv(sidecar.SocketEnv, "")
+	return root
+}
+
+// runHook runs a with the event in-process (validators only) and returns
+// stdout, stderr and the exit status.
+func runHook(t *testing.T, a Adapter, event string) (stdout, stderr string, exit int) {
+	t.Helper()
+	var out, errw bytes.Buffer
+	o := Run(context.Background(), a, strings.NewReader(event), &out, Options{NoDaemon: true, Budget: 2 * time.Second, Stderr: &errw})
+	return out.String(), errw.String(), o.Exit
+}
+
+func putFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func jsonEvent(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+const brokenTOML = "a = 1\nb = \n"
+
+// TestRunCopilotCollectThenDeliver: postToolUse records and prints
+// nothing; agentStop delivers one block; the next stop has nothing new.
+func TestRunCopilotCollectThenDeliver(t *testing.T) {
+	root := hookEnv(t)
+	conf := filepath.Join(root, "conf.toml")
+	putFile(t, conf, brokenTOML)
+	post := jsonEvent(t, map[string]any{
+		"sessionId": "cp", "timestamp": 1704614600000, "cwd": root, "toolName": "edit",
+		"toolArgs":   `{"path":"` + conf + `","old_str":"b = 2","new_str":"b = "}`,
+		"toolResult": map[string]any{"resultType": "success", "textResultForLlm": "ok"},
+	})
+	if out, _, exit := runHook(t, Copilot{}, post); out != "" || exit != 0 {
+		t.Fatalf("postToolUse printed %q, exit %d", out, exit)
+	}
+	stop := jsonEvent(t, map[string]any{"sessionId": "cp", "timestamp": 1704614700000, "cwd": root, "transcriptPath": "/t", "stopReason": "end_turn"})
+	out, _, _ := runHook(t, Copilot{}, stop)
+	var ans claudeDecision
+	if err := json.Unmarshal([]byte(out), &ans); err != nil || ans.Decision != "block" || !strings.Contains(ans.Reason, `<diagnostics file="conf.toml">`) {
+		t.Fatalf("agentStop answer = %q (%v)", out, err)
+	}
+	if out, _, _ := runHook(t, Copilot{}, stop); out != "" {
+		t.Fatalf("second agentStop repeated the block: %q", out)
+	}
+	// Another session's stop has nothing of this one's.
+	post2 := strings.Replace(post, `"cp"`, `"other"`, 1)
+	runHook(t, Copilot{}, post2)
+	if out, _, _ := runHook(t, Copilot{}, stop); out != "" {
+		t.Fatalf("a stop took another session's changes: %q", out)
+	}
+}
+
+// TestRunDeliverOnce: Cursor runs both its own hook and the Claude Code
+// hook for one edit; the block is delivered once, and again once the
+// file's content changes.
+func TestRunDeliverOnce(t *testing.T) {
+	root := hookEnv(t)
+	conf := filepath.Join(root, "conf.toml")
+	putFile(t, conf, brokenTOML)
+	ev := jsonEvent(t, map[string]any{
+		"conversation_id": "conv", "generation_id": "g", "hook_event_name": "postToolUse", "cursor_version": "1.7.2",
+		"workspace_roots": []string{root}, "tool_name": "Write", "tool_input": map[string]any{"file_path": conf},
+		"tool_output": "{}", "tool_use_id": "t", "cwd": root, "duration": 4,
+	})
+	first, _, _ := runHook(t, Cursor{}, ev)
+	if !strings.Contains(first, `"additional_context"`) {
+		t.Fatalf("first run printed %q", first)
+	}
+	if again, _, _ := runHook(t, Claude{}, ev); again != "" {
+		t.Fatalf("the Claude Code hook Cursor also ran repeated the block: %q", again)
+	}
+	putFile(t, conf, "# changed\n"+brokenTOML)
+	if next, _, _ := runHook(t, Claude{}, ev); !strings.Contains(next, `"additional_context"`) {
+		t.Fatalf("changed content not reported: %q", next)
+	}
+}
+
+// TestRunCursorAfterFileEdit: afterFileEdit records, the next postToolUse
+// (of any tool) carries the block.
+func TestRunCursorAfterFileEdit(t *testing.T) {
+	root := hookEnv(t)
+	conf := filepath.Join(root, "conf.toml")
+	putFile(t, conf, brokenTOML)
+	common := map[string]any{"conversation_id": "c2", "generation_id": "g", "cursor_version": "1.7.2", "workspace_roots": []string{root}}
+	edit := map[string]any{"hook_event_name": "afterFileEdit", "file_path": conf, "edits": []any{map[string]string{"old_string": "b = 2", "new_string": "b = "}}}
+	read := map[string]any{"hook_event_name": "postToolUse", "tool_name": "Read", "tool_input": map[string]any{"file_path": conf}, "tool_output": "{}", "cwd": root}
+	for k, v := range common {
+		edit[k], read[k] = v, v
+	}
+	if out, _, _ := runHook(t, Cursor{}, jsonEvent(t, edit)); out != "" {
+		t.Fatalf("afterFileEdit printed %q", out)
+	}
+	out, _, _ := runHook(t, Cursor{}, jsonEvent(t, read))
+	if !strings.Contains(out, `conf.toml`) {
+		t.Fatalf("postToolUse after afterFileEdit printed %q", out)
+	}
+	if out, _, _ := runHook(t, Cursor{}, jsonEvent(t, read)); out != "" {
+		t.Fatalf("the recorded edit was delivered twice: %q", out)
+	}
+}
+
+func TestRunModes(t *testing.T) {
+	root := hookEnv(t)
+	conf := filepath.Join(root, "conf.toml")
+	ev := jsonEvent(t, map[string]any{
+		"session_id": "s", "cwd": root, "hook_event_name": "PostToolUse", "tool_name": "Write",
+		"tool_input": map[string]any{"file_path": conf, "content": brokenTOML},
+	})
+	putFile(t, conf, brokenTOML)
+	out, errw, exit := runHook(t, Claude{Mode: ModeExit2}, ev)
+	if out != "" || exit != 2 || !strings.Contains(errw, `<diagnostics file="conf.toml">`) {
+		t.Fatalf("exit2: stdout %q stderr %q exit %d", out, errw, exit)
+	}
+	out, _, exit = runHook(t, Claude{Mode: ModeBlock}, ev)
+	if exit != 0 || !strings.HasPrefix(out, `{"decision":"block","reason":"LSP errors`) {
+		t.Fatalf("block: %q exit %d", out, exit)
+	}
+	putFile(t, conf, "a = 1\n")
+	clean := strings.Replace(ev, `b = \n`, ``, 1)
+	if out, errw, exit := runHook(t, Claude{Mode: ModeExit2}, clean); out != "" || errw != "" || exit != 0 {
+		t.Fatalf("clean exit2: stdout %q stderr %q exit %d", out, errw, exit)
+	}
+}
+
+// TestRunBashInProcess: without a daemon, a Bash event's files are found
+// by modification time.
+func TestRunBashInProcess(t *testing.T) {
+	root := hookEnv(t)
+	old := filepath.Join(root, "old.toml")
+	putFile(t, old, brokenTOML)
+	past := time.Now().Add(-time.Hour)
+	os.Chtimes(old, past, past)
+	putFile(t, filepath.Join(root, "new.toml"), brokenTOML)
+	ev := jsonEvent(t, map[string]any{
+		"session_id": "s", "cwd": root, "hook_event_name": "PostToolUse", "tool_name": "Bash",
+		"tool_input": map[string]any{"command": "sed -i s/2// new.toml"}, "tool_response": map[string]any{"stdout": ""}, "duration_ms": 20,
+	})
+	out, _, _ := runHook(t, Claude{}, ev)
+	if !strings.Contains(out, `new.toml`) || strings.Contains(out, `old.toml`) {
+		t.Fatalf("Bash answer = %q, want new.toml only", out)
+	}
+}
+
+// TestRunMalformed: every adapter prints nothing and exits 0 on a
+// malformed event, and logs why.
+func TestRunMalformed(t *testing.T) {
+	root := hookEnv(t)
+	t.Chdir(root)
+	for _, name := range Agents {
+		a, err := New(name, Settings{PathField: pathFieldFor(name)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, in := range []string{"{oops", "", "[1,2]", `{"a":1} x`} {
+			var out bytes.Buffer
+			o := Run(context.Background(), a, strings.NewReader(in), &out, Options{NoDaemon: true})
+			if out.Len() != 0 || o.Exit != 0 {
+				t.Errorf("%s on %q printed %q, exit %d", name, in, out.String(), o.Exit)
+			}
+		}
+	}
+	logged, _ := os.ReadFile(sidecar.LogPath(sidecar.SocketPath(root)))
+	if !strings.Contains(string(logged), `msg="ignoring hook event"`) {
+		t.Errorf("no log line for malformed events:\n%s", logged)
+	}
+}
+
+func pathFieldFor(name string) string {
+	if name == "generic" {
+		return "path"
+	}
+	return ""
+}
+
+// blockingReader never returns: an agent that never closes stdin.
+type blockingReader struct{ done chan struct{} }
+
+func (r blockingReader) Read([]byte) (int, error) { <-r.done; return 0, io.EOF }
+
+func TestRunStdinNeverCloses(t *testing.T) {
+	root := hookEnv(t)
+	t.Chdir(root)
+	r := blockingReader{make(chan struct{})}
+	defer close(r.done)
+	begin := time.Now()
+	var out bytes.Buffer
+	Run(context.Background(), Claude{}, r, &out, Options{NoDaemon: true, Budget: 100 * time.Millisecond, ColdBudget: 300 * time.Millisecond})
+	if el := time.Since(begin); el > 2*time.Second || out.Len() != 0 {
+		t.Fatalf("hook took %v and printed %q with stdin open", el, out.String())
+	}
+}
+
+func TestModeFlag(t *testing.T) {
+	var m Mode
+	if m.String() != "additionalContext" {
+		t.Errorf("zero mode = %q", m.String())
+	}
+	for in, want := range map[string]Mode{"block": ModeBlock, "exit2": ModeExit2, "context": ModeContext, "additionalContext": ModeContext} {
+		if err := m.Set(in); err != nil || m != want {
+			t.Errorf("Set(%q) = %q, %v", in, m, err)
+		}
+	}
+	if err := m.Set("deny"); err == nil {
+		t.Error("Set(deny) succeeded")
+	}
+}
+
+// TestRunClaudeBatchAfterPostToolUse: with both hooks configured,
+// PostToolBatch leaves out what PostToolUse already reported.
+func TestRunClaudeBatchAfterPostToolUse(t *testing.T) {
+	root := hookEnv(t)
+	a, b := filepath.Join(root, "a.toml"), filepath.Join(root, "b.toml")
+	putFile(t, a, brokenTOML)
+	putFile(t, b, brokenTOML)
+	post := jsonEvent(t, map[string]any{
+		"session_id": "s", "cwd": root, "hook_event_name": "PostToolUse", "tool_name": "Edit",
+		"tool_input": map[string]any{"file_path": a, "old_string": "x", "new_string": "y"},
+	})
+	if out, _, _ := runHook(t, Claude{}, post); !strings.Contains(out, "a.toml") {
+		t.Fatalf("PostToolUse printed %q", out)
+	}
+	batch := jsonEvent(t, map[string]any{
+		"session_id": "s", "cwd": root, "hook_event_name": "PostToolBatch", "tool_calls": []any{
+			map[string]any{"tool_name": "Edit", "tool_input": map[string]any{"file_path": a}, "tool_use_id": "1"},
+			map[string]any{"tool_name": "Edit", "tool_input": map[string]any{"file_path": b}, "tool_use_id": "2"},
+		},
+	})
+	out, _, _ := runHook(t, Claude{}, batch)
+	if !strings.Contains(out, `"hookEventName":"PostToolBatch"`) || !strings.Contains(out, "b.toml") || strings.Contains(out, "a.toml") {
+		t.Fatalf("PostToolBatch printed %q, want b.toml only", out)
+	}
+	// Another session, or new content, is reported again.
+	if out, _, _ := runHook(t, Claude{}, strings.Replace(batch, `"s"`, `"s2"`, 1)); !strings.Contains(out, "a.toml") {
+		t.Fatalf("another session's batch printed %q", out)
+	}
+	putFile(t, a, "# v2\n"+brokenTOML)
+	if out, _, _ := runHook(t, Claude{}, batch); !strings.Contains(out, "a.toml") {
+		t.Fatalf("batch after a new edit printed %q", out)
+	}
+}

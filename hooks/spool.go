@@ -1,0 +1,249 @@
+package hooks
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/lsp-hook/lsp-hook/sidecar"
+)
+
+// The spool is what hook runs of one workspace remember between them, in a
+// directory beside the daemon's socket (<socket without .sock>.spool, mode
+// 0700): the files an event recorded for a later one of the same session
+// (Cursor's afterFileEdit for the next postToolUse, Copilot's postToolUse
+// for agentStop), and which lint blocks were already delivered (Cursor and
+// Copilot also run the hooks of .claude/settings.json, so one change can
+// reach lsp-hook twice). Every operation holds an exclusive flock(2) on the
+// directory's lock file, so concurrent hooks of one change see each other.
+
+// Spool limits.
+const (
+	// DeliveredTTL is how long a delivered block is remembered: a second
+	// run for the same session, files and contents within it prints
+	// nothing.
+	DeliveredTTL = 2 * time.Minute
+	// pendingTTL is how long recorded changes wait for the event that
+	// takes them; older ones are dropped.
+	pendingTTL = 24 * time.Hour
+	// maxPending bounds the changes recorded for one session.
+	maxPending = 500
+)
+
+// spool is one workspace's spool directory.
+type spool struct {
+	dir string
+}
+
+// openSpool returns the spool beside socket, creating its directory: a
+// real directory (not a symlink), owned by us, 0700.
+func openSpool(socket string) (*spool, error) {
+	dir := strings.TrimSuffix(socket, filepath.Ext(socket)) + ".spool"
+	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return nil, fmt.Errorf("creating hook spool %s: %w", dir, err)
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("checking hook spool: %w", err)
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !fi.IsDir() || fi.Mode().Perm()&0o077 != 0 || ok && int(st.Uid) != os.Getuid() {
+		return nil, fmt.Errorf("hook spool %s is not a private directory of ours (mode %v)", dir, fi.Mode())
+	}
+	return &spool{dir: dir}, nil
+}
+
+// locked runs f holding the spool's lock, after dropping expired entries.
+func (s *spool) locked(f func() error) error {
+	lock, err := os.OpenFile(filepath.Join(s.dir, "lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("opening hook spool lock: %w", err)
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		return fmt.Errorf("locking hook spool: %w", err)
+	}
+	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
+	s.pruneLocked(time.Now())
+	return f()
+}
+
+// pruneLocked removes delivered records past DeliveredTTL and pending
+// changes past pendingTTL.
+func (s *spool) pruneLocked(now time.Time) {
+	ents, _ := os.ReadDir(s.dir)
+	for _, e := range ents {
+		ttl := time.Duration(0)
+		switch {
+		case strings.HasPrefix(e.Name(), "delivered-"):
+			ttl = DeliveredTTL
+		case strings.HasPrefix(e.Name(), "pending-"):
+			ttl = pendingTTL
+		default:
+			continue
+		}
+		if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) > ttl {
+			os.Remove(filepath.Join(s.dir, e.Name()))
+		}
+	}
+}
+
+// pendingFile holds the changes recorded for one agent's session.
+type pendingFile struct {
+	Agent   string           `json:"agent"`
+	Session string           `json:"session"`
+	Changes []sidecar.Change `json:"changes"`
+}
+
+func (s *spool) pendingPath(agent, session string) string {
+	return filepath.Join(s.dir, "pending-"+digest(agent, session)[:24]+".json")
+}
+
+// record adds changes to the session's pending list (their paths and
+// modes; the text is read again when they are checked), merging repeats
+// and keeping at most maxPending.
+func (s *spool) record(agent, session string, changes []sidecar.Change) error {
+	return s.locked(func() error {
+		p := s.pendingPath(agent, session)
+		pf, err := readPending(p)
+		if err != nil {
+			return err
+		}
+		pf.Agent, pf.Session = agent, session
+		for _, c := range changes {
+			c.Content = nil
+			pf.Changes = mergeChanges(pf.Changes, []sidecar.Change{c})
+		}
+		if len(pf.Changes) > maxPending {
+			pf.Changes = pf.Changes[len(pf.Changes)-maxPending:]
+		}
+		data, err := json.Marshal(pf)
+		if err != nil {
+			return err
+		}
+		tmp := p + ".tmp"
+		if err := os.WriteFile(tmp, data, 0o600); err != nil {
+			return fmt.Errorf("recording changes: %w", err)
+		}
+		return os.Rename(tmp, p)
+	})
+}
+
+// take returns the session's pending changes and forgets them: one event
+// takes them, and a concurrent one finds none.
+func (s *spool) take(agent, session string) ([]sidecar.Change, error) {
+	var out []sidecar.Change
+	err := s.locked(func() error {
+		p := s.pendingPath(agent, session)
+		pf, err := readPending(p)
+		if err != nil {
+			return err
+		}
+		out = pf.Changes
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("taking recorded changes: %w", err)
+		}
+		return nil
+	})
+	return out, err
+}
+
+func readPending(p string) (pendingFile, error) {
+	var pf pendingFile
+	data, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return pf, nil
+	}
+	if err != nil {
+		return pf, fmt.Errorf("reading recorded changes: %w", err)
+	}
+	if err := json.Unmarshal(data, &pf); err != nil {
+		return pendingFile{}, nil // a torn or foreign file: start afresh
+	}
+	return pf, nil
+}
+
+// claim records that the block for this session and these files, with
+// their contents as they are now, is being delivered. first is false when
+// a run within DeliveredTTL already claimed it: that one delivers, this
+// one prints nothing.
+func (s *spool) claim(agent, session string, changes []sidecar.Change) (first bool, err error) {
+	key := deliveredKey(agent, session, changes)
+	err = s.locked(func() error {
+		f, err := os.OpenFile(filepath.Join(s.dir, "delivered-"+key), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("recording the delivered block: %w", err)
+		}
+		first = true
+		return f.Close()
+	})
+	return first, err
+}
+
+// noteFiles records each file of a delivered block on its own (session,
+// path, content), for skipDelivered.
+func (s *spool) noteFiles(agent, session string, changes []sidecar.Change) error {
+	return s.locked(func() error {
+		for _, c := range changes {
+			key := "delivered-file-" + deliveredKey(agent, session, []sidecar.Change{c})
+			if err := os.WriteFile(filepath.Join(s.dir, key), nil, 0o600); err != nil {
+				return fmt.Errorf("recording a delivered file: %w", err)
+			}
+		}
+		return nil
+	})
+}
+
+// skipDelivered returns the changes whose file noteFiles did not record,
+// with the same content, within DeliveredTTL.
+func (s *spool) skipDelivered(agent, session string, changes []sidecar.Change) ([]sidecar.Change, error) {
+	var out []sidecar.Change
+	err := s.locked(func() error {
+		for _, c := range changes {
+			key := "delivered-file-" + deliveredKey(agent, session, []sidecar.Change{c})
+			if _, err := os.Stat(filepath.Join(s.dir, key)); err != nil {
+				out = append(out, c)
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// deliveredKey names a delivered block: sha256 over the agent, session,
+// and each file's path and content hash (sorted by path; a file that
+// cannot be read hashes as missing).
+func deliveredKey(agent, session string, changes []sidecar.Change) string {
+	var parts []string
+	for _, c := range changes {
+		var sum [32]byte
+		if c.Content != nil {
+			sum = sha256.Sum256([]byte(*c.Content))
+		} else if data, err := os.ReadFile(c.Path); err == nil {
+			sum = sha256.Sum256(data)
+		} else {
+			sum = sha256.Sum256([]byte("\x00missing"))
+		}
+		parts = append(parts, c.Path+"\x00"+hex.EncodeToString(sum[:]))
+	}
+	slices.Sort(parts)
+	return digest(append([]string{agent, session}, parts...)...)[:32]
+}
+
+// digest is the hex sha256 of parts joined by NUL.
+func digest(parts ...string) string {
+	sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
+	return hex.EncodeToString(sum[:])
+}
