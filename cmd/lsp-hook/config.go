@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/hooks"
 	"github.com/lsp-hook/lsp-hook/sidecar"
 )
 
@@ -49,6 +50,10 @@ func configCommand() *cli.Command {
 				cfg, problems := sidecar.LoadConfig(root)
 				for _, p := range problems {
 					fmt.Fprintln(c.App.Writer, p.Error())
+				}
+				if _, err := hooks.ConfigDeclarations(cfg); err != nil { // the `hooks:` declarations
+					fmt.Fprintln(c.App.Writer, err)
+					problems = append(problems, config.Problem{Key: "hooks", Message: err.Error()})
 				}
 				if len(problems) > 0 {
 					return cli.Exit(fmt.Sprintf("%d problems", len(problems)), exitFindings)
