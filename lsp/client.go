@@ -45,6 +45,7 @@ type Client struct {
 	encoding                        string
 	openClose, change, save, saveTx bool
 	serverName                      string
+	caps                            map[string]json.RawMessage // initialize result's capabilities, by name (request.go)
 
 	// life ends when the client breaks or shuts down; work the client does
 	// on its own (pulls) runs under it.

@@ -23,7 +23,8 @@ import (
 // (pull.go); didSave; workspace/configuration; workspace folders; watched
 // files with dynamic registration and relative patterns (registrations.go,
 // watch.go); work-done progress; and every position encoding position.go
-// converts. Pulling tsserver's diagnostics where the server passes its
+// converts; hierarchical document symbols, which the MCP navigation tools
+// render (mcp/format.go). Pulling tsserver's diagnostics where the server passes its
 // requests through (tsserver.go) needs no capability: it is
 // workspace/executeCommand, which a client may always send. Nothing is declared that the client does not implement.
 // relatedDocumentSupport stays false: related documents in a pull answer are
@@ -34,6 +35,8 @@ var clientCapabilities = map[string]any{
 	},
 	"textDocument": map[string]any{
 		"synchronization": map[string]any{"didSave": true},
+		// Answered for `lsp-hook mcp` (request.go passes results on raw).
+		"documentSymbol": map[string]any{"hierarchicalDocumentSymbolSupport": true},
 		"publishDiagnostics": map[string]any{
 			"versionSupport":     true,
 			"relatedInformation": true,
@@ -71,10 +74,15 @@ func (c *Client) initialize(ctx context.Context) error {
 	if c.server.InitializationOptions != nil {
 		params["initializationOptions"] = c.server.InitializationOptions
 	}
-	var res initializeResult
-	if err := c.call(ctx, "initialize", params, &res); err != nil {
+	var raw json.RawMessage
+	if err := c.call(ctx, "initialize", params, &raw); err != nil {
 		return err
 	}
+	var res initializeResult
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return fmt.Errorf("decoding initialize result: %w", err)
+	}
+	c.caps = capabilitiesOf(raw)
 	c.encoding = res.Capabilities.PositionEncoding
 	switch c.encoding {
 	case EncodingUTF8, EncodingUTF16, EncodingUTF32:

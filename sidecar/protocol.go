@@ -12,8 +12,8 @@ import (
 // stderr and documents; version 3 notify_change's phase and severity and
 // status's linters and untrusted; version 4 the agent-hook methods
 // (changed_files for Claude's Bash hook, subscribe for published
-// diagnostics).
-const ProtocolVersion = 4
+// diagnostics); version 5 request (LSP navigation for `lsp-hook mcp`).
+const ProtocolVersion = 5
 
 // Method names served by the daemon (DESIGN.md "Socket and wire protocol").
 const (

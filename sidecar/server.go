@@ -202,6 +202,8 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		return s.restart(p)
 	case MethodChangedFiles:
 		return s.changedFiles(ctx, params)
+	case MethodRequest:
+		return s.request(ctx, params)
 	case MethodShutdown:
 		s.Log.Info("shutdown requested")
 		// Answer before the connections close; the handler's own reply
