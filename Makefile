@@ -1,6 +1,6 @@
 # lsp-hook — build, test, demo and benchmarks.
 #
-#   make test    install pinned language servers into ./.tools, then go vet and go test -race
+#   make test    install pinned language servers into ./.tools, then go vet, go test -race and the MCP Inspector check
 #   make demo    build, then replay recorded Claude Code events against testdata/demo
 #   make bench   hook and Go-edit round trips against baselines measured in the same run
 
@@ -51,8 +51,11 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 
-test: tools fmt-check vet
+# After go test, the MCP Inspector CLI (pinned in the script) lists
+# `lsp-hook mcp`'s tools; skipped when npx is missing.
+test: tools fmt-check vet build
 	LSP_HOOK_REQUIRE_SERVERS=1 $(GO) test -race -count=1 ./...
+	./scripts/mcp-inspector-check.sh $(BIN)
 
 # Every go test -fuzz target for FUZZTIME each (default 30s). Minimizing a
 # new input is capped at 5s: with Go's default (60s) one minimization can

@@ -17,7 +17,10 @@
 //  4. memory: the resident memory of each daemon and of its servers;
 //  5. diagnose: `lsp-hook diagnose` over a whole real Go and TypeScript
 //     project, once, against `go vet ./...` and `tsc --noEmit -p .`, with
-//     wall time and peak memory (diagnose.go).
+//     wall time and peak memory (diagnose.go);
+//  6. mcp: warm lsp_goto_definition and lsp_find_references through
+//     `lsp-hook mcp` against the same request sent straight to a gopls the
+//     bench starts, p50 over 20 calls (mcp.go).
 //
 // -only selects sections (-only json,langs), -langs the languages of part
 // 3 (-langs py,ts). Machines are noisy, so the claims are ratios between
@@ -29,7 +32,7 @@
 // Usage (from the module root; the servers must be on PATH, as make bench
 // puts them):
 //
-//	go run ./bench -bin bin/lsp-hook [-only json,go,langs,memory,diagnose] [-langs go,py,ts,c]
+//	go run ./bench -bin bin/lsp-hook [-only json,go,langs,memory,diagnose,mcp] [-langs go,py,ts,c]
 package main
 
 import (
@@ -130,9 +133,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 	}()
 	rep := &report{machine: b.machine}
 	var dg diagnoseResult
+	var mr mcpResult
 	err = measureAll(ctx, b, rep)
 	if err == nil && opts.runs(secDiagnose) {
 		err = b.diagnoseSection(ctx, &dg)
+	}
+	if err == nil && opts.runs(secMCP) {
+		err = b.mcpSection(ctx, &mr)
 	}
 	rep.cleanup = b.stopDaemons()
 	if err != nil {
@@ -140,6 +147,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 	}
 	rep.write(stdout)
 	writeDiagnose(stdout, dg)
+	writeMCP(stdout, mr)
 	return err
 }
 

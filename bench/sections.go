@@ -22,7 +22,7 @@ const (
 // project vs go vet and tsc (diagnose.go).
 const secDiagnose section = "diagnose"
 
-var allSections = []section{secJSON, secGo, secLangs, secMemory, secDiagnose}
+var allSections = []section{secJSON, secGo, secLangs, secMemory, secDiagnose, secMCP}
 
 // setFlag is a comma-separated subset of a fixed list of names, for -only
 // and -langs (flag.Value). Empty means all.

@@ -161,38 +161,7 @@ func Uninstall(agent string, opts InstallOptions) (*InstallResult, error) {
 	if n, err := d.uninstall(t.Agent); err != nil || n == 0 {
 		return res, err
 	}
-	out, newName := d.bytes(), path
-	res.Action = InstallUpdated
-	bakPath := path + InstallBackupSuffix
-	switch bak, err := os.ReadFile(bakPath); {
-	case err == nil:
-		if bd, perr := parseJSONDoc(bakPath, bak); perr == nil && sameJSONIgnoringEmpty(d, bd) {
-			out, res.Restored = bak, true
-		}
-	case errors.Is(err, fs.ErrNotExist):
-		if !isSymlinkPath(path) && sameJSONIgnoringEmpty(d, newJSONDoc(path, t.Skeleton)) {
-			out, newName, res.Action = nil, "/dev/null", InstallRemoved
-		}
-	default:
-		return nil, fmt.Errorf("reading the backup: %w", err)
-	}
-	res.Diff = unifiedDiff(path, newName, old, out)
-	if opts.DryRun {
-		return res, nil
-	}
-	switch {
-	case res.Action == InstallRemoved:
-		return res, removeHookConfig(path)
-	case res.Restored:
-		if err := writeHookConfig(path, out); err != nil {
-			return nil, err
-		}
-		return res, os.Remove(bakPath)
-	}
-	if res.Backup, err = backupHookConfig(path, old); err != nil {
-		return nil, err
-	}
-	return res, writeHookConfig(path, out)
+	return finishUninstall(res, d, t.Skeleton, old, opts.DryRun)
 }
 
 // prepareInstall looks up the agent's target and its file for opts.

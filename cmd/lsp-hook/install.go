@@ -28,6 +28,7 @@ func installScopeFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "user", Usage: "edit the user-level file, e.g. ~/.claude/settings.json"},
 		rootFlag,
 		&cli.BoolFlag{Name: "dry-run", Usage: "print the change as a unified diff and write nothing"},
+		&cli.BoolFlag{Name: "mcp", Usage: "claude: also register (or remove) `lsp-hook mcp` in the project's .mcp.json"},
 	}
 }
 
@@ -136,7 +137,16 @@ func runInstall(c *cli.Context, install bool) error {
 		return cli.Exit(name+": "+err.Error(), exitError)
 	}
 	var notes []string
-	var res *hooks.InstallResult
+	var res, mcpRes *hooks.InstallResult
+	withMCP := a.Bool("mcp")
+	if withMCP && t.Agent != "claude" {
+		return cli.Exit(name+": --mcp is for claude (it edits the project's .mcp.json)", exitError)
+	}
+	if withMCP {
+		if _, err := hooks.MCPConfigPath(opts); err != nil {
+			return cli.Exit(name+": "+err.Error(), exitError)
+		}
+	}
 	if install {
 		opts.Batch = a.Bool("batch")
 		if opts.Command = a.String("command"); opts.Command == "" {
@@ -151,14 +161,34 @@ func runInstall(c *cli.Context, install bool) error {
 			}
 		}
 		res, err = hooks.Install(t.Agent, opts)
+		if err == nil && withMCP {
+			mcpRes, err = installMCP(opts)
+		}
 	} else {
 		res, err = hooks.Uninstall(t.Agent, opts)
+		if err == nil && withMCP {
+			mcpRes, err = hooks.UninstallMCP(opts)
+		}
 	}
 	if err != nil {
 		return cli.Exit(name+": "+err.Error(), exitError)
 	}
 	printInstallResult(c.App.Writer, res, opts.DryRun, append(notes, res.Notes...))
+	if mcpRes != nil {
+		printInstallResult(c.App.Writer, mcpRes, opts.DryRun, mcpRes.Notes)
+	}
 	return nil
+}
+
+// installMCP registers `lsp-hook mcp` in the project's .mcp.json, running
+// the same program a hook command would: "lsp-hook" when it is on PATH,
+// else this binary's absolute path (hooks.HookProgram).
+func installMCP(opts hooks.InstallOptions) (*hooks.InstallResult, error) {
+	prog, _, err := hooks.HookProgram()
+	if err != nil {
+		return nil, err
+	}
+	return hooks.InstallMCP(prog, opts)
 }
 
 // printInstallResult reports res: the diff for a dry run, else one line

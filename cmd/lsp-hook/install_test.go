@@ -134,3 +134,30 @@ func TestInstallCLIErrors(t *testing.T) {
 		t.Errorf("files were written in the workspace: %v", entries)
 	}
 }
+
+// TestInstallCLIMCP: install claude --mcp also writes .mcp.json, a second
+// run changes nothing, uninstall --mcp removes both files install created,
+// and --mcp is refused for another agent.
+func TestInstallCLIMCP(t *testing.T) {
+	root := t.TempDir()
+	mcpPath := filepath.Join(root, ".mcp.json")
+	code, out, errOut := runLSPHook(t, "install", "claude", "--mcp", "--root", root, "--command", "lsp-hook hook claude")
+	if code != 0 || !strings.Contains(out, "created "+mcpPath+"\n") {
+		t.Fatalf("install --mcp: exit %d\n%s%s", code, out, errOut)
+	}
+	if b, err := os.ReadFile(mcpPath); err != nil || !bytes.Contains(b, []byte(`"mcp"`)) {
+		t.Fatalf(".mcp.json: %s %v", b, err)
+	}
+	if code, out, _ := runLSPHook(t, "install", "claude", "--mcp", "--root", root, "--command", "lsp-hook hook claude"); code != 0 || strings.Count(out, "nothing to change") != 2 {
+		t.Errorf("install --mcp again: exit %d %q", code, out)
+	}
+	if code, out, _ := runLSPHook(t, "uninstall", "claude", "--mcp", "--root", root); code != 0 || !strings.Contains(out, "removed "+mcpPath+"\n") {
+		t.Errorf("uninstall --mcp: exit %d %q", code, out)
+	}
+	if _, err := os.Stat(mcpPath); !os.IsNotExist(err) {
+		t.Errorf("uninstall left .mcp.json: %v", err)
+	}
+	if code, _, errOut := runLSPHook(t, "install", "cursor", "--mcp", "--root", root); code == 0 || !strings.Contains(errOut, "--mcp is for claude") {
+		t.Errorf("install cursor --mcp: exit %d %q", code, errOut)
+	}
+}
