@@ -118,6 +118,12 @@ func (p *problems) condition(n *yaml.Node) (Condition, toolGlobs, pathGlobs) {
 	f := fieldsOf(n)
 	c.Type = p.str(n, f, "condition", "type", true)
 	c.Match = p.str(n, f, "condition", "match", true)
+	switch c.Type {
+	case ConditionToolName, ConditionPath, "":
+	default:
+		p.add(f["type"], "condition.type", "unknown condition type %q (want %s or %s)", c.Type, ConditionToolName, ConditionPath)
+		return c, nil, nil
+	}
 	if c.Match == "" {
 		return c, nil, nil
 	}
@@ -134,10 +140,7 @@ func (p *problems) condition(n *yaml.Node) (Condition, toolGlobs, pathGlobs) {
 			p.add(f["match"], "condition.match", "%v", err)
 		}
 		return c, nil, g
-	case "":
-		return c, nil, nil
 	}
-	p.add(f["type"], "condition.type", "unknown condition type %q (want %s or %s)", c.Type, ConditionToolName, ConditionPath)
 	return c, nil, nil
 }
 

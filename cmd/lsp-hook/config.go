@@ -47,13 +47,9 @@ func configCommand() *cli.Command {
 				if err != nil {
 					return cli.Exit(err.Error(), exitError)
 				}
-				cfg, problems := sidecar.LoadConfig(root)
+				cfg, problems := hooks.CheckConfig(root)
 				for _, p := range problems {
 					fmt.Fprintln(c.App.Writer, p.Error())
-				}
-				if _, err := hooks.ConfigDeclarations(cfg); err != nil { // the `hooks:` declarations
-					fmt.Fprintln(c.App.Writer, err)
-					problems = append(problems, config.Problem{Key: "hooks", Message: err.Error()})
 				}
 				if len(problems) > 0 {
 					return cli.Exit(fmt.Sprintf("%d problems", len(problems)), exitFindings)

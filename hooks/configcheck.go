@@ -1,0 +1,73 @@
+package hooks
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/sidecar"
+)
+
+// CheckConfig loads the configuration of the workspace root as the daemon
+// does (sidecar.LoadConfig: files, keys, types, linter parsers) and adds
+// the problems of its `hooks:` declarations, each a config.Problem with
+// the file and line of the hook it concerns. A config without a `hooks:`
+// key has no declarations to check and is not a problem: hooks are
+// optional. This is `lsp-hook config check`.
+func CheckConfig(root string) (*config.Config, []config.Problem) {
+	cfg, problems := sidecar.LoadConfig(root)
+	if cfg.Hooks == nil {
+		return cfg, problems
+	}
+	_, err := ConfigDeclarations(cfg)
+	return cfg, append(problems, declarationProblems(cfg, err)...)
+}
+
+// declarationProblems turns the error of ConfigDeclarations (nil, one
+// error, or several joined) into problems, one per *DeclarationError; an
+// empty list is one problem at the hooks: key.
+func declarationProblems(cfg *config.Config, err error) []config.Problem {
+	if err == nil {
+		return nil
+	}
+	var errs []error
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	} else {
+		errs = []error{err}
+	}
+	out := make([]config.Problem, 0, len(errs))
+	for _, e := range errs {
+		var de *DeclarationError
+		if errors.As(e, &de) {
+			key := de.Hook // `hook "ID"`, as DeclarationError.Error renders it
+			if de.Key != "" {
+				key += ": " + de.Key
+			}
+			out = append(out, config.Problem{File: de.File, Line: de.Line, Key: key, Message: de.Message})
+			continue
+		}
+		p := config.Problem{Key: "hooks", Message: e.Error()}
+		if errors.Is(e, ErrNoDeclarations) {
+			p.File, p.Line = splitFileLine(cfg.Sources["hooks"])
+			p.Message = "an empty list: no hook declarations (remove the key, or declare hooks)"
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// splitFileLine splits a config.Config.Sources value "file:line"; a value
+// without a line is all file.
+func splitFileLine(s string) (string, int) {
+	i := strings.LastIndexByte(s, ':')
+	if i < 0 {
+		return s, 0
+	}
+	n, err := strconv.Atoi(s[i+1:])
+	if err != nil {
+		return s, 0
+	}
+	return s[:i], n
+}
