@@ -173,10 +173,8 @@ func (c *Client) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Reque
 		return nil, nil
 	case "window/showMessageRequest":
 		return nil, nil // no action chosen: there is no user to ask
-	case "workspace/applyEdit":
-		return map[string]any{"applied": false, "failureReason": "lsp-hook never edits files on a server's behalf"}, nil
-	case "window/showDocument":
-		return map[string]any{"success": false}, nil
+	case "workspace/applyEdit", "window/showDocument":
+		return c.refuse(req.Method, params), nil
 	case "workspace/diagnostic/refresh":
 		// Reply at once (this runs on the read loop); pull on the side.
 		c.log.Debug("server asked to re-pull diagnostics")
@@ -190,6 +188,39 @@ func (c *Client) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Reque
 		return nil, nil
 	}
 	return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "lsp-hook does not handle " + req.Method}
+}
+
+// ApplyEditRefusal is the failureReason lsp-hook answers every
+// workspace/applyEdit with.
+const ApplyEditRefusal = "lsp-hook never edits files on a server's behalf"
+
+// refuse answers the server requests that would act on the user's machine
+// beyond reporting diagnostics, and logs each: workspace/applyEdit gets
+// {applied: false, failureReason: ApplyEditRefusal} (LSP 3.17
+// "ApplyWorkspaceEditResult"): lsp-hook only reports, the agent edits; and
+// window/showDocument gets {success: false} (LSP 3.17
+// "ShowDocumentResult"): there is no editor to show a document in, and an
+// external URI would open a browser. The client declares neither
+// workspace.applyEdit nor window.showDocument, so a server that sends them
+// anyway learns they failed rather than waiting.
+func (c *Client) refuse(method string, params json.RawMessage) any {
+	switch method {
+	case "workspace/applyEdit":
+		var p struct {
+			Label string `json:"label"`
+		}
+		_ = json.Unmarshal(params, &p)
+		c.log.Warn("refused a server's workspace/applyEdit", "label", p.Label)
+		return map[string]any{"applied": false, "failureReason": ApplyEditRefusal}
+	default: // window/showDocument
+		var p struct {
+			URI      string `json:"uri"`
+			External bool   `json:"external"`
+		}
+		_ = json.Unmarshal(params, &p)
+		c.log.Warn("refused a server's window/showDocument", "uri", p.URI, "external", p.External)
+		return map[string]any{"success": false}
+	}
 }
 
 // configuration answers workspace/configuration with one item per requested

@@ -28,6 +28,11 @@
 //	garbage-stdout     on the first didOpen/didChange, write bytes that are not a
 //	                   framed message to stdout, then keep running
 //	no-read            answer initialize, then never read stdin again
+//	server-requests    on the first didOpen, send the client workspace/applyEdit (an
+//	                   edit inserting "PWNED" at the top of the opened file) and
+//	                   window/showDocument (an external https URI, taking focus), then
+//	                   publish one error whose message is what the client answered:
+//	                   "applyEdit=<result or error JSON> showDocument=<result or error JSON>"
 //	replay             play the server side of the trace file -script (replay.go)
 //
 // -trace FILE appends one line per event: "start PID", then for every
@@ -98,16 +103,22 @@ type server struct {
 	outMu sync.Mutex // guards out: one framed message at a time
 	out   io.Writer
 
-	mu       sync.Mutex // guards docs and garbaged
+	mu       sync.Mutex // guards docs, garbaged, pending and nextID
 	docs     map[string]string
 	garbaged bool
+	pending  map[string]chan json.RawMessage // request ID → where its response goes
+	nextID   int
 }
 
-// message is any JSON-RPC message received.
+// message is any JSON-RPC message received: a request or notification
+// (Method set), or the client's response to a request of ours (Result or
+// Error set).
 type message struct {
 	ID     json.RawMessage `json:"id,omitempty"`
 	Method string          `json:"method"`
 	Params json.RawMessage `json:"params"`
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  json.RawMessage `json:"error,omitempty"`
 }
 
 // docParams is the part of textDocument/* params fakelsp reads.
@@ -147,6 +158,10 @@ func (s *server) serve() int {
 // with code.
 func (s *server) dispatch(m message, p docParams) (code int, done bool) {
 	isRequest := len(m.ID) > 0 && string(m.ID) != "null"
+	if m.Method == "" && isRequest {
+		s.response(m)
+		return 0, false
+	}
 	if s.mode == "never-answers" && m.Method != "exit" {
 		return 0, false
 	}
@@ -237,6 +252,10 @@ func (s *server) change(method string, p docParams) {
 			ds[i] = diagnostic(i%lines, 0, fmt.Sprintf("F%d", i), fmt.Sprintf("flood diagnostic %d of %d", i+1, s.flood), 1)
 		}
 		s.publish(uri, version, ds)
+	case "server-requests":
+		if first {
+			go s.askClient(uri, version)
+		}
 	case "stderr-flood":
 		os.Stderr.Write(make([]byte, 1<<20)) // blocks unless the client drains stderr
 		fmt.Fprintf(os.Stderr, "fakelsp: publishing %s version %d\n", uri, version)
@@ -274,6 +293,62 @@ func (s *server) reply(id json.RawMessage, result any) {
 
 func (s *server) replyError(id json.RawMessage, code int, msg string) {
 	s.send(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": code, "message": msg}})
+}
+
+// askClient sends the server-requests mode's two requests, one after the
+// other, and publishes for uri at version what the client answered to each
+// (see the package comment). It runs beside the read loop, which delivers
+// the answers.
+func (s *server) askClient(uri string, version int) {
+	edit := map[string]any{
+		"label": "fakelsp: overwrite the file",
+		"edit": map[string]any{"changes": map[string]any{uri: []any{map[string]any{
+			"range":   map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 0, "character": 0}},
+			"newText": "PWNED\n",
+		}}}},
+	}
+	applied := s.request("workspace/applyEdit", edit)
+	shown := s.request("window/showDocument", map[string]any{"uri": "https://example.com/fakelsp", "external": true, "takeFocus": true})
+	msg := fmt.Sprintf("applyEdit=%s showDocument=%s", applied, shown)
+	s.publish(uri, version, []any{diagnostic(0, 0, "server-requests", msg, 1)})
+}
+
+// request sends a request to the client and returns its response's result
+// or error member (JSON), or "no answer" after 10 s.
+func (s *server) request(method string, params any) string {
+	s.mu.Lock()
+	if s.pending == nil {
+		s.pending = make(map[string]chan json.RawMessage)
+	}
+	s.nextID++
+	id := fmt.Sprintf("%q", fmt.Sprintf("fakelsp-%d", s.nextID))
+	ch := make(chan json.RawMessage, 1)
+	s.pending[id] = ch
+	s.mu.Unlock()
+	s.send(map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(id), "method": method, "params": params})
+	select {
+	case answer := <-ch:
+		return string(answer)
+	case <-time.After(10 * time.Second):
+		return "no answer"
+	}
+}
+
+// response delivers the client's response m to the request waiting for it.
+func (s *server) response(m message) {
+	s.mu.Lock()
+	ch := s.pending[string(m.ID)]
+	delete(s.pending, string(m.ID))
+	s.mu.Unlock()
+	if ch == nil {
+		fmt.Fprintf(os.Stderr, "fakelsp: response to no request: %s\n", m.ID)
+		return
+	}
+	answer := m.Result
+	if len(m.Error) > 0 {
+		answer = json.RawMessage(`{"error":` + string(m.Error) + `}`)
+	}
+	ch <- answer
 }
 
 func (s *server) send(v any) {
