@@ -102,9 +102,10 @@ type entry struct {
 	cancel  context.CancelFunc
 
 	// Guarded by Manager.mu.
-	lastUse  time.Time            // when a check last began or ended
-	inflight int                  // checks using the entry now
-	touched  map[string]time.Time // document path → when a check last named it
+	lastUse    time.Time            // when a check last began or ended
+	unanswered string               // why the last check got no answer at all (a hung server); "" once one is fresh
+	inflight   int                  // checks using the entry now
+	touched    map[string]time.Time // document path → when a check last named it
 
 	// docs is held shared by every check syncing documents through client,
 	// and exclusively while documents are being closed, so a didClose never
@@ -263,12 +264,29 @@ func (m *Manager) checkOne(ctx context.Context, k entryKey, docs []Doc, settle t
 	e.docs.RLock()
 	o := c.Update(sctx, docs, settle)
 	e.docs.RUnlock()
+	m.noteAnswer(e, o, time.Since(begin))
 	m.log.Info("server checked", "server", k.server, "root", k.root, "freshness", o.Freshness,
 		"files", len(docs), "elapsed_ms", time.Since(begin).Milliseconds(), "server_ms", o.ServerMS, "err", o.Err)
 	if m.MaxOpenDocuments > 0 && c.openDocCount() > m.MaxOpenDocuments {
 		m.background(func() { m.closeStaleDocs(e, time.Now()) })
 	}
 	return o
+}
+
+// noteAnswer records for status whether e's server answered a check that
+// took took: a check it did not answer at all (a hung or overloaded
+// server, which is not broken) is its last error until a check is
+// answered fresh.
+func (m *Manager) noteAnswer(e *entry, o Outcome, took time.Duration) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	switch o.Freshness {
+	case Fresh:
+		e.unanswered = ""
+	case Timeout:
+		e.unanswered = fmt.Sprintf("no answer to a change within %v (at %s)",
+			took.Round(100*time.Millisecond), time.Now().Format(time.TimeOnly))
+	}
 }
 
 // background runs f on a goroutine Shutdown waits for, unless Shutdown has

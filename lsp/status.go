@@ -55,7 +55,7 @@ func (m *Manager) Status() []ServerStatus {
 	return out
 }
 
-// status describes one entry.
+// status describes one entry; Manager.mu must be held.
 func (e *entry) status() ServerStatus {
 	s := ServerStatus{Name: e.server.Name, Root: e.root}
 	select {
@@ -74,6 +74,7 @@ func (e *entry) status() ServerStatus {
 		s.Stderr = c.StderrLines(stderrStatusLines)
 	default:
 		s.State, s.Pid, s.Busy, s.Documents = StateActive, c.Pid(), c.Busy(), c.openDocCount()
+		s.LastError = e.unanswered
 	}
 	return s
 }
