@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/lsp-hook/lsp-hook/diag"
 	"github.com/lsp-hook/lsp-hook/lsp"
@@ -49,13 +50,19 @@ func (e *Engine) render(res *Result, sev diag.Severity, targets []target, byFile
 }
 
 // unknownNote says which servers gave no complete fresh answer, so a
-// timeout is never mistaken for a clean file:
+// timeout is never mistaken for a clean file, and why a broken server
+// broke and how to bring it back (it stays broken until restarted):
 //
 //	lsp-hook: no fresh diagnostics from gopls (timeout); errors it would report are unknown, not absent.
 //	lsp-hook: rust-analyzer was still running cargo check; errors it finds later are not in this answer.
+//	lsp-hook: gopls is broken (server process exited: signal: killed); `lsp-hook restart gopls` starts it again.
 func unknownNote(servers []ServerResult) string {
-	var names, running []string
+	var names, running, broken []string
 	for _, s := range servers {
+		if s.Kind != KindLinter && s.State == lsp.StateBroken && s.Error != "" {
+			broken = append(broken, fmt.Sprintf("lsp-hook: %s is broken (%s); `lsp-hook restart %s` starts it again.",
+				s.Name, brokenReason(s.Error), s.Name))
+		}
 		switch {
 		case len(s.Pending) > 0:
 			running = append(running, fmt.Sprintf("%s was still running %s", s.Name, strings.Join(s.Pending, ", ")))
@@ -72,7 +79,27 @@ func unknownNote(servers []ServerResult) string {
 	if len(running) > 0 {
 		lines = append(lines, "lsp-hook: "+strings.Join(running, "; ")+"; errors it finds later are not in this answer.")
 	}
+	lines = append(lines, broken...)
 	return strings.Join(lines, "\n")
+}
+
+// maxReason bounds the reason a broken-server note quotes, in bytes.
+const maxReason = 200
+
+// brokenReason is a broken server's error as the note quotes it: without
+// the "language server is broken: " that the note already says, on one
+// line, at most maxReason bytes (cut at a character boundary).
+func brokenReason(err string) string {
+	r := strings.TrimPrefix(err, lsp.ErrBroken.Error()+": ")
+	r = strings.Join(strings.Fields(r), " ")
+	if len(r) > maxReason {
+		cut := maxReason
+		for cut > 0 && !utf8.RuneStart(r[cut]) {
+			cut--
+		}
+		r = r[:cut] + "…"
+	}
+	return r
 }
 
 func reason(s ServerResult) string {

@@ -14,6 +14,10 @@ func TestUnknownNote(t *testing.T) {
 			"lsp-hook: no fresh diagnostics from gopls (timeout); errors it would report are unknown, not absent."},
 		{"broken", []ServerResult{{Name: "pyright", State: "broken", Freshness: "none"}},
 			"lsp-hook: no fresh diagnostics from pyright (not running); errors it would report are unknown, not absent."},
+		{"broken with a reason", []ServerResult{{Name: "gopls", Kind: "server", State: "broken", Freshness: "none",
+			Error: "language server is broken: server process exited: signal: killed"}},
+			"lsp-hook: no fresh diagnostics from gopls (not running); errors it would report are unknown, not absent.\n" +
+				"lsp-hook: gopls is broken (server process exited: signal: killed); `lsp-hook restart gopls` starts it again."},
 		{"work still running", []ServerResult{{Name: "rust-analyzer", State: "active", Freshness: "partial", Pending: []string{"cargo check"}}},
 			"lsp-hook: rust-analyzer was still running cargo check; errors it finds later are not in this answer."},
 		{"both", []ServerResult{
