@@ -2,11 +2,14 @@ package hooks
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
 
 	"github.com/lsp-hook/lsp-hook/sidecar"
 )
@@ -79,8 +82,12 @@ func check(ctx context.Context, root string, q request, source string, begin tim
 			}
 			return res, "daemon", checked
 		}
+		why := "the lsp-hook daemon is unavailable"
+		if errors.Is(err, jsonrpc2.ErrClosed) {
+			why = "the lsp-hook daemon was lost during this check" // it died or closed the connection mid-request
+		}
 		log.Warn("daemon unavailable; running validators in-process", "socket", socket, "err", err)
-		res, checked = inProcess(coldCtx, root, q, source, log, "the lsp-hook daemon is unavailable")
+		res, checked = inProcess(coldCtx, root, q, source, log, why)
 		return res, "in-process", checked
 	}
 	res, checked = inProcess(coldCtx, root, q, source, log, "") // --no-daemon: the user chose validators only
