@@ -168,19 +168,59 @@ func TestUnsafeSocketDir(t *testing.T) {
 	os.Chmod(open, 0o777)
 	file := filepath.Join(base, "file")
 	os.WriteFile(file, nil, 0o600)
+	dirMode := func(name string, mode os.FileMode) string {
+		d := filepath.Join(base, name)
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(d, mode); err != nil { // past the umask
+			t.Fatal(err)
+		}
+		return d
+	}
+	// Another user's directory: as root, one chowned to nobody (65534).
+	theirs, theirsSkip := dirMode("theirs", 0o700), ""
+	if os.Getuid() != 0 {
+		theirsSkip = "making a directory another user owns needs root; the tests run as root in CI"
+	} else if err := os.Chown(theirs, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
-		name, dir, want string
+		name, dir, want string // want "": Listen succeeds
+		skip            string
 	}{
-		{"symlink", link, "is a symlink"},
-		{"world writable", open, "lets other users in"},
-		{"not a directory", file, "not a directory"},
+		{name: "symlink", dir: link, want: "is a symlink"},
+		{name: "world writable", dir: open, want: "lets other users in"},
+		{name: "not a directory", dir: file, want: "not a directory"},
+		{name: "not ours", dir: theirs, want: "owned by uid 65534", skip: theirsSkip},
+		{name: "group readable", dir: dirMode("group-r", 0o750), want: "mode -rwxr-x--- lets other users in"},
+		{name: "group writable", dir: dirMode("group-w", 0o730), want: "lets other users in"},
+		{name: "world traversable", dir: dirMode("world-x", 0o701), want: "lets other users in"},
+		{name: "private", dir: dirMode("private", 0o700)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if tt.skip != "" {
+				t.Skip(tt.skip)
+			}
 			srv := &Server{Engine: NewEngine(base, config.Default(), nil, discardLog()), Log: discardLog()}
-			err := srv.Listen(filepath.Join(tt.dir, "d.sock"))
+			socket := filepath.Join(tt.dir, "d.sock")
+			err := srv.Listen(socket)
+			if tt.want == "" {
+				if err != nil {
+					t.Fatalf("Listen = %v", err)
+				}
+				defer srv.Shutdown()
+				if fi, err := os.Lstat(socket); err != nil || fi.Mode().Type() != os.ModeSocket || fi.Mode().Perm() != 0o600 {
+					t.Errorf("socket = %v, %v; want a socket with mode 0600", fi.Mode(), err)
+				}
+				return
+			}
 			if !errors.Is(err, ErrUnsafeDir) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("Listen = %v, want ErrUnsafeDir with %q", err, tt.want)
+			}
+			if _, err := os.Lstat(socket); err == nil {
+				t.Errorf("a socket was made in the unsafe directory")
 			}
 		})
 	}

@@ -1,0 +1,382 @@
+package sidecar
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/internal/fakelsptest"
+	"github.com/lsp-hook/lsp-hook/lsp"
+)
+
+// nobody is the uid and gid a client of another user runs as.
+const nobody = 65534
+
+// peerEnv, when set, makes TestPeerHelper a client of the daemon on the
+// socket it names (see TestPeerRefused).
+const peerEnv = "LSP_HOOK_TEST_PEER_SOCKET"
+
+// TestPeerHelper is not a test: run by TestPeerRefused as another user, it
+// greets the daemon at $LSP_HOOK_TEST_PEER_SOCKET and prints "ok pid=N"
+// with the daemon's pid, or "error: …".
+func TestPeerHelper(t *testing.T) {
+	socket := os.Getenv(peerEnv)
+	if socket == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	c, err := Dial(ctx, socket, "peer")
+	if err != nil {
+		fmt.Println("error:", err)
+		return
+	}
+	defer c.Close()
+	var st StatusResult
+	if err := c.Call(ctx, MethodStatus, struct{}{}, &st); err != nil {
+		fmt.Println("error:", err)
+		return
+	}
+	fmt.Printf("ok pid=%d\n", st.Pid)
+}
+
+// TestPeerRefused runs a real client process as uid 65534 (nobody) against
+// the daemon. With the socket as Listen makes it (0600 in a 0700
+// directory) the client cannot even connect. With the socket loosened by
+// the test to 0666 in a 0711 directory, it connects, and the daemon's
+// SO_PEERCRED check refuses it: the connection is closed unanswered and the
+// log names the uid. The same client binary as root gets an answer, and so
+// does an in-process client after the refusal.
+func TestPeerRefused(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("running a client as another user (uid 65534) needs root; the tests run as root in CI")
+	}
+	base := shortDir(t)
+	if err := os.Chmod(base, 0o711); err != nil { // nobody may pass through, not list
+		t.Fatal(err)
+	}
+	peer := filepath.Join(base, "peer")
+	copyFile(t, os.Args[0], peer, 0o755) // this test binary: its TestPeerHelper is the client
+
+	logs := &lockedBuffer{}
+	cfg := config.Default()
+	cfg.LSP.Enabled = false
+	e := NewEngine(base, cfg, nil, captureLog(t, logs))
+	socket := filepath.Join(base, "run", "d.sock")
+	srv := &Server{Engine: e, Version: "test", Log: e.Log}
+	if err := srv.Listen(socket); err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve() }()
+	t.Cleanup(func() {
+		srv.Shutdown()
+		if err := <-served; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	})
+
+	tests := []struct {
+		name    string
+		uid     uint32
+		loosen  bool   // make the socket reachable by other users first
+		want    string // in the client's output
+		wantLog string // in the daemon's log ("" : no refusal logged)
+	}{
+		{name: "other uid, socket as made", uid: nobody, want: "permission denied"},
+		{name: "other uid, socket reachable", uid: nobody, loosen: true, want: "error: ",
+			wantLog: fmt.Sprintf("has uid %d, not 0", nobody)},
+		{name: "same uid, same client", uid: 0, loosen: true, want: fmt.Sprintf("ok pid=%d", os.Getpid())},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.loosen {
+				if err := os.Chmod(filepath.Dir(socket), 0o711); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Chmod(socket, 0o666); err != nil {
+					t.Fatal(err)
+				}
+			}
+			logged := len(logs.String())
+			out := runAs(t, tt.uid, peer, socket)
+			if !strings.Contains(out, tt.want) || (tt.want == "error: " && strings.Contains(out, "ok pid")) {
+				t.Errorf("client as uid %d said %q, want %q", tt.uid, out, tt.want)
+			}
+			newLog := logs.String()[logged:]
+			if tt.wantLog != "" && !hasLine(newLog, `msg="refusing connection"`, tt.wantLog) {
+				t.Errorf("daemon log after the client:\n%s\nwant a refusal naming %q", newLog, tt.wantLog)
+			}
+			if tt.wantLog == "" && strings.Contains(newLog, "refusing connection") {
+				t.Errorf("daemon refused a connection it should not have:\n%s", newLog)
+			}
+		})
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var st StatusResult
+	if err := dial(ctx, t, socket).Call(ctx, MethodStatus, struct{}{}, &st); err != nil || st.Pid != os.Getpid() {
+		t.Errorf("same-uid client after the refusal: %+v, %v", st, err)
+	}
+}
+
+// runAs runs the test binary bin as uid (its gid the same, no
+// supplementary groups) as a client of socket, and returns what it printed.
+func runAs(t *testing.T, uid uint32, bin, socket string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "-test.run=^TestPeerHelper$", "-test.count=1")
+	cmd.Dir = "/"
+	cmd.Env = []string{peerEnv + "=" + socket, "PATH=/usr/bin:/bin", "HOME=/"}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uid, Gid: uid, Groups: []uint32{}}}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("running the client as uid %d: %v\n%s", uid, err, out)
+	}
+	return string(out)
+}
+
+// copyFile copies src to dst with mode perm.
+func copyFile(t *testing.T, src, dst string, perm os.FileMode) {
+	t.Helper()
+	in, err := os.Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestWorkspaceBoundary sends the daemon, over its socket, changes that
+// point outside the workspace or at something that is not a source file,
+// with a language server configured for every one of those names. None is
+// read (a FIFO with no writer would block a reader forever: the request
+// returns, and no process holds the FIFO open afterwards), no server is
+// started (fakelsp's trace file stays absent, status lists no server), and
+// the Result's note names the path and the reason. The last case, an
+// ordinary file, starts the server: the setup would have caught a start.
+func TestWorkspaceBoundary(t *testing.T) {
+	base, err := filepath.EvalSymlinks(shortDir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, outside := filepath.Join(base, "ws"), filepath.Join(base, "out")
+	for _, d := range []string{root, outside, filepath.Join(root, "sub"), filepath.Join(root, "dir.fake")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeFile(t, outside, "secret.fake", "ERROR: secret\n")
+	writeFile(t, root, "ok.fake", "ERROR: inside\n")
+	mustSymlink(t, filepath.Join(outside, "secret.fake"), filepath.Join(root, "link.fake"))
+	mustSymlink(t, outside, filepath.Join(root, "linkdir"))
+	mustSymlink(t, "/proc/self/environ", filepath.Join(root, "environ.fake"))
+	fifo := filepath.Join(root, "pipe.fake")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	device := filepath.Join(root, "zero.fake")
+	mknodErr := syscall.Mknod(device, syscall.S_IFCHR|0o644, 1<<8|5) // /dev/zero's numbers: 1, 5
+
+	trace := filepath.Join(base, "trace")
+	cfg := fakelsptest.Config(t, "normal", "-trace="+trace)
+	cfg.LSP.Timeout, cfg.LSP.FirstTouchTimeout = 20*time.Second, 20*time.Second // a loaded machine
+	fake := cfg.LSP.Servers["fake"]
+	fake.FileNames = []string{"environ", "zero", "passwd"}
+	fake.LanguageIDs = map[string]string{".fake": "fake", "environ": "fake", "zero": "fake", "passwd": "fake"}
+	cfg.LSP.Servers["fake"] = fake
+	log := testLog(t)
+	m := lsp.NewManager(cfg, root, log)
+	t.Cleanup(m.Shutdown)
+	socket := serve(t, NewEngine(root, cfg, m, log))
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	c := dial(ctx, t, socket)
+
+	secret := "ERROR: sent\n"
+	tests := []struct {
+		name, path string
+		content    *string
+		want       string // the reason, in the note after the path
+		skip       string
+	}{
+		{name: "dot dot", path: "../out/secret.fake", want: "outside the workspace"},
+		{name: "dot dot mid path", path: "sub/../../out/secret.fake", want: "outside the workspace"},
+		{name: "dot dot with content", path: "../out/new.fake", content: &secret, want: "outside the workspace"},
+		{name: "absolute elsewhere", path: filepath.Join(outside, "secret.fake"), want: "outside the workspace"},
+		{name: "etc passwd", path: "/etc/passwd", want: "outside the workspace"},
+		{name: "symlinked file", path: "link.fake", want: "outside the workspace (symlink to " + outside},
+		{name: "file under symlinked dir", path: "linkdir/secret.fake", want: "outside the workspace (symlink to " + outside},
+		{name: "new file under symlinked dir", path: "linkdir/new.fake", content: &secret, want: "outside the workspace (directory links to " + outside},
+		{name: "proc environ", path: "/proc/self/environ", want: "outside the workspace"},
+		{name: "symlink to proc environ", path: "environ.fake", want: "outside the workspace (symlink to /proc/"},
+		{name: "dev zero", path: "/dev/zero", want: "outside the workspace"},
+		{name: "fifo", path: "pipe.fake", want: "not a regular file: a named pipe (FIFO)"},
+		{name: "character device", path: "zero.fake", want: "not a regular file: a character device",
+			skip: skipIf(mknodErr != nil, fmt.Sprintf("cannot make a device node here: %v", mknodErr))},
+		{name: "directory", path: "dir.fake", want: "not a regular file: a directory"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.skip != "" {
+				t.Skip(tt.skip)
+			}
+			var res Result
+			if err := c.Call(ctx, MethodNotifyChange, NotifyChangeParams{Changes: []Change{{Path: tt.path, Content: tt.content}}}, &res); err != nil {
+				t.Fatalf("notify_change: %v (a reader blocked on the FIFO would end here, at the deadline)", err)
+			}
+			wantNote := fmt.Sprintf("skipped %s: %s", tt.path, tt.want)
+			if len(res.Notes) != 1 || !strings.HasPrefix(res.Notes[0], wantNote) {
+				t.Errorf("notes = %q, want one starting %q", res.Notes, wantNote)
+			}
+			if len(res.Files) != 0 || len(res.Servers) != 0 || res.Lint != "" {
+				t.Errorf("something was checked: files %+v, servers %+v, lint %q", res.Files, res.Servers, res.Lint)
+			}
+			assertNoServer(ctx, t, c, trace)
+		})
+	}
+	// Nothing holds the FIFO open: a non-blocking open for writing fails
+	// with ENXIO exactly when the FIFO has no reader (fifo(7)).
+	if fd, err := syscall.Open(fifo, syscall.O_WRONLY|syscall.O_NONBLOCK, 0); !errors.Is(err, syscall.ENXIO) {
+		if err == nil {
+			syscall.Close(fd)
+		}
+		t.Errorf("opening the FIFO for writing: %v, want ENXIO (no reader)", err)
+	}
+
+	t.Run("inside, the control", func(t *testing.T) {
+		var res Result
+		if err := c.Call(ctx, MethodNotifyChange, NotifyChangeParams{Changes: []Change{{Path: "ok.fake"}}}, &res); err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Servers) != 1 || res.Servers[0].Name != "fake" || len(lintLines(res.Lint)) != 1 {
+			t.Errorf("servers %+v, lint %q: want fake's one error", res.Servers, res.Lint)
+		}
+		if b, err := os.ReadFile(trace); err != nil || !strings.HasPrefix(string(b), "start ") {
+			t.Errorf("fakelsp trace = %q, %v: want it started", b, err)
+		}
+	})
+}
+
+// assertNoServer fails t if fakelsp was ever started (its trace file
+// exists) or status lists a language server.
+func assertNoServer(ctx context.Context, t *testing.T, c *Client, trace string) {
+	t.Helper()
+	if b, err := os.ReadFile(trace); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("fakelsp was started: trace %q, %v", b, err)
+	}
+	var st StatusResult
+	if err := c.Call(ctx, MethodStatus, struct{}{}, &st); err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Servers) != 0 {
+		t.Errorf("status lists servers: %+v", st.Servers)
+	}
+}
+
+// TestPseudoFilesRefused: with the workspace at / (a hook run from the
+// file system root), kernel pseudo-files are inside it and stat as regular
+// files, yet are never read; nor are devices.
+func TestPseudoFilesRefused(t *testing.T) {
+	tests := []struct {
+		path    string
+		wantErr error
+	}{
+		{"/proc/self/environ", ErrPseudoFile},
+		{"/proc/self/cmdline", ErrPseudoFile},
+		{"/proc/self/status", ErrPseudoFile},
+		{"/sys/kernel/uevent_seqnum", ErrPseudoFile},
+		{"/dev/zero", ErrNotRegular},
+		{"/dev/null", ErrNotRegular},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			if _, err := os.Stat(tt.path); err != nil {
+				t.Skipf("not on this machine: %v", err)
+			}
+			p, err := resolve("/", tt.path)
+			if err != nil {
+				t.Fatalf("resolve: %v", err)
+			}
+			data, err := readContent(p, nil)
+			if !errors.Is(err, tt.wantErr) || data != nil {
+				t.Errorf("readContent(%s) = %d bytes, %v; want %v", p, len(data), err, tt.wantErr)
+			}
+		})
+	}
+}
+
+func mustSymlink(t *testing.T, target, link string) {
+	t.Helper()
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// skipIf returns why when cond holds, else "".
+func skipIf(cond bool, why string) string {
+	if cond {
+		return why
+	}
+	return ""
+}
+
+// captureLog logs to t and to buf.
+func captureLog(t *testing.T, buf *lockedBuffer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(io.MultiWriter(buf, testWriter{t}), &slog.HandlerOptions{Level: slog.LevelInfo}))
+}
+
+// lockedBuffer is a bytes.Buffer safe for a logger's concurrent writes.
+type lockedBuffer struct {
+	mu sync.Mutex // guards b
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// hasLine reports whether one line of text contains every one of subs.
+func hasLine(text string, subs ...string) bool {
+	for _, line := range strings.Split(text, "\n") {
+		all := true
+		for _, s := range subs {
+			all = all && strings.Contains(line, s)
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
