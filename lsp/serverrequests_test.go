@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"os"
 	"strings"
@@ -28,7 +29,7 @@ func TestServerRequestsRefused(t *testing.T) {
 	cfg := fakelsptest.Config(t, "server-requests")
 	cfg.LSP.Timeout, cfg.LSP.FirstTouchTimeout = 20*time.Second, 20*time.Second // a loaded machine; the answer comes as soon as it is published
 	logs := &lockedBuffer{}
-	log := slog.New(slog.NewTextHandler(teeWriter{logs, testWriter{t}}, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	log := slog.New(slog.NewTextHandler(io.MultiWriter(logs, testWriter{t}), &slog.HandlerOptions{Level: slog.LevelInfo}))
 	m := NewManager(cfg, dir, log)
 	t.Cleanup(m.Shutdown)
 
@@ -128,14 +129,4 @@ func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
-}
-
-// teeWriter writes to both a and b.
-type teeWriter struct{ a, b interface{ Write([]byte) (int, error) } }
-
-func (w teeWriter) Write(p []byte) (int, error) {
-	if _, err := w.a.Write(p); err != nil {
-		return 0, err
-	}
-	return w.b.Write(p)
 }
