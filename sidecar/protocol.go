@@ -12,8 +12,9 @@ import (
 // stderr and documents; version 3 notify_change's phase and severity and
 // status's linters and untrusted; version 4 the agent-hook methods
 // (changed_files for Claude's Bash hook, subscribe for published
-// diagnostics); version 5 request (LSP navigation for `lsp-hook mcp`).
-const ProtocolVersion = 5
+// diagnostics); version 5 request (LSP navigation for `lsp-hook mcp`);
+// version 6 status's process (the daemon's goroutines, descriptors, RSS).
+const ProtocolVersion = 6
 
 // Method names served by the daemon (DESIGN.md "Socket and wire protocol").
 const (
@@ -135,7 +136,8 @@ type Result struct {
 }
 
 // StatusResult describes the daemon: process ID, uptime in seconds,
-// workspace root, each language server, and request counters.
+// workspace root, each language server, request counters, and the
+// daemon process's own resource use.
 type StatusResult struct {
 	Running bool           `json:"running"` // false: no daemon answered (set by the client)
 	Pid     int            `json:"pid"`
@@ -149,6 +151,10 @@ type StatusResult struct {
 	// `lsp-hook trust` (config.Config.Untrusted).
 	Untrusted []string         `json:"untrusted,omitempty"`
 	Counters  map[string]int64 `json:"counters"`
+	// Process is the daemon's own goroutines, open file descriptors, RSS
+	// and Go heap (KiB), read when status was answered; nil from a daemon
+	// older than protocol 6.
+	Process *ProcessStats `json:"process,omitempty"`
 }
 
 // ServerStatus is one language server in status: name, root, state

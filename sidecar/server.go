@@ -241,6 +241,7 @@ func (s *Server) status() StatusResult {
 	st := StatusResult{
 		Running: true, Pid: os.Getpid(), Version: s.Version, UptimeS: int64(time.Since(s.start).Seconds()),
 		Root: s.Engine.Root, LogFile: s.LogFile, Counters: map[string]int64{}, Servers: []ServerStatus{},
+		Process: new(ReadProcessStats()),
 	}
 	s.counters.Range(func(k, v any) bool {
 		st.Counters[k.(string)] = v.(*atomic.Int64).Load()

@@ -12,16 +12,20 @@ import (
 	"github.com/lsp-hook/lsp-hook/lsp"
 )
 
-// WriteStatus prints st as `lsp-hook status` shows it: a daemon line, then
-// a table of servers (name, state, pid, root, last error; servers never
-// used that are disabled or not installed are one line each), a table of
-// compiler-mode linters that have run, then the last
-// stderr lines of each broken server, then counters.
+// WriteStatus prints st as `lsp-hook status` shows it: a daemon line, its
+// root, log and process (goroutines, open fds, RSS, heap) lines, then a
+// table of servers (name, state, pid, root, last error; servers never used
+// that are disabled or not installed are one line each), a table of
+// compiler-mode linters that have run, then the last stderr lines of each
+// broken server, then counters.
 func WriteStatus(w io.Writer, st StatusResult) error {
 	fmt.Fprintf(w, "daemon  pid %d  version %s  up %s\nroot    %s\n", st.Pid, st.Version,
 		(time.Duration(st.UptimeS) * time.Second).String(), st.Root)
 	if st.LogFile != "" {
 		fmt.Fprintf(w, "log     %s\n", st.LogFile)
+	}
+	if p := st.Process; p != nil {
+		fmt.Fprintf(w, "process %d goroutines  %d open fds  rss %s  heap %s\n", p.Goroutines, p.OpenFDs, kib(p.RSSKiB), kib(p.HeapKiB))
 	}
 	if len(st.Untrusted) > 0 {
 		fmt.Fprintf(w, "untrusted: %s (run `lsp-hook trust` to allow them)\n", strings.Join(st.Untrusted, ", "))
@@ -85,6 +89,14 @@ func WriteStatus(w io.Writer, st StatusResult) error {
 		}
 	}
 	return nil
+}
+
+// kib formats a size given in KiB for people: "812 KiB", "21.4 MiB".
+func kib(n int64) string {
+	if n < 1024 {
+		return fmt.Sprintf("%d KiB", n)
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/1024)
 }
 
 func sortedCounterKeys(m map[string]int64) []string { return slices.Sorted(maps.Keys(m)) }
