@@ -1,0 +1,228 @@
+package sidecar
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// socketCheckInterval is how often a serving daemon checks that its socket
+// file is still the one it listens on.
+const socketCheckInterval = time.Second
+
+// keepSocket keeps the daemon reachable when its socket file is deleted or
+// replaced under it, until Shutdown. Serve runs it.
+//
+// Why: a Unix listener whose path is gone accepts nothing more, yet its
+// daemon still holds the socket's lock, so the daemon a hook starts then
+// cannot listen (ErrAlreadyRunning) and every hook falls back to the
+// in-process validators until the idle timeout. Tmp cleaners age files out
+// of $TMPDIR/lsp-hook-<uid>, people delete runtime directories, and a
+// `rm -rf` of the wrong directory happens.
+//
+// What: the daemon listens again; it does not exit. It keeps its warm
+// language servers and open documents, and the hook that found no socket
+// reaches it within socketCheckInterval (the daemon that hook starts loses
+// the lock race, and Connect keeps dialing for lostRaceWait). Every
+// socketCheckInterval it compares the file at the socket path with the
+// listener it serves (device and inode). When they differ:
+//
+//  1. It checks that it still holds the lock. When the lock file is gone or
+//     is another file, it takes the lock anew on a fresh lock file; when
+//     another daemon holds that one, that daemon owns the workspace now,
+//     and this one shuts down without removing the other's socket.
+//  2. Holding the lock, it removes whatever is at the socket path (the
+//     lock says nobody else serves it, as in Listen), re-creates the
+//     socket directory if it went too, and listens there again, 0600,
+//     accepting as Serve does.
+//
+// The first listener stays open, unreachable, until Shutdown closes it; a
+// later re-created one is closed when it is replaced.
+func (s *Server) keepSocket() {
+	cur, _ := fileID(s.socket)              // the socket file being served
+	lockID, _ := fileID(lockPath(s.socket)) // the lock file held
+	var (
+		ln      *net.UnixListener // the re-created listener, nil before the first re-creation
+		lock    *os.File          // the re-taken lock, nil while the first is held
+		lastErr string            // the last failure logged, so a lasting one is logged once
+	)
+	defer func() {
+		if ln != nil {
+			ln.Close()
+		}
+		// Release a re-taken lock only once Shutdown is over (a second
+		// Shutdown waits for the first), as Shutdown releases the first
+		// lock after stopping everything: a new daemon must not listen
+		// before this one's listeners are closed.
+		s.Shutdown()
+		if lock != nil {
+			lock.Close()
+		}
+	}()
+	tick := time.NewTicker(socketCheckInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-s.done:
+			return
+		case <-tick.C:
+		}
+		if id, err := fileID(s.socket); err == nil && id == cur {
+			continue
+		}
+		newLock, newLockID, err := s.checkLock(lockID)
+		if errors.Is(err, ErrAlreadyRunning) {
+			s.Log.Warn("socket replaced and another daemon holds the lock; leaving the workspace to it", "socket", s.socket)
+			s.leave(ln)
+			ln = nil
+			return
+		}
+		if err == nil {
+			if newLock != nil {
+				if lock != nil {
+					lock.Close()
+				}
+				lock, lockID = newLock, newLockID
+			}
+			var next *net.UnixListener
+			if next, cur, err = s.relisten(); err == nil {
+				s.Log.Warn("socket file was deleted or replaced; listening on it again", "socket", s.socket)
+				if ln != nil {
+					ln.Close() // unreachable now; ends its accept loop
+				}
+				ln, lastErr = next, ""
+				go s.acceptOn(next)
+				continue
+			}
+		}
+		if err.Error() != lastErr {
+			lastErr = err.Error()
+			s.Log.Error("socket file was deleted or replaced and cannot be re-created; retrying", "socket", s.socket, "err", err)
+		}
+	}
+}
+
+// checkLock makes sure this daemon holds the socket's lock. held is the
+// lock file it holds (device and inode). When the file at the lock path is
+// still held, it returns nil, held. Otherwise it creates or opens that file
+// and takes its lock, returning it; ErrAlreadyRunning when another daemon
+// holds it.
+func (s *Server) checkLock(held fileKey) (*os.File, fileKey, error) {
+	p := lockPath(s.socket)
+	if id, err := fileID(p); err == nil && id == held {
+		return nil, held, nil
+	}
+	if err := ensureDir(filepath.Dir(s.socket)); err != nil {
+		return nil, held, err
+	}
+	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, held, fmt.Errorf("opening lock: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, held, fmt.Errorf("%w (%s)", ErrAlreadyRunning, s.socket)
+	}
+	var st syscall.Stat_t
+	if err := syscall.Fstat(int(f.Fd()), &st); err != nil {
+		f.Close()
+		return nil, held, fmt.Errorf("reading lock: %w", err)
+	}
+	return f, fileKey{dev: uint64(st.Dev), ino: st.Ino}, nil
+}
+
+// relisten removes what is at the socket path and listens there anew, as
+// Listen does, returning the listener and the new socket file's identity.
+func (s *Server) relisten() (*net.UnixListener, fileKey, error) {
+	if err := ensureDir(filepath.Dir(s.socket)); err != nil {
+		return nil, fileKey{}, err
+	}
+	if err := os.Remove(s.socket); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fileKey{}, fmt.Errorf("removing %s: %w", s.socket, err)
+	}
+	oldMask := syscall.Umask(0o177)
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: s.socket, Net: "unix"})
+	syscall.Umask(oldMask)
+	if err != nil {
+		return nil, fileKey{}, fmt.Errorf("listening on %s: %w", s.socket, err)
+	}
+	// Shutdown closes the first listener, which unlinks the path: this one
+	// must not unlink it again after a new daemon may have listened there.
+	ln.SetUnlinkOnClose(false)
+	if err := os.Chmod(s.socket, 0o600); err != nil {
+		ln.Close()
+		return nil, fileKey{}, fmt.Errorf("setting socket mode: %w", err)
+	}
+	id, err := fileID(s.socket)
+	if err != nil {
+		ln.Close()
+		return nil, fileKey{}, err
+	}
+	return ln, id, nil
+}
+
+// leave shuts the daemon down after another daemon took the workspace
+// over, leaving that daemon's socket where it is: the first listener would
+// unlink the path when Shutdown closes it.
+func (s *Server) leave(ln *net.UnixListener) {
+	if ln != nil {
+		ln.Close()
+	}
+	select {
+	case <-s.done: // shutting down already: the path is unlinked or about to be
+	default:
+		s.ln.SetUnlinkOnClose(false)
+	}
+	s.Shutdown()
+}
+
+// acceptOn accepts connections on a re-created listener until Shutdown or
+// until it is closed, as Serve does on the first.
+func (s *Server) acceptOn(ln *net.UnixListener) {
+	for {
+		conn, err := ln.AcceptUnix()
+		if err != nil {
+			select {
+			case <-s.done:
+				return
+			default:
+			}
+			if ne, ok := err.(net.Error); ok && ne.Timeout() {
+				continue
+			}
+			if !errors.Is(err, net.ErrClosed) {
+				s.Log.Error("accepting on the re-created socket", "socket", s.socket, "err", err)
+			}
+			return
+		}
+		if err := checkPeer(conn); err != nil {
+			s.Log.Warn("refusing connection", "err", err)
+			conn.Close()
+			continue
+		}
+		s.serveConn(conn)
+	}
+}
+
+// fileKey identifies a file: device and inode.
+type fileKey struct {
+	dev, ino uint64
+}
+
+// fileID returns the identity of the file at p, not following a symlink.
+func fileID(p string) (fileKey, error) {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return fileKey{}, err
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return fileKey{}, fmt.Errorf("%s: no inode", p)
+	}
+	return fileKey{dev: uint64(st.Dev), ino: st.Ino}, nil
+}
