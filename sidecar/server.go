@@ -149,6 +149,25 @@ func (s *Server) serveConn(nc net.Conn) {
 	}()
 }
 
+// served lists the methods handle serves: each is counted under its own
+// name in status, any other under counterUnknown, so that made-up method
+// names cannot grow the counters (and status) without bound.
+var served = map[string]bool{
+	MethodHello: true, MethodNotifyChange: true, MethodDiagnostics: true, MethodStatus: true, MethodSubscribe: true,
+	MethodRestart: true, MethodChangedFiles: true, MethodRequest: true, MethodShutdown: true,
+}
+
+// counterUnknown counts requests for methods the daemon does not serve.
+const counterUnknown = "unknown_method"
+
+// counterOf is the counter a request for method counts under.
+func counterOf(method string) string {
+	if served[method] {
+		return method
+	}
+	return counterUnknown
+}
+
 func (s *Server) count(name string) {
 	v, _ := s.counters.LoadOrStore(name, new(atomic.Int64))
 	v.(*atomic.Int64).Add(1)
@@ -162,7 +181,7 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		s.inflight.Add(-1)
 	}()
 	s.count("requests")
-	s.count(req.Method)
+	s.count(counterOf(req.Method))
 	var params json.RawMessage
 	if req.Params != nil {
 		params = *req.Params
