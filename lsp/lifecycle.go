@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // This file holds the Client's side of the lifecycle the Manager drives:
@@ -29,18 +31,25 @@ func (c *Client) reapWhenBroken() {
 }
 
 // StderrLines returns the last n non-empty lines the server wrote to its
-// stderr (from the kept tail of its last 8 KiB), oldest first, each cut to
-// 200 bytes. A broken server's last words are usually here.
+// stderr (from the kept tail of its last 8 KiB), oldest first, as text a
+// terminal shows safely: control characters (NUL padding, escape
+// sequences' ESC) left out, invalid UTF-8 replaced by U+FFFD, each line cut
+// to 200 bytes at a character boundary. A broken server's last words are
+// usually here.
 func (c *Client) StderrLines(n int) []string {
-	lines := strings.Split(strings.TrimSpace(c.stderr.String()), "\n")
+	lines := strings.Split(c.stderr.String(), "\n")
 	var out []string
 	for i := len(lines) - 1; i >= 0 && len(out) < n; i-- {
-		l := strings.TrimSpace(lines[i])
+		l := strings.TrimSpace(strings.Map(dropControl, strings.ToValidUTF8(lines[i], "\uFFFD")))
 		if l == "" {
 			continue
 		}
 		if len(l) > 200 {
-			l = l[:200] + "…"
+			cut := 200
+			for !utf8.RuneStart(l[cut]) {
+				cut--
+			}
+			l = l[:cut] + "…"
 		}
 		out = append(out, l)
 	}
@@ -48,6 +57,15 @@ func (c *Client) StderrLines(n int) []string {
 		out[i], out[j] = out[j], out[i]
 	}
 	return out
+}
+
+// dropControl maps the control characters of a stderr line, but tab, to
+// nothing (strings.Map).
+func dropControl(r rune) rune {
+	if r != '\t' && unicode.IsControl(r) {
+		return -1
+	}
+	return r
 }
 
 // openDocCount returns how many documents are open in the server.
