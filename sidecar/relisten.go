@@ -16,7 +16,8 @@ import (
 const socketCheckInterval = time.Second
 
 // keepSocket keeps the daemon reachable when its socket file is deleted or
-// replaced under it, until Shutdown. Serve runs it.
+// replaced under it, until Shutdown. Serve runs it with the files Listen
+// made (servedFiles), read before Serve accepts anything.
 //
 // Why: a Unix listener whose path is gone accepts nothing more, yet its
 // daemon still holds the socket's lock, so the daemon a hook starts then
@@ -43,9 +44,8 @@ const socketCheckInterval = time.Second
 //
 // The first listener stays open, unreachable, until Shutdown closes it; a
 // later re-created one is closed when it is replaced.
-func (s *Server) keepSocket() {
-	cur, _ := fileID(s.socket)              // the socket file being served
-	lockID, _ := fileID(lockPath(s.socket)) // the lock file held
+func (s *Server) keepSocket(served socketFiles) {
+	cur, lockID := served.socket, served.lock
 	var (
 		ln      *net.UnixListener // the re-created listener, nil before the first re-creation
 		lock    *os.File          // the re-taken lock, nil while the first is held
@@ -207,6 +207,21 @@ func (s *Server) acceptOn(ln *net.UnixListener) {
 		}
 		s.serveConn(conn)
 	}
+}
+
+// socketFiles identifies the socket file a daemon listens on and the lock
+// file it holds.
+type socketFiles struct {
+	socket, lock fileKey
+}
+
+// servedFiles returns the identities of the files at socket and at its lock
+// path; a file that cannot be read is the zero key, which matches no file,
+// so keepSocket looks at it again at its first check.
+func servedFiles(socket string) socketFiles {
+	sock, _ := fileID(socket)
+	lock, _ := fileID(lockPath(socket))
+	return socketFiles{socket: sock, lock: lock}
 }
 
 // fileKey identifies a file: device and inode.

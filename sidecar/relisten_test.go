@@ -34,6 +34,10 @@ func relistenServer(t *testing.T, socket string) *Server {
 			t.Errorf("Serve: %v", err)
 		}
 	})
+	// Once it answers, Serve has noted the files it serves.
+	if !untilTrue(relistenWait, func() bool { return greets(socket) }) {
+		t.Fatal("the daemon does not answer")
+	}
 	return srv
 }
 

@@ -90,7 +90,7 @@ func (s *Server) Listen(socket string) error {
 // refused (SO_PEERCRED).
 func (s *Server) Serve() error {
 	go s.idleLoop()
-	go s.keepSocket() // listens again if the socket file is deleted or replaced (relisten.go)
+	go s.keepSocket(servedFiles(s.socket)) // listens again if the socket file is deleted or replaced (relisten.go)
 	for {
 		conn, err := s.ln.AcceptUnix()
 		if err != nil {
