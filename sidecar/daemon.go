@@ -24,6 +24,9 @@ type DaemonOptions struct {
 	Version     string
 	// Stderr, when not nil, receives the log too (serve --foreground).
 	Stderr io.Writer
+	// ErrOut, when not nil, is serve's own stderr: a log file that cannot
+	// be written is reported there, once (status reports it too).
+	ErrOut io.Writer
 	// Ready, when not nil, is called once the socket accepts connections.
 	Ready func(socket string)
 }
@@ -54,9 +57,12 @@ func RunDaemon(ctx context.Context, opts DaemonOptions) error {
 		}
 		logFile = LogPath(socket)
 	}
-	log, closeLog := OpenLog(logFile, opts.Stderr)
+	log, closeLog, logErr := openLog(logFile, opts.Stderr)
 	defer closeLog()
 	log = log.With("pid", os.Getpid())
+	if logErr != nil && opts.ErrOut != nil {
+		fmt.Fprintf(opts.ErrOut, "lsp-hook serve: %v; serving without a log\n", logErr)
+	}
 
 	cfg, problems := LoadConfig(root)
 	for _, p := range problems {
@@ -73,6 +79,9 @@ func RunDaemon(ctx context.Context, opts DaemonOptions) error {
 		IdleTimeout: max(idle, 0),
 		LogFile:     logFile,
 		Log:         log,
+	}
+	if logErr != nil {
+		srv.LogError = logErr.Error()
 	}
 	if err := srv.Listen(socket); err != nil {
 		if errors.Is(err, ErrAlreadyRunning) {
@@ -134,20 +143,31 @@ func FindWorkspaceRoot(dir string) (string, error) {
 // rotated to <file>.1 first. When the file cannot be opened the logger
 // writes to also only (or nowhere), so logging never stops the caller.
 func OpenLog(file string, also io.Writer) (*slog.Logger, func()) {
+	log, closer, _ := openLog(file, also)
+	return log, closer
+}
+
+// openLog is OpenLog that also returns why the file could not be opened.
+func openLog(file string, also io.Writer) (*slog.Logger, func(), error) {
 	if fi, err := os.Stat(file); err == nil && fi.Size() > maxLogSize {
 		_ = os.Rename(file, file+".1")
 	}
 	var w io.Writer = io.Discard
 	closer := func() {}
-	if err := os.MkdirAll(filepath.Dir(file), 0o700); err == nil {
-		if f, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600); err == nil {
+	err := os.MkdirAll(filepath.Dir(file), 0o700)
+	if err == nil {
+		var f *os.File
+		if f, err = os.OpenFile(file, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600); err == nil {
 			w, closer = f, func() { f.Close() }
 		}
+	}
+	if err != nil {
+		err = fmt.Errorf("opening log file %s: %w", file, err)
 	}
 	if also != nil {
 		w = io.MultiWriter(w, also)
 	}
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: logLevel()})), closer
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: logLevel()})), closer, err
 }
 
 // logLevel reads LSP_HOOK_LOG_LEVEL (debug, info, warn, error); default info.

@@ -155,6 +155,9 @@ type StatusResult struct {
 	// and Go heap (KiB), read when status was answered; nil from a daemon
 	// older than protocol 6.
 	Process *ProcessStats `json:"process,omitempty"`
+	// LogError says why the daemon cannot write LogFile (it serves on,
+	// logging nowhere); "" when the log is written.
+	LogError string `json:"log_error,omitempty"`
 }
 
 // ServerStatus is one language server in status: name, root, state

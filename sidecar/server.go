@@ -30,6 +30,7 @@ type Server struct {
 	Version     string
 	IdleTimeout time.Duration // 0: never idle out
 	LogFile     string
+	LogError    string // why LogFile could not be opened ("" when it is written); shown by status
 	Log         *slog.Logger
 
 	socket string
@@ -260,7 +261,7 @@ func invalidParams(msg string) *jsonrpc2.Error {
 func (s *Server) status() StatusResult {
 	st := StatusResult{
 		Running: true, Pid: os.Getpid(), Version: s.Version, UptimeS: int64(time.Since(s.start).Seconds()),
-		Root: s.Engine.Root, LogFile: s.LogFile, Counters: map[string]int64{}, Servers: []ServerStatus{},
+		Root: s.Engine.Root, LogFile: s.LogFile, LogError: s.LogError, Counters: map[string]int64{}, Servers: []ServerStatus{},
 		Process: new(ReadProcessStats()),
 	}
 	s.counters.Range(func(k, v any) bool {

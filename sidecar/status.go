@@ -24,6 +24,9 @@ func WriteStatus(w io.Writer, st StatusResult) error {
 	if st.LogFile != "" {
 		fmt.Fprintf(w, "log     %s\n", st.LogFile)
 	}
+	if st.LogError != "" {
+		fmt.Fprintf(w, "log     NOT WRITTEN: %s\n", st.LogError)
+	}
 	if p := st.Process; p != nil {
 		fmt.Fprintf(w, "process %d goroutines  %d open fds  rss %s  heap %s\n", p.Goroutines, p.OpenFDs, kib(p.RSSKiB), kib(p.HeapKiB))
 	}

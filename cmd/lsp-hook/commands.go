@@ -32,7 +32,7 @@ func serveCommand() *cli.Command {
 		Action: func(c *cli.Context) error {
 			opts := sidecar.DaemonOptions{
 				Root: c.String("root"), Socket: c.String("socket"), LogFile: c.String("log-file"),
-				IdleTimeout: c.Duration("idle-timeout"), Version: buildVersion(),
+				IdleTimeout: c.Duration("idle-timeout"), Version: buildVersion(), ErrOut: c.App.ErrWriter,
 			}
 			if c.Bool("foreground") {
 				opts.Stderr = c.App.ErrWriter
