@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/lsp-hook/lsp-hook/diag"
 )
 
 // Client is a connection to a daemon.
@@ -51,8 +53,39 @@ func (noRequests) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2
 
 // Call sends a request and decodes its result into result; it returns when
 // ctx ends, whatever the daemon is doing.
+//
+// A notify_change (params a NotifyChangeParams) is first checked against
+// the daemon's limits: a change whose content is over MaxFileSize, or would
+// take the message over MaxMessageSize, is left out and explained in the
+// Result's Notes instead (result must then be a *Result; otherwise Call
+// fails naming the change). When no change is left the daemon is not asked.
 func (c *Client) Call(ctx context.Context, method string, params, result any) error {
+	if p, ok := params.(NotifyChangeParams); ok && method == MethodNotifyChange {
+		return c.notifyChange(ctx, p, result)
+	}
 	return c.conn.Call(ctx, method, params, result)
+}
+
+// notifyChange is Call for a notify_change: see Call for the size guard.
+func (c *Client) notifyChange(ctx context.Context, p NotifyChangeParams, result any) error {
+	kept, notes := oversized(p)
+	if len(notes) == 0 {
+		return c.conn.Call(ctx, MethodNotifyChange, p, result)
+	}
+	res, ok := result.(*Result)
+	if !ok {
+		return fmt.Errorf("sending notify_change: %s", notes[0])
+	}
+	if len(kept) == 0 {
+		*res = Result{Files: []diag.FileDiagnostics{}, Servers: []ServerResult{}, Notes: notes}
+		return nil
+	}
+	p.Changes = kept
+	if err := c.conn.Call(ctx, MethodNotifyChange, p, res); err != nil {
+		return err
+	}
+	res.Notes = append(notes, res.Notes...)
+	return nil
 }
 
 // Close closes the connection.

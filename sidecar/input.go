@@ -130,14 +130,16 @@ func readRegular(path string) ([]byte, error) {
 	if fi.Size() > MaxFileSize {
 		return nil, tooLarge(fi.Size())
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
-		return nil, err
+	// Sized from the stat, so reading allocates the file's size once (room
+	// for bytes.MinRead more lets ReadFrom see the end without growing).
+	buf := bytes.NewBuffer(make([]byte, 0, fi.Size()+bytes.MinRead))
+	if _, err := buf.ReadFrom(io.LimitReader(f, MaxFileSize+1)); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
-	if len(data) > MaxFileSize { // it grew since the stat
-		return nil, tooLarge(int64(len(data)))
+	if buf.Len() > MaxFileSize { // it grew since the stat
+		return nil, tooLarge(int64(buf.Len()))
 	}
-	return data, nil
+	return buf.Bytes(), nil
 }
 
 // regular returns nil for a regular file, else ErrNotRegular naming what

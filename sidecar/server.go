@@ -138,7 +138,7 @@ func checkPeer(conn *net.UnixConn) error {
 
 func (s *Server) serveConn(nc net.Conn) {
 	h := jsonrpc2.AsyncHandler(jsonrpc2.HandlerWithError(s.handle).SuppressErrClosed())
-	c := jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(nc, jsonrpc2.VSCodeObjectCodec{}), h)
+	c := jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(nc, BoundedCodec{Log: s.Log}), h)
 	s.mu.Lock()
 	s.conns[c] = true
 	s.mu.Unlock()
@@ -186,6 +186,9 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 	var params json.RawMessage
 	if req.Params != nil {
 		params = *req.Params
+	}
+	if err := checkDepth(params, MaxParamsDepth); err != nil {
+		return nil, err
 	}
 	switch req.Method {
 	case MethodHello:
