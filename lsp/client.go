@@ -121,7 +121,7 @@ func newClient(server config.Server, root string, log *slog.Logger) *Client {
 // messages with handle.
 func (c *Client) connect(rwc io.ReadWriteCloser) {
 	c.conn = jsonrpc2.NewConn(context.Background(),
-		jsonrpc2.NewBufferedStream(rwc, jsonrpc2.VSCodeObjectCodec{}),
+		jsonrpc2.NewBufferedStream(rwc, reportingCodec{onReadError: c.fail}),
 		jsonrpc2.HandlerWithError(c.handle).SuppressErrClosed())
 }
 

@@ -1,12 +1,15 @@
 package lsp
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"sync"
 	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
 )
 
 // DefaultWriteTimeout bounds one write to a server's stdin. A server that
@@ -54,6 +57,30 @@ func (s *stdio) Close() error {
 }
 
 var _ io.ReadWriteCloser = (*stdio)(nil)
+
+// reportingCodec is jsonrpc2.VSCodeObjectCodec (LSP 3.17 "Base Protocol":
+// Content-Length framing) that reports a read failing on what the server
+// wrote (bytes that are not a framed message, a body that is not JSON-RPC)
+// to onReadError before jsonrpc2 closes the connection, which otherwise
+// only logs it. The server is then broken for that reason, not for the
+// exit status it dies with once its stdin is closed. The stream ending (EOF,
+// our end closed) is not reported: the process's exit says why.
+type reportingCodec struct {
+	jsonrpc2.VSCodeObjectCodec
+	onReadError func(error)
+}
+
+var _ jsonrpc2.ObjectCodec = reportingCodec{}
+
+// ReadObject reads one framed message into v.
+func (c reportingCodec) ReadObject(stream *bufio.Reader, v any) error {
+	err := c.VSCodeObjectCodec.ReadObject(stream, v)
+	if err != nil && c.onReadError != nil &&
+		!errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, os.ErrClosed) {
+		c.onReadError(fmt.Errorf("server wrote something other than an LSP message on stdout: %w", err))
+	}
+	return err
+}
 
 // tail keeps the last max bytes written to it: a server's stderr, kept for
 // status and the log without letting a flood grow memory.
