@@ -3,6 +3,7 @@ package lsp
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"path/filepath"
 )
 
@@ -58,10 +59,12 @@ type tsDiagnostic struct {
 // DiagnosticSeverity.
 var tsSeverity = map[string]int{"error": 1, "warning": 2, "message": 3, "suggestion": 4}
 
-// tsPosition converts a tsserver location to an LSP position in UTF-16.
+// tsPosition converts a tsserver location to an LSP position in UTF-16. A
+// line or offset an LSP Position cannot hold (over 2^32) is an error, not
+// a position wrapped around to the top of the file.
 func tsPosition(l tsLocation) (Position, error) {
-	if l.Line < 1 || l.Offset < 1 {
-		return Position{}, fmt.Errorf("tsserver location %d:%d: want 1-based line and offset", l.Line, l.Offset)
+	if l.Line < 1 || l.Offset < 1 || uint64(l.Line-1) > math.MaxUint32 || uint64(l.Offset-1) > math.MaxUint32 {
+		return Position{}, fmt.Errorf("tsserver location %d:%d: want 1-based line and offset below 2^32", l.Line, l.Offset)
 	}
 	return Position{Line: uint32(l.Line - 1), Character: uint32(l.Offset - 1)}, nil
 }
