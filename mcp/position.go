@@ -80,6 +80,10 @@ func symbolColumn(line, symbol string, lineNo int) (int, error) {
 		if i < 0 {
 			break
 		}
+		if at := off + i; !charBoundary(line, at) {
+			off = at + 1 // inside a character's bytes: not an occurrence
+			continue
+		}
 		found++
 		if found == n {
 			return utf8.RuneCountInString(line[:off+i]) + 1, nil
@@ -90,6 +94,13 @@ func symbolColumn(line, symbol string, lineNo int) (int, error) {
 		return 0, fmt.Errorf("symbol %q not found on line %d: %s", name, lineNo, strings.TrimSpace(line))
 	}
 	return 0, fmt.Errorf("symbol %q occurs %d time(s) on line %d, not %d: %s", name, found, lineNo, n, strings.TrimSpace(line))
+}
+
+// charBoundary reports whether byte offset i of s starts a character as
+// columns count them (utf8.RuneCountInString, an invalid byte being a
+// character of its own): cutting s there splits no character.
+func charBoundary(s string, i int) bool {
+	return utf8.RuneCountInString(s[:i])+utf8.RuneCountInString(s[i:]) == utf8.RuneCountInString(s)
 }
 
 // position is a resolved tool position: the file, its lines, and the
