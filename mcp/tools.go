@@ -306,8 +306,8 @@ func (t *tools) diagnostics(ctx context.Context, _ *sdk.CallToolRequest, in Diag
 }
 
 // expand resolves a file, or the files a glob (doublestar syntax, relative
-// to the root) matches, at most maxGlobFiles, skipping .git and
-// node_modules.
+// to the root) matches, at most maxGlobFiles, skipping .git, node_modules
+// and files a symlink on the way takes out of the workspace.
 func (t *tools) expand(pattern string) ([]string, error) {
 	if !strings.ContainsAny(pattern, "*?[{") {
 		p, err := resolvePath(t.root, pattern)
@@ -335,10 +335,14 @@ func (t *tools) expand(pattern string) ([]string, error) {
 		if strings.HasPrefix(p, ".git/") || strings.Contains("/"+p, "/node_modules/") {
 			return nil
 		}
+		full := filepath.Join(t.root, filepath.FromSlash(p))
+		if _, err := resolvePath(t.root, full); err != nil {
+			return nil // reached through a symlink that leads out of the workspace
+		}
 		if len(out) == maxGlobFiles {
 			return fmt.Errorf("glob %s matches more than %d files: narrow it", pattern, maxGlobFiles)
 		}
-		out = append(out, filepath.Join(t.root, filepath.FromSlash(p)))
+		out = append(out, full)
 		return nil
 	})
 	if err != nil {
