@@ -3,6 +3,7 @@ package sidecar
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -410,5 +411,35 @@ func TestRepositoryProgramNeedsTrust(t *testing.T) {
 	res := NewEngine(root, cfg, nil, testLog(t)).Check(context.Background(), NotifyChangeParams{Changes: []Change{{Path: "a.js"}}})
 	if _, err := os.Stat(marker); err == nil {
 		t.Errorf("the repository's node_modules/.bin/eslint ran before trust (servers %+v)", res.Servers)
+	}
+}
+
+// TestRequestRefusesFIFO: the request method (navigation for `lsp-hook
+// mcp`) on a FIFO inside the workspace answers at once with a refusal, and
+// the server still serves the next check: it must not open the FIFO, which
+// would block on it forever while holding the server's document lock.
+func TestRequestRefusesFIFO(t *testing.T) {
+	knownIssue(t, "Server.request resolves the path but does not check it is a regular file; lsp.Client.sync then "+
+		"os.ReadFile's the FIFO, blocking forever with the server's sync lock held, so every later check of that server times out")
+	e := goplsEngine(t)
+	if err := syscall.Mkfifo(filepath.Join(e.Root, "pipe.go"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := dial(context.Background(), t, serve(t, e))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var out json.RawMessage
+	err := c.Call(ctx, MethodRequest, RequestParams{Path: "pipe.go", Method: "textDocument/documentSymbol", Params: json.RawMessage(`{}`)}, &out)
+	if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("request on a FIFO: %v, %s; want a refusal naming it", err, out)
+	}
+	next, cancelNext := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancelNext()
+	var res Result
+	if err := c.Call(next, MethodNotifyChange, NotifyChangeParams{Changes: []Change{{Path: "main.go"}}}, &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Servers) != 1 || res.Servers[0].Freshness != string(lsp.Fresh) {
+		t.Errorf("the next check: servers %+v, want gopls fresh", res.Servers)
 	}
 }
