@@ -2,7 +2,7 @@
 #
 #   make test    install pinned language servers into ./.tools, then go vet, go test -race and the MCP Inspector check
 #   make demo    build, then replay recorded Claude Code events against testdata/demo
-#   make bench   hook and Go-edit round trips against baselines measured in the same run
+#   make bench   every bench section against baselines measured in the same run; writes docs/benchmarks.md
 
 GO            ?= go
 TOOLS         := $(CURDIR)/.tools
@@ -73,8 +73,13 @@ fuzz:
 demo: build tools
 	LSP_HOOK_BIN=$(BIN) ./scripts/demo.sh
 
+# The report goes to stdout and, as Markdown with the machine and the
+# command that reproduces it, to BENCH_MD. BENCH_FLAGS adds bench flags,
+# e.g. BENCH_FLAGS='-note "a shared, loaded machine"' or -only json,load.
+BENCH_MD    ?= docs/benchmarks.md
+BENCH_FLAGS ?=
 bench: build tools
-	$(GO) run ./bench -bin $(BIN)
+	$(GO) run ./bench -bin $(BIN) -md $(BENCH_MD) $(BENCH_FLAGS)
 
 clean:
 	rm -rf bin

@@ -586,7 +586,7 @@ func (b *bench) diagnoseGo(ctx context.Context) (diagProject, error) {
 // finds everything compiled and only its analysis to do. It returns the
 // directory and the environment to run Go commands with.
 func (b *bench) diagGoWorkspace(ctx context.Context, p *diagProject) (string, []string, error) {
-	online := withEnv(b.env, "GOPROXY="+os.Getenv("GOPROXY")) // the user's proxy setting, for the downloads
+	online := b.onlineEnv()
 	env := withEnv(b.env, "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -buildvcs=false"))
 	mod, err := goplsModule(ctx, env)
 	if err != nil {

@@ -185,11 +185,13 @@ type machine struct {
 	memory   string // MemTotal, human readable
 	kernel   string
 	load     string // 1, 5 and 15 minute load averages at the start
+	endLoad  string // the same at the end of the measurements
 	goVer    string
 	gopls    string // version line
 	goplsBin string
 	lspHook  string // `lsp-hook version` output
 	bin      string
+	tools    map[string]string // langSpec.key → versions of its server and baseline tools (toolVersions)
 }
 
 // describeMachine gathers the header; what cannot be read shows as "?".
@@ -207,7 +209,18 @@ func (b *bench) describeMachine(ctx context.Context, goplsBin string) machine {
 	m.gopls = orUnknown(output(ctx, "", b.env, goplsBin, "version"))
 	m.gopls = strings.TrimPrefix(firstLine([]byte(m.gopls), nil), "golang.org/x/tools/gopls ")
 	m.lspHook = orUnknown(output(ctx, "", b.env, b.opts.bin, "version"))
+	m.tools = make(map[string]string)
+	for _, l := range langSpecs {
+		m.tools[l.key] = b.toolVersions(ctx, l)
+	}
 	return m
+}
+
+// onlineEnv is the children's environment with the user's GOPROXY back,
+// for preparing a workspace: downloading what a copied module needs, never
+// while timing (b.env keeps GOPROXY=off).
+func (b *bench) onlineEnv() []string {
+	return withEnv(b.env, "GOPROXY="+os.Getenv("GOPROXY"))
 }
 
 // loadAvg is the 1, 5 and 15 minute load averages now, or "?".

@@ -55,7 +55,7 @@ func (b *bench) langEdits(ctx context.Context, rep *report) error {
 // langEdit measures one language: langN timed runs (edits.go) of
 // spec.decl, with spec.baseline as the baseline, after the first touch.
 func (b *bench) langEdit(ctx context.Context, spec langSpec) (langResult, error) {
-	res := langResult{spec: spec, tools: b.toolVersions(ctx, spec)}
+	res := langResult{spec: spec, tools: b.machine.tools[spec.key]}
 	ws, err := b.langWorkspace(ctx, spec)
 	if err != nil {
 		return res, err

@@ -37,10 +37,17 @@ func claudeEvent(cwd, path string) []byte {
 // hook runs `lsp-hook hook claude` in ws for an Edit of path, as Claude Code
 // would, and returns its wall time and the lint block it answered with (""
 // when it printed nothing: the file is clean). The hook must exit 0 and
-// print either nothing or the PostToolUse answer.
+// print either nothing or the PostToolUse answer. It marks ws as having a
+// daemon to stop.
 func (b *bench) hook(ctx context.Context, ws *workspace, path string) (time.Duration, string, error) {
 	ws.daemon = true
-	r, err := b.exec(ctx, ws.dir, claudeEvent(ws.dir, path), b.opts.bin, "hook", "claude")
+	return b.runHook(ctx, ws.dir, path)
+}
+
+// runHook is hook for the workspace root dir, touching no shared state, so
+// that many can run at once (the caller marks the workspace's daemon).
+func (b *bench) runHook(ctx context.Context, dir, path string) (time.Duration, string, error) {
+	r, err := b.exec(ctx, dir, claudeEvent(dir, path), b.opts.bin, "hook", "claude")
 	if err != nil {
 		return 0, "", err
 	}
@@ -237,10 +244,14 @@ func readProcMem(pid int) (m procMem, ok bool) {
 // and any other process under the daemon.
 type memRow struct {
 	ws      *workspace
+	label   string // the row's name in the table; ws.name when ""
 	daemon  procMem
 	servers []namedMem // one per server process the daemon runs, named by its catalogue name
 	others  []namedMem // other descendants of the daemon, e.g. gopls's telemetry child
 }
+
+// name is the row's name in the table.
+func (r memRow) name() string { return orDefault(r.label, r.ws.name) }
 
 // namedMem is the memory of a process named by its command line.
 type namedMem struct {
@@ -256,33 +267,63 @@ func (b *bench) memory(ctx context.Context) ([]memRow, error) {
 		if !ws.daemon {
 			continue
 		}
-		st, up, err := b.status(ctx, ws)
+		row, err := b.memOf(ctx, ws)
 		if err != nil {
 			return rows, err
 		}
-		if !up {
-			return rows, fmt.Errorf("%s: no daemon running after the runs", ws.name)
-		}
-		row := memRow{ws: ws}
-		if row.daemon, up = readProcMem(st.Pid); !up {
-			return rows, fmt.Errorf("%s: reading /proc/%d/status of the daemon", ws.name, st.Pid)
-		}
-		servers := make(map[int]bool)
-		for _, s := range st.Servers {
-			servers[s.Pid] = true
-			if m, ok := readProcMem(s.Pid); ok {
-				row.servers = append(row.servers, namedMem{procMem: m, cmd: s.Name})
-			}
-		}
-		for pid, cmd := range descendants(st.Pid) {
-			if m, ok := readProcMem(pid); ok && !servers[pid] {
-				row.others = append(row.others, namedMem{procMem: m, cmd: cmd})
-			}
-		}
-		slices.SortFunc(row.others, func(a, b namedMem) int { return a.pid - b.pid })
 		rows = append(rows, row)
 	}
 	return rows, nil
+}
+
+// memOf reads the memory of ws's daemon, of each server it reports in
+// status, and of every other process under it.
+func (b *bench) memOf(ctx context.Context, ws *workspace) (memRow, error) {
+	row := memRow{ws: ws}
+	st, up, err := b.status(ctx, ws)
+	if err != nil {
+		return row, err
+	}
+	if !up {
+		return row, fmt.Errorf("%s: no daemon running after the runs", ws.name)
+	}
+	if row.daemon, up = readProcMem(st.Pid); !up {
+		return row, fmt.Errorf("%s: reading /proc/%d/status of the daemon", ws.name, st.Pid)
+	}
+	servers := make(map[int]bool)
+	for _, s := range st.Servers {
+		servers[s.Pid] = true
+		if m, ok := readProcMem(s.Pid); ok {
+			row.servers = append(row.servers, namedMem{procMem: m, cmd: s.Name})
+		}
+	}
+	for pid, cmd := range descendants(st.Pid) {
+		if m, ok := readProcMem(pid); ok && !servers[pid] {
+			row.others = append(row.others, namedMem{procMem: m, cmd: cmd})
+		}
+	}
+	slices.SortFunc(row.others, func(a, b namedMem) int { return a.pid - b.pid })
+	return row, nil
+}
+
+// serversRSS is the sum of the servers' VmRSS, in KiB.
+func (r memRow) serversRSS() int64 {
+	var sum int64
+	for _, s := range r.servers {
+		sum += s.rss
+	}
+	return sum
+}
+
+// treeRSS is the sum of the VmRSS of the daemon and every process under
+// it (servers and others), in KiB: what the user's machine pays for the
+// workspace. Pages two processes share count twice.
+func (r memRow) treeRSS() int64 {
+	sum := r.daemon.rss + r.serversRSS()
+	for _, o := range r.others {
+		sum += o.rss
+	}
+	return sum
 }
 
 // logPath is ws's daemon log, which hooks write to as well: beside the

@@ -20,7 +20,19 @@
 //     wall time and peak memory (diagnose.go);
 //  6. mcp: warm lsp_goto_definition and lsp_find_references through
 //     `lsp-hook mcp` against the same request sent straight to a gopls the
-//     bench starts, p50 over 20 calls (mcp.go).
+//     bench starts, p50 over 20 calls (mcp.go);
+//  7. load: gopls, pyright, typescript-language-server and clangd active in
+//     one daemon (first touch of each, the daemon's RSS alone, each
+//     server's, the tree's), then 200 hook processes started at once over
+//     50 Go, TypeScript, Python, JSON and YAML files: p50, p99 and max of
+//     their wall times, failures, timeouts and wrong answers (load.go).
+//
+// The report opens with a summary (summary.go): every goal of issue 7
+// with its figure, baseline, ratio and verdict, then the figures the issue
+// asks for without a goal (warm edit against each language's per-edit
+// command, first touch per language). -md FILE also writes the report as
+// Markdown, with the machine and the command that reproduces it (make bench
+// writes docs/benchmarks.md); -note adds a sentence about the run to it.
 //
 // -only selects sections (-only json,langs), -langs the languages of part
 // 3 (-langs py,ts). Machines are noisy, so the claims are ratios between
@@ -32,7 +44,7 @@
 // Usage (from the module root; the servers must be on PATH, as make bench
 // puts them):
 //
-//	go run ./bench -bin bin/lsp-hook [-only json,go,langs,memory,diagnose,mcp] [-langs go,py,ts,c]
+//	go run ./bench -bin bin/lsp-hook [-only json,go,langs,memory,diagnose,mcp,load] [-langs go,py,ts,c] [-md FILE [-note TEXT]]
 package main
 
 import (
@@ -74,6 +86,9 @@ type options struct {
 	langs    *setFlag      // languages of part 3 (go, py, ts, c)
 	langsDir string        // directory holding the projects of part 3
 	langN    int           // timed edits per language, after the untimed first touch
+	md       string        // -md: the Markdown report's path; "" for none
+	note     string        // -note: a sentence about the run for the Markdown report
+	args     []string      // the arguments as given, for the Markdown report's command
 }
 
 // runs reports whether -only selects s.
@@ -81,7 +96,7 @@ func (o options) runs(s section) bool { return o.only.has(string(s)) }
 
 // parseOptions reads the flags; -bin is required.
 func parseOptions(args []string, stderr io.Writer) (options, error) {
-	o := options{only: newSectionFlag(), langs: newLangFlag()}
+	o := options{only: newSectionFlag(), langs: newLangFlag(), args: args}
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.bin, "bin", "", "lsp-hook binary to measure (required)")
@@ -95,6 +110,8 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 	fs.Var(o.langs, "langs", "comma-separated languages of the langs section: "+strings.Join(o.langs.all, ","))
 	fs.StringVar(&o.langsDir, "langs-dir", "testdata/langs", "directory of the per-language projects")
 	fs.IntVar(&o.langN, "lang-n", 20, "timed edits per language, after the first touch")
+	fs.StringVar(&o.md, "md", "", "also write the report as Markdown to this file (make bench: docs/benchmarks.md)")
+	fs.StringVar(&o.note, "note", "", "a sentence about the run for the Markdown report, e.g. how loaded the machine was")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -132,23 +149,35 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		}
 	}()
 	rep := &report{machine: b.machine}
-	var dg diagnoseResult
-	var mr mcpResult
 	err = measureAll(ctx, b, rep)
 	if err == nil && opts.runs(secDiagnose) {
-		err = b.diagnoseSection(ctx, &dg)
+		err = b.diagnoseSection(ctx, &rep.diagnose)
 	}
 	if err == nil && opts.runs(secMCP) {
-		err = b.mcpSection(ctx, &mr)
+		err = b.mcpSection(ctx, &rep.mcp)
 	}
+	if err == nil && opts.runs(secLoad) {
+		rep.load = &loadResult{}
+		err = b.loadSection(ctx, rep.load)
+	}
+	rep.machine.endLoad = loadAvg()
 	rep.cleanup = b.stopDaemons()
 	if err != nil {
 		rep.failure = err.Error()
 	}
 	rep.write(stdout)
-	writeDiagnose(stdout, dg)
-	writeMCP(stdout, mr)
-	return err
+	if opts.md == "" {
+		return err
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "bench: the run failed; %s not written\n", opts.md)
+		return err
+	}
+	root, werr := os.Getwd()
+	if werr == nil {
+		werr = rep.writeMarkdownFile(opts.md, mdDoc{repro: reproCommand(root, opts.args), note: opts.note})
+	}
+	return werr
 }
 
 // measureAll runs the selected parts in order, filling rep as it goes so

@@ -38,6 +38,12 @@ func (s samples) p90() time.Duration { return s.percentile(0.90) }
 // p95 is the 95th percentile by nearest rank; 0 without samples.
 func (s samples) p95() time.Duration { return s.percentile(0.95) }
 
+// p99 is the 99th percentile by nearest rank; 0 without samples.
+func (s samples) p99() time.Duration { return s.percentile(0.99) }
+
+// maximum is the largest sample; 0 without samples.
+func (s samples) maximum() time.Duration { return s.percentile(1) }
+
 // percentile is the q-th quantile (0 < q ≤ 1) by nearest rank; 0 without
 // samples.
 func (s samples) percentile(q float64) time.Duration {

@@ -22,7 +22,8 @@ const (
 // project vs go vet and tsc (diagnose.go).
 const secDiagnose section = "diagnose"
 
-var allSections = []section{secJSON, secGo, secLangs, secMemory, secDiagnose, secMCP}
+// allSections are the sections in the order they run and print.
+var allSections = []section{secJSON, secGo, secLangs, secMemory, secDiagnose, secMCP, secLoad}
 
 // setFlag is a comma-separated subset of a fixed list of names, for -only
 // and -langs (flag.Value). Empty means all.

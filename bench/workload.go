@@ -57,8 +57,9 @@ func (b *bench) demoWorkspace(ctx context.Context) (*workspace, error) {
 }
 
 // moduleWorkspace copies -module (the version this module requires, from
-// the module cache) without its tests, whose dependencies are not in the
-// cache, and tidies its go.mod offline.
+// the module cache) without its tests, and tidies its go.mod, with the
+// user's GOPROXY: tidy reads the go.mod of the test-only requirements too,
+// which a fresh module cache does not have.
 func (b *bench) moduleWorkspace(ctx context.Context) (*workspace, error) {
 	info, err := output(ctx, "", os.Environ(), "go", "list", "-m", "-f", "{{.Dir}}\t{{.Version}}", b.opts.module)
 	if err != nil {
@@ -73,8 +74,8 @@ func (b *bench) moduleWorkspace(ctx context.Context) (*workspace, error) {
 	if err := copyTree(src, ws.dir, true); err != nil {
 		return nil, err
 	}
-	if _, err := output(ctx, ws.dir, b.env, "go", "mod", "tidy"); err != nil {
-		return nil, fmt.Errorf("tidying the copy of %s offline: %w", ws.name, err)
+	if _, err := output(ctx, ws.dir, b.onlineEnv(), "go", "mod", "tidy"); err != nil {
+		return nil, fmt.Errorf("tidying the copy of %s: %w", ws.name, err)
 	}
 	if err := b.finishWorkspace(ctx, ws); err != nil {
 		return nil, err
