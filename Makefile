@@ -57,18 +57,25 @@ test: tools fmt-check vet build
 	LSP_HOOK_REQUIRE_SERVERS=1 $(GO) test -race -count=1 ./...
 	./scripts/mcp-inspector-check.sh $(BIN)
 
-# Every go test -fuzz target for FUZZTIME each (default 30s). Minimizing a
-# new input is capped at 5s: with Go's default (60s) one minimization can
-# eat the whole run. A crasher lands in the package's testdata/fuzz and
-# fails go test from then on, as a regression test.
-FUZZTIME ?= 30s
+# Every go test -fuzz target of FUZZPKGS (default all) for FUZZTIME each
+# (default 30s), one after another, with FUZZPARALLEL workers (default
+# GOMAXPROCS; 1 on a shared machine). Minimizing a new input is capped at
+# 5s: with Go's default (60s) one minimization can eat the whole run. Every
+# target runs even when one fails; the failed ones are listed at the end.
+# A crasher lands in the package's testdata/fuzz and fails go test from
+# then on, as a regression test.
+FUZZTIME     ?= 30s
+FUZZPKGS     ?= ./...
+FUZZPARALLEL ?=
 fuzz:
-	@set -e; for pkg in $$($(GO) list ./...); do \
+	@failed=; for pkg in $$($(GO) list $(FUZZPKGS)); do \
 		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
 			echo "fuzz $$pkg $$f"; \
-			$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 5s $$pkg; \
+			$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 5s \
+				$(if $(FUZZPARALLEL),-parallel $(FUZZPARALLEL)) $$pkg || failed="$$failed $$pkg.$$f"; \
 		done; \
-	done
+	done; \
+	if [ -n "$$failed" ]; then echo "fuzz targets that failed:$$failed"; exit 1; fi
 
 demo: build tools
 	LSP_HOOK_BIN=$(BIN) ./scripts/demo.sh
