@@ -47,8 +47,8 @@ func (f loadFile) bad() bool { return f.line > 0 }
 // "toml"): with an error naming a per-file identifier (JSON's names none:
 // its error is a trailing comma) when bad, clean otherwise. i padding
 // lines push the error down, so no two files of a language report the
-// same line. stamp goes into a comment or a string on a line of its own
-// (edits that change nothing else).
+// same line. stamp goes into a comment or a string away from the error's
+// line, so that successive edits differ in text and nothing else.
 func loadFileOf(lang string, i int, bad bool, stamp string) loadFile {
 	id := fmt.Sprintf("undef%s%02d", strings.ToUpper(lang[:1])+lang[1:], i)
 	pad := func(prefix string) string { return strings.Repeat(prefix+" padding\n", i) }
@@ -116,9 +116,8 @@ func lineOf(text, s string) int {
 	return strings.Count(text[:i], "\n") + 1
 }
 
-// newLoadWorkspace copies testdata/langs/go (a Go module) and adds the
-// TypeScript and Python projects and the JSON and YAML files of files, each
-// written as given.
+// newLoadWorkspace copies testdata/langs/go (a Go module), adds ts/ and
+// py/ projects (tsconfig.json, pyproject.toml), and writes files.
 func newLoadWorkspace(t *testing.T, files []loadFile) *workspace {
 	t.Helper()
 	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath()})
