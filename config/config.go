@@ -39,16 +39,24 @@ type Config struct {
 	// AutoInstall, when set (`auto_install: true`), lets the daemon install
 	// a missing go- or npm-distributed server in the background the first
 	// time a file needs it; the check that found it missing does not wait.
+	// A workspace config file turns it on only once trusted (trust.go).
 	AutoInstall bool
 	// Sources maps each dotted key a config file set ("lsp.timeout",
 	// "linters.ruff.command") to "file:line"; keys absent here have their
 	// built-in value.
 	Sources map[string]string
-	// Untrusted lists the keys of the workspace config file that define
-	// commands (lsp.servers.NAME.command or .env, linters.NAME.command)
-	// and were skipped because the file is not trusted (`lsp-hook trust`;
-	// see trust.go).
+	// Untrusted lists the keys of the workspace config file that run or
+	// install programs (lsp.servers.NAME.command, .env, .settings or
+	// .initialization_options, linters.NAME.command, auto_install) and were
+	// skipped because the file is not trusted (`lsp-hook trust`; see
+	// trust.go).
 	Untrusted []string
+	// WorkspaceTrusted is true once `lsp-hook trust` was run in this
+	// workspace (TrustedWorkspace), config file or not: only then may a
+	// program that lies inside the workspace (node_modules/.bin/eslint, a
+	// linter command given as a workspace-relative path) run. Default
+	// false.
+	WorkspaceTrusted bool
 	// Files lists the config files that were read, most important first.
 	Files []string
 }

@@ -82,12 +82,13 @@ func Load(root string) (*Config, []Problem) {
 			problems = append(problems, apply(c, file, data)...)
 			continue
 		}
-		servers, linters := snapshot(c)
+		before := snapshot(c)
 		problems = append(problems, apply(c, file, data)...)
 		if !Trusted(file) {
-			distrust(c, file, servers, linters)
+			distrust(c, file, before)
 		}
 	}
+	c.WorkspaceTrusted = TrustedWorkspace(root)
 	return c, append(problems, c.importAll(root)...)
 }
 
@@ -104,12 +105,12 @@ func (c *Config) importAll(root string) []Problem {
 			keep[parts[2]] = true
 		}
 	}
-	servers, linters := snapshot(c)
+	before := snapshot(c)
 	files, problems := importServers(c, root, keep)
 	for _, f := range files {
 		c.Files = append(c.Files, f)
 		if !Trusted(f) {
-			distrust(c, f, servers, linters)
+			distrust(c, f, before)
 		}
 	}
 	return problems

@@ -83,3 +83,81 @@ linters:
 		t.Errorf("a changed file kept its trust: %v", c.Untrusted)
 	}
 }
+
+// TestTrustAutoInstall: a workspace file's `auto_install: true` installs
+// software, so it applies only once the file is trusted, and says so in
+// Untrusted until then; turning it off needs no trust, and the user's own
+// file turns it on without any.
+func TestTrustAutoInstall(t *testing.T) {
+	tests := []struct {
+		name, user, project string
+		trust               bool
+		want                bool
+		untrusted           []string
+	}{
+		{name: "untrusted on", project: "auto_install: true\n", want: false, untrusted: []string{"auto_install"}},
+		{name: "trusted on", project: "auto_install: true\n", trust: true, want: true},
+		{name: "untrusted off", user: "auto_install: true\n", project: "auto_install: false\n", want: false},
+		{name: "user on, untrusted on", user: "auto_install: true\n", project: "auto_install: true\n", want: true},
+		{name: "user on", user: "auto_install: true\n", want: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			user := t.TempDir()
+			t.Setenv("XDG_CONFIG_HOME", user)
+			t.Setenv("XDG_STATE_HOME", t.TempDir())
+			root := t.TempDir()
+			if tt.user != "" {
+				if err := os.MkdirAll(filepath.Join(user, "lsp-hook"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(user, "lsp-hook", "config.yaml"), []byte(tt.user), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tt.project != "" {
+				if err := os.WriteFile(filepath.Join(root, ".lsp-hook.yaml"), []byte(tt.project), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tt.trust {
+				if _, err := Trust(root); err != nil {
+					t.Fatal(err)
+				}
+			}
+			c, problems := Load(root)
+			if len(problems) != 0 {
+				t.Fatal(problems)
+			}
+			if c.AutoInstall != tt.want || !slices.Equal(c.Untrusted, tt.untrusted) {
+				t.Errorf("auto_install %v, untrusted %v; want %v, %v", c.AutoInstall, c.Untrusted, tt.want, tt.untrusted)
+			}
+		})
+	}
+}
+
+// TestTrustWorkspace: `lsp-hook trust` in a workspace with no config file
+// still records the workspace (its own programs may run), under its real
+// path whichever way it was named; another workspace stays untrusted.
+func TestTrustWorkspace(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	root, other := t.TempDir(), t.TempDir()
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(root, link); err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := Load(root); c.WorkspaceTrusted || TrustedWorkspace(root) {
+		t.Fatalf("a fresh workspace is trusted")
+	}
+	files, err := Trust(link)
+	if err != nil || len(files) != 0 {
+		t.Fatalf("Trust = %q, %v; want no files, no error", files, err)
+	}
+	if c, _ := Load(root); !c.WorkspaceTrusted {
+		t.Errorf("after trust the workspace is not trusted")
+	}
+	if c, _ := Load(other); c.WorkspaceTrusted {
+		t.Errorf("trusting one workspace trusted another")
+	}
+}

@@ -70,8 +70,9 @@ func configCommand() *cli.Command {
 func trustCommand() *cli.Command {
 	return &cli.Command{
 		Name: "trust",
-		Usage: "allow the commands this workspace's config file defines (servers' command and env, linters' command); " +
-			"a changed file needs trust again",
+		Usage: "allow this workspace's own programs (node_modules/.bin/eslint) and what its config file sets that runs or " +
+			"installs programs (servers' command, env, settings, initialization_options; linters' command; auto_install); " +
+			"a changed config file needs trust again",
 		Flags: []cli.Flag{rootFlag, socketFlag},
 		Action: func(c *cli.Context) error {
 			root, err := workspaceRoot(c)
@@ -82,15 +83,13 @@ func trustCommand() *cli.Command {
 			if err != nil {
 				return cli.Exit("trust: "+err.Error(), exitError)
 			}
-			if len(files) == 0 {
-				fmt.Fprintln(c.App.Writer, "no workspace config file: nothing to trust")
-				return nil
-			}
+			fmt.Fprintf(c.App.Writer, "trusted workspace %s (its own programs, such as node_modules/.bin/eslint, may run)\n", root)
 			for _, f := range files {
 				fmt.Fprintf(c.App.Writer, "trusted %s\n", f)
 			}
-			// A running daemon read the config before: stop it, and the
-			// next hook starts one that runs the trusted commands.
+			// A running daemon read the config and the workspace's trust
+			// before: stop it, and the next hook starts one that runs the
+			// trusted commands and programs.
 			if cl, err := sidecar.Dial(c.Context, socketFor(c, root), buildVersion()); err == nil {
 				defer cl.Close()
 				if err := cl.Call(c.Context, sidecar.MethodShutdown, struct{}{}, nil); err == nil {
