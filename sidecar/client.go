@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -20,7 +22,8 @@ import (
 // Client is a connection to a daemon.
 type Client struct {
 	conn  *jsonrpc2.Conn
-	Hello HelloResult // what the daemon said in hello
+	Hello HelloResult   // what the daemon said in hello
+	seq   atomic.Uint64 // ids of cancellable calls ("c1", "c2", …)
 }
 
 // Dial connects to the daemon on socket and exchanges hello. It fails fast
@@ -63,14 +66,26 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 	if p, ok := params.(NotifyChangeParams); ok && method == MethodNotifyChange {
 		return c.notifyChange(ctx, p, result)
 	}
-	return c.conn.Call(ctx, method, params, result)
+	return c.call(ctx, method, params, result)
+}
+
+// call sends a request under an id of its own; when ctx ends before the
+// answer, it tells the daemon to stop the work (cancel_request), in the
+// background, so the caller returns at once.
+func (c *Client) call(ctx context.Context, method string, params, result any) error {
+	id := jsonrpc2.ID{Str: "c" + strconv.FormatUint(c.seq.Add(1), 10), IsString: true}
+	err := c.conn.Call(ctx, method, params, result, jsonrpc2.PickID(id))
+	if err != nil && ctx.Err() != nil && method != MethodHello {
+		go func() { _ = c.conn.Notify(context.Background(), MethodCancelRequest, CancelParams{ID: &id}) }()
+	}
+	return err
 }
 
 // notifyChange is Call for a notify_change: see Call for the size guard.
 func (c *Client) notifyChange(ctx context.Context, p NotifyChangeParams, result any) error {
 	kept, notes := oversized(p)
 	if len(notes) == 0 {
-		return c.conn.Call(ctx, MethodNotifyChange, p, result)
+		return c.call(ctx, MethodNotifyChange, p, result)
 	}
 	res, ok := result.(*Result)
 	if !ok {
@@ -81,7 +96,7 @@ func (c *Client) notifyChange(ctx context.Context, p NotifyChangeParams, result 
 		return nil
 	}
 	p.Changes = kept
-	if err := c.conn.Call(ctx, MethodNotifyChange, p, res); err != nil {
+	if err := c.call(ctx, MethodNotifyChange, p, res); err != nil {
 		return err
 	}
 	res.Notes = append(notes, res.Notes...)

@@ -13,8 +13,9 @@ import (
 // status's linters and untrusted; version 4 the agent-hook methods
 // (changed_files for Claude's Bash hook, subscribe for published
 // diagnostics); version 5 request (LSP navigation for `lsp-hook mcp`);
-// version 6 status's process (the daemon's goroutines, descriptors, RSS).
-const ProtocolVersion = 6
+// version 6 status's process (the daemon's goroutines, descriptors, RSS);
+// version 7 check and cancel_request (and LSP's $/cancelRequest).
+const ProtocolVersion = 7
 
 // Method names served by the daemon (DESIGN.md "Socket and wire protocol").
 const (
@@ -147,8 +148,10 @@ type StatusResult struct {
 	LogFile string         `json:"log_file,omitempty"`
 	Servers []ServerStatus `json:"servers"`
 	Linters []LinterStatus `json:"linters,omitempty"`
-	// Untrusted lists the workspace config's command keys skipped until
-	// `lsp-hook trust` (config.Config.Untrusted).
+	// Untrusted lists what does not run until `lsp-hook trust`: the
+	// workspace config's keys (config.Config.Untrusted), then the
+	// workspace's own programs linters wanted, as "PROGRAM (linter NAME)"
+	// (Engine.Untrusted).
 	Untrusted []string         `json:"untrusted,omitempty"`
 	Counters  map[string]int64 `json:"counters"`
 	// Process is the daemon's own goroutines, open file descriptors, RSS

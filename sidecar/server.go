@@ -42,8 +42,9 @@ type Server struct {
 	lastUse  atomic.Int64 // unix nanoseconds of the last request's end
 	counters sync.Map     // method → *atomic.Int64
 
-	mu    sync.Mutex // guards conns
-	conns map[*jsonrpc2.Conn]bool
+	mu      sync.Mutex // guards conns and cancels
+	conns   map[*jsonrpc2.Conn]bool
+	cancels map[*jsonrpc2.Conn]*cancels // running requests cancel_request can reach
 
 	done     chan struct{} // closed when Shutdown begins
 	stopOnce sync.Once
@@ -53,6 +54,7 @@ type Server struct {
 // daemon per socket), a fresh 0600 socket file.
 func (s *Server) Listen(socket string) error {
 	s.socket, s.start, s.done, s.conns = socket, time.Now(), make(chan struct{}), make(map[*jsonrpc2.Conn]bool)
+	s.cancels = make(map[*jsonrpc2.Conn]*cancels)
 	if err := checkSocketPath(socket); err != nil {
 		return err
 	}
@@ -156,6 +158,7 @@ func (s *Server) serveConn(nc net.Conn) {
 var served = map[string]bool{
 	MethodHello: true, MethodNotifyChange: true, MethodDiagnostics: true, MethodStatus: true, MethodSubscribe: true,
 	MethodRestart: true, MethodChangedFiles: true, MethodRequest: true, MethodShutdown: true,
+	MethodCheck: true, MethodCancelRequest: true, lspCancelRequest: true,
 }
 
 // counterUnknown counts requests for methods the daemon does not serve.
@@ -189,6 +192,12 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 	}
 	if err := checkDepth(params, MaxParamsDepth); err != nil {
 		return nil, err
+	}
+	switch req.Method {
+	case MethodNotifyChange, MethodCheck, MethodRequest:
+		var done func()
+		ctx, done = s.track(ctx, conn, req)
+		defer done()
 	}
 	switch req.Method {
 	case MethodHello:
@@ -228,6 +237,10 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		return s.changedFiles(ctx, params)
 	case MethodRequest:
 		return s.request(ctx, params)
+	case MethodCheck:
+		return s.check(ctx, params)
+	case MethodCancelRequest, lspCancelRequest:
+		return s.cancel(conn, params)
 	case MethodShutdown:
 		s.Log.Info("shutdown requested")
 		// Answer before the connections close; the handler's own reply
@@ -272,7 +285,7 @@ func (s *Server) status() StatusResult {
 		return true
 	})
 	st.Linters = s.Engine.LinterStatus()
-	st.Untrusted = s.Engine.Config.Untrusted
+	st.Untrusted = s.Engine.Untrusted()
 	if s.Engine.Manager != nil {
 		st.Servers = append(st.Servers, s.Engine.Manager.Status()...)
 	} else {

@@ -41,6 +41,13 @@ func startServer(t *testing.T, root string) string {
 // ends, and returns the socket.
 func serve(t *testing.T, e *Engine) string {
 	t.Helper()
+	_, socket := serveServer(t, e)
+	return socket
+}
+
+// serveServer is serve, returning the Server too.
+func serveServer(t *testing.T, e *Engine) (*Server, string) {
+	t.Helper()
 	socket := filepath.Join(shortDir(t), "run", "d.sock")
 	srv := &Server{Engine: e, Version: "test", Log: e.Log}
 	if err := srv.Listen(socket); err != nil {
@@ -54,7 +61,7 @@ func serve(t *testing.T, e *Engine) string {
 			t.Errorf("Serve: %v", err)
 		}
 	})
-	return socket
+	return srv, socket
 }
 
 // dial connects to the daemon at socket, closed when the test ends.

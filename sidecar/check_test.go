@@ -1,0 +1,166 @@
+package sidecar
+
+import (
+	"context"
+	"net"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
+)
+
+// TestCheckMethod is check's verdict on files a validator or a language
+// server (the fake one) checks: errors and warnings counted, and neither a
+// file that could not be read nor a server that did not answer is OK.
+func TestCheckMethod(t *testing.T) {
+	e := fakeEngine(t, "normal")
+	writeFile(t, e.Root, "bad.json", "{\"a\": 1,}\n")
+	writeFile(t, e.Root, "ok.json", "{\"a\": 1}\n")
+	writeFile(t, e.Root, "two.fake", "ERROR(E1): one\nWARN(W1): two\nok\n")
+	writeFile(t, e.Root, "clean.fake", "ok\n")
+	slow := fakeEngine(t, "never-publishes")
+	writeFile(t, slow.Root, "hung.fake", "ok\n")
+	tests := []struct {
+		name      string
+		engine    *Engine
+		path      string
+		want      CheckResult
+		wantNotes string
+	}{
+		{name: "json error", engine: e, path: "bad.json", want: CheckResult{Errors: 1, Freshness: "fresh"}},
+		{name: "json clean", engine: e, path: "ok.json", want: CheckResult{OK: true, Freshness: "fresh"}},
+		{name: "server error and warning", engine: e, path: "two.fake", want: CheckResult{Errors: 1, Warnings: 1, Freshness: "fresh"}},
+		{name: "server clean", engine: e, path: "clean.fake", want: CheckResult{OK: true, Freshness: "fresh"}},
+		{name: "missing file", engine: e, path: "nope.json", want: CheckResult{Freshness: "none"}, wantNotes: "nope.json"},
+		{name: "outside", engine: e, path: "/etc/hostname", want: CheckResult{Freshness: "none"}, wantNotes: "outside the workspace"},
+		{name: "server timeout is not ok", engine: slow, path: "hung.fake", want: CheckResult{Freshness: "timeout"}},
+	}
+	sockets := map[*Engine]string{e: serve(t, e), slow: serve(t, slow)}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			c := dial(ctx, t, sockets[tt.engine])
+			var got CheckResult
+			if err := c.Call(ctx, MethodCheck, CheckParams{Path: tt.path}, &got); err != nil {
+				t.Fatal(err)
+			}
+			notes := strings.Join(got.Notes, "\n")
+			got.Notes = nil
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("check %s = %+v, want %+v", tt.path, got, tt.want)
+			}
+			if (tt.wantNotes == "") != (notes == "") || !strings.Contains(notes, tt.wantNotes) {
+				t.Errorf("notes = %q, want one naming %q", notes, tt.wantNotes)
+			}
+		})
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := dial(ctx, t, sockets[e]).Call(ctx, MethodCheck, CheckParams{}, nil); err == nil || !strings.Contains(err.Error(), "path is empty") {
+		t.Errorf("check without a path: err = %v", err)
+	}
+}
+
+// TestCancelRequest cancels a notify_change waiting on a server that never
+// publishes (30 s deadline): with cancel_request, LSP's $/cancelRequest, or
+// by the client's own context ending, the daemon stops the work at once
+// and the answer says the server timed out rather than passing it off as
+// clean; the daemon then has nothing in flight.
+func TestCancelRequest(t *testing.T) {
+	tests := []struct {
+		name   string
+		cancel func(ctx context.Context, c *Client, id jsonrpc2.ID) error
+	}{
+		{name: "cancel_request", cancel: func(ctx context.Context, c *Client, id jsonrpc2.ID) error {
+			return c.conn.Call(ctx, MethodCancelRequest, CancelParams{ID: &id}, nil)
+		}},
+		{name: "$/cancelRequest", cancel: func(ctx context.Context, c *Client, id jsonrpc2.ID) error {
+			return c.conn.Notify(ctx, lspCancelRequest, CancelParams{ID: &id})
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := fakeEngine(t, "never-publishes")
+			e.Config.LSP.Timeout, e.Config.LSP.FirstTouchTimeout = 30*time.Second, 30*time.Second
+			writeFile(t, e.Root, "hung.fake", "ok\n")
+			srv, socket := serveServer(t, e)
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			c := dial(ctx, t, socket)
+			id := jsonrpc2.ID{Str: "slow", IsString: true}
+			answered := make(chan error, 1)
+			var res Result
+			begin := time.Now()
+			go func() {
+				answered <- c.conn.Call(ctx, MethodNotifyChange, NotifyChangeParams{
+					Changes: []Change{{Path: "hung.fake"}}, BudgetMS: 30000, ColdBudgetMS: 30000,
+				}, &res, jsonrpc2.PickID(id))
+			}()
+			waitInflight(t, srv, 1)
+			if err := tt.cancel(ctx, c, id); err != nil {
+				t.Fatal(err)
+			}
+			if err := <-answered; err != nil {
+				t.Fatalf("cancelled notify_change: %v", err)
+			}
+			if took := time.Since(begin); took > 10*time.Second {
+				t.Errorf("cancelled check answered after %v", took)
+			}
+			if len(res.Servers) != 1 || res.Servers[0].Freshness == "fresh" || !strings.Contains(res.Lint, "fake") {
+				t.Errorf("cancelled check: servers %+v, lint %q: want the fake server not fresh, and said so", res.Servers, res.Lint)
+			}
+			waitInflight(t, srv, 0)
+		})
+	}
+	t.Run("client context ends", func(t *testing.T) {
+		e := fakeEngine(t, "never-publishes")
+		e.Config.LSP.Timeout, e.Config.LSP.FirstTouchTimeout = 30*time.Second, 30*time.Second
+		writeFile(t, e.Root, "hung.fake", "ok\n")
+		srv, socket := serveServer(t, e)
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		c := dial(ctx, t, socket)
+		short, cancelShort := context.WithTimeout(ctx, 500*time.Millisecond)
+		defer cancelShort()
+		var res Result
+		err := c.Call(short, MethodNotifyChange, NotifyChangeParams{Changes: []Change{{Path: "hung.fake"}}, BudgetMS: 30000, ColdBudgetMS: 30000}, &res)
+		if err == nil {
+			t.Fatalf("a call past its context answered: %+v", res)
+		}
+		waitInflight(t, srv, 0) // the client told the daemon to stop
+	})
+	// jsonrpc2 cancels the handlers' context when the connection closes:
+	// a hook that gave up at its budget stops its check.
+	t.Run("client hangs up", func(t *testing.T) {
+		e := fakeEngine(t, "never-publishes")
+		e.Config.LSP.Timeout, e.Config.LSP.FirstTouchTimeout = 30*time.Second, 30*time.Second
+		writeFile(t, e.Root, "hung.fake", "ok\n")
+		srv, socket := serveServer(t, e)
+		nc, err := net.Dial("unix", socket)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn := jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(nc, jsonrpc2.VSCodeObjectCodec{}), noRequests{})
+		if _, err := conn.DispatchCall(context.Background(), MethodNotifyChange, NotifyChangeParams{Changes: []Change{{Path: "hung.fake"}}}); err != nil {
+			t.Fatal(err)
+		}
+		waitInflight(t, srv, 1)
+		conn.Close()
+		waitInflight(t, srv, 0)
+	})
+}
+
+// waitInflight waits up to 10 s for srv to have n requests in flight.
+func waitInflight(t *testing.T, srv *Server, n int64) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for srv.inflight.Load() != n {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d requests in flight after 10s, want %d", srv.inflight.Load(), n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
