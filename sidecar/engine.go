@@ -39,7 +39,8 @@ type Engine struct {
 
 	linterStats linterStats // compiler-mode runs, for status
 
-	untrustedSaid atomic.Bool // the untrusted-config note was shown once
+	untrustedSaid  atomic.Bool       // the untrusted-config note was shown once
+	untrustedProgs untrustedPrograms // workspace programs linters could not run untrusted
 
 	mu      sync.Mutex                   // guards answers
 	answers map[string]map[string]answer // path → checker → its last answer (only_new's memory)
@@ -135,7 +136,7 @@ func (e *Engine) Check(ctx context.Context, p NotifyChangeParams) Result {
 		res.Notes = append(res.Notes, base.notes...)
 	}
 	e.render(&res, sev, targets, byFile, others)
-	if note := e.untrustedNote(); note != "" {
+	for _, note := range e.untrustedNotes() {
 		res.Notes = append(res.Notes, note)
 		if res.Lint != "" {
 			res.Lint += "\n"
@@ -344,12 +345,14 @@ func (e *Engine) Current(paths []string) Result {
 	return res
 }
 
-// untrustedNote says, once per engine, which commands of an untrusted
-// workspace config were skipped (config.Config.Untrusted); "" otherwise.
-func (e *Engine) untrustedNote() string {
-	if len(e.Config.Untrusted) == 0 || e.untrustedSaid.Swap(true) {
-		return ""
+// untrustedNotes says, once per engine, which entries of an untrusted
+// workspace config were skipped (config.Config.Untrusted), and, once per
+// program, which workspace programs linters did not run (programs.go).
+func (e *Engine) untrustedNotes() []string {
+	var notes []string
+	if len(e.Config.Untrusted) > 0 && !e.untrustedSaid.Swap(true) {
+		notes = append(notes, fmt.Sprintf("the workspace config sets what runs or installs programs, skipped until you run `lsp-hook trust` here: %s.",
+			strings.Join(e.Config.Untrusted, ", ")))
 	}
-	return fmt.Sprintf("the workspace config defines commands that do not run until you run `lsp-hook trust` here: %s.",
-		strings.Join(e.Config.Untrusted, ", "))
+	return append(notes, e.untrustedProgs.take()...)
 }

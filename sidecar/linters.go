@@ -31,7 +31,8 @@ import (
 // diagnose runs both), its required config file exists, and — in
 // LinterFallback mode — no live language server serves the file. A
 // built-in whose program is missing is skipped quietly; a configured one is
-// reported unavailable. One run covers every file whose expanded command
+// reported unavailable. A program inside the workspace runs only in a
+// trusted workspace (programs.go). One run covers every file whose expanded command
 // and directory are the same (go vet over a package runs once for all of
 // its files). Linters read files from disk.
 
@@ -176,9 +177,12 @@ func (e *Engine) linterRuns(targets []target, phase string) ([]linterRun, []Serv
 				continue
 			}
 			argv, dir := e.expand(l, t)
-			exe, err := e.linterPath(argv[0])
+			exe, err := e.linterPath(argv[0], dir)
 			if err != nil {
-				if !l.Builtin && !reported[name] {
+				if untrusted := (*untrustedProgramError)(nil); errors.As(err, &untrusted) {
+					e.untrustedProgs.add(name, untrusted)
+					e.Log.Warn("linter skipped: its program is the untrusted workspace's own", "linter", name, "program", untrusted.program)
+				} else if !l.Builtin && !reported[name] {
 					reported[name] = true
 					skipped = append(skipped, ServerResult{Name: name, Kind: KindLinter, State: lsp.StateUnavailable,
 						Freshness: string(lsp.None), Error: fmt.Sprintf("linter %s: %v", name, err)})
@@ -233,19 +237,6 @@ func (e *Engine) serverLive(path string) bool {
 func Installed(s config.Server) bool {
 	_, err := lsp.LookPath(s.Command[0])
 	return err == nil
-}
-
-// linterPath finds a linter's program: the workspace's own
-// node_modules/.bin first (eslint is usually a project dependency), then
-// where language servers are looked for (lsp.LookPath).
-func (e *Engine) linterPath(name string) (string, error) {
-	if !strings.Contains(name, "/") {
-		local := filepath.Join(e.Root, "node_modules", ".bin", name)
-		if fi, err := os.Stat(local); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-			return local, nil
-		}
-	}
-	return lsp.LookPath(name)
 }
 
 // expand replaces the placeholders {file}, {root}, {dir} and {rel} in l's

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -386,31 +387,107 @@ func hasLine(text string, subs ...string) bool {
 // all, but an eslint config and a program of its own at
 // node_modules/.bin/eslint, must not get that program run by the first
 // edit of a JavaScript file before `lsp-hook trust`, as a workspace
-// config's linter command would not be.
+// config's linter command would not be. Untrusted, an eslint installed
+// outside the workspace runs instead; with none, the linter is skipped and
+// the lint block says so once, naming the program and `lsp-hook trust`.
+// The same holds for a linter (here from the user's own config) whose
+// command is a workspace-relative path.
 func TestRepositoryProgramNeedsTrust(t *testing.T) {
-	knownIssue(t, "the built-in eslint linter runs the workspace's own node_modules/.bin/eslint, trusted or not (Engine.linterPath)")
-	t.Setenv("XDG_STATE_HOME", t.TempDir()) // no trust recorded
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name      string
+		user      string // the user's config.yaml
+		file      string // the edited file
+		program   string // the workspace's own program, root-relative
+		onPath    bool   // an eslint outside the workspace, on PATH
+		trust     bool
+		wantRan   string // "workspace", "path" or "" (none ran)
+		wantNote  string // in the lint block of the first check
+		untrusted []string
+	}{
+		{name: "untrusted, none on PATH", file: "a.js", program: "node_modules/.bin/eslint",
+			wantNote: "lsp-hook: linter eslint did not run: its program node_modules/.bin/eslint is the workspace's own and no eslint " +
+				"is installed outside it; run `lsp-hook trust` here to allow it.",
+			untrusted: []string{"node_modules/.bin/eslint (linter eslint)"}},
+		{name: "untrusted, one on PATH", file: "a.js", program: "node_modules/.bin/eslint", onPath: true, wantRan: "path"},
+		{name: "trusted", file: "a.js", program: "node_modules/.bin/eslint", onPath: true, trust: true, wantRan: "workspace"},
+		{name: "relative command, untrusted", file: "a.x", program: "tools/lint",
+			user:      "linters:\n  mine: {command: [./tools/lint, \"{file}\"], parser: eslint, extensions: [.x], mode: always}\n",
+			wantNote:  "lsp-hook: linter mine did not run: its program tools/lint is the workspace's own; run `lsp-hook trust` here to allow it.",
+			untrusted: []string{"tools/lint (linter mine)"}},
+		{name: "relative command, trusted", file: "a.x", program: "tools/lint", trust: true, wantRan: "workspace",
+			user: "linters:\n  mine: {command: [./tools/lint, \"{file}\"], parser: eslint, extensions: [.x], mode: always}\n"},
 	}
-	marker := filepath.Join(root, "ran")
-	if err := os.MkdirAll(filepath.Join(root, "node_modules", ".bin"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(root, "node_modules", ".bin", "eslint"), []byte("#!/bin/sh\ntouch "+marker+"\necho '[]'\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, root, "eslint.config.js", "export default [];\n")
-	writeFile(t, root, "a.js", "let x = 1;\n")
-	cfg, problems := LoadConfig(root)
-	if len(problems) > 0 {
-		t.Fatalf("config problems: %v", problems)
-	}
-	res := NewEngine(root, cfg, nil, testLog(t)).Check(context.Background(), NotifyChangeParams{Changes: []Change{{Path: "a.js"}}})
-	if _, err := os.Stat(marker); err == nil {
-		t.Errorf("the repository's node_modules/.bin/eslint ran before trust (servers %+v)", res.Servers)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("XDG_STATE_HOME", t.TempDir()) // no trust recorded
+			user := t.TempDir()
+			t.Setenv("XDG_CONFIG_HOME", user)
+			t.Setenv("XDG_DATA_HOME", t.TempDir()) // no lsp-hook tools directory
+			t.Setenv("GOBIN", "")
+			t.Setenv("GOPATH", t.TempDir())
+			bin := t.TempDir()
+			t.Setenv("PATH", bin)
+			root, err := filepath.EvalSymlinks(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			marker := filepath.Join(t.TempDir(), "ran")
+			program := func(path, who string) {
+				t.Helper()
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				// Shell built-ins only: PATH holds nothing else.
+				if err := os.WriteFile(path, []byte("#!/bin/sh\necho "+who+" >> "+marker+"\necho '[]'\n"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			program(filepath.Join(root, tt.program), "workspace")
+			if tt.onPath {
+				program(filepath.Join(bin, "eslint"), "path")
+			}
+			if tt.user != "" {
+				if err := os.MkdirAll(filepath.Join(user, "lsp-hook"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				writeFile(t, filepath.Join(user, "lsp-hook"), "config.yaml", tt.user)
+			}
+			writeFile(t, root, "eslint.config.js", "export default [];\n")
+			writeFile(t, root, tt.file, "let x = 1;\n")
+			if tt.trust {
+				if _, err := config.Trust(root); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cfg, problems := LoadConfig(root)
+			if len(problems) > 0 {
+				t.Fatalf("config problems: %v", problems)
+			}
+			e := NewEngine(root, cfg, nil, testLog(t))
+			var blocks []string
+			for range 2 {
+				res := e.Check(context.Background(), NotifyChangeParams{Changes: []Change{{Path: tt.file}}})
+				t.Logf("servers %+v, lint %q", res.Servers, res.Lint)
+				blocks = append(blocks, res.Lint)
+			}
+			ran, _ := os.ReadFile(marker)
+			want := ""
+			if tt.wantRan != "" {
+				want = strings.Repeat(tt.wantRan+"\n", 2)
+			}
+			if string(ran) != want {
+				t.Errorf("programs that ran: %q, want %q", ran, want)
+			}
+			if blocks[0] != tt.wantNote {
+				t.Errorf("first lint block %q, want %q", blocks[0], tt.wantNote)
+			}
+			if blocks[1] != "" {
+				t.Errorf("second lint block %q, want nothing: the note is said once", blocks[1])
+			}
+			if got := e.Untrusted(); !slices.Equal(got, tt.untrusted) {
+				t.Errorf("Untrusted() = %q, want %q", got, tt.untrusted)
+			}
+		})
 	}
 }
 
