@@ -141,16 +141,28 @@ func Connect(ctx context.Context, version string, opts StartOptions) (c *Client,
 	if err := ensureDir(filepath.Dir(opts.Socket)); err != nil {
 		return nil, false, err
 	}
-	exited, err := StartDaemon(opts)
-	if err != nil {
-		return nil, false, err
-	}
 	wait := opts.Wait
 	if wait <= 0 {
 		wait = 5 * time.Second
 	}
 	wctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
+	// One hook starts the daemon; the others wait for it, then find it.
+	unlock, err := lockStart(wctx, opts.Socket)
+	if err != nil {
+		return nil, false, err
+	}
+	defer unlock()
+	if c, err = Dial(wctx, opts.Socket, version); err == nil {
+		if c.Hello.Protocol >= ProtocolVersion {
+			return c, false, nil
+		}
+		c.Close() // an old daemon that another hook is replacing: start ours
+	}
+	exited, err := StartDaemon(opts)
+	if err != nil {
+		return nil, false, err
+	}
 	for delay := 5 * time.Millisecond; ; delay = min(delay*2, 100*time.Millisecond) {
 		c, err = Dial(wctx, opts.Socket, version)
 		if err == nil {

@@ -11,7 +11,12 @@ import (
 	"github.com/lsp-hook/lsp-hook/lsp"
 )
 
-func TestMain(m *testing.M) { fakelsptest.Main(m) }
+func TestMain(m *testing.M) {
+	if os.Getenv(testDaemonEnv) != "" {
+		os.Exit(testDaemon(os.Args[1:]))
+	}
+	fakelsptest.Main(m)
+}
 
 // fakeEngine returns an engine for a fresh workspace (symlink-free) whose
 // only server is "fake", testdata/fakelsp in mode with flags (see

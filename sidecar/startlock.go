@@ -1,0 +1,44 @@
+package sidecar
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"syscall"
+	"time"
+)
+
+// startLockPath is the file hooks lock while one of them starts the daemon
+// for socket: <socket without .sock>.start, beside the daemon's own lock.
+func startLockPath(socket string) string { return trimExt(socket) + ".start" }
+
+// lockStart takes the start lock of socket (an exclusive flock), waiting
+// for a hook that holds it (it is starting the daemon) until ctx ends.
+// Many hooks that find no daemon at once (an agent's parallel edits on a
+// cold workspace) then start one daemon, not one each: the first takes the
+// lock and starts it, the others wait and find it answering. The returned
+// function releases the lock; the kernel releases it too if the process
+// dies holding it.
+func lockStart(ctx context.Context, socket string) (unlock func(), err error) {
+	f, err := os.OpenFile(startLockPath(socket), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("opening start lock: %w", err)
+	}
+	for delay := 2 * time.Millisecond; ; delay = min(delay*2, 50*time.Millisecond) {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return func() { f.Close() }, nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) {
+			f.Close()
+			return nil, fmt.Errorf("taking start lock %s: %w", f.Name(), err)
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, fmt.Errorf("waiting for another hook to start the daemon: %w", ctx.Err())
+		case <-time.After(delay):
+		}
+	}
+}
