@@ -1,0 +1,247 @@
+package hooks
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lsp-hook/lsp-hook/sidecar"
+)
+
+// The per-agent Fuzz*Decode targets (claude_test.go, cursor_test.go, …)
+// start from hand-written events. FuzzAgentEvent starts from the recorded
+// payloads of testdata/agents and testdata/demo-events and runs the whole
+// adapter, every mode: decode twice (the same event), then encode a lint
+// block and read it back out of the agent's answer. FuzzInstallEdit runs
+// `lsp-hook install`'s edit of an agent's own settings file on arbitrary
+// JSONC, seeded from testdata/install.
+
+// fuzzAdapter is one adapter configuration FuzzAgentEvent runs.
+type fuzzAdapter struct {
+	agent    string
+	settings Settings
+}
+
+// fuzzAdapters lists every agent in every mode it takes.
+func fuzzAdapters() []fuzzAdapter {
+	var out []fuzzAdapter
+	for _, a := range Agents {
+		if a == "generic" {
+			for _, inject := range []bool{false, true} {
+				out = append(out, fuzzAdapter{a, Settings{PathField: "tool.params.path", ContentField: "tool.params.content", Inject: inject}})
+			}
+			continue
+		}
+		for _, m := range modes {
+			if _, err := New(a, Settings{Mode: m}); err == nil {
+				out = append(out, fuzzAdapter{a, Settings{Mode: m}})
+			}
+		}
+	}
+	return out
+}
+
+// recordedEvents returns the recorded hook payloads, by agent.
+func recordedEvents(tb testing.TB) map[string][][]byte {
+	out := make(map[string][][]byte)
+	for _, glob := range []string{"../testdata/agents/*/*.json", "../testdata/demo-events/*.json"} {
+		files, err := filepath.Glob(glob)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for _, file := range files {
+			b, err := os.ReadFile(file)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			agent := filepath.Base(filepath.Dir(file))
+			if agent == "demo-events" {
+				agent = "claude"
+			}
+			out[agent] = append(out[agent], b)
+		}
+	}
+	if len(out) < len(Agents) {
+		tb.Fatalf("recorded events for %d agents, want %d", len(out), len(Agents))
+	}
+	return out
+}
+
+// fuzzLint is the lint block encoded into each answer: it holds what JSON
+// escapes (quotes, <, >, &, a newline, a tab, non-ASCII).
+const fuzzLint = "LSP errors detected in this file, please fix:\n<diagnostics file=\"a &b.go\">\nERROR [1:2] \"x\"\tis 日本 🙂 (ts2322)\n</diagnostics>"
+
+func FuzzAgentEvent(f *testing.F) {
+	adapters := fuzzAdapters()
+	for agent, events := range recordedEvents(f) {
+		for i, a := range adapters {
+			if a.agent == agent {
+				for _, ev := range events {
+					f.Add(ev, uint8(i))
+				}
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, in []byte, which uint8) {
+		a := adapters[int(which)%len(adapters)]
+		ad, err := New(a.agent, a.settings)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev, err := ad.Decode(bytes.NewReader(in))
+		if err != nil {
+			if err.Error() == "" {
+				t.Fatal("an empty error")
+			}
+			return
+		}
+		checkEvent(t, string(in), ev)
+		again, err := ad.Decode(bytes.NewReader(in))
+		if err != nil || !reflect.DeepEqual(ev, again) {
+			t.Fatalf("decoding twice differs: %+v, %v\n%+v", again, err, ev)
+		}
+		res := sidecar.Result{Lint: fuzzLint}
+		ans, err := ad.Encode(ev, res)
+		if err != nil {
+			t.Fatalf("encoding a lint block for %+v: %v", ev, err)
+		}
+		checkAnswer(t, a, ev, ans)
+		empty, err := ad.Encode(ev, sidecar.Result{})
+		if err != nil {
+			t.Fatalf("encoding a clean result: %v", err)
+		}
+		if a.agent != "generic" && (len(empty.Stdout) > 0 || len(empty.Stderr) > 0 || empty.Exit != 0) {
+			t.Fatalf("%s answered a clean result with %q, %q, exit %d", a.agent, empty.Stdout, empty.Stderr, empty.Exit)
+		}
+	})
+}
+
+// checkAnswer checks that the answer to a lint block carries it: exit 2
+// with it on stderr, plain text (Windsurf), or JSON holding it as a
+// string value (the generic adapter's Result, or an injected event).
+func checkAnswer(t *testing.T, a fuzzAdapter, ev Event, ans Answer) {
+	t.Helper()
+	if ans.Exit != 0 && ans.Exit != 2 {
+		t.Fatalf("exit status %d", ans.Exit)
+	}
+	if ans.Exit == 2 {
+		if string(ans.Stderr) != fuzzLint+"\n" || len(ans.Stdout) > 0 {
+			t.Fatalf("exit2 answer: stdout %q, stderr %q", ans.Stdout, ans.Stderr)
+		}
+		return
+	}
+	if a.agent == "generic" && len(ev.Changes) == 0 {
+		if a.settings.Inject && !bytes.Equal(ans.Stdout, append(bytes.Clone(ev.Raw), '\n')) {
+			t.Fatalf("an event without changes was not echoed as it was: %q", ans.Stdout)
+		}
+		return
+	}
+	if a.agent == "windsurf" {
+		if string(ans.Stdout) != fuzzLint+"\n" {
+			t.Fatalf("windsurf answer %q", ans.Stdout)
+		}
+		return
+	}
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(ans.Stdout))
+	if err := dec.Decode(&v); err != nil {
+		t.Fatalf("%s answer is not JSON: %v: %q", a.agent, err, ans.Stdout)
+	}
+	if dec.More() {
+		t.Fatalf("%s answer has more than one JSON value: %q", a.agent, ans.Stdout)
+	}
+	if !holdsString(v, fuzzLint) {
+		t.Fatalf("%s answer does not carry the lint block: %s", a.agent, ans.Stdout)
+	}
+}
+
+// holdsString reports whether s is one of the string values in v.
+func holdsString(v any, s string) bool {
+	switch v := v.(type) {
+	case string:
+		return v == s
+	case []any:
+		return slices.ContainsFunc(v, func(e any) bool { return holdsString(e, s) })
+	case map[string]any:
+		for _, e := range v {
+			if holdsString(e, s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func FuzzInstallEdit(f *testing.F) {
+	files, err := filepath.Glob("../testdata/install/*.json")
+	if err != nil || len(files) == 0 {
+		f.Fatalf("no testdata/install/*.json: %v", err)
+	}
+	var agents []string
+	for _, a := range Agents {
+		if _, err := LookupInstallTarget(a); err == nil {
+			agents = append(agents, a)
+		}
+	}
+	for _, file := range files {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		agent := strings.TrimSuffix(filepath.Base(file), ".json")
+		f.Add(b, uint8(max(slices.Index(agents, agent), 0)), agent == "claude")
+	}
+	f.Add([]byte("{\r\n\t\"hooks\": {\"PostToolUse\": [ /* mine */ ],},\r\n}"), uint8(0), false)
+	f.Add([]byte(`{"hooks":{"PostToolUse":{}}}`), uint8(0), false)
+	f.Add([]byte(`{"hooks":[]}`), uint8(1), false)
+	f.Fuzz(func(t *testing.T, existing []byte, which uint8, batch bool) {
+		agent := agents[int(which)%len(agents)]
+		tgt, err := LookupInstallTarget(agent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		batch = batch && tgt.HasBatch()
+		command := installTestCommand(tgt.Agent)
+		d, err := parseJSONDoc("settings.json", existing)
+		if err != nil {
+			return
+		}
+		orig, _ := parseJSONDoc("settings.json", existing)
+		before, err := orig.uninstall(tgt.Agent)
+		if err != nil {
+			return
+		}
+		if _, err := d.install(tgt, command, batch); err != nil {
+			return // a container of the wrong kind on the way: refused
+		}
+		out := d.bytes()
+		d2, err := parseJSONDoc("settings.json", out)
+		if err != nil {
+			t.Fatalf("install wrote invalid JSONC: %v\n%s", err, out)
+		}
+		if changed, err := d2.install(tgt, command, batch); err != nil || changed || !bytes.Equal(d2.bytes(), out) {
+			t.Fatalf("a second install changed %v, %v:\n%s", changed, err, unifiedDiff("first", "second", out, d2.bytes()))
+		}
+		n, err := d2.uninstall(tgt.Agent)
+		if err != nil || n == 0 {
+			t.Fatalf("uninstall after install removed %d, %v", n, err)
+		}
+		back := d2.bytes()
+		if before > 0 {
+			return // the file had lsp-hook entries of its own: they are gone now
+		}
+		b, err := parseJSONDoc("settings.json", back)
+		if err != nil {
+			t.Fatalf("uninstall wrote invalid JSONC: %v\n%s", err, back)
+		}
+		o, _ := parseJSONDoc("settings.json", existing)
+		if !bytes.Equal(back, existing) && !sameJSONIgnoringEmpty(o, b) {
+			t.Fatalf("install then uninstall changed the file:\n%s", unifiedDiff("before", "after", existing, back))
+		}
+	})
+}
