@@ -140,12 +140,14 @@ type Result struct {
 // workspace root, each language server, request counters, and the
 // daemon process's own resource use.
 type StatusResult struct {
-	Running bool           `json:"running"` // false: no daemon answered (set by the client)
-	Pid     int            `json:"pid"`
-	Version string         `json:"version"`
-	UptimeS int64          `json:"uptime_s"`
-	Root    string         `json:"root"`
-	LogFile string         `json:"log_file,omitempty"`
+	Running bool   `json:"running"` // false: no daemon answered (set by the client)
+	Pid     int    `json:"pid"`
+	Version string `json:"version"`
+	UptimeS int64  `json:"uptime_s"`
+	Root    string `json:"root"`
+	LogFile string `json:"log_file,omitempty"`
+	// Socket is the daemon's socket path, where clients reach it.
+	Socket  string         `json:"socket,omitempty"`
 	Servers []ServerStatus `json:"servers"`
 	Linters []LinterStatus `json:"linters,omitempty"`
 	// Untrusted lists what does not run until `lsp-hook trust`: the

@@ -277,7 +277,7 @@ func invalidParams(msg string) *jsonrpc2.Error {
 func (s *Server) status() StatusResult {
 	st := StatusResult{
 		Running: true, Pid: os.Getpid(), Version: s.Version, UptimeS: int64(time.Since(s.start).Seconds()),
-		Root: s.Engine.Root, LogFile: s.LogFile, LogError: s.LogError, Counters: map[string]int64{}, Servers: []ServerStatus{},
+		Root: s.Engine.Root, LogFile: s.LogFile, LogError: s.LogError, Socket: s.socket, Counters: map[string]int64{}, Servers: []ServerStatus{},
 		Process: new(ReadProcessStats()),
 	}
 	s.counters.Range(func(k, v any) bool {

@@ -21,6 +21,9 @@ import (
 func WriteStatus(w io.Writer, st StatusResult) error {
 	fmt.Fprintf(w, "daemon  pid %d  version %s  up %s\nroot    %s\n", st.Pid, st.Version,
 		(time.Duration(st.UptimeS) * time.Second).String(), st.Root)
+	if st.Socket != "" {
+		fmt.Fprintf(w, "socket  %s\n", st.Socket)
+	}
 	if st.LogFile != "" {
 		fmt.Fprintf(w, "log     %s\n", st.LogFile)
 	}

@@ -190,7 +190,7 @@ func statusCommand() *cli.Command {
 			}
 			if cl == nil {
 				if c.Bool("json") {
-					return printJSON(c.App.Writer, sidecar.StatusResult{Root: root, Servers: []sidecar.ServerStatus{}})
+					return printJSON(c.App.Writer, sidecar.StatusResult{Root: root, Socket: socketFor(c, root), Servers: []sidecar.ServerStatus{}})
 				}
 				fmt.Fprintf(c.App.Writer, "no daemon running for %s\n", root)
 				return nil
