@@ -97,9 +97,9 @@ func TestServerProtocol(t *testing.T) {
 	if c.Hello.Protocol != ProtocolVersion || c.Hello.Root != root || c.Hello.Pid != os.Getpid() {
 		t.Errorf("hello = %+v", c.Hello)
 	}
-	var st StatusResult
-	if err := c.Call(ctx, MethodStatus, struct{}{}, &st); err != nil || st.Socket != socket {
-		t.Errorf("status socket = %q, %v; want %q", st.Socket, err, socket)
+	var status StatusResult
+	if err := c.Call(ctx, MethodStatus, struct{}{}, &status); err != nil || status.Socket != socket {
+		t.Errorf("status socket = %q, %v; want %q", status.Socket, err, socket)
 	}
 
 	var res Result
