@@ -74,8 +74,8 @@ func (l langResult) overheadMet() bool {
 func writeLangSummary(w io.Writer, langs []langResult) {
 	fmt.Fprintln(w, "\n3. Summary (baseline ÷ hook: how many times faster the hook answers; overhead goal ≤ 5 ms at p50;")
 	fmt.Fprintln(w, "   first touch: the untimed first edit, which starts the daemon and the server and waits for its initial load)")
-	fmt.Fprintf(w, "   %-11s %9s %9s  %-27s %9s %9s %8s %8s %10s %12s\n",
-		"language", "hook p50", "p95", "baseline", "p50", "p95", "÷ p50", "÷ p95", "overhead", "first touch")
+	fmt.Fprintf(w, "   %-11s %9s %9s  %-27s %9s %9s %8s %8s %12s %10s\n",
+		"language", "hook p50", "p95", "baseline", "p50", "p95", "÷ p50", "÷ p95", "first touch", "overhead")
 	for _, l := range langs {
 		if l.skipped != "" {
 			fmt.Fprintf(w, "   %-11s skipped\n", l.spec.name)
@@ -85,11 +85,11 @@ func writeLangSummary(w io.Writer, langs []langResult) {
 		if l.settleIn {
 			ov += "*"
 		}
-		fmt.Fprintf(w, "   %-11s %9s %9s  %-27s %9s %9s %8s %8s %10s %12s  %s\n", l.spec.name,
+		fmt.Fprintf(w, "   %-11s %9s %9s  %-27s %9s %9s %8s %8s %12s %10s  %s\n", l.spec.name,
 			fmtDur(l.hook.s.median()), fmtDur(l.hook.s.p95()), cut(strings.Join(l.cmd.argv, " "), 27),
 			fmtDur(l.base.s.median()), fmtDur(l.base.s.p95()),
 			fmtRatio(l.speedup(samples.median)), fmtRatio(l.speedup(samples.p95)),
-			ov, fmtFirst(l.hook), verdict(l.overheadMet()))
+			fmtFirst(l.hook), ov, verdict(l.overheadMet()))
 	}
 	for _, l := range langs {
 		if l.settleIn {

@@ -108,11 +108,11 @@ func (r *report) writeGo(w io.Writer, n string, g goResult) {
 		fmtRatio(ratio(g.build.s, g.hook.s)), "", fmtRatio(errX), fmtRatio(fixX), goal)
 	fmt.Fprintf(w, "   → %-*s %4s %10s %10s %10s %10s\n", labelWidth-2, "gopls check ÷ hook", "",
 		fmtRatio(ratio(g.check.s, g.hook.s)), "", fmtRatio(ratio(g.check.errS, g.hook.errS)), fmtRatio(ratio(g.check.fixS, g.hook.fixS)))
-	if med := g.hook.s.median(); med > lsp.DefaultSettle {
-		fmt.Fprintf(w, "   → the settle window after gopls's fresh diagnostics (lsp.DefaultSettle, %s) is %.0f%%\n",
-			fmtDur(lsp.DefaultSettle), 100*float64(lsp.DefaultSettle)/float64(med))
-		fmt.Fprintf(w, "     of the hook's median; without it the hook would take about %s (go build ÷ that: %s)\n",
-			fmtDur(med-lsp.DefaultSettle), fmtRatio(pRatio(g.build.s.median(), med-lsp.DefaultSettle)))
+	if med := g.hook.s.median(); med > lsp.EditSettle {
+		// A Claude Edit is an edit shown errors-only: the daemon settles for
+		// lsp.EditSettle after gopls's fresh diagnostics, not DefaultSettle.
+		fmt.Fprintf(w, "   → the settle window after gopls's fresh diagnostics for an edit (lsp.EditSettle, %s) is %.0f%% of the hook's median\n",
+			fmtDur(lsp.EditSettle), 100*float64(lsp.EditSettle)/float64(med))
 	}
 	answerLine(w, g.lint)
 }

@@ -125,7 +125,7 @@ func overheadGoals(langs []langResult) []goalRow {
 	g := fmt.Sprintf("≤ %g ms", goalOverhead.Seconds()*1000)
 	var rows []goalRow
 	for _, l := range langs {
-		metric := fmt.Sprintf("daemon overhead, %s: p50 of hook − %s's own time; ratio hook p50 ÷ %[2]s p50", l.spec.name, l.spec.server)
+		metric := fmt.Sprintf("daemon overhead, %s: p50 of (hook − server's own time); ratio hook ÷ server", l.spec.name)
 		if l.settleIn {
 			metric += " (settle window included in the server's)"
 		}
