@@ -2,7 +2,9 @@ package sidecar
 
 import (
 	"context"
+	"errors"
 	"net"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -162,5 +164,35 @@ func waitInflight(t *testing.T, srv *Server, n int64) {
 			t.Fatalf("%d requests in flight after 10s, want %d", srv.inflight.Load(), n)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestErrorCodes: every error the daemon answers with carries a JSON-RPC
+// code a client can branch on; an engine failure (here: request with the
+// language servers off) is -32603 internal error, not code 0.
+func TestErrorCodes(t *testing.T) {
+	root := shortDir(t)
+	root, _ = filepath.EvalSymlinks(root)
+	writeFile(t, root, "a.go", "package a\n")
+	socket := startServer(t, root)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c := dial(ctx, t, socket)
+	tests := []struct {
+		method string
+		params any
+		code   int64
+	}{
+		{MethodRequest, RequestParams{Path: "a.go", Method: "textDocument/hover"}, jsonrpc2.CodeInternalError},
+		{MethodRequest, RequestParams{Path: "a.go", Method: "textDocument/rename"}, jsonrpc2.CodeInvalidParams},
+		{MethodCheck, CheckParams{}, jsonrpc2.CodeInvalidParams},
+		{"no_such_method", nil, jsonrpc2.CodeMethodNotFound},
+	}
+	for _, tt := range tests {
+		err := c.Call(ctx, tt.method, tt.params, nil)
+		var rpcErr *jsonrpc2.Error
+		if !errors.As(err, &rpcErr) || rpcErr.Code != tt.code || rpcErr.Message == "" {
+			t.Errorf("%s %+v: err = %#v, want code %d with a message", tt.method, tt.params, err, tt.code)
+		}
 	}
 }

@@ -139,7 +139,7 @@ func checkPeer(conn *net.UnixConn) error {
 }
 
 func (s *Server) serveConn(nc net.Conn) {
-	h := jsonrpc2.AsyncHandler(jsonrpc2.HandlerWithError(s.handle).SuppressErrClosed())
+	h := jsonrpc2.AsyncHandler(jsonrpc2.HandlerWithError(s.handleCoded).SuppressErrClosed())
 	c := jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(nc, BoundedCodec{Log: s.Log}), h)
 	s.mu.Lock()
 	s.conns[c] = true
@@ -175,6 +175,18 @@ func counterOf(method string) string {
 func (s *Server) count(name string) {
 	v, _ := s.counters.LoadOrStore(name, new(atomic.Int64))
 	v.(*atomic.Int64).Add(1)
+}
+
+// handleCoded is handle with every error a JSON-RPC error: one that is not
+// already (a failure inside the engine) goes out as -32603 internal error
+// with its message, where jsonrpc2 would send code 0.
+func (s *Server) handleCoded(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+	res, err := s.handle(ctx, conn, req)
+	var rpcErr *jsonrpc2.Error
+	if err != nil && !errors.As(err, &rpcErr) {
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: err.Error()}
+	}
+	return res, err
 }
 
 // handle serves one request. Errors are JSON-RPC errors naming the problem.
