@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/internal/safefile"
 )
 
 // Units. An LSP Position is (line, character), both 0-based, where character
@@ -244,15 +244,16 @@ func (c *Client) relatedSuffix(ri DiagnosticRelatedInformation, indexes map[stri
 // positions (16 MiB); past it, columns fall back to one unit per character.
 const maxConvertRead = 16 << 20
 
+// readBounded reads the regular file at path (symlinks followed), when it
+// holds at most max bytes. It refuses, before opening, anything but a
+// regular file (a FIFO's open would wait for a writer forever, with the
+// caller's locks held), and, before reading, a file on a kernel
+// pseudo-filesystem or over max (safefile.ReadFollow); it reads from the
+// file it checked.
 func readBounded(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
+	b, err := safefile.ReadFollow(path, max)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("reading %s for positions: %w", path, err)
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || fi.Size() > max || !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("reading %s for positions: not a regular file under %d bytes", path, max)
-	}
-	return os.ReadFile(path)
+	return b, nil
 }

@@ -225,7 +225,7 @@ func (c *Client) sync(d Doc) (string, int32, error) {
 		fi = st
 	}
 	if text == nil {
-		b, err := os.ReadFile(d.Path)
+		b, err := readBounded(d.Path, maxConvertRead) // never a FIFO, whose open would block for good
 		if err != nil {
 			return "", 0, err
 		}

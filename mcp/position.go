@@ -3,11 +3,13 @@ package mcp
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/lsp-hook/lsp-hook/internal/safefile"
+	"github.com/lsp-hook/lsp-hook/sidecar"
 )
 
 // Units. A model names a position as a 1-based line and either a symbol
@@ -41,10 +43,22 @@ func resolvePath(root, path string) (string, error) {
 	return path, nil
 }
 
+// maxFileSize bounds the file fileLines reads, in bytes: the daemon's
+// own limit (sidecar.MaxFileSize, 16 MiB), past which it checks no file
+// either.
+const maxFileSize = sidecar.MaxFileSize
+
 // fileLines reads a file and splits it into lines without their endings
-// ("\n", and a "\r" before it).
+// ("\n", and a "\r" before it). It refuses, before opening, anything but
+// a regular file (symlinks followed; safefile.ErrNotRegular: a FIFO would
+// block the tool for good, a device can be endless), and before reading, a
+// kernel pseudo-file (safefile.ErrPseudoFile) or a file over maxFileSize
+// (an error naming both sizes in MiB).
 func fileLines(path string) ([]string, error) {
-	b, err := os.ReadFile(path)
+	b, err := safefile.ReadFollow(path, maxFileSize)
+	if big := (*safefile.TooLargeError)(nil); errors.As(err, &big) {
+		return nil, fmt.Errorf("%.1f MiB is larger than the %d MiB a file may have", float64(big.Size)/(1<<20), maxFileSize>>20)
+	}
 	if err != nil {
 		return nil, err
 	}

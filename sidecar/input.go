@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
+
+	"github.com/lsp-hook/lsp-hook/internal/safefile"
 )
 
 // MaxFileSize is the largest file checked (16 MiB). Larger files are skipped
@@ -19,7 +19,7 @@ const MaxFileSize = 16 << 20
 // naming the file.
 var (
 	ErrOutsideWorkspace = errors.New("outside the workspace")
-	ErrNotRegular       = errors.New("not a regular file")
+	ErrNotRegular       = safefile.ErrNotRegular
 	ErrTooLarge         = fmt.Errorf("larger than %d MiB", MaxFileSize>>20)
 	ErrBinary           = errors.New("binary content")
 )
@@ -95,85 +95,41 @@ func readContent(path string, content *string) ([]byte, error) {
 // ErrPseudoFile is returned for a file on a kernel pseudo-filesystem
 // (procfs, sysfs and the like): such files read process environments and
 // kernel state, not source.
-var ErrPseudoFile = errors.New("a kernel pseudo-file (/proc, /sys)")
+var ErrPseudoFile = safefile.ErrPseudoFile
 
-// readRegular reads the regular file at path, at most MaxFileSize bytes. It
-// looks before it opens (lstat: a FIFO or a device is never opened), opens
-// with O_NONBLOCK and O_NOFOLLOW so a file swapped for a FIFO or a symlink
-// in between cannot block or redirect it, then checks the open file again.
-func readRegular(path string) ([]byte, error) {
-	fi, err := os.Lstat(path)
+// openRegular opens the regular file at path for reading, and refuses, with
+// nothing read, what readContent refuses before reading: anything but a
+// regular file (ErrNotRegular, a symlink included: path must come from
+// resolve), a kernel pseudo-file (ErrPseudoFile), a file over MaxFileSize
+// (ErrTooLarge). It looks before it opens (lstat: a FIFO or a device is
+// never opened), opens with O_NONBLOCK and O_NOFOLLOW so a file swapped
+// for a FIFO or a symlink in between cannot block or redirect it, then
+// checks the open file again (safefile.Open). The caller closes the file.
+func openRegular(path string) (*os.File, os.FileInfo, error) {
+	f, fi, err := safefile.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if err := regular(fi); err != nil {
-		return nil, err
+	if fi.Size() > MaxFileSize {
+		f.Close()
+		return nil, nil, tooLarge(fi.Size())
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW|syscall.O_NOCTTY, 0)
+	return f, fi, nil
+}
+
+// readRegular reads the regular file at path (openRegular's checks), at
+// most MaxFileSize bytes, allocating its size once.
+func readRegular(path string) ([]byte, error) {
+	f, fi, err := openRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if fi, err = f.Stat(); err != nil {
-		return nil, err
+	data, err := safefile.ReadAll(f, fi, MaxFileSize)
+	if big := (*safefile.TooLargeError)(nil); errors.As(err, &big) { // it grew since the stat
+		return nil, tooLarge(big.Size)
 	}
-	if err := regular(fi); err != nil {
-		return nil, err
-	}
-	var fs syscall.Statfs_t
-	if err := syscall.Fstatfs(int(f.Fd()), &fs); err != nil {
-		return nil, fmt.Errorf("checking the file system of %s: %w", path, err)
-	}
-	if pseudoFS[uint32(fs.Type)] {
-		return nil, ErrPseudoFile
-	}
-	if fi.Size() > MaxFileSize {
-		return nil, tooLarge(fi.Size())
-	}
-	// Sized from the stat, so reading allocates the file's size once (room
-	// for bytes.MinRead more lets ReadFrom see the end without growing).
-	buf := bytes.NewBuffer(make([]byte, 0, fi.Size()+bytes.MinRead))
-	if _, err := buf.ReadFrom(io.LimitReader(f, MaxFileSize+1)); err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	if buf.Len() > MaxFileSize { // it grew since the stat
-		return nil, tooLarge(int64(buf.Len()))
-	}
-	return buf.Bytes(), nil
-}
-
-// regular returns nil for a regular file, else ErrNotRegular naming what
-// fi is.
-func regular(fi os.FileInfo) error {
-	m := fi.Mode()
-	var kind string
-	switch {
-	case m.IsRegular():
-		return nil
-	case m&os.ModeNamedPipe != 0:
-		kind = "a named pipe (FIFO)"
-	case m&os.ModeCharDevice != 0:
-		kind = "a character device"
-	case m&os.ModeDevice != 0:
-		kind = "a block device"
-	case m&os.ModeSocket != 0:
-		kind = "a socket"
-	case m&os.ModeSymlink != 0:
-		kind = "a symlink"
-	case m.IsDir():
-		kind = "a directory"
-	default:
-		kind = "mode " + m.String()
-	}
-	return fmt.Errorf("%w: %s", ErrNotRegular, kind)
-}
-
-// pseudoFS holds the statfs(2) magic numbers (linux/magic.h) of the kernel
-// pseudo-filesystems readRegular refuses: proc, sysfs, debugfs, tracefs,
-// securityfs, configfs, efivarfs, cgroup and cgroup2, bpf.
-var pseudoFS = map[uint32]bool{
-	0x9fa0: true, 0x62656572: true, 0x64626720: true, 0x74726163: true, 0x73636673: true,
-	0x62656570: true, 0xde5e81e4: true, 0x27e0eb: true, 0x63677270: true, 0xcafe4a11: true,
+	return data, err
 }
 
 // tooLarge is ErrTooLarge for n bytes: "17.0 MiB is larger than 16 MiB".

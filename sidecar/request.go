@@ -54,9 +54,11 @@ var RequestMethods = []string{
 // data is the capability's name.
 const CodeUnsupported = -32001
 
-// request serves MethodRequest: the file is resolved inside the workspace
-// (ErrOutsideWorkspace otherwise), the method checked against
-// RequestMethods, and the request sent through the Manager.
+// request serves MethodRequest: the method is checked against
+// RequestMethods, the file resolved inside the workspace
+// (ErrOutsideWorkspace otherwise) and refused unless it is a regular file
+// notify_change would read (checkRegular: a FIFO would block the server's
+// document sync for good), and the request sent through the Manager.
 func (s *Server) request(ctx context.Context, raw json.RawMessage) (RequestResult, error) {
 	var p RequestParams
 	if err := decodeParams(raw, &p); err != nil {
@@ -67,6 +69,9 @@ func (s *Server) request(ctx context.Context, raw json.RawMessage) (RequestResul
 			p.Method, strings.Join(RequestMethods, ", ")))
 	}
 	path, err := resolve(s.Engine.Root, p.Path)
+	if err == nil {
+		err = checkRegular(path)
+	}
 	if err != nil {
 		return RequestResult{}, invalidParams(fmt.Sprintf("request: %s: %v", p.Path, err))
 	}
@@ -88,4 +93,17 @@ func (s *Server) request(ctx context.Context, raw json.RawMessage) (RequestResul
 	}
 	s.Log.Info("request", "method", p.Method, "path", path, "server", resp.Server)
 	return RequestResult{Server: resp.Server, Root: resp.Root, Encoding: resp.Encoding, Result: resp.Result}, nil
+}
+
+// checkRegular refuses, without reading a byte, what readContent refuses
+// before reading (openRegular): a path that does not exist, anything but a
+// regular file (ErrNotRegular), a kernel pseudo-file (ErrPseudoFile), a
+// file over MaxFileSize (ErrTooLarge). path must come from resolve.
+func checkRegular(path string) error {
+	f, _, err := openRegular(path)
+	if err != nil {
+		return err
+	}
+	f.Close() // opened read-only, nothing read: nothing to lose
+	return nil
 }
