@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
@@ -157,25 +155,7 @@ func inProcess(ctx context.Context, root string, q request, source string, log *
 		log.Warn("config problem; using defaults for it", "problem", p.Error())
 	}
 	e := sidecar.NewEngine(root, cfg, nil, log)
+	e.Fallback = why // the block names the servers that did not check, within its caps
 	res := e.Check(ctx, sidecar.NotifyChangeParams{Changes: changes, Source: source})
-	var missed []string
-	for _, c := range changes {
-		for _, s := range cfg.ServersForPath(c.Path) {
-			if !sidecar.Installed(s) {
-				continue // not installed: it would not have checked either
-			}
-			if !slices.Contains(missed, s.Name) {
-				missed = append(missed, s.Name)
-			}
-		}
-	}
-	if len(missed) > 0 && why != "" {
-		note := fmt.Sprintf("lsp-hook: %s, so %s did not check this change; errors it would report are unknown, not absent.",
-			why, strings.Join(missed, ", "))
-		if res.Lint != "" {
-			res.Lint += "\n"
-		}
-		res.Lint += note
-	}
 	return res, changes
 }

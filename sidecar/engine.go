@@ -39,6 +39,14 @@ type Engine struct {
 
 	linterStats linterStats // compiler-mode runs, for status
 
+	// Fallback, when not "", says why no language server checks with this
+	// engine (the hook's in-process fallback: "the lsp-hook daemon is
+	// unavailable"); Check then notes, in the lint block, which installed
+	// servers would have checked the changed files, so that silence is not
+	// taken for a clean file. "" with a Manager, or when the user chose no
+	// daemon.
+	Fallback string
+
 	untrustedSaid  atomic.Bool       // the untrusted-config note was shown once
 	untrustedProgs untrustedPrograms // workspace programs linters could not run untrusted
 
@@ -135,14 +143,9 @@ func (e *Engine) Check(ctx context.Context, p NotifyChangeParams) Result {
 		e.keepIntroduced(base, byFile, others)
 		res.Notes = append(res.Notes, base.notes...)
 	}
-	e.render(&res, sev, targets, byFile, others)
-	for _, note := range e.untrustedNotes() {
-		res.Notes = append(res.Notes, note)
-		if res.Lint != "" {
-			res.Lint += "\n"
-		}
-		res.Lint += "lsp-hook: " + note
-	}
+	untrusted := e.untrustedNotes()
+	res.Notes = append(res.Notes, untrusted...)
+	e.render(&res, sev, targets, byFile, others, append(e.fallbackNotes(targets), untrusted...))
 	res.ElapsedMS = time.Since(begin).Milliseconds()
 	e.publish(p, targets, res)
 	return res
@@ -355,4 +358,25 @@ func (e *Engine) untrustedNotes() []string {
 			strings.Join(e.Config.Untrusted, ", ")))
 	}
 	return append(notes, e.untrustedProgs.take()...)
+}
+
+// fallbackNotes says, when e.Fallback is set, which installed servers would
+// have checked targets (none: no note).
+func (e *Engine) fallbackNotes(targets []target) []string {
+	if e.Fallback == "" {
+		return nil
+	}
+	var missed []string
+	for _, t := range targets {
+		for _, s := range e.Config.ServersForPath(t.path) {
+			if Installed(s) && !slices.Contains(missed, s.Name) { // not installed: it would not have checked either
+				missed = append(missed, s.Name)
+			}
+		}
+	}
+	if len(missed) == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("%s, so %s did not check this change; errors it would report are unknown, not absent.",
+		e.Fallback, strings.Join(missed, ", "))}
 }

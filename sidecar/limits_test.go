@@ -245,25 +245,21 @@ func TestMaxChanges(t *testing.T) {
 // server that gave no answer.
 func TestLintBlockCapsThroughDaemon(t *testing.T) {
 	tests := []struct {
-		name       string
-		output     config.Output
-		files      int    // changed files, each flooded
-		crashed    bool   // a second server that dies: its note ends the block
-		knownIssue string // a bound not met yet: see knownIssue
+		name    string
+		output  config.Output
+		files   int  // changed files, each flooded
+		crashed bool // a second server that dies: its notes end the block
 	}{
 		{name: "default caps", files: 1},
 		{name: "characters bind", output: config.Output{MaxPerFile: 100000, MaxLines: 100000, MaxChars: 10000}, files: 1},
 		{name: "small character cap", output: config.Output{MaxPerFile: 100000, MaxLines: 100000, MaxChars: 1000}, files: 1},
 		{name: "many files", output: config.Output{MaxPerFile: 100000, MaxLines: 100000, MaxChars: 10000}, files: 8},
-		{name: "with a note", output: config.Output{MaxPerFile: 100000, MaxLines: 100000, MaxChars: 10000}, files: 1, crashed: true,
-			knownIssue: "Engine.render and Engine.Check append the unknown-server and untrusted-config notes after " +
-				"diag.LintBlock applied max_chars, so the block can exceed it (10,177 characters of 10,000 measured)"},
+		{name: "with a note", output: config.Output{MaxPerFile: 100000, MaxLines: 100000, MaxChars: 10000}, files: 1, crashed: true},
+		{name: "with a note, small character cap", output: config.Output{MaxPerFile: 100000, MaxLines: 100000, MaxChars: 600}, files: 1, crashed: true},
+		{name: "with a note, lines bind", output: config.Output{MaxPerFile: 100000, MaxLines: 12, MaxChars: 10000}, files: 1, crashed: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if tt.knownIssue != "" {
-				knownIssue(t, tt.knownIssue)
-			}
 			e := fakeEngine(t, "flood", "-flood=2000")
 			e.Config.LSP.Timeout, e.Config.LSP.FirstTouchTimeout = 20*time.Second, 20*time.Second // CPU-bound under -race on a loaded machine
 			e.Config.Output = tt.output

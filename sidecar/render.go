@@ -1,6 +1,7 @@
 package sidecar
 
 import (
+	"cmp"
 	"fmt"
 	"iter"
 	"maps"
@@ -16,10 +17,11 @@ func mapsKeys[K comparable, V any](m map[K]V) iter.Seq[K] { return maps.Keys(m) 
 
 // render fills res.Files and res.Lint: changed files first, in the order
 // they were changed, then other files by path; each file's diagnostics
-// filtered to sev, sorted and de-duplicated.
-func (e *Engine) render(res *Result, sev diag.Severity, targets []target, byFile, others map[string][]diag.Diagnostic) {
-	o := e.Config.Output
-	limits := diag.Limits{MaxPerFile: o.MaxPerFile, MaxOtherFiles: o.MaxOtherFiles, MaxLines: o.MaxLines, MaxChars: o.MaxChars}
+// filtered to sev, sorted and de-duplicated. The block ends with its notes,
+// one line each: which servers gave no fresh answer (unknownNote), then
+// notes (each without its "lsp-hook: " prefix). The whole block, notes
+// included, stays within the output caps (fitBlock).
+func (e *Engine) render(res *Result, sev diag.Severity, targets []target, byFile, others map[string][]diag.Diagnostic, notes []string) {
 	var changed, other []diag.FileDiagnostics
 	isTarget := make(map[string]bool)
 	for _, t := range targets {
@@ -40,13 +42,118 @@ func (e *Engine) render(res *Result, sev diag.Severity, targets []target, byFile
 	if res.Files == nil {
 		res.Files = []diag.FileDiagnostics{}
 	}
-	res.Lint = diag.LintBlock(changed, other, limits)
-	if note := unknownNote(res.Servers); note != "" {
-		if res.Lint != "" {
-			res.Lint += "\n"
-		}
-		res.Lint += note
+	var lines []string
+	if u := unknownNote(res.Servers); u != "" {
+		lines = strings.Split(u, "\n")
 	}
+	for _, n := range notes {
+		lines = append(lines, "lsp-hook: "+n)
+	}
+	res.Lint = fitBlock(changed, other, lines, e.limits())
+}
+
+// limits returns the configured output caps, each zero one at its default
+// (diag.DefaultLimits).
+func (e *Engine) limits() diag.Limits {
+	o, d := e.Config.Output, diag.DefaultLimits
+	return diag.Limits{
+		MaxPerFile: cmp.Or(max(o.MaxPerFile, 0), d.MaxPerFile), MaxOtherFiles: cmp.Or(max(o.MaxOtherFiles, 0), d.MaxOtherFiles),
+		MaxLines: cmp.Or(max(o.MaxLines, 0), d.MaxLines), MaxChars: cmp.Or(max(o.MaxChars, 0), d.MaxChars),
+	}
+}
+
+// fitBlock renders the lint block of changed and other files followed by
+// the note lines, all of it within lim's line and character caps. Notes
+// come first: an agent must know when a server's errors are unknown, or a
+// linter did not run, more than it needs the tail of a long list of
+// diagnostics, which the block already says it cut ("... and N more").
+// They may take up to half of each cap (fitNotes cuts the rest, saying how
+// many it left out); the diagnostics get what the notes leave. At caps too
+// small for diag.LintBlock's own markers (under about 100 characters or 4
+// lines) the joined block is cut at a line, as a last resort.
+func fitBlock(changed, other []diag.FileDiagnostics, notes []string, lim diag.Limits) string {
+	caps := lim
+	text, n := fitNotes(notes, lim.MaxChars/2, lim.MaxLines/2)
+	if text != "" {
+		lim.MaxChars = max(lim.MaxChars-len(text)-1, 1) // 0 would mean the default
+		lim.MaxLines = max(lim.MaxLines-n, 1)
+	}
+	block := diag.LintBlock(changed, other, lim)
+	switch {
+	case block == "":
+		block = text
+	case text != "":
+		block += "\n" + text
+	}
+	return cutLines(block, caps.MaxChars, caps.MaxLines)
+}
+
+// fitNotes joins note lines into at most maxChars characters (bytes) and
+// maxLines lines, and returns the text and its line count. It keeps the
+// most notes, in order, that fit with one last line standing for the
+// others, "lsp-hook: … and N more notes (lsp-hook status, the log)"; when
+// not even the first fits so, that one is cut at a character boundary,
+// ending in "…", and followed by the line for the others when there is
+// room for a second line.
+func fitNotes(notes []string, maxChars, maxLines int) (string, int) {
+	if len(notes) == 0 || maxLines < 1 {
+		return "", 0
+	}
+	for keep := len(notes); keep >= 1; keep-- {
+		lines := notes[:keep:keep]
+		if keep < len(notes) {
+			lines = append(lines, moreNotes(len(notes)-keep))
+		}
+		if text := strings.Join(lines, "\n"); len(text) <= maxChars && len(lines) <= maxLines {
+			return text, len(lines)
+		}
+	}
+	more := moreNotes(len(notes) - 1)
+	if first := cutString(notes[0], maxChars-len(more)-1); len(notes) > 1 && maxLines >= 2 && first != "" {
+		return first + "\n" + more, 2
+	}
+	if first := cutString(notes[0], maxChars); first != "" {
+		return first, 1
+	}
+	return "", 0
+}
+
+// moreNotes is the line that stands for n notes fitNotes left out.
+func moreNotes(n int) string {
+	if n == 1 {
+		return "lsp-hook: … and 1 more note (lsp-hook status, the log)"
+	}
+	return fmt.Sprintf("lsp-hook: … and %d more notes (lsp-hook status, the log)", n)
+}
+
+// cutString returns s when it has at most n bytes, else its longest
+// prefix that ends at a character boundary and, with "…" added, has at
+// most n bytes ("" when not even that fits).
+func cutString(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n - len("…")
+	if cut < 0 {
+		return ""
+	}
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// cutLines returns s cut, at a line break, to at most maxChars bytes and
+// maxLines lines (a first line longer than maxChars cut at a character).
+func cutLines(s string, maxChars, maxLines int) string {
+	for strings.Count(s, "\n")+1 > maxLines || len(s) > maxChars {
+		i := strings.LastIndexByte(s, '\n')
+		if i < 0 {
+			return cutString(s, maxChars)
+		}
+		s = s[:i]
+	}
+	return s
 }
 
 // unknownNote says which servers gave no complete fresh answer, so a

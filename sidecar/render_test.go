@@ -1,6 +1,14 @@
 package sidecar
 
-import "testing"
+import (
+	"cmp"
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/lsp-hook/lsp-hook/diag"
+)
 
 func TestUnknownNote(t *testing.T) {
 	tests := []struct {
@@ -32,5 +40,91 @@ func TestUnknownNote(t *testing.T) {
 				t.Errorf("unknownNote =\n%q\nwant\n%q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestFitBlock: the lint block with its notes stays within the character
+// and line caps whatever they are; notes that fit in half of each cap are
+// all there, with the diagnostics cut to make room ("... and N more" or
+// "... output truncated"); more notes end in a line counting the rest; a
+// note too long alone is cut with "…".
+func TestFitBlock(t *testing.T) {
+	var ds []diag.Diagnostic
+	for i := range 300 {
+		ds = append(ds, diag.Diagnostic{Path: "/w/a.go", Line: i + 1, Column: 1, Severity: diag.SeverityError, Message: fmt.Sprintf("error number %d", i)})
+	}
+	changed := []diag.FileDiagnostics{{Path: "/w/a.go", Rel: "a.go", Diagnostics: ds}}
+	note := func(i int) string {
+		return fmt.Sprintf("lsp-hook: no fresh diagnostics from server%d (timeout); errors it would report are unknown, not absent.", i)
+	}
+	var many []string
+	for i := range 40 {
+		many = append(many, note(i))
+	}
+	long := "lsp-hook: " + strings.Repeat("é", 3000)
+	tests := []struct {
+		name      string
+		changed   []diag.FileDiagnostics
+		notes     []string
+		lim       diag.Limits
+		want      []string // lines the block must hold
+		wantNot   []string
+		wantWhole string // the whole block, when set
+	}{
+		{name: "no notes", changed: changed, lim: diag.DefaultLimits,
+			wantWhole: diag.LintBlock(changed, nil, diag.DefaultLimits)},
+		{name: "one note, characters bind", changed: changed, notes: many[:1],
+			lim:  diag.Limits{MaxPerFile: 1000, MaxLines: 1000, MaxChars: 2000},
+			want: []string{note(0), "... output truncated (limit reached)", "</diagnostics>"}},
+		{name: "one note, lines bind", changed: changed, notes: many[:1],
+			lim:  diag.Limits{MaxPerFile: 1000, MaxLines: 10, MaxChars: 10000},
+			want: []string{note(0), "... output truncated (limit reached)"}},
+		{name: "notes only", notes: many[:2], lim: diag.DefaultLimits, wantWhole: note(0) + "\n" + note(1)},
+		{name: "many notes", changed: changed, notes: many, lim: diag.DefaultLimits,
+			want:    []string{note(0), note(23), "lsp-hook: … and 16 more notes (lsp-hook status, the log)"},
+			wantNot: []string{note(24)}},
+		{name: "many notes, small cap", changed: changed, notes: many, lim: diag.Limits{MaxChars: 1000},
+			want:    []string{note(0), note(3), "lsp-hook: … and 36 more notes (lsp-hook status, the log)"},
+			wantNot: []string{note(4)}},
+		{name: "a long note", changed: changed, notes: []string{long, note(1)}, lim: diag.Limits{MaxChars: 1000},
+			want: []string{"lsp-hook: éé", "é…", "lsp-hook: … and 1 more note (lsp-hook status, the log)"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lim := tt.lim
+			lim.MaxPerFile = cmp.Or(lim.MaxPerFile, 20)
+			lim.MaxOtherFiles = cmp.Or(lim.MaxOtherFiles, 5)
+			lim.MaxLines = cmp.Or(lim.MaxLines, 50)
+			got := fitBlock(tt.changed, nil, tt.notes, lim)
+			if n := strings.Count(got, "\n") + 1; len(got) > lim.MaxChars || n > lim.MaxLines {
+				t.Errorf("%d chars, %d lines; caps %d, %d", len(got), n, lim.MaxChars, lim.MaxLines)
+			}
+			if !utf8.ValidString(got) {
+				t.Errorf("invalid UTF-8: a character was cut")
+			}
+			if tt.wantWhole != "" && got != tt.wantWhole {
+				t.Errorf("block =\n%s\nwant\n%s", got, tt.wantWhole)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("block lacks %q:\n%s", w, got)
+				}
+			}
+			for _, w := range tt.wantNot {
+				if strings.Contains(got, w) {
+					t.Errorf("block holds %q:\n%s", w, got)
+				}
+			}
+		})
+	}
+	// Every cap, however small: never over it.
+	for chars := 1; chars <= 3000; chars += 11 {
+		for lines := 1; lines <= 60; lines += 3 {
+			lim := diag.Limits{MaxPerFile: 20, MaxOtherFiles: 5, MaxLines: lines, MaxChars: chars}
+			got := fitBlock(changed, changed, many[:3], lim)
+			if n := strings.Count(got, "\n") + 1; len(got) > chars || n > lines || !utf8.ValidString(got) {
+				t.Fatalf("caps %d chars, %d lines: block of %d chars, %d lines:\n%s", chars, lines, len(got), n, got)
+			}
+		}
 	}
 }
