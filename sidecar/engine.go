@@ -123,7 +123,8 @@ func (e *Engine) Check(ctx context.Context, p NotifyChangeParams) Result {
 		defer close(lintDone)
 		lintByFile, lintResults = e.lint(ctx, targets, p.phase())
 	}()
-	res.Servers = append(res.Servers, e.validate(targets, texts, byFile)...)
+	validated, partial := e.validate(targets, texts, byFile)
+	res.Servers = append(res.Servers, validated...)
 	outcomes := <-lspDone
 	<-lintDone
 	for path, ds := range lintByFile {
@@ -144,8 +145,8 @@ func (e *Engine) Check(ctx context.Context, p NotifyChangeParams) Result {
 		res.Notes = append(res.Notes, base.notes...)
 	}
 	untrusted := e.untrustedNotes()
-	res.Notes = append(res.Notes, untrusted...)
-	e.render(&res, sev, targets, byFile, others, append(e.fallbackNotes(targets), untrusted...))
+	res.Notes = append(append(res.Notes, partial...), untrusted...)
+	e.render(&res, sev, targets, byFile, others, slices.Concat(partial, e.fallbackNotes(targets), untrusted))
 	res.ElapsedMS = time.Since(begin).Milliseconds()
 	e.publish(p, targets, res)
 	return res
@@ -266,17 +267,27 @@ func (e *Engine) targets(changes []Change, res *Result) []target {
 	return out
 }
 
-// validate runs the built-in validator of each target, if any applies.
+// validate runs the built-in validator of each target, if any applies, and
+// returns how they fared and a note for each file a validator checked only
+// in part ("big.yaml: 15.0 MiB of YAML not checked: …", validators.Partial).
 // texts holds each target's text as line hashes, for only_new's memory
 // (nil: nothing is remembered).
-func (e *Engine) validate(targets []target, texts map[string][]uint64, byFile map[string][]diag.Diagnostic) []ServerResult {
+func (e *Engine) validate(targets []target, texts map[string][]uint64, byFile map[string][]diag.Diagnostic) ([]ServerResult, []string) {
 	ran := make(map[validators.Kind]bool)
+	var notes []string
 	for _, t := range targets {
 		kind, ok := validators.KindOf(t.path)
 		if !ok || !e.Config.ValidatorEnabled(string(kind)) {
 			continue
 		}
-		ds := validators.For(kind).Validate(t.path, t.text)
+		v := validators.For(kind)
+		if p, ok := v.(validators.Partial); ok {
+			if why := p.Unchecked(t.text); why != "" {
+				notes = append(notes, t.rel+": "+why)
+				e.Log.Info("validating in part", "path", t.path, "why", why)
+			}
+		}
+		ds := v.Validate(t.path, t.text)
 		if texts != nil {
 			e.remember(t.path, string(kind), answer{lines: texts[t.path], diags: ds})
 		}
@@ -287,7 +298,7 @@ func (e *Engine) validate(targets []target, texts map[string][]uint64, byFile ma
 	for _, k := range slices.Sorted(mapsKeys(ran)) {
 		out = append(out, ServerResult{Name: string(k), Kind: KindValidator, State: lsp.StateActive, Freshness: string(lsp.Fresh)})
 	}
-	return out
+	return out, notes
 }
 
 func outcomeResult(o lsp.Outcome) ServerResult {

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -529,39 +530,44 @@ func TestHugeFileSkipped(t *testing.T) {
 
 // TestLargeFileBoundedMemory: a large file under MaxFileSize (15 MiB) is
 // validated through the daemon in memory bounded by a small multiple of
-// its size, or not parsed and the answer says why. The bound is on
-// TotalAlloc (every byte allocated during the check, freed or not, client
-// included), which bounds the heap's growth.
+// its size: JSON and JSONC whole, YAML and TOML, over their parse limits
+// (validators.MaxYAMLParse, MaxTOMLParse), only by the checks that stream,
+// and the answer's notes and lint block say what was not checked. The bound
+// is on TotalAlloc (every byte allocated during the check, freed or not,
+// client included), which bounds the heap's growth.
 func TestLargeFileBoundedMemory(t *testing.T) {
 	const size = 15 << 20
 	tests := []struct {
-		name, file string
-		gen        func(i int) string // the i-th line
-		knownIssue string             // a bound not met yet: see knownIssue
+		name, file  string
+		open, close string
+		gen         func(i int) string // the i-th line
+		validator   string
+		note        string // the note saying what was not checked; "" for none
 	}{
-		{name: "json", file: "large.json", gen: func(i int) string {
+		{name: "json", file: "large.json", open: "[\n", close: "{}]\n", validator: "json", gen: func(i int) string {
 			return fmt.Sprintf(`{"id": %d, "name": "item %d", "tags": ["a", "b"]},`, i, i)
 		}},
-		{name: "yaml", file: "large.yaml", gen: func(i int) string { return fmt.Sprintf("- id: %d\n  name: item %d\n  tags: [a, b]", i, i) },
-			knownIssue: "validators.YAML parses files up to 16 MiB into yaml.v3 node trees, with no note: 698 MiB allocated " +
-				"(46 times the file) and 49 s under -race measured for 15 MiB; a lower YAML parse limit belongs in validators"},
+		{name: "jsonc", file: "large.jsonc", open: "[\n", close: "{}]\n", validator: "jsonc", gen: func(i int) string {
+			return fmt.Sprintf(`{"id": %d, "name": "item %d", "tags": ["a", "b"]}, // item %d`, i, i, i)
+		}},
+		{name: "yaml", file: "large.yaml", validator: "yaml",
+			gen:  func(i int) string { return fmt.Sprintf("- id: %d\n  name: item %d\n  tags: [a, b]", i, i) },
+			note: "large.yaml: 15.0 MiB of YAML not checked: larger than the 1 MiB YAML limit (only its encoding and indentation tabs were)"},
+		{name: "toml", file: "large.toml", validator: "toml",
+			gen: func(i int) string {
+				return fmt.Sprintf("[[item]]\nid = %d\nname = \"item %d\"\ntags = [\"a\", \"b\"]", i, i)
+			},
+			note: "large.toml: 15.0 MiB of TOML not checked: larger than the 2 MiB TOML limit (only its encoding and control characters were)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if tt.knownIssue != "" {
-				knownIssue(t, tt.knownIssue)
-			}
 			root, _ := filepath.EvalSymlinks(shortDir(t))
 			var b strings.Builder
-			if tt.name == "json" {
-				b.WriteString("[\n")
-			}
+			b.WriteString(tt.open)
 			for i := 0; b.Len() < size-100; i++ {
 				b.WriteString(tt.gen(i) + "\n")
 			}
-			if tt.name == "json" {
-				b.WriteString("{}]\n")
-			}
+			b.WriteString(tt.close)
 			text := b.String()
 			writeFile(t, root, tt.file, text)
 			b.Reset()
@@ -575,32 +581,27 @@ func TestLargeFileBoundedMemory(t *testing.T) {
 			alloc := allocated(func() {
 				callErr = c.Call(ctx, MethodNotifyChange, NotifyChangeParams{Changes: []Change{{Path: tt.file}}}, &res)
 			})
-			t.Logf("%s of %.1f MiB: allocated %.1f MiB (%.1f× the file) in %v; servers %+v, lint %q",
-				tt.name, float64(len(text))/(1<<20), float64(alloc)/(1<<20), float64(alloc)/float64(len(text)), time.Since(begin).Round(time.Millisecond), res.Servers, res.Lint)
+			t.Logf("%s of %.1f MiB: allocated %.1f MiB (%.1f× the file) in %v; servers %+v, notes %q, lint %q",
+				tt.name, float64(len(text))/(1<<20), float64(alloc)/(1<<20), float64(alloc)/float64(len(text)),
+				time.Since(begin).Round(time.Millisecond), res.Servers, res.Notes, res.Lint)
 			if callErr != nil {
 				t.Fatal(callErr)
 			}
-			if len(res.Servers) != 1 || res.Servers[0].Name != tt.name {
-				t.Fatalf("servers = %+v, want the %s validator", res.Servers, tt.name)
+			if len(res.Servers) != 1 || res.Servers[0].Name != tt.validator {
+				t.Fatalf("servers = %+v, want the %s validator", res.Servers, tt.validator)
 			}
-			said := strings.Contains(res.Lint, "not checked")
-			if bound := uint64(3*len(text) + 8<<20); alloc > bound && !said {
-				t.Errorf("allocated %d MiB, over %d MiB, and no note says why", alloc>>20, bound>>20)
+			if bound := uint64(3*len(text) + 8<<20); alloc > bound {
+				t.Errorf("allocated %d MiB, over %d MiB", alloc>>20, bound>>20)
+			}
+			var wantNotes []string
+			wantLint := ""
+			if tt.note != "" {
+				wantNotes, wantLint = []string{tt.note}, "lsp-hook: "+tt.note
+			}
+			if !slices.Equal(res.Notes, wantNotes) || res.Lint != wantLint {
+				t.Errorf("notes %q, lint %q; want %q, %q", res.Notes, res.Lint, wantNotes, wantLint)
 			}
 		})
-	}
-}
-
-// knownIssueEnv, set to 1, runs the cases of known issues (see knownIssue).
-const knownIssueEnv = "LSP_HOOK_TEST_KNOWN_ISSUES"
-
-// knownIssue skips a case that proves a bound this package's code does not
-// meet yet, naming why, unless $LSP_HOOK_TEST_KNOWN_ISSUES is 1: the case
-// stays written as it should pass, to be run when the cause is fixed.
-func knownIssue(t *testing.T, why string) {
-	t.Helper()
-	if os.Getenv(knownIssueEnv) != "1" {
-		t.Skipf("known issue, not fixed yet: %s (%s=1 runs it)", why, knownIssueEnv)
 	}
 }
 

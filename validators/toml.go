@@ -26,12 +26,21 @@ import (
 // start of the item at fault, such as a duplicate key. Before parsing, the
 // file is checked for what TOML 1.0 forbids anywhere: invalid UTF-8 and
 // control characters other than tab, newline and CRLF; those are reported at
-// the exact byte. A file over maxParseSize (16 MiB) gets only that check and
-// an info diagnostic saying it was not parsed: the library's tables take some
-// 20 times the input in memory.
+// the exact byte. A file over MaxTOMLParse (2 MiB) gets only that check,
+// and Unchecked says so: the library's tables take up to some 40 times the
+// input in memory.
 type TOML struct{}
 
-var _ Validator = (*TOML)(nil)
+var (
+	_ Validator = (*TOML)(nil)
+	_ Partial   = (*TOML)(nil)
+)
+
+// Unchecked implements Partial: a file over MaxTOMLParse is checked only
+// for its encoding and control characters.
+func (TOML) Unchecked(src []byte) string {
+	return unchecked("TOML", src, MaxTOMLParse, "its encoding and control characters were")
+}
 
 // Validate implements Validator for TOML 1.0.
 func (TOML) Validate(path string, src []byte) (ds []diag.Diagnostic) {
@@ -45,8 +54,8 @@ func (TOML) Validate(path string, src []byte) (ds []diag.Diagnostic) {
 	if f, bad := tomlChars(src); bad {
 		return diagnostics(path, "toml", src, []finding{f})
 	}
-	if len(src) > maxParseSize {
-		return diagnostics(path, "toml", src, []finding{tooLarge("TOML", len(src))})
+	if len(src) > MaxTOMLParse {
+		return nil
 	}
 	var v map[string]any
 	if _, err := toml.Decode(string(src), &v); err != nil {

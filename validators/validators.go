@@ -95,16 +95,38 @@ func Validate(path string, src []byte) (ds []diag.Diagnostic, ok bool) {
 	return For(k).Validate(path, src), true
 }
 
-// maxParseSize is the largest file, in bytes, handed to the YAML and TOML
-// libraries. Their trees take some 20–25 times the input in memory and they
-// parse at 10–15 MB/s, so a larger file gets only the checks that stream
-// (encoding and control characters; tab indentation in YAML) plus an info
-// diagnostic saying so. The JSON and JSONC scanners have no limit: they keep
-// only the keys of the objects still open.
-const maxParseSize = 16 << 20
+// Parse limits: the largest file, in bytes, the YAML and TOML validators
+// hand to their libraries, whose trees take many times the input in memory
+// (peak Go heap measured on 1, 2 and 15 MiB files of several shapes: yaml.v3
+// 6 times the input for long text values, 38 for a list of small mappings,
+// 95 for a flow list of numbers; BurntSushi/toml 20 for tables, 39 for one
+// key per line). Each keeps a check's peak heap under some 100 MiB whatever
+// the content. A larger file gets only the checks that stream — encoding
+// and control characters, and tab indentation in YAML — and Unchecked says
+// so (the Partial interface). The JSON and JSONC scanners have no limit:
+// they keep only the keys of the objects still open (about 3 times the
+// input for one object of 15 MiB, nothing for arrays).
+const (
+	MaxYAMLParse = 1 << 20 // 1 MiB
+	MaxTOMLParse = 2 << 20 // 2 MiB
+)
 
-// tooLarge is the info finding, at 1:1, for a file over maxParseSize.
-func tooLarge(format string, size int) finding {
-	return finding{end: -1, ref: -1, severity: diag.SeverityInfo,
-		msg: fmt.Sprintf("%s syntax not checked: the file is %.1f MiB, over the validator's limit of %d MiB", format, float64(size)/(1<<20), maxParseSize>>20)}
+// Partial is the optional interface of a validator that checks a file over
+// its parse limit only in part (YAML and TOML: see MaxYAMLParse).
+type Partial interface {
+	// Unchecked returns what Validate leaves unchecked in src, for a note
+	// such as "15.0 MiB of YAML not checked: larger than the 1 MiB YAML
+	// limit (only its encoding and indentation tabs were)", or "" when it
+	// checks src whole.
+	Unchecked(src []byte) string
+}
+
+// unchecked is Partial.Unchecked for a format whose parse limit is limit
+// bytes and whose streaming checks are streamed.
+func unchecked(format string, src []byte, limit int, streamed string) string {
+	if len(stripBOM(src)) <= limit {
+		return ""
+	}
+	return fmt.Sprintf("%.1f MiB of %s not checked: larger than the %d MiB %s limit (only %s)",
+		float64(len(src))/(1<<20), format, limit>>20, format, streamed)
 }

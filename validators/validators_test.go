@@ -3,8 +3,6 @@ package validators
 import (
 	"strings"
 	"testing"
-
-	"github.com/lsp-hook/lsp-hook/diag"
 )
 
 func TestKindOf(t *testing.T) {
@@ -67,32 +65,66 @@ func TestValidate(t *testing.T) {
 	}
 }
 
+// TestLargeFiles: over its parse limit a YAML or TOML file is not parsed —
+// a syntax error there is not found — but still gets the checks that
+// stream (a tab indenting, a control character), and Unchecked says what
+// was left out; at the limit it is parsed whole and Unchecked says
+// nothing. JSON has no limit.
 func TestLargeFiles(t *testing.T) {
-	big := func(prefix, line string) []byte {
+	big := func(prefix, line string, size int) []byte {
 		b := []byte(prefix)
-		for len(b) <= maxParseSize {
+		for len(b)+len(line) <= size {
 			b = append(b, line...)
 		}
 		return b
 	}
-	// Over the limit YAML and TOML are not parsed: only an info diagnostic,
-	// plus what the streaming checks find.
-	ds := YAML{}.Validate("/w/f", big("a: 1\n\tb: 1\n", "c: 1\n"))
-	if len(ds) != 2 || ds[0].Severity != diag.SeverityInfo || !strings.Contains(ds[0].Message, "YAML syntax not checked") ||
-		ds[1].Line != 2 || ds[1].Message != "tab character used for indentation" {
-		t.Errorf("large YAML:\n%s", dump(ds))
+	tests := []struct {
+		name      string
+		v         Validator
+		src       []byte
+		want      []want
+		unchecked string
+	}{
+		{name: "YAML over the limit", v: YAML{}, src: big("a: 1\n\tb: 1\n: : x\n", "c: 1\n", MaxYAMLParse+5),
+			want:      []want{errAt(2, 1, "tab character used for indentation")},
+			unchecked: "1.0 MiB of YAML not checked: larger than the 1 MiB YAML limit (only its encoding and indentation tabs were)"},
+		{name: "YAML at the limit", v: YAML{}, src: big("a: 1\n", "#\n", MaxYAMLParse-2),
+			want: []want{errAt(0, 1, "could not find expected ':'")}}, // line 0: the last (see below)
+		{name: "TOML over the limit", v: TOML{}, src: big("a = = 1\n", "# padding\n", MaxTOMLParse+10),
+			unchecked: "2.0 MiB of TOML not checked: larger than the 2 MiB TOML limit (only its encoding and control characters were)"},
+		{name: "TOML over the limit, a control character", v: TOML{}, src: big("a = \"\x01\"\n", "# padding\n", MaxTOMLParse+10),
+			want:      []want{errAt(1, 6, "control character U+0001")},
+			unchecked: "2.0 MiB of TOML not checked"},
+		{name: "TOML at the limit", v: TOML{}, src: big("a = = 1\n", "# padding\n", MaxTOMLParse),
+			want: []want{errAt(1, 5, "expected value but found '='")}},
 	}
-	ds = TOML{}.Validate("/w/f", big("a = = 1\n", "# padding\n"))
-	if len(ds) != 1 || ds[0].Severity != diag.SeverityInfo || !strings.Contains(ds[0].Message, "TOML syntax not checked") {
-		t.Errorf("large TOML:\n%s", dump(ds))
-	}
-	ds = TOML{}.Validate("/w/f", big("a = \"\x01\"\n", "# padding\n"))
-	if len(ds) != 1 || ds[0].Severity != diag.SeverityError || ds[0].Column != 6 {
-		t.Errorf("large TOML with a control character:\n%s", dump(ds))
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.name == "YAML at the limit" {
+				tt.src = append(tt.src, "b\n"...) // a key without ':' on the last line
+				tt.want[0].line = strings.Count(string(tt.src), "\n")
+			}
+			ds := tt.v.Validate("/w/f", tt.src)
+			if len(ds) != len(tt.want) {
+				t.Fatalf("got %d diagnostics, want %d:\n%s", len(ds), len(tt.want), dump(ds))
+			}
+			for i, w := range tt.want {
+				if d := ds[i]; d.Line != w.line || d.Column != w.col || d.Severity != w.sev || !strings.Contains(d.Message, w.msg) {
+					t.Errorf("diagnostic %d = %d:%d %v %q, want %d:%d %v %q", i, d.Line, d.Column, d.Severity, d.Message, w.line, w.col, w.sev, w.msg)
+				}
+			}
+			got := tt.v.(Partial).Unchecked(tt.src)
+			if tt.unchecked == "" && got != "" || !strings.Contains(got, tt.unchecked) {
+				t.Errorf("Unchecked = %q, want %q", got, tt.unchecked)
+			}
+		})
 	}
 	// JSON has no limit.
-	ds = JSON{}.Validate("/w/f", append(big("[", "1, "), "x]"...))
-	if len(ds) != 1 || ds[0].Line != 1 || ds[0].Column < maxParseSize || !strings.Contains(ds[0].Message, "found 'x'") {
+	ds := JSON{}.Validate("/w/f", append(big("[", "1, ", 16<<20), "x]"...))
+	if len(ds) != 1 || ds[0].Line != 1 || ds[0].Column < 16<<20 || !strings.Contains(ds[0].Message, "found 'x'") {
 		t.Errorf("large JSON:\n%s", dump(ds))
+	}
+	if _, ok := Validator(JSON{}).(Partial); ok {
+		t.Errorf("JSON says it checks large files in part")
 	}
 }

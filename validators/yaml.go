@@ -38,15 +38,24 @@ import (
 //   - invalid UTF-8 or a character outside the printable set (section 5.1),
 //     at that character, instead of parsing.
 //
-// A file over maxParseSize (16 MiB) is not parsed, only checked for encoding
-// and tabs, and gets an info diagnostic saying so: yaml.v3's node trees take
-// some 25 times the input in memory.
+// A file over MaxYAMLParse (1 MiB) is not parsed, only checked for encoding
+// and tabs; Unchecked says so: yaml.v3's node trees take up to some 95
+// times the input in memory.
 //
 // Lines and columns of yaml.v3 are libyaml's, which also ends lines at U+0085,
 // U+2028 and U+2029; lines are clamped to the file.
 type YAML struct{}
 
-var _ Validator = (*YAML)(nil)
+var (
+	_ Validator = (*YAML)(nil)
+	_ Partial   = (*YAML)(nil)
+)
+
+// Unchecked implements Partial: a file over MaxYAMLParse is checked only
+// for its encoding and indentation tabs.
+func (YAML) Unchecked(src []byte) string {
+	return unchecked("YAML", src, MaxYAMLParse, "its encoding and indentation tabs were")
+}
 
 // Validate implements Validator for YAML 1.2.
 func (YAML) Validate(path string, src []byte) []diag.Diagnostic {
@@ -57,9 +66,7 @@ func (YAML) Validate(path string, src []byte) []diag.Diagnostic {
 	dups := yamlDups{path: path}
 	var fs []finding
 	var err error
-	if len(src) > maxParseSize {
-		fs = append(fs, tooLarge("YAML", len(src)))
-	} else {
+	if len(src) <= MaxYAMLParse {
 		err = decodeYAML(src, dups.walk)
 	}
 	errLine, tabErr := 0, false
