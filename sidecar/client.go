@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -93,6 +94,7 @@ func (c *Client) notifyChange(ctx context.Context, p NotifyChangeParams, result 
 	}
 	if len(kept) == 0 {
 		*res = Result{Files: []diag.FileDiagnostics{}, Servers: []ServerResult{}, Notes: notes}
+		res.Lint = withNotes("", notes)
 		return nil
 	}
 	p.Changes = kept
@@ -100,7 +102,23 @@ func (c *Client) notifyChange(ctx context.Context, p NotifyChangeParams, result 
 		return err
 	}
 	res.Notes = append(notes, res.Notes...)
+	res.Lint = withNotes(res.Lint, notes)
 	return nil
+}
+
+// withNotes appends note lines ("lsp-hook: " and the note) to a lint
+// block: a change the client left out was not checked, and the model must
+// not take its silence for clean.
+func withNotes(lint string, notes []string) string {
+	var b strings.Builder
+	b.WriteString(lint)
+	for _, n := range notes {
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString("lsp-hook: " + n)
+	}
+	return b.String()
 }
 
 // Close closes the connection.

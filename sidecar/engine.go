@@ -80,7 +80,7 @@ type target struct {
 func (e *Engine) Check(ctx context.Context, p NotifyChangeParams) Result {
 	begin := time.Now()
 	var res Result
-	targets := e.targets(p.Changes, &res)
+	targets, unchecked := e.targets(p.Changes, &res)
 	ctx, cancel := context.WithTimeout(ctx, e.budget(p, targets)-replyMargin)
 	defer cancel()
 
@@ -146,7 +146,7 @@ func (e *Engine) Check(ctx context.Context, p NotifyChangeParams) Result {
 	}
 	untrusted := e.untrustedNotes()
 	res.Notes = append(append(res.Notes, partial...), untrusted...)
-	e.render(&res, sev, targets, byFile, others, slices.Concat(partial, e.fallbackNotes(targets), untrusted))
+	e.render(&res, sev, targets, byFile, others, slices.Concat(unchecked, partial, e.fallbackNotes(targets), untrusted))
 	res.ElapsedMS = time.Since(begin).Milliseconds()
 	e.publish(p, targets, res)
 	return res
@@ -239,9 +239,12 @@ func (e *Engine) budget(p NotifyChangeParams, targets []target) time.Duration {
 	return warm
 }
 
-// targets resolves and reads every change, noting those it must skip.
-func (e *Engine) targets(changes []Change, res *Result) []target {
-	var out []target
+// targets resolves and reads every change, noting those it must skip in
+// res.Notes. It also returns, for the lint block, the notes of files the
+// agent must not take for clean: text it wrote that is too large to check
+// (a binary, a deleted file or one outside the workspace is no news to the
+// model, and a Bash command may touch many of those).
+func (e *Engine) targets(changes []Change, res *Result) (out []target, unchecked []string) {
 	seen := make(map[string]int)
 	for _, c := range changes {
 		path, err := resolve(e.Root, c.Path)
@@ -262,9 +265,21 @@ func (e *Engine) targets(changes []Change, res *Result) []target {
 		}
 		note := fmt.Sprintf("skipped %s: %v", c.Path, err)
 		res.Notes = append(res.Notes, note)
+		if errors.Is(err, ErrTooLarge) {
+			unchecked = append(unchecked, fmt.Sprintf("%s not checked: %v", e.relOrAsGiven(c.Path), err))
+		}
 		e.Log.Warn("skipping change", "path", c.Path, "err", err)
 	}
-	return out
+	return out, unchecked
+}
+
+// relOrAsGiven is path relative to the root when it is inside it, else
+// path as given.
+func (e *Engine) relOrAsGiven(path string) string {
+	if p, err := resolve(e.Root, path); err == nil {
+		return e.rel(p)
+	}
+	return path
 }
 
 // validate runs the built-in validator of each target, if any applies, and
@@ -355,7 +370,7 @@ func (e *Engine) Current(paths []string) Result {
 	if files != nil {
 		res.Files = files
 	}
-	res.Lint = diag.LintBlock(files, nil, diag.DefaultLimits)
+	res.Lint = diag.LintBlock(files, nil, e.limits())
 	return res
 }
 

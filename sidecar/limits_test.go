@@ -281,9 +281,17 @@ func TestLintBlockCapsThroughDaemon(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
-			var res Result
-			if err := dial(ctx, t, serve(t, e)).Call(ctx, MethodNotifyChange, NotifyChangeParams{Changes: changes, BudgetMS: 30000, ColdBudgetMS: 30000}, &res); err != nil {
+			var res, current Result
+			c := dial(ctx, t, serve(t, e))
+			if err := c.Call(ctx, MethodNotifyChange, NotifyChangeParams{Changes: changes, BudgetMS: 30000, ColdBudgetMS: 30000}, &res); err != nil {
 				t.Fatal(err)
+			}
+			// diagnostics (what the servers hold now) keeps the same caps.
+			if err := c.Call(ctx, MethodDiagnostics, DiagnosticsParams{}, &current); err != nil {
+				t.Fatal(err)
+			}
+			if n := strings.Count(current.Lint, "\n") + 1; len(current.Lint) > lim.MaxChars || n > lim.MaxLines {
+				t.Errorf("diagnostics' lint block has %d chars and %d lines; caps %d and %d", len(current.Lint), n, lim.MaxChars, lim.MaxLines)
 			}
 			total := 0
 			for _, f := range res.Files {
@@ -358,6 +366,11 @@ func TestContentTooLarge(t *testing.T) {
 			}
 			if len(res.Notes) != 1 || res.Notes[0] != tt.wantNote {
 				t.Errorf("notes = %q, want [%q]", res.Notes, tt.wantNote)
+			}
+			// The model must not take the unchecked file's silence for clean.
+			name := tt.changes[0].Path
+			if !strings.Contains(res.Lint, "lsp-hook: skipped "+name) && !strings.Contains(res.Lint, "lsp-hook: "+name+" not checked") {
+				t.Errorf("lint block does not say %s was not checked:\n%s", name, res.Lint)
 			}
 			if len(res.Files) != tt.wantFiles {
 				t.Errorf("files = %+v, want %d", res.Files, tt.wantFiles)
@@ -519,6 +532,9 @@ func TestHugeFileSkipped(t *testing.T) {
 	}
 	if want := "skipped huge.json: 200.0 MiB is larger than 16 MiB"; len(res.Notes) != 1 || res.Notes[0] != want {
 		t.Errorf("notes = %q, want [%q]", res.Notes, want)
+	}
+	if want := "lsp-hook: huge.json not checked: 200.0 MiB is larger than 16 MiB"; res.Lint != want {
+		t.Errorf("lint = %q, want %q", res.Lint, want)
 	}
 	if alloc > 4<<20 {
 		t.Errorf("checking it allocated %d MiB", alloc>>20)
