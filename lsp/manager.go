@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -357,12 +359,18 @@ func (m *Manager) release(e *entry) {
 func (m *Manager) start(ctx context.Context, e *entry) {
 	defer close(e.ready)
 	defer e.cancel()
-	if _, err := LookPath(e.server.Command[0]); err != nil {
+	exe, err := LookPath(e.server.Command[0])
+	if err != nil {
 		e.err, e.missing = fmt.Errorf("%w: %v", ErrUnavailable, err), true
 		m.log.Warn("server unavailable", "server", e.server.Name, "err", err)
 		if m.cfg.AutoInstall {
 			m.autoInstall(e.server)
 		}
+		return
+	}
+	if err := m.trustedProgram(exe); err != nil {
+		e.err, e.missing = err, true // retried on next use: the user may trust the workspace
+		m.log.Warn("server not started", "server", e.server.Name, "err", err)
 		return
 	}
 	e.client, e.err = Start(ctx, e.server, e.root, m.log)
@@ -483,4 +491,31 @@ func (m *Manager) Serves(path string) bool {
 		return true
 	}
 	return false
+}
+
+// ErrUntrustedProgram is returned for a server
+// whose program lies inside an untrusted workspace: a PATH entry that
+// leads into the repository (direnv's PATH_add node_modules/.bin) would
+// otherwise run the repository's own copy of a server before anyone ran
+// `lsp-hook trust` there (config.Config.WorkspaceTrusted).
+var ErrUntrustedProgram = errors.New("the program is the workspace's own; run `lsp-hook trust` here to allow it")
+
+// trustedProgram refuses exe (as LookPath found it) when it resolves to a
+// file inside the workspace and the workspace is not trusted.
+func (m *Manager) trustedProgram(exe string) error {
+	if m.cfg.WorkspaceTrusted || m.workspace == "" {
+		return nil
+	}
+	real, err := filepath.EvalSymlinks(exe)
+	if err != nil {
+		real = exe
+	}
+	ws, err := filepath.EvalSymlinks(m.workspace)
+	if err != nil {
+		ws = m.workspace
+	}
+	if rel, err := filepath.Rel(ws, real); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return fmt.Errorf("not starting %s: %w", exe, ErrUntrustedProgram)
+	}
+	return nil
 }
