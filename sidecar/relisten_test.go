@@ -22,18 +22,7 @@ func relistenServer(t *testing.T, socket string) *Server {
 	root, _ := filepath.EvalSymlinks(shortDir(t))
 	cfg := config.Default()
 	cfg.LSP.Enabled = false
-	srv := &Server{Engine: NewEngine(root, cfg, nil, discardLog()), Version: "test", Log: discardLog()}
-	if err := srv.Listen(socket); err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve() }()
-	t.Cleanup(func() {
-		srv.Shutdown()
-		if err := <-served; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	})
+	srv := serveAt(t, NewEngine(root, cfg, nil, discardLog()), socket)
 	// Once it answers, Serve has noted the files it serves.
 	if !untilTrue(relistenWait, func() bool { return greets(socket) }) {
 		t.Fatal("the daemon does not answer")

@@ -80,18 +80,7 @@ func TestPeerRefused(t *testing.T) {
 	cfg.LSP.Enabled = false
 	e := NewEngine(base, cfg, nil, captureLog(t, logs))
 	socket := filepath.Join(base, "run", "d.sock")
-	srv := &Server{Engine: e, Version: "test", Log: e.Log}
-	if err := srv.Listen(socket); err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve() }()
-	t.Cleanup(func() {
-		srv.Shutdown()
-		if err := <-served; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	})
+	serveAt(t, e, socket)
 
 	tests := []struct {
 		name    string

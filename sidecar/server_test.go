@@ -49,6 +49,13 @@ func serve(t *testing.T, e *Engine) string {
 func serveServer(t *testing.T, e *Engine) (*Server, string) {
 	t.Helper()
 	socket := filepath.Join(shortDir(t), "run", "d.sock")
+	return serveAt(t, e, socket), socket
+}
+
+// serveAt runs a daemon for e on socket, shut down (and Serve's error
+// checked) when the test ends.
+func serveAt(t *testing.T, e *Engine, socket string) *Server {
+	t.Helper()
 	srv := &Server{Engine: e, Version: "test", Log: e.Log}
 	if err := srv.Listen(socket); err != nil {
 		t.Fatal(err)
@@ -61,7 +68,7 @@ func serveServer(t *testing.T, e *Engine) (*Server, string) {
 			t.Errorf("Serve: %v", err)
 		}
 	})
-	return srv, socket
+	return srv
 }
 
 // dial connects to the daemon at socket, closed when the test ends.
