@@ -594,16 +594,12 @@ func (b *bench) diagGoWorkspace(ctx context.Context, p *diagProject) (string, []
 	}
 	p.title = "Go: " + mod + "  (the source of the gopls on PATH)"
 	b.progressf("5a. Go: copying %s, downloading what its tests import, warming the build cache", mod)
-	js, err := output(ctx, "", online, "go", "mod", "download", "-json", mod)
+	src, err := downloadModule(ctx, online, mod)
 	if err != nil {
 		return "", nil, err
 	}
-	var dl struct{ Dir, Error string }
-	if err := json.Unmarshal([]byte(js), &dl); err != nil || dl.Dir == "" {
-		return "", nil, fmt.Errorf("go mod download %s: %v %s", mod, err, dl.Error)
-	}
 	dir := filepath.Join(b.tmp, "diag-go")
-	if err := copyTree(dl.Dir, dir, false); err != nil {
+	if err := copyTree(src, dir, false); err != nil {
 		return "", nil, err
 	}
 	if err := removeDirsNamed(dir, "testdata"); err != nil {
@@ -650,6 +646,20 @@ func goplsModule(ctx context.Context, env []string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("%s was not built from a released %s (go version -m)", bin, diagGoModule)
+}
+
+// downloadModule is the directory of mod (path@version) in the module
+// cache, downloaded with env's GOPROXY when it is not there yet.
+func downloadModule(ctx context.Context, env []string, mod string) (string, error) {
+	js, err := output(ctx, "", env, "go", "mod", "download", "-json", mod)
+	if err != nil {
+		return "", err
+	}
+	var dl struct{ Dir, Error string }
+	if err := json.Unmarshal([]byte(js), &dl); err != nil || dl.Dir == "" {
+		return "", fmt.Errorf("go mod download %s: %v %s", mod, err, dl.Error)
+	}
+	return dl.Dir, nil
 }
 
 // warmGoCache compiles every package and test variant of the module in

@@ -14,7 +14,8 @@ import (
 // The steps parts 2 and 3 share. A run appends one declaration to the
 // workspace's target (a type error on even runs, its fix on odd ones),
 // runs the hook as Claude Code would right after its Edit, then runs each
-// baseline command on the same content, a cooldown apart. Run 0 is the
+// baseline command on the same content, each once the daemon's processes
+// have been idle for a cooldown (quiet.go). Run 0 is the
 // first touch (the server, and maybe the daemon, start); the rest are timed.
 // Every answer is checked: a wrong one is counted and reported, not timed
 // away.
@@ -71,10 +72,11 @@ func (b *bench) warmCommand(ctx context.Context, ws *workspace, argv ...string) 
 	return command{argv: argv, clean: r.code}, err
 }
 
-// timeCommand runs c on the edited project after a cooldown and returns
-// its wall time and what is wrong with its answer (checkOutput).
+// timeCommand runs c on the edited project once the workspace's daemon
+// tree is idle (quiet) and returns its wall time and what is wrong with
+// its answer (checkOutput).
 func (b *bench) timeCommand(ctx context.Context, ws *workspace, c command, marker string, broken bool) (time.Duration, string, error) {
-	b.pause(ctx)
+	b.quiet(ctx, ws)
 	r, err := b.exec(ctx, ws.dir, nil, c.argv[0], c.argv[1:]...)
 	if err != nil {
 		return 0, "", err

@@ -60,12 +60,13 @@ func newBench(ctx context.Context, opts options, progress io.Writer) (*bench, er
 			return nil, fmt.Errorf("creating %s: %w", d, err)
 		}
 	}
-	goenv, err := output(ctx, "", os.Environ(), "go", "env", "GOENV")
+	goenv, err := output(ctx, "", os.Environ(), "go", "env", "GOENV", "GOFLAGS")
 	if err != nil {
 		b.close()
 		return nil, fmt.Errorf("running go env: %w", err)
 	}
-	b.env = childEnv(b.runDir, cfgDir, goenv)
+	file, goflags, _ := strings.Cut(goenv, "\n")
+	b.env = childEnv(b.runDir, cfgDir, file, goflags)
 	b.machine = b.describeMachine(ctx, gopls)
 	return b, nil
 }
@@ -73,10 +74,17 @@ func newBench(ctx context.Context, opts options, progress io.Writer) (*bench, er
 // childEnv is this process's environment with lsp-hook pointed at the
 // bench's own runtime and config directories (so a user's daemon, socket
 // override or config play no part), the Go toolchain kept local and
-// offline, and go's own settings file kept where it was (it lives under
-// the config directory we move).
-func childEnv(runDir, cfgDir, goenv string) []string {
+// offline, go's own settings file kept where it was (it lives under the
+// config directory we move), and go's VCS stamping off: the workspaces are
+// git repositories without a commit, where go build of a main package
+// fails to stamp. goflags is GOFLAGS as go sees it (go env GOFLAGS, from
+// the environment or go's settings file), which -buildvcs=false joins.
+func childEnv(runDir, cfgDir, goenv, goflags string) []string {
+	if !strings.Contains(goflags, "-buildvcs") {
+		goflags = strings.TrimSpace(goflags + " -buildvcs=false")
+	}
 	set := map[string]string{
+		"GOFLAGS":            goflags,
 		"XDG_RUNTIME_DIR":    runDir,
 		"XDG_CONFIG_HOME":    cfgDir,
 		"GOENV":              goenv,

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 )
 
 // langResult is part 3 for one language: the hook's round trip for an
@@ -22,14 +21,11 @@ type langResult struct {
 	skipped  string  // why the language was not measured ("" when it was)
 	hook     row     // lsp-hook hook claude, wall time
 	server   row     // of which: the server, change sent → last document fresh (log server_ms)
-	overhead row     // of which: the rest, hook wall − server, per run; split into:
-	settle   row     // the settle window and acquiring the server ("server checked" elapsed_ms − server_ms)
-	daemon   row     // the daemon's work around the server (notify_change − "server checked" elapsed_ms)
-	ipc      row     // the hook's socket round trip and rendering ("hook answered" − notify_change)
-	proc     row     // the hook process's start and exit (wall − "hook answered")
-	base     row     // the baseline command
-	settleIn bool    // some run had no server_ms: server and overhead used elapsed_ms, settle included
-	lint     string  // the hook's lint block for the first (broken) edit
+	overhead row     // of which: the rest, hook wall − server, per run, split as breakdown says
+	breakdown
+	base     row    // the baseline command
+	settleIn bool   // some run had no server_ms: server and overhead used elapsed_ms, settle included
+	lint     string // the hook's lint block for the first (broken) edit
 }
 
 // langEdits measures part 3 for every language -langs selects, in a copy
@@ -69,11 +65,8 @@ func (b *bench) langEdit(ctx context.Context, spec langSpec) (langResult, error)
 	res.note = note
 	res.hook = row{label: "lsp-hook hook claude  (Edit of " + filepath.Base(ws.target) + ")", firstNote: "daemon + " + spec.server + " start"}
 	res.server = row{label: "server: change → fresh (server_ms)", sub: true}
-	res.overhead = row{label: "overhead: hook − server", sub: true}
-	res.settle = row{label: "  settle window, acquire", sub: true}
-	res.daemon = row{label: "  daemon around the server", sub: true}
-	res.ipc = row{label: "  hook ↔ daemon, render", sub: true}
-	res.proc = row{label: "  hook process start, exit", sub: true}
+	res.overhead = row{label: "overhead in all: hook − server", sub: true}
+	res.breakdown = newBreakdown()
 	res.base = row{label: strings.Join(argv, " ")}
 	if res.cmd, err = b.warmCommand(ctx, ws, argv...); err != nil {
 		return res, err
@@ -95,7 +88,7 @@ func (b *bench) langRun(ctx context.Context, res *langResult, i int) error {
 	if t.server < 0 {
 		return fmt.Errorf("no \"server checked\" record for %s in %s", res.spec.server, b.logPath(ws))
 	}
-	res.recordBreakdown(i, wall, t)
+	res.recordBreakdown(i, wall, t, res.spec.settle)
 	d, problem, err := b.timeCommand(ctx, ws, res.cmd, res.spec.marker(ws.target, line), broken)
 	if err != nil {
 		return err
@@ -103,24 +96,6 @@ func (b *bench) langRun(ctx context.Context, res *langResult, i int) error {
 	res.base.record(i, d, problem)
 	b.pause(ctx)
 	return ctx.Err()
-}
-
-// recordBreakdown splits run i's hook wall time by the log's records t:
-// the server's own time, and the overhead around it in its parts.
-func (res *langResult) recordBreakdown(i int, wall time.Duration, t hookTimes) {
-	server := t.serverOnly
-	if server < 0 {
-		server, res.settleIn = t.server, true
-	} else {
-		res.settle.record(i, msDuration(t.server-t.serverOnly), "")
-	}
-	res.server.record(i, msDuration(server), "")
-	res.overhead.record(i, wall-msDuration(server), "")
-	if t.daemon >= 0 && t.hook >= 0 {
-		res.daemon.record(i, msDuration(t.daemon-t.server), "")
-		res.ipc.record(i, msDuration(t.hook-t.daemon), "")
-		res.proc.record(i, wall-msDuration(t.hook), "")
-	}
 }
 
 // langWorkspace copies the project of spec to the temporary tree and makes

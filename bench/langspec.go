@@ -7,6 +7,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
+
+	"github.com/lsp-hook/lsp-hook/lsp"
 )
 
 // langSpec is one live language of part 3: its project under
@@ -19,6 +22,11 @@ type langSpec struct {
 	dir    string // project, relative to -langs-dir
 	target string // edited file, slash-separated, relative to the project
 	server string // catalogue name of the server that checks target
+	// settle is the settle window the daemon waits after the server's
+	// answer for an Edit shown errors-only (sidecar.Engine.Check): EditSettle,
+	// or none while typescript-language-server's diagnostics are pulled from
+	// tsserver, whose answers come complete (lsp.Client.Update).
+	settle time.Duration
 	tools  []string
 	// decl is the line edit i appends: a type error when broken, its fix
 	// when not, with a value new at every i so no cache can answer it.
@@ -43,7 +51,7 @@ func colonMarker(target string, line int) string {
 // where an int or number is declared, or a void value returned as an int.
 var langSpecs = []langSpec{
 	{
-		key: "go", name: "Go", dir: "go", target: "main.go", server: "gopls",
+		key: "go", name: "Go", dir: "go", target: "main.go", server: "gopls", settle: lsp.EditSettle,
 		tools: []string{"gopls version", "go version"},
 		decl:  goDecl,
 		baseline: func(dir, target string) ([]string, string, error) {
@@ -52,7 +60,7 @@ var langSpecs = []langSpec{
 		marker: colonMarker,
 	},
 	{
-		key: "py", name: "Python", dir: "py", target: "main.py", server: "pyright",
+		key: "py", name: "Python", dir: "py", target: "main.py", server: "pyright", settle: lsp.EditSettle,
 		tools: []string{"pyright --version"},
 		decl: func(i int, broken bool) string {
 			return fmt.Sprintf("lsp_hook_bench: int = %s", value(i, broken, `"%d"`))
@@ -63,6 +71,7 @@ var langSpecs = []langSpec{
 		marker: colonMarker,
 	},
 	{
+		// settle 0: its diagnostics are pulled from tsserver, complete as they come.
 		key: "ts", name: "TypeScript", dir: "ts", target: "src/main.ts", server: "typescript-language-server",
 		tools: []string{"typescript-language-server --version", "tsc --version"},
 		decl: func(i int, broken bool) string {
@@ -76,7 +85,7 @@ var langSpecs = []langSpec{
 		},
 	},
 	{
-		key: "c", name: "C", dir: "c", target: "main.c", server: "clangd",
+		key: "c", name: "C", dir: "c", target: "main.c", server: "clangd", settle: lsp.EditSettle,
 		tools: []string{"clangd --version"},
 		decl: func(i int, broken bool) string {
 			return fmt.Sprintf("int lsp_hook_bench(void) { return %s; }", value(i, broken, `greet("%d")`))

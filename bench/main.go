@@ -5,15 +5,19 @@
 //  1. json: the hook round trip for an Edit of a JSON file with a syntax
 //     error, daemon warm, against `lsp-hook version` (a bare process start);
 //  2. go: a warm Go edit → lint block through the hook, against `go build
-//     ./...` and `gopls check FILE` after the same edit, on a small demo
-//     module and on a copy of a real module of at least 10,000 lines;
+//     ./...`, `go vet ./PKG` (the edited package) and `gopls check FILE`
+//     after the same edit, on a small demo module and on copies of two real
+//     modules (module.go): gopkg.in/yaml.v3, one package of ~11k lines, and
+//     gopls's own module, ~116k lines in ~100 packages, edited in
+//     internal/settings, a package in the middle of its import graph;
 //  3. langs: per live language (Go, Python, TypeScript, C) on the projects
 //     of testdata/langs, a warm edit → lint block through the hook against
 //     the command a hook-writer would otherwise run after every edit (`go
 //     vet ./...`, `pyright FILE`, `tsc --noEmit -p .`, `clang -fsyntax-only
-//     FILE` or gcc's when clang is missing), with p50 and p95, and the
-//     daemon's own overhead: the hook's wall time minus the server's time
-//     from the daemon log (goal ≤ 5 ms at p50);
+//     FILE` or gcc's when clang is missing), with p50 and p95, and where
+//     the hook's time beyond the server's own goes, from the daemon log:
+//     the daemon's processing (goal ≤ 5 ms at p50), the settle window, and
+//     the hook process with its socket round trip (overhead.go);
 //  4. memory: the resident memory of each daemon and of its servers;
 //  5. diagnose: `lsp-hook diagnose` over a whole real Go and TypeScript
 //     project, once, against `go vet ./...` and `tsc --noEmit -p .`, with
@@ -36,7 +40,10 @@
 //
 // -only selects sections (-only json,langs), -langs the languages of part
 // 3 (-langs py,ts). Machines are noisy, so the claims are ratios between
-// measurements taken interleaved in one run, not absolute times.
+// measurements taken interleaved in one run, not absolute times. In parts
+// 2 and 3 each baseline runs once the workspace's daemon and servers are
+// idle (quiet.go), so a server's work after the hook answered is not billed
+// to it.
 // Everything runs in a private temporary tree (with its own
 // $XDG_RUNTIME_DIR, so the daemons are the bench's own); the daemons are
 // stopped and the tree removed at the end, on error and on Ctrl-C too.
@@ -44,7 +51,7 @@
 // Usage (from the module root; the servers must be on PATH, as make bench
 // puts them):
 //
-//	go run ./bench -bin bin/lsp-hook [-only json,go,langs,memory,diagnose,mcp,load] [-langs go,py,ts,c] [-md FILE [-note TEXT]]
+//	go run ./bench -bin bin/lsp-hook [-only json,go,langs,memory,diagnose,mcp,load] [-langs go,py,ts,c] [-module M] [-multi M -multi-pkg DIR] [-md FILE [-note TEXT]]
 package main
 
 import (
@@ -77,7 +84,9 @@ func main() {
 type options struct {
 	bin      string        // lsp-hook binary, absolute
 	demo     string        // demo module to copy; a small one is generated when it does not exist
-	module   string        // module path, in this module's requirements, copied as the large workspace
+	module   string        // module path, in this module's requirements, copied as the large single-package workspace
+	multi    string        // module path copied as the large multi-package workspace; "" for none (module.go)
+	multiPkg string        // the package of multi the edits go to, relative to its root
 	jsonN    int           // timed iterations of the JSON round trip and of its baseline
 	goN      int           // timed Go edits per workspace, after the untimed first touch
 	cooldown time.Duration // pause between measurements, so one's background work is not billed to the next
@@ -102,9 +111,11 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.bin, "bin", "", "lsp-hook binary to measure (required)")
 	fs.StringVar(&o.demo, "demo", "testdata/demo", "demo module to copy (generated when missing)")
 	fs.StringVar(&o.module, "module", "gopkg.in/yaml.v3", "module from this module's requirements to copy as the large workspace (≥ 10k lines)")
+	fs.StringVar(&o.multi, "multi", diagGoModule, "multi-package module to copy as a second large workspace (≥ 50k lines, ≥ 30 packages): a requirement of this module, or "+diagGoModule+" at the version of the gopls on PATH; \"\" for none")
+	fs.StringVar(&o.multiPkg, "multi-pkg", "internal/settings", "package of -multi the Go edits go to, relative to its root: one that others import")
 	fs.IntVar(&o.jsonN, "json-n", 30, "timed iterations of the JSON round trip and of `lsp-hook version`")
 	fs.IntVar(&o.goN, "go-n", 20, "timed Go edits per workspace, after the first touch")
-	fs.DurationVar(&o.cooldown, "cooldown", 250*time.Millisecond, "pause between Go measurements")
+	fs.DurationVar(&o.cooldown, "cooldown", 250*time.Millisecond, "pause between measurements; before a baseline, how long the daemon and its servers must have been idle")
 	fs.BoolVar(&o.keep, "keep", false, "keep the temporary tree (daemons are still stopped)")
 	fs.Var(o.only, "only", "comma-separated sections to run: "+strings.Join(o.only.all, ","))
 	fs.Var(o.langs, "langs", "comma-separated languages of the langs section: "+strings.Join(o.langs.all, ","))
@@ -183,16 +194,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 // measureAll runs the selected parts in order, filling rep as it goes so
 // that a failure still leaves what was measured before it.
 func measureAll(ctx context.Context, b *bench, rep *report) error {
-	var demo, big *workspace
+	var demo *workspace
 	var err error
 	if b.opts.runs(secJSON) || b.opts.runs(secGo) {
 		if demo, err = b.demoWorkspace(ctx); err != nil {
 			return fmt.Errorf("preparing the demo workspace: %w", err)
 		}
 	}
+	goSpaces := []*workspace{demo}
 	if b.opts.runs(secGo) {
-		if big, err = b.moduleWorkspace(ctx); err != nil {
-			return fmt.Errorf("preparing the large workspace: %w", err)
+		for _, m := range b.opts.largeModules() {
+			b.progressf("2. copying %s from the module cache", m.path)
+			ws, err := b.largeWorkspace(ctx, m)
+			if err != nil {
+				return fmt.Errorf("preparing the large workspace %s: %w", m.path, err)
+			}
+			goSpaces = append(goSpaces, ws)
 		}
 	}
 	if b.opts.runs(secJSON) {
@@ -204,7 +221,7 @@ func measureAll(ctx context.Context, b *bench, rep *report) error {
 		rep.json = &js
 	}
 	if b.opts.runs(secGo) {
-		for _, ws := range []*workspace{demo, big} {
+		for _, ws := range goSpaces {
 			b.progressf("2. Go edits on %s (1 + %d runs)", ws.name, b.opts.goN)
 			g, err := b.goEdits(ctx, ws)
 			if len(g.hook.s) > 0 || err == nil { // a partial run is still worth printing

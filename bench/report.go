@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/lsp-hook/lsp-hook/lsp"
 )
@@ -93,12 +94,17 @@ func (r *report) writeJSON(w io.Writer, j jsonResult) {
 // writeGo prints part 2 for one workspace.
 func (r *report) writeGo(w io.Writer, n string, g goResult) {
 	rel, _ := filepath.Rel(g.ws.dir, g.ws.target)
+	gr := g.ws.graph
 	fmt.Fprintf(w, "\n%s. Warm Go edit → lint block: %s\n", n, g.ws.name)
-	fmt.Fprintf(w, "    %d files, %d lines of non-test Go. Each run appends a declaration at %s:%d\n",
-		g.ws.files, g.ws.lines, rel, g.ws.declLine())
-	fmt.Fprintln(w, "    (a type error on even runs, its fix on odd ones, a new value each run), then runs")
-	fmt.Fprintln(w, "    the hook, go build and gopls check on that content, one after the other.")
-	writeTable(w, splitCols, g.hook, g.hookProc, g.daemon, g.gopls, g.build, g.check)
+	about := fmt.Sprintf("%d files, %d lines of non-test Go in %s. Each run appends a declaration at %s:%d "+
+		"(a type error on even runs, its fix on odd ones, a new value each run), then runs the hook, and once "+
+		"the daemon's processes are idle, go build, go vet and gopls check on that content, one after the other.",
+		g.ws.files, g.ws.lines, plural(gr.packages, "package"), filepath.ToSlash(rel), g.ws.declLine())
+	if gr.importers > 0 {
+		about += " " + g.ws.graphSentence() + ": after a fix go build ./... recompiles the packages that import it, and gopls re-checks them."
+	}
+	fmt.Fprint(w, wrapText(about, 100, "    "))
+	writeTable(w, splitCols, g.hook, g.hookProc, g.daemon, g.gopls, g.busy, g.build, g.vet, g.check)
 	errX, fixX := ratio(g.build.errS, g.hook.errS), ratio(g.build.fixS, g.hook.fixS)
 	goal := fmt.Sprintf("goal ≥ %g× (both): %s", goalGoRatio, verdict(min(errX, fixX) >= goalGoRatio))
 	if g.ws.lines < minLargeLines {
@@ -106,8 +112,13 @@ func (r *report) writeGo(w io.Writer, n string, g goResult) {
 	}
 	fmt.Fprintf(w, "   → %-*s %4s %10s %10s %10s %10s   %s\n", labelWidth-2, "go build ÷ hook", "",
 		fmtRatio(ratio(g.build.s, g.hook.s)), "", fmtRatio(errX), fmtRatio(fixX), goal)
-	fmt.Fprintf(w, "   → %-*s %4s %10s %10s %10s %10s\n", labelWidth-2, "gopls check ÷ hook", "",
-		fmtRatio(ratio(g.check.s, g.hook.s)), "", fmtRatio(ratio(g.check.errS, g.hook.errS)), fmtRatio(ratio(g.check.fixS, g.hook.fixS)))
+	for _, b := range []struct {
+		label string
+		r     row
+	}{{"go vet " + g.ws.pkgArg() + " ÷ hook", g.vet}, {"gopls check ÷ hook", g.check}} {
+		fmt.Fprintf(w, "   → %-*s %4s %10s %10s %10s %10s\n", labelWidth-2, b.label, "",
+			fmtRatio(ratio(b.r.s, g.hook.s)), "", fmtRatio(ratio(b.r.errS, g.hook.errS)), fmtRatio(ratio(b.r.fixS, g.hook.fixS)))
+	}
 	if med := g.hook.s.median(); med > lsp.EditSettle {
 		// A Claude Edit is an edit shown errors-only: the daemon settles for
 		// lsp.EditSettle after gopls's fresh diagnostics, not DefaultSettle.
@@ -115,6 +126,35 @@ func (r *report) writeGo(w io.Writer, n string, g goResult) {
 			fmtDur(lsp.EditSettle), 100*float64(lsp.EditSettle)/float64(med))
 	}
 	answerLine(w, g.lint)
+}
+
+// wrapText is s broken into lines of at most width characters (a longer
+// word stands alone), each starting with indent and ending in a newline.
+func wrapText(s string, width int, indent string) string {
+	var out strings.Builder
+	line := indent
+	for _, word := range strings.Fields(s) {
+		if line != indent && utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) > width {
+			out.WriteString(line + "\n")
+			line = indent
+		}
+		if line != indent {
+			line += " "
+		}
+		line += word
+	}
+	if line != indent {
+		out.WriteString(line + "\n")
+	}
+	return out.String()
+}
+
+// plural is "1 package" or "n packages".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // column is one statistic column of a table: stat of the samples of a

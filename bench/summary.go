@@ -18,8 +18,9 @@ const (
 	// medians after type-error edits and after fixes, each.
 	goalGoRatio = 10.0
 
-	// goalOverhead is the daemon's own overhead per warm edit at p50: the
-	// hook's wall time minus the server's, from the daemon log.
+	// goalOverhead is the daemon's own processing per warm edit at p50,
+	// from the daemon log: its time on the request less the server's own
+	// and the settle window (overhead.go).
 	goalOverhead = 5 * time.Millisecond
 
 	// goalDaemonMB is the daemon's VmRSS alone, its children not counted,
@@ -81,13 +82,19 @@ func missing(metric, goal string) goalRow {
 	return goalRow{metric: metric, measured: "-", baseline: "-", ratio: "-", goal: goal, verdict: notMeasured}
 }
 
-// summary is every goal row of issue 7, in the order of the sections, then
-// the figures the issue asks for without a goal (per-language baselines,
-// first touches, servers' memory). A goal whose section did not run is
-// still there, marked not measured.
+// summary is every goal row of issue 7, in the order of the sections, some
+// followed by figures without a goal that belong with them (go vet beside
+// go build; the settle window, the hook process and the overhead in all
+// beside the daemon's processing), then the figures the issue asks for
+// without a goal (per-language baselines, first touches, servers' memory).
+// A goal whose section did not run is still there, marked not measured.
 func (r *report) summary() []goalRow {
-	rows := []goalRow{jsonGoal(r.json), largeGoGoal(r.goRuns, afterErrs, "type error"), largeGoGoal(r.goRuns, afterFixes, "fix")}
-	rows = append(rows, overheadGoals(r.langs)...)
+	rows := append([]goalRow{jsonGoal(r.json)}, largeGoRows(r.goRuns)...)
+	var version samples
+	if r.json != nil {
+		version = r.json.version.s
+	}
+	rows = append(rows, overheadRows(r.langs, version)...)
 	rows = append(rows, r.load.goals()...)
 	rows = append(rows, langFigures(r.langs)...)
 	return append(rows, r.load.figures()...)
@@ -104,61 +111,51 @@ func jsonGoal(j *jsonResult) goalRow {
 	return goalRow{metric, fmtDur(j.hook.s.median()), fmtDur(j.version.s.median()), fmtRatio(x), g, judge(x <= goalJSONRatio), ""}
 }
 
-// largeGoGoal is go build ÷ hook on the large module, for the runs after
-// one kind of edit (of picks them: afterErrs, afterFixes).
-func largeGoGoal(runs []goResult, of func(row) samples, kind string) goalRow {
+// largeGoRows are, per large workspace measured (≥ minLargeLines), the
+// goal rows of go build ÷ hook after type-error edits and after fixes,
+// then go vet of the edited package ÷ hook, all edits, without a goal. When
+// none was measured, the two goal rows are there, not measured.
+func largeGoRows(runs []goResult) []goalRow {
 	g := fmt.Sprintf("≥ %g×", goalGoRatio)
-	for _, run := range runs {
-		if run.ws.lines < minLargeLines || len(of(run.hook)) == 0 || len(of(run.build)) == 0 {
-			continue
-		}
-		metric := fmt.Sprintf("warm Go edit (%s), %dk-line module: `go build ./...` p50 ÷ hook p50", kind, run.ws.lines/1000)
-		x := ratio(of(run.build), of(run.hook))
-		return goalRow{metric, fmtDur(of(run.hook).median()), fmtDur(of(run.build).median()), fmtRatio(x), g, judge(x >= goalGoRatio), ""}
-	}
-	return missing(fmt.Sprintf("warm Go edit (%s), module ≥ %dk lines: `go build ./...` ÷ hook", kind, minLargeLines/1000), g)
-}
-
-// overheadGoals is one row per language measured: the daemon's overhead
-// over the server's own time at p50 (hook ÷ server as the ratio).
-func overheadGoals(langs []langResult) []goalRow {
-	g := fmt.Sprintf("≤ %g ms", goalOverhead.Seconds()*1000)
 	var rows []goalRow
-	for _, l := range langs {
-		metric := fmt.Sprintf("daemon overhead, %s: p50 of (hook − server's own time); ratio hook ÷ server", l.spec.name)
-		if l.settleIn {
-			metric += " (settle window included in the server's)"
-		}
-		if l.skipped != "" || len(l.overhead.s) == 0 {
-			rows = append(rows, missing(metric, g))
+	for _, run := range runs {
+		if run.ws.lines < minLargeLines {
 			continue
 		}
-		rows = append(rows, goalRow{metric, fmtSample(l.overhead.s, l.overhead.s.median()), fmtSample(l.server.s, l.server.s.median()),
-			fmtRatio(ratio(l.hook.s, l.server.s)), g, judge(l.overheadMet()), l.overheadParts()})
+		about := fmt.Sprintf("%s (%dk lines, %s)", run.ws.name, run.ws.lines/1000, plural(run.ws.graph.packages, "package"))
+		detail := ""
+		if gr := run.ws.graph; gr.importers > 0 {
+			detail = run.ws.name + ": " + run.ws.graphSentence()
+			if gr.imports > 0 && gr.importers < gr.packages-1 {
+				detail += ": in the middle of the import graph, neither a leaf nor the root of everything"
+			}
+		}
+		for _, k := range []struct {
+			name string
+			of   func(row) samples
+		}{{"type error", afterErrs}, {"fix", afterFixes}} {
+			metric := fmt.Sprintf("warm Go edit (%s), %s: `go build ./...` p50 ÷ hook p50", k.name, about)
+			if len(k.of(run.hook)) == 0 || len(k.of(run.build)) == 0 {
+				rows = append(rows, missing(metric, g))
+				continue
+			}
+			x := ratio(k.of(run.build), k.of(run.hook))
+			rows = append(rows, goalRow{metric, fmtDur(k.of(run.hook).median()), fmtDur(k.of(run.build).median()), fmtRatio(x), g, judge(x >= goalGoRatio), detail})
+			detail = ""
+		}
+		if len(run.vet.s) > 0 {
+			rows = append(rows, goalRow{
+				metric:   fmt.Sprintf("warm Go edit (all edits), %s: `go vet %s` p50 ÷ hook p50", about, run.ws.pkgArg()),
+				measured: fmtDur(run.hook.s.median()), baseline: fmtDur(run.vet.s.median()), ratio: fmtRatio(ratio(run.vet.s, run.hook.s)),
+			})
+		}
 	}
 	if len(rows) == 0 {
-		rows = append(rows, missing("daemon overhead over the server's own time, p50", g))
-	}
-	return rows
-}
-
-// overheadParts is the p50 of each part of the overhead the log tells
-// apart ("Go overhead, p50 of each part: settle 15.0 ms, …"), or "" when
-// it does not.
-func (l langResult) overheadParts() string {
-	var parts []string
-	for _, p := range []struct {
-		name string
-		r    row
-	}{{"settle", l.settle}, {"daemon", l.daemon}, {"socket+render", l.ipc}, {"hook process", l.proc}} {
-		if len(p.r.s) > 0 {
-			parts = append(parts, p.name+" "+fmtSample(p.r.s, p.r.s.median()))
+		for _, kind := range []string{"type error", "fix"} {
+			rows = append(rows, missing(fmt.Sprintf("warm Go edit (%s), module ≥ %dk lines: `go build ./...` ÷ hook", kind, minLargeLines/1000), g))
 		}
 	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return l.spec.name + " overhead, p50 of each part: " + strings.Join(parts, ", ")
+	return rows
 }
 
 // langFigures is, per language measured, the warm edit against the
@@ -254,8 +251,9 @@ func (g goalRow) cells() []string {
 
 // writeSummary prints the summary as an aligned text table.
 func writeSummary(w io.Writer, rows []goalRow) {
-	fmt.Fprintln(w, "\nSummary: issue 7's goals first, then figures without a goal. \"measured\" is lsp-hook's figure,")
-	fmt.Fprintln(w, "\"baseline\" what it is compared with; each metric names its ratio, of p50s (medians) of runs")
+	fmt.Fprintln(w, "\nSummary: issue 7's goals first, some followed by figures without a goal that belong with them (the")
+	fmt.Fprintln(w, "other parts of the hook's time beyond the server's), then the other figures. \"measured\" is lsp-hook's")
+	fmt.Fprintln(w, "figure, \"baseline\" what it is compared with; each metric names its ratio, of p50s (medians) of runs")
 	fmt.Fprintln(w, "interleaved in this one run.")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "   "+strings.Join(summaryHead, "\t"))

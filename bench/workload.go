@@ -25,13 +25,16 @@ const (
 // tree and made a git repository, so lsp-hook takes it as its own
 // workspace root with its own daemon.
 type workspace struct {
-	name   string // as shown in the report: "demo (generated)", "gopkg.in/yaml.v3@v3.0.1"
-	dir    string // absolute and symlink-free: the workspace root
-	target string // the non-test Go file of the root package the Go edits go to
-	orig   []byte // target's content before any edit, ending in a newline
-	files  int    // non-test Go files in the module
-	lines  int    // lines in those files
-	daemon bool   // a hook ran here, so a daemon may be up
+	name   string      // as shown in the report: "demo (generated)", "gopkg.in/yaml.v3@v3.0.1"
+	dir    string      // absolute and symlink-free: the workspace root
+	pkg    string      // the edited package's directory, slash-separated, relative to dir; "" for the root
+	target string      // the largest non-test Go file of pkg, where the Go edits go
+	orig   []byte      // target's content before any edit, ending in a newline
+	files  int         // non-test Go files in the module
+	lines  int         // lines in those files
+	graph  importGraph // where pkg sits in the module's import graph
+	daemon bool        // a hook ran here, so a daemon may be up
+	pid    int         // the daemon's pid once quiet looked it up; 0 before
 }
 
 // demoWorkspace copies the -demo module, or generates a small one when it
@@ -56,42 +59,14 @@ func (b *bench) demoWorkspace(ctx context.Context) (*workspace, error) {
 	return ws, b.finishWorkspace(ctx, ws)
 }
 
-// moduleWorkspace copies -module (the version this module requires, from
-// the module cache) without its tests, and tidies its go.mod, with the
-// user's GOPROXY: tidy reads the go.mod of the test-only requirements too,
-// which a fresh module cache does not have.
-func (b *bench) moduleWorkspace(ctx context.Context) (*workspace, error) {
-	info, err := output(ctx, "", os.Environ(), "go", "list", "-m", "-f", "{{.Dir}}\t{{.Version}}", b.opts.module)
-	if err != nil {
-		return nil, fmt.Errorf("finding %s in the module cache: %w", b.opts.module, err)
-	}
-	src, version, _ := strings.Cut(info, "\t")
-	if src == "" {
-		return nil, fmt.Errorf("%s is not in the module cache (go mod download %s)", b.opts.module, b.opts.module)
-	}
-	ws := &workspace{name: b.opts.module + "@" + version, dir: filepath.Join(b.tmp, "large")}
-	b.workspaces = append(b.workspaces, ws)
-	if err := copyTree(src, ws.dir, true); err != nil {
-		return nil, err
-	}
-	if _, err := output(ctx, ws.dir, b.onlineEnv(), "go", "mod", "tidy"); err != nil {
-		return nil, fmt.Errorf("tidying the copy of %s: %w", ws.name, err)
-	}
-	if err := b.finishWorkspace(ctx, ws); err != nil {
-		return nil, err
-	}
-	if ws.lines < minLargeLines {
-		return nil, fmt.Errorf("%s has %d lines of non-test Go, want ≥ %d: pick another -module", ws.name, ws.lines, minLargeLines)
-	}
-	return ws, nil
-}
-
-// finishWorkspace makes ws.dir a git repository, counts its Go, and picks
-// the edit target: the largest non-test Go file of the root package.
+// finishWorkspace makes ws.dir a git repository, counts its Go, picks
+// the edit target (the largest non-test Go file of the package in ws.pkg)
+// and reads the module's import graph.
 func (b *bench) finishWorkspace(ctx context.Context, ws *workspace) error {
 	if _, err := output(ctx, ws.dir, b.env, "git", "init", "-q"); err != nil {
 		return err
 	}
+	editDir := filepath.Join(ws.dir, filepath.FromSlash(ws.pkg))
 	var best int64 = -1
 	err := filepath.WalkDir(ws.dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !isSourceGo(d.Name()) {
@@ -103,7 +78,7 @@ func (b *bench) finishWorkspace(ctx context.Context, ws *workspace) error {
 		}
 		ws.files++
 		ws.lines += bytes.Count(data, []byte("\n"))
-		if filepath.Dir(path) == ws.dir && int64(len(data)) > best {
+		if filepath.Dir(path) == editDir && int64(len(data)) > best {
 			best, ws.target, ws.orig = int64(len(data)), path, data
 		}
 		return nil
@@ -112,10 +87,10 @@ func (b *bench) finishWorkspace(ctx context.Context, ws *workspace) error {
 		return fmt.Errorf("reading %s: %w", ws.dir, err)
 	}
 	if ws.target == "" {
-		return fmt.Errorf("%s has no non-test Go file in its root package to edit", ws.name)
+		return fmt.Errorf("%s has no non-test Go file in package %s to edit", ws.name, ws.pkgArg())
 	}
 	ws.orig = withNewline(ws.orig)
-	return nil
+	return b.readImportGraph(ctx, ws)
 }
 
 // withNewline is data ending in a newline, so a line appended to it is a
