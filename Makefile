@@ -11,7 +11,7 @@ BIN           := $(CURDIR)/bin/lsp-hook
 
 export PATH := $(TOOLS)/bin:$(TOOLS)/npm/node_modules/.bin:$(PATH)
 
-.PHONY: all build tools apt-tools test vet fmt-check demo bench fuzz clean
+.PHONY: all build tools apt-tools bench-tools apt-install test vet fmt-check demo bench fuzz clean
 
 all: build
 
@@ -39,7 +39,17 @@ $(TOOLS)/npm.stamp: tools/package.json tools/package-lock.json
 # with apt when missing (as root, or through sudo).
 APT_TOOLS := clangd shellcheck
 apt-tools:
-	@missing=; for t in $(APT_TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
+	@$(MAKE) --no-print-directory apt-install PKGS="$(APT_TOOLS)"
+
+# clang for the bench's C baseline (`clang -fsyntax-only`, issue 7); the
+# tests do not need it.
+bench-tools:
+	@$(MAKE) --no-print-directory apt-install PKGS="clang"
+
+# apt-install PKGS="…": install the programs of PKGS (package and program
+# share the name) that are not on PATH.
+apt-install:
+	@missing=; for t in $(PKGS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
 	[ -z "$$missing" ] || { \
 		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 		$$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; }
@@ -85,7 +95,7 @@ demo: build tools
 # e.g. BENCH_FLAGS='-note "a shared, loaded machine"' or -only json,load.
 BENCH_MD    ?= docs/benchmarks.md
 BENCH_FLAGS ?=
-bench: build tools
+bench: build tools bench-tools
 	$(GO) run ./bench -bin $(BIN) -md $(BENCH_MD) $(BENCH_FLAGS)
 
 clean:
