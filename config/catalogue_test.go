@@ -394,6 +394,9 @@ func TestCatalogueChoices(t *testing.T) {
 	}{
 		{"gopls: go.work before go.mod", slices.Equal(servers["gopls"].RootMarkers, []string{"go.work", "go.mod"})},
 		{"gopls: diagnosticsDelay 0s", lookup(servers["gopls"].Settings, "gopls", "diagnosticsDelay") == "0s"},
+		{"gopls: its diagnostic passes reported as progress, in both places gopls reads options",
+			lookup(servers["gopls"].Settings, "gopls", "verboseWorkDoneProgress") == true &&
+				lookup(servers["gopls"].InitializationOptions, "verboseWorkDoneProgress") == true},
 		{"pyright: pyrightconfig.json before the packaging files", servers["pyright"].RootMarkers[0] == "pyrightconfig.json"},
 		{"pyright: openFilesOnly", lookup(servers["pyright"].Settings, "python", "analysis", "diagnosticMode") == "openFilesOnly"},
 		{"clangd: no background index", slices.Contains(servers["clangd"].Command, "--background-index=false")},

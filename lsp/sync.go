@@ -30,11 +30,17 @@ const (
 const DefaultSettle = 150 * time.Millisecond
 
 // EditSettle is the settle window when only the changed files' errors
-// matter (an edit, not a write, with errors as the threshold). gopls's first
-// fresh publication for a changed file already holds its parse and type
-// errors; what a longer wait adds is analyzer findings, which are warnings.
-// 15 ms still catches a second publication sent right behind the first
-// (gopls sometimes sends two within ~2 ms).
+// matter (an edit, not a write, with errors as the threshold). It is no
+// part of what makes an answer fresh: the wait before it already lasts
+// until every changed file has a fresh publication and the work the change
+// set off has ended (waitFresh). gopls's first fresh publication for a
+// changed file can be empty (config/catalogue.go, gopls: a pass for an
+// earlier change re-publishing under the new version), so lsp-hook has
+// gopls report its passes as work-done progress, and the wait lasts until
+// they end, by which time gopls has published the file's parse and type
+// errors. What a longer settle adds is other packages' waves and analyzer
+// findings, which are warnings; 15 ms still catches a second publication
+// sent right behind the first (gopls sometimes sends two within ~2 ms).
 const EditSettle = 15 * time.Millisecond
 
 // Doc is a document to bring up to date: Path is absolute; Text is its
@@ -153,10 +159,13 @@ func (c *Client) waitFresh(ctx context.Context, mark uint64, sent time.Time, wan
 		settleTimer         <-chan time.Time
 		allFresh, completed time.Time
 	)
-	// Work the change set off must end before the answer is complete. Until
-	// the server has given one fresh answer, so must work already running
-	// (loading, indexing): a server answers emptily while it loads
-	// (rust-analyzer's pulls do), and that is not "clean".
+	// Work the change set off must end before the answer is complete: a
+	// cargo check after didSave (rust-analyzer), a diagnostic pass (gopls,
+	// whose first versioned push for a changed file can be an empty one
+	// sent before the pass for that version ran). Until the server has
+	// given one fresh answer, so must work already running (loading,
+	// indexing): a server answers emptily while it loads (rust-analyzer's
+	// pulls do), and that is not "clean".
 	since := sent
 	if !c.Touched() {
 		since = time.Time{}

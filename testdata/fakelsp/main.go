@@ -33,6 +33,13 @@
 //	                   window/showDocument (an external https URI, taking focus), then
 //	                   publish one error whose message is what the client answered:
 //	                   "applyEdit=<result or error JSON> showDocument=<result or error JSON>"
+//	empty-first        what gopls does when a change arrives while an earlier change's
+//	                   pass re-publishes open files (config/catalogue.go, gopls): for
+//	                   every didOpen/didChange, a diagnostic pass reported as work-done
+//	                   progress (window/workDoneProgress/create, then $/progress begin
+//	                   "diagnosing didChange"), an empty publication tied to the
+//	                   change's version, the real one -gap (default 100ms) later, then
+//	                   the end of the pass ($/progress end)
 //	replay             play the server side of the trace file -script (replay.go)
 //
 // -trace FILE appends one line per event: "start PID", then for every
@@ -61,9 +68,10 @@ func main() {
 	stderrMiB := flag.Int("stderr-mib", 16, "stderr-flood: MiB written to stderr in the background")
 	trace := flag.String("trace", "", "append received methods to this file")
 	scriptFile := flag.String("script", "", "replay: the trace file to play (see replay.go)")
+	gap := flag.Duration("gap", 100*time.Millisecond, "empty-first: from the empty publication to the real one")
 	flag.Parse()
 	s := &server{
-		mode: *mode, initDelay: *initDelay, flood: *flood, stderrMiB: *stderrMiB,
+		mode: *mode, initDelay: *initDelay, flood: *flood, stderrMiB: *stderrMiB, gap: *gap,
 		in: bufio.NewReader(os.Stdin), out: os.Stdout, docs: make(map[string]string),
 	}
 	if *trace != "" {
@@ -97,6 +105,7 @@ type server struct {
 	initDelay time.Duration
 	flood     int
 	stderrMiB int
+	gap       time.Duration
 	in        *bufio.Reader
 	trace     *os.File
 
@@ -256,6 +265,8 @@ func (s *server) change(method string, p docParams) {
 		if first {
 			go s.askClient(uri, version)
 		}
+	case "empty-first":
+		go s.emptyFirst(method, uri, version, text)
 	case "stderr-flood":
 		os.Stderr.Write(make([]byte, 1<<20)) // blocks unless the client drains stderr
 		fmt.Fprintf(os.Stderr, "fakelsp: publishing %s version %d\n", uri, version)
@@ -311,6 +322,27 @@ func (s *server) askClient(uri string, version int) {
 	shown := s.request("window/showDocument", map[string]any{"uri": "https://example.com/fakelsp", "external": true, "takeFocus": true})
 	msg := fmt.Sprintf("applyEdit=%s showDocument=%s", applied, shown)
 	s.publish(uri, version, []any{diagnostic(0, 0, "server-requests", msg, 1)})
+}
+
+// emptyFirst plays the empty-first mode's diagnostic pass for one change
+// (see the package comment). It runs beside the read loop, which delivers
+// the client's answer to the progress token's creation.
+func (s *server) emptyFirst(method, uri string, version int, text string) {
+	s.mu.Lock()
+	s.nextID++
+	token := fmt.Sprintf("pass-%d", s.nextID)
+	s.mu.Unlock()
+	s.request("window/workDoneProgress/create", map[string]any{"token": token})
+	s.progress(token, map[string]any{"kind": "begin", "title": "diagnosing " + strings.TrimPrefix(method, "textDocument/")})
+	s.publish(uri, version, []any{})
+	time.Sleep(s.gap)
+	s.publish(uri, version, diagnostics(text))
+	s.progress(token, map[string]any{"kind": "end", "message": "Done."})
+}
+
+// progress sends $/progress for token with value.
+func (s *server) progress(token string, value map[string]any) {
+	s.send(map[string]any{"jsonrpc": "2.0", "method": "$/progress", "params": map[string]any{"token": token, "value": value}})
 }
 
 // request sends a request to the client and returns its response's result
