@@ -312,7 +312,7 @@ func (d *decoder) server(s *Server, n *yaml.Node, key string) {
 				d.problem(n, key, "decoding: %v", err)
 				return
 			}
-			s.InitializationOptions = v
+			s.InitializationOptions = mergeOptions(s.InitializationOptions, v)
 			d.source(key, n)
 		},
 		"settings": func(n *yaml.Node, key string) {
@@ -321,7 +321,8 @@ func (d *decoder) server(s *Server, n *yaml.Node, key string) {
 				d.problem(n, key, "want a mapping of settings sections")
 				return
 			}
-			s.Settings = v
+			merged, _ := mergeOptions(s.Settings, v).(map[string]any)
+			s.Settings = merged
 			d.source(key, n)
 		},
 	})
@@ -419,4 +420,26 @@ func yamlErrorLine(err error) int {
 		fmt.Sscanf(msg[i:], "line %d", &line)
 	}
 	return line
+}
+
+// mergeOptions lays over on base, as a server's initialization_options and
+// settings are configured: mappings merge key by key, recursively, and
+// anything else in over replaces what base had. So a config that sets one
+// option keeps the catalogue's others (gopls's diagnosticsDelay and
+// verboseWorkDoneProgress, which lsp-hook's freshness relies on); to turn
+// one of those off, set it explicitly. base is not modified.
+func mergeOptions(base, over any) any {
+	bm, ok1 := base.(map[string]any)
+	om, ok2 := over.(map[string]any)
+	if !ok1 || !ok2 {
+		return over
+	}
+	out := make(map[string]any, len(bm)+len(om))
+	for k, v := range bm {
+		out[k] = v
+	}
+	for k, v := range om {
+		out[k] = mergeOptions(bm[k], v)
+	}
+	return out
 }
