@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -442,4 +443,19 @@ func mergeOptions(base, over any) any {
 		out[k] = mergeOptions(bm[k], v)
 	}
 	return out
+}
+
+// SplitSource splits a Config.Sources value, "file:line" (line 1-based),
+// into the file and the line; a value without a line ("default",
+// "catalogue") is all file, with line 0.
+func SplitSource(s string) (file string, line int) {
+	i := strings.LastIndexByte(s, ':')
+	if i < 0 {
+		return s, 0
+	}
+	n, err := strconv.Atoi(s[i+1:])
+	if err != nil {
+		return s, 0
+	}
+	return s[:i], n
 }

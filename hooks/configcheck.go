@@ -2,8 +2,6 @@ package hooks
 
 import (
 	"errors"
-	"strconv"
-	"strings"
 
 	"github.com/lsp-hook/lsp-hook/config"
 	"github.com/lsp-hook/lsp-hook/sidecar"
@@ -50,24 +48,10 @@ func declarationProblems(cfg *config.Config, err error) []config.Problem {
 		}
 		p := config.Problem{Key: "hooks", Message: e.Error()}
 		if errors.Is(e, ErrNoDeclarations) {
-			p.File, p.Line = splitFileLine(cfg.Sources["hooks"])
+			p.File, p.Line = config.SplitSource(cfg.Sources["hooks"])
 			p.Message = "an empty list: no hook declarations (remove the key, or declare hooks)"
 		}
 		out = append(out, p)
 	}
 	return out
-}
-
-// splitFileLine splits a config.Config.Sources value "file:line"; a value
-// without a line is all file.
-func splitFileLine(s string) (string, int) {
-	i := strings.LastIndexByte(s, ':')
-	if i < 0 {
-		return s, 0
-	}
-	n, err := strconv.Atoi(s[i+1:])
-	if err != nil {
-		return s, 0
-	}
-	return s[:i], n
 }

@@ -198,10 +198,7 @@ func ConfigDeclarations(cfg *config.Config) ([]Declaration, error) {
 	if cfg.Hooks == nil {
 		return nil, fmt.Errorf("%w in the config (add a hooks: list to %s, or pass --config)", ErrNoDeclarations, config.FileName)
 	}
-	file := cfg.Sources["hooks"]
-	if i := strings.LastIndexByte(file, ':'); i > 0 {
-		file = file[:i] // "file:line" → file
-	}
+	file, _ := config.SplitSource(cfg.Sources["hooks"])
 	return DecodeDeclarations(cfg.Hooks, file)
 }
 

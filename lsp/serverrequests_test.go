@@ -1,14 +1,12 @@
 package lsp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -28,7 +26,7 @@ func TestServerRequestsRefused(t *testing.T) {
 	before := listDir(t, dir)
 	cfg := fakelsptest.Config(t, "server-requests")
 	cfg.LSP.Timeout, cfg.LSP.FirstTouchTimeout = 20*time.Second, 20*time.Second // a loaded machine; the answer comes as soon as it is published
-	logs := &lockedBuffer{}
+	logs := &fakelsptest.LockedBuffer{}
 	log := slog.New(slog.NewTextHandler(io.MultiWriter(logs, testWriter{t}), &slog.HandlerOptions{Level: slog.LevelInfo}))
 	m := NewManager(cfg, dir, log)
 	t.Cleanup(m.Shutdown)
@@ -111,22 +109,4 @@ func listDir(t *testing.T, dir string) string {
 		names = append(names, e.Name())
 	}
 	return strings.Join(names, "\n")
-}
-
-// lockedBuffer is a bytes.Buffer safe for the logger's concurrent writes.
-type lockedBuffer struct {
-	mu sync.Mutex // guards b
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

@@ -2,8 +2,6 @@ package sidecar
 
 import (
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/lsp-hook/lsp-hook/config"
 	"github.com/lsp-hook/lsp-hook/parsers"
@@ -32,22 +30,9 @@ func linterProblems(cfg *config.Config) []config.Problem {
 			_, err = parsers.Lookup(l.Parser)
 		}
 		if err != nil {
-			file, line := splitSource(cfg.Sources[key])
+			file, line := config.SplitSource(cfg.Sources[key])
 			out = append(out, config.Problem{File: file, Line: line, Key: key, Message: err.Error()})
 		}
 	}
 	return out
-}
-
-// splitSource splits a config.Config.Sources value "file:line".
-func splitSource(s string) (string, int) {
-	i := strings.LastIndexByte(s, ':')
-	if i < 0 {
-		return s, 0
-	}
-	n, err := strconv.Atoi(s[i+1:])
-	if err != nil {
-		return s, 0
-	}
-	return s[:i], n
 }

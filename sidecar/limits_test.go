@@ -66,7 +66,7 @@ func TestBoundedCodec(t *testing.T) {
 			if tt.limit == 0 {
 				tt.limit = 100
 			}
-			logs := &lockedBuffer{}
+			logs := &fakelsptest.LockedBuffer{}
 			codec := BoundedCodec{Limit: tt.limit, Log: captureLog(t, logs)}
 			if tt.limit == MaxMessageSize {
 				codec.Limit = 0 // the default
@@ -120,7 +120,7 @@ func TestBoundedCodecTrailingBytes(t *testing.T) {
 // body), without allocating it, logging the size and the limit; and then
 // serves the next client.
 func TestOversizedFrameClosesConnection(t *testing.T) {
-	logs := &lockedBuffer{}
+	logs := &fakelsptest.LockedBuffer{}
 	cfg := config.Default()
 	cfg.LSP.Enabled = false
 	root, _ := filepath.EvalSymlinks(shortDir(t))

@@ -1,7 +1,6 @@
 package sidecar
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,7 +13,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -75,7 +73,7 @@ func TestPeerRefused(t *testing.T) {
 	peer := filepath.Join(base, "peer")
 	copyFile(t, os.Args[0], peer, 0o755) // this test binary: its TestPeerHelper is the client
 
-	logs := &lockedBuffer{}
+	logs := &fakelsptest.LockedBuffer{}
 	cfg := config.Default()
 	cfg.LSP.Enabled = false
 	e := NewEngine(base, cfg, nil, captureLog(t, logs))
@@ -339,26 +337,8 @@ func skipIf(cond bool, why string) string {
 }
 
 // captureLog logs to t and to buf.
-func captureLog(t *testing.T, buf *lockedBuffer) *slog.Logger {
+func captureLog(t *testing.T, buf *fakelsptest.LockedBuffer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(io.MultiWriter(buf, testWriter{t}), &slog.HandlerOptions{Level: slog.LevelInfo}))
-}
-
-// lockedBuffer is a bytes.Buffer safe for a logger's concurrent writes.
-type lockedBuffer struct {
-	mu sync.Mutex // guards b
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // hasLine reports whether one line of text contains every one of subs.

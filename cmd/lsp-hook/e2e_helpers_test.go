@@ -259,21 +259,14 @@ func (w *workspace) checkHook(r result) string {
 	if r.stdout == "" {
 		return ""
 	}
-	var out struct {
-		HookSpecificOutput struct {
-			HookEventName     string `json:"hookEventName"`
-			AdditionalContext string `json:"additionalContext"`
-		} `json:"hookSpecificOutput"`
+	block, err := decodeClaudeAnswer(r.stdout)
+	if err != nil {
+		w.t.Fatal(err)
 	}
-	dec := json.NewDecoder(strings.NewReader(r.stdout))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&out); err != nil || dec.More() {
-		w.t.Fatalf("hook printed something other than one answer object (%v):\n%s", err, r.stdout)
+	if block == "" {
+		w.t.Fatalf("hook answer = %s, want a lint block", r.stdout)
 	}
-	if out.HookSpecificOutput.HookEventName != "PostToolUse" || out.HookSpecificOutput.AdditionalContext == "" {
-		w.t.Fatalf("hook answer = %s, want hookEventName PostToolUse and a lint block", r.stdout)
-	}
-	return out.HookSpecificOutput.AdditionalContext
+	return block
 }
 
 // status asks the daemon for `status --json`; ok is false when no daemon
@@ -666,4 +659,22 @@ func (w *workspace) logSince(offset int64) (string, int64) {
 		offset = 0
 	}
 	return string(b[offset:]), int64(len(b))
+}
+
+// decodeClaudeAnswer returns the lint block of a Claude Code PostToolUse
+// answer: stdout must be exactly one object with only
+// hookSpecificOutput.{hookEventName: PostToolUse, additionalContext}.
+func decodeClaudeAnswer(stdout string) (string, error) {
+	var out struct {
+		HookSpecificOutput struct {
+			HookEventName     string `json:"hookEventName"`
+			AdditionalContext string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	dec := json.NewDecoder(strings.NewReader(stdout))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&out); err != nil || dec.More() || out.HookSpecificOutput.HookEventName != "PostToolUse" {
+		return "", fmt.Errorf("stdout is not one PostToolUse answer (%v): %q", err, stdout)
+	}
+	return out.HookSpecificOutput.AdditionalContext, nil
 }

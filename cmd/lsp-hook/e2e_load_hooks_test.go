@@ -3,7 +3,6 @@ package main_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -95,18 +94,10 @@ func loadAnswer(f loadFile, r result) (problems []string, timedOut bool) {
 	}
 	block := ""
 	if r.stdout != "" {
-		var out struct {
-			HookSpecificOutput struct {
-				HookEventName     string `json:"hookEventName"`
-				AdditionalContext string `json:"additionalContext"`
-			} `json:"hookSpecificOutput"`
+		var err error
+		if block, err = decodeClaudeAnswer(r.stdout); err != nil {
+			return append(problems, err.Error()), false
 		}
-		dec := json.NewDecoder(strings.NewReader(r.stdout))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&out); err != nil || dec.More() || out.HookSpecificOutput.HookEventName != "PostToolUse" {
-			return append(problems, fmt.Sprintf("stdout is not one PostToolUse answer (%v): %q", err, r.stdout)), false
-		}
-		block = out.HookSpecificOutput.AdditionalContext
 	}
 	var diags []string // the block's diagnostic lines
 	inFile := false
