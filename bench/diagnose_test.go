@@ -101,7 +101,7 @@ func TestUntar(t *testing.T) {
 // memory is sampled, ru_maxrss read, and the child found and killed.
 func TestMeasureProc(t *testing.T) {
 	r, err := measureProc(context.Background(), t.TempDir(), os.Environ(),
-		"sh", "-c", "sleep 30 >/dev/null 2>&1 & sleep 1.5; echo done; exit 3") // long enough for a loaded sampler to see the sleep
+		"sh", "-c", "sleep 30 >/dev/null 2>&1 & sleep 5; echo done; exit 3") // long enough for a sampler on a loaded machine (make test runs packages in parallel) to see the sleep
 	if err != nil {
 		t.Fatal(err)
 	}
