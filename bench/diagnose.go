@@ -359,18 +359,27 @@ func measureProc(ctx context.Context, dir string, env []string, argv ...string) 
 }
 
 // treeSample is what sampleTree saw: the peak sum of VmRSS (KiB), the
-// processes at that peak, and every descendant by pid with its command line.
+// processes at that peak, and every descendant by pid.
 type treeSample struct {
 	peak int64
 	n    int
-	seen map[int]string
+	seen map[int]seenProc
+}
+
+// seenProc is one descendant: its start time (clock ticks since boot,
+// /proc/PID/stat field 22), which tells it from a later process given the
+// same pid, and the last command line sampled (a forked shell child first
+// shows the shell's command line, then the program it execs).
+type seenProc struct {
+	start uint64
+	cmd   string
 }
 
 // sampleTree sums the VmRSS of root and its live descendants every
 // treeSampleEvery until stop is closed. A process reparented away from the
 // tree (its parent died first) is no longer counted.
 func sampleTree(root int, stop <-chan struct{}) treeSample {
-	t := treeSample{seen: make(map[int]string)}
+	t := treeSample{seen: make(map[int]seenProc)}
 	tick := time.NewTicker(treeSampleEvery)
 	defer tick.Stop()
 	for {
@@ -381,8 +390,8 @@ func sampleTree(root int, stop <-chan struct{}) treeSample {
 			sum, n = m.rss, 1
 		}
 		for pid, cmd := range tree {
-			if _, ok := t.seen[pid]; !ok {
-				t.seen[pid] = cmd
+			if start, ok := startTime(pid); ok {
+				t.seen[pid] = seenProc{start: start, cmd: cmd}
 			}
 			if m, ok := readProcMem(pid); ok {
 				sum, n = sum+m.rss, n+1
@@ -400,13 +409,13 @@ func sampleTree(root int, stop <-chan struct{}) treeSample {
 }
 
 // reapLeftovers waits up to grace for the descendants a measured command
-// had to exit, then kills, by pid, those still running the same command
-// line, and names them.
-func reapLeftovers(seen map[int]string, grace time.Duration) []string {
+// had to exit, then kills, by pid, those still running (the same pid with
+// the same start time), and names them by their current command line.
+func reapLeftovers(seen map[int]seenProc, grace time.Duration) []string {
 	running := func() []int {
 		var pids []int
-		for pid, cmd := range seen {
-			if alive(pid) && cmdline(pid) == cmd {
+		for pid, p := range seen {
+			if start, ok := startTime(pid); ok && start == p.start && alive(pid) {
 				pids = append(pids, pid)
 			}
 		}
@@ -418,8 +427,8 @@ func reapLeftovers(seen map[int]string, grace time.Duration) []string {
 	}
 	var out []string
 	for _, pid := range running() {
+		out = append(out, fmt.Sprintf("pid %d (%s)", pid, cmdline(pid)))
 		_ = syscall.Kill(pid, syscall.SIGKILL)
-		out = append(out, fmt.Sprintf("pid %d (%s)", pid, seen[pid]))
 	}
 	return out
 }

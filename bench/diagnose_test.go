@@ -7,9 +7,11 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestDiagnoseOut(t *testing.T) {
@@ -94,6 +96,43 @@ func TestUntar(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dst, "internal", "a.ts")); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestReapLeftovers kills a leftover known by pid and start time even when
+// the command line first sampled was the forking shell's, and leaves alone
+// a process whose start time says it is another one that got the pid.
+func TestReapLeftovers(t *testing.T) {
+	cmd := exec.Command("sleep", "30")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	defer cmd.Process.Kill()
+	pid := cmd.Process.Pid
+	start, ok := startTime(pid)
+	if !ok {
+		t.Fatalf("no start time for pid %d", pid)
+	}
+	tests := []struct {
+		name string
+		seen seenProc
+		want int
+	}{
+		{"pid reused", seenProc{start: start + 1, cmd: "sleep 30"}, 0},
+		{"cmdline before exec", seenProc{start: start, cmd: "sh -c sleep 30 & exit"}, 1},
+	}
+	for _, tt := range tests {
+		got := reapLeftovers(map[int]seenProc{pid: tt.seen}, 100*time.Millisecond)
+		if len(got) != tt.want || tt.want == 1 && !strings.Contains(got[0], "sleep 30") {
+			t.Errorf("%s: reaped %q, want %d naming sleep 30", tt.name, got, tt.want)
+		}
+	}
+	select {
+	case <-exited:
+	case <-time.After(10 * time.Second):
+		t.Error("the reaped sleep is still running")
 	}
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -332,4 +333,25 @@ func (r memRow) treeRSS() int64 {
 func (b *bench) logPath(ws *workspace) string {
 	sum := sha256.Sum256([]byte(ws.dir))
 	return filepath.Join(b.runDir, "lsp-hook", hex.EncodeToString(sum[:])[:16]+".log")
+}
+
+// startTime is pid's start time in clock ticks since boot, field 22 of
+// /proc/PID/stat (proc(5)); ok is false when the process is gone. The
+// fields are counted after the last ')' because the command name in field
+// 2 may itself hold spaces and parentheses.
+func startTime(pid int) (ticks uint64, ok bool) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, false
+	}
+	i := bytes.LastIndexByte(data, ')')
+	if i < 0 {
+		return 0, false
+	}
+	fields := strings.Fields(string(data[i+1:])) // field 3 onwards
+	if len(fields) < 20 {
+		return 0, false
+	}
+	ticks, err = strconv.ParseUint(fields[19], 10, 64)
+	return ticks, err == nil
 }
