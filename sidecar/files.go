@@ -27,7 +27,9 @@ import (
 //     followed, so nothing outside the root is reached through one), no
 //     submodules or their files, no files deleted from the working tree.
 //  2. The arguments select from the listing (a directory, a glob) or name a
-//     file directly, which is then taken even when ignored.
+//     file directly, which is then taken even when ignored. With
+//     FileQuery.SkipFixtures, a directory or glob passes over fixtures
+//     (see fixture) below what it names.
 //  3. --changed intersects with the files git reports as changed, and
 //     --shard keeps this shard's part.
 
@@ -60,6 +62,15 @@ type FileQuery struct {
 	// extension). It gets absolute paths. Files named explicitly are
 	// always kept.
 	Want func(path string) bool
+	// SkipFixtures leaves out, of what a directory, a glob or the whole
+	// root selects, the files no build or vet would look at: those inside a
+	// directory named testdata, and Go files the go command ignores (see
+	// fixture). Test fixtures are broken on purpose; diagnose would fail
+	// every Go repository that keeps analyzer or parser fixtures. A
+	// fixture directory that an argument names, or lies inside, is taken
+	// ("diagnose testdata/", "diagnose 'testdata/**/*.json'"), and so is
+	// a file named explicitly.
+	SkipFixtures bool
 }
 
 // Errors CollectFiles returns, wrapped with the argument or root concerned.
@@ -100,7 +111,7 @@ func CollectFiles(ctx context.Context, q FileQuery) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &collector{ctx: ctx, root: root, dir: q.Dir, want: q.Want, picked: make(map[string]bool)}
+	c := &collector{ctx: ctx, root: root, dir: q.Dir, want: q.Want, skipFixtures: q.SkipFixtures, picked: make(map[string]bool)}
 	if c.dir == "" {
 		c.dir = root
 	} else if c.dir, err = filepath.Abs(c.dir); err != nil {
@@ -146,12 +157,13 @@ func CollectFiles(ctx context.Context, q FileQuery) ([]string, error) {
 // collector gathers the files the arguments select. It is used by one
 // goroutine.
 type collector struct {
-	ctx       context.Context
-	root, dir string
-	git       bool
-	want      func(string) bool
-	listing   []string // root-relative slash paths, sorted; nil until listed
-	picked    map[string]bool
+	ctx          context.Context
+	root, dir    string
+	git          bool
+	want         func(string) bool
+	skipFixtures bool
+	listing      []string // root-relative slash paths, sorted; nil until listed
+	picked       map[string]bool
 }
 
 // arg adds what one argument selects.
@@ -188,17 +200,28 @@ func (c *collector) under(dir string) error {
 	if err != nil {
 		return err
 	}
-	n := 0
+	var n, fixtures int
 	for _, rel := range files {
 		if dir == "." || strings.HasPrefix(rel, dir+"/") {
-			n++
-			c.add(rel)
+			if c.add(rel, dir) {
+				n++
+			} else {
+				fixtures++
+			}
 		}
 	}
 	if n == 0 && dir != "." {
-		return ErrNoFiles
+		return noFiles(fixtures)
 	}
 	return nil
+}
+
+// noFiles is ErrNoFiles, saying so when test fixtures were all there was.
+func noFiles(fixtures int) error {
+	if fixtures > 0 {
+		return fmt.Errorf("%w: %d test fixtures skipped (--fixtures checks them)", ErrNoFiles, fixtures)
+	}
+	return ErrNoFiles
 }
 
 // glob adds the listed files that pattern, a root-relative doublestar
@@ -211,24 +234,64 @@ func (c *collector) glob(pattern string) error {
 	if err != nil {
 		return err
 	}
-	n := 0
+	base, _ := doublestar.SplitPattern(pattern) // the fixed leading directories
+	var n, fixtures int
 	for _, rel := range files {
 		if doublestar.MatchUnvalidated(pattern, rel) {
-			n++
-			c.add(rel)
+			if c.add(rel, base) {
+				n++
+			} else {
+				fixtures++
+			}
 		}
 	}
 	if n == 0 {
-		return ErrNoFiles
+		return noFiles(fixtures)
 	}
 	return nil
 }
 
-// add picks a file found through a directory or glob if want takes it.
-func (c *collector) add(rel string) {
+// add picks a file found through a directory or glob, below the
+// root-relative directory named ("." for the root), if want takes it. When
+// fixtures are skipped and rel is one below named, it is not picked and add
+// returns false.
+func (c *collector) add(rel, named string) bool {
+	if c.skipFixtures {
+		below := rel
+		if named != "." && named != "" {
+			below = strings.TrimPrefix(rel, named+"/")
+		}
+		if fixture(below) {
+			return false
+		}
+	}
 	if c.want == nil || c.want(filepath.Join(c.root, filepath.FromSlash(rel))) {
 		c.picked[rel] = true
 	}
+	return true
+}
+
+// fixture reports whether rel, a slash path, is a file builds and vets
+// pass over: one with a directory named "testdata" in its path, or a Go
+// file the go command ignores — in a directory named "vendor", or with a
+// path element beginning with "." or "_" (`go help packages`: "Directory
+// and file names that begin with "." or "_" are ignored by the go tool, as
+// are directories named "testdata"").
+func fixture(rel string) bool {
+	elems := strings.Split(rel, "/")
+	dirs := elems[:len(elems)-1]
+	if slices.Contains(dirs, "testdata") {
+		return true
+	}
+	if !strings.HasSuffix(rel, ".go") {
+		return false
+	}
+	if slices.Contains(dirs, "vendor") {
+		return true
+	}
+	return slices.ContainsFunc(elems, func(e string) bool {
+		return strings.HasPrefix(e, ".") || strings.HasPrefix(e, "_")
+	})
 }
 
 // list returns the listing (see the top of this file), computing it once.

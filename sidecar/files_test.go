@@ -436,3 +436,81 @@ func TestParseShard(t *testing.T) {
 		}
 	}
 }
+
+// TestCollectFilesFixtures: with SkipFixtures, a directory or glob passes
+// over testdata directories and the Go files the go command ignores, below
+// what it names; naming a fixture directory, a glob into one, or a file
+// takes them.
+func TestCollectFilesFixtures(t *testing.T) {
+	filesEnv(t)
+	tree := map[string]string{
+		"a.go":                         "",
+		"conf.json":                    "",
+		"pkg/b.go":                     "",
+		"pkg/testdata/bad.go":          "",
+		"pkg/testdata/bad.json":        "",
+		"testdata/src/x/x.go":          "",
+		"vendor/m/m.go":                "",
+		"vendor/modules.txt":           "",
+		"_examples/e.go":               "",
+		"_examples/e.json":             "",
+		".github/workflows/ci.yml":     "",
+		".hidden/h.go":                 "",
+		"pkg/_gen.go":                  "",
+		"tools/mytestdata/ok.go":       "",
+		"internal/testdata.go":         "", // a file named testdata is not a directory
+		"internal/testdata/golden.txt": "",
+	}
+	tests := []struct {
+		name string
+		args []string
+		skip bool
+		out  []string
+		err  error
+	}{
+		{name: "whole root, fixtures kept", skip: false, out: []string{
+			".github/workflows/ci.yml", ".hidden/h.go", "_examples/e.go", "_examples/e.json", "a.go", "conf.json",
+			"internal/testdata.go", "internal/testdata/golden.txt", "pkg/_gen.go", "pkg/b.go", "pkg/testdata/bad.go",
+			"pkg/testdata/bad.json", "testdata/src/x/x.go", "tools/mytestdata/ok.go", "vendor/m/m.go", "vendor/modules.txt"}},
+		{name: "whole root, fixtures skipped", skip: true, out: []string{
+			".github/workflows/ci.yml", "_examples/e.json", "a.go", "conf.json", "internal/testdata.go",
+			"pkg/b.go", "tools/mytestdata/ok.go", "vendor/modules.txt"}},
+		{name: "directory above a fixture", args: []string{"pkg"}, skip: true, out: []string{"pkg/b.go"}},
+		{name: "fixture directory named", args: []string{"pkg/testdata"}, skip: true,
+			out: []string{"pkg/testdata/bad.go", "pkg/testdata/bad.json"}},
+		{name: "directory inside a fixture", args: []string{"testdata/src"}, skip: true, out: []string{"testdata/src/x/x.go"}},
+		{name: "ignored Go directory named", args: []string{"_examples"}, skip: true, out: []string{"_examples/e.go", "_examples/e.json"}},
+		{name: "glob over fixtures", args: []string{"**/*.go"}, skip: true,
+			out: []string{"a.go", "internal/testdata.go", "pkg/b.go", "tools/mytestdata/ok.go"}},
+		{name: "glob into a fixture directory", args: []string{"pkg/testdata/*.json"}, skip: true,
+			out: []string{"pkg/testdata/bad.json"}},
+		{name: "file named", args: []string{"vendor/m/m.go"}, skip: true, out: []string{"vendor/m/m.go"}},
+		{name: "glob selecting only fixtures", args: []string{"**/bad.*"}, skip: true, err: ErrNoFiles},
+	}
+	for _, mode := range []string{"git", "walk"} {
+		t.Run(mode, func(t *testing.T) {
+			root := filesRoot(t)
+			filesTree(t, root, tree)
+			if mode == "git" {
+				filesGit(t, root, "init", "-q")
+			}
+			for _, tt := range tests {
+				t.Run(tt.name, func(t *testing.T) {
+					got, err := CollectFiles(context.Background(), FileQuery{Root: root, Args: tt.args, SkipFixtures: tt.skip})
+					if tt.err != nil {
+						if !errors.Is(err, tt.err) || !strings.Contains(err.Error(), "2 test fixtures skipped") {
+							t.Fatalf("err = %v, want %v saying 2 fixtures were skipped", err, tt.err)
+						}
+						return
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got := relAll(t, root, got); !slices.Equal(got, tt.out) {
+						t.Errorf("files:\n got %q\nwant %q", got, tt.out)
+					}
+				})
+			}
+		})
+	}
+}

@@ -115,6 +115,7 @@ func diagnoseCommand() *cli.Command {
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 2, Usage: "`N` chunks of files checked at once"},
 			&cli.StringFlag{Name: "shard", Usage: "check only shard `K/N` of the files (CI matrix), by a stable hash of each path"},
 			&cli.BoolFlag{Name: "no-daemon", Usage: "run language servers in this process even when a daemon is running"},
+			&cli.BoolFlag{Name: "fixtures", Usage: "also check test fixtures in what a directory or glob selects: files under testdata/, and Go files the go command ignores (vendor/, names starting with . or _); skipped by default"},
 			&cli.BoolFlag{Name: "allow-incomplete", Usage: "exit by the diagnostics alone when a checker timed out or failed (default: exit 2)"},
 			&cli.DurationFlag{Name: "timeout", Value: 2 * time.Minute, Usage: "time one chunk of files may take, servers' start-up included"},
 		),
@@ -133,7 +134,7 @@ func diagnose(c *cli.Context, format diag.OutputFormat, sev diag.Severity) error
 		fmt.Fprintln(stderr, "lsp-hook: config:", p.Error())
 	}
 	q := sidecar.FileQuery{Root: root, Args: c.Args().Slice(), Dir: absPath("."), Changed: c.Bool("changed"),
-		Base: c.String("base"), Want: checkable(cfg)}
+		Base: c.String("base"), Want: checkable(cfg), SkipFixtures: !c.Bool("fixtures")}
 	if s := c.String("shard"); s != "" {
 		if q.Shard, q.Shards, err = sidecar.ParseShard(s); err != nil {
 			return cli.Exit("diagnose: --shard: "+err.Error(), exitError)

@@ -111,6 +111,10 @@ func TestDiagnose(t *testing.T) {
 		{"clean file", []string{"data/ok.json"}, 0, ""},
 		{"an ignored file named explicitly is checked", []string{"ignored/bad.json"}, 1, "ignored/bad.json:2:1: error:"},
 		{"glob", []string{"data/*.toml"}, 1, "data/bad.toml:3:11: error:"},
+		{"a fixture is checked with --fixtures", []string{"--fixtures", "data"}, 1, "data/testdata/broken.json:1:33: error:"},
+		{"a fixture directory named is checked", []string{"data/testdata"}, 1, "data/testdata/broken.json:1:33: error:"},
+		{"a glob into a fixture directory is checked", []string{"data/testdata/*.json"}, 1, "data/testdata/broken.json:1:33: error:"},
+		{"a glob over fixtures skips them", []string{"data/**/broken.json"}, 2, ""}, // selects nothing checkable: a typo, not a clean run
 		{"warnings threshold", []string{"--severity", "warning", "data/ok.json"}, 0, ""},
 		{"bad shard", []string{"--shard", "3/2"}, 2, ""},
 		{"path outside the workspace", []string{"/etc/hostname"}, 2, ""},
