@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -14,8 +15,16 @@ type Linter struct {
 	// Name is the key under `linters:` ("ruff", "shellcheck").
 	Name string
 	// Command is argv. Placeholders, replaced in every argument: {file} the
-	// changed file's absolute path, {root} the workspace root, {dir} the
-	// file's directory, {rel} the file's root-relative slash path.
+	// changed file's absolute path, {root} the workspace root (or, with
+	// RootMarkers, the linter's root for the file), {dir} the file's
+	// directory, {rel} the file's root-relative slash path. Two list
+	// placeholders stand for a whole argument each: {files}, the absolute
+	// paths of every file one run covers, and {dirs}, their distinct
+	// directories (absolute, sorted). One run covers every file of a check
+	// for which the rest of the command and the directory come out the
+	// same, so a command with a list placeholder and no per-file one runs
+	// once per check and directory (`go vet {dirs}`, `eslint {files}`)
+	// instead of once per file.
 	Command []string
 	// Extensions are the file extensions checked, with the dot: [".sh"].
 	Extensions []string
@@ -43,6 +52,12 @@ type Linter struct {
 	// workspace root for the linter to run (eslint's config files, say).
 	// Empty: no requirement.
 	Requires []string
+	// RootMarkers (`root_markers:`), as for a language server, make {root}
+	// the nearest directory from the file's up to the workspace root that
+	// holds one of them, the first marker found winning; the workspace
+	// root when none does. Go's built-in go vet uses [go.mod], so it runs
+	// in the file's module wherever the workspace root is.
+	RootMarkers []string
 	// Enabled is false when config turned the linter off.
 	Enabled bool
 	// Builtin marks an entry from BuiltinLinters; a built-in whose program
@@ -76,10 +91,12 @@ func (l Linter) Serves(ext string) bool {
 // used only when its program is installed (and, for eslint, a config file
 // is present):
 //
+// Each takes every file of a check in one run ({files}, {dirs}):
+//
 //   - shellcheck (`shellcheck -f json1`) for shell scripts, always: no
 //     shell language server is built in;
-//   - go vet (`go vet .` in the file's package directory) for Go, on
-//     diagnose only — it builds the package, too slow per edit;
+//   - go vet (`go vet DIR…` over the files' packages, in their module) for
+//     Go, on diagnose only — it builds the packages, too slow per edit;
 //   - eslint (`eslint -f json`) for JavaScript and TypeScript, always (the
 //     TypeScript server does not lint), when an eslint config exists;
 //   - ruff (`ruff check --output-format json`) for Python, always;
@@ -87,18 +104,19 @@ func (l Linter) Serves(ext string) bool {
 func BuiltinLinters() []Linter {
 	js := []string{".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"}
 	return []Linter{
-		{Name: "shellcheck", Command: []string{"shellcheck", "-f", "json1", "{file}"},
+		{Name: "shellcheck", Command: []string{"shellcheck", "-f", "json1", "{files}"},
 			Extensions: []string{".sh", ".bash", ".ksh", ".bats"}, Parser: "shellcheck", Mode: LinterAlways},
-		{Name: "go-vet", Command: []string{"go", "vet", "."}, Cwd: "{dir}",
-			Extensions: []string{".go"}, Parser: "go-vet", Mode: LinterAlways, When: LinterOnDiagnose},
-		{Name: "eslint", Command: []string{"eslint", "-f", "json", "{file}"}, Extensions: js, Parser: "eslint",
+		{Name: "go-vet", Command: []string{"go", "vet", "{dirs}"}, RootMarkers: []string{"go.mod"},
+			Extensions: []string{".go"}, Parser: "go-vet", Mode: LinterAlways, When: LinterOnDiagnose,
+			Timeout: 2 * time.Minute}, // a cold build cache compiles the packages' dependencies first
+		{Name: "eslint", Command: []string{"eslint", "-f", "json", "{files}"}, Extensions: js, Parser: "eslint",
 			Mode: LinterAlways, Requires: []string{"eslint.config.js", "eslint.config.mjs", "eslint.config.cjs",
 				"eslint.config.ts", "eslint.config.mts", "eslint.config.cts", ".eslintrc.js", ".eslintrc.cjs",
 				".eslintrc.json", ".eslintrc.yaml", ".eslintrc.yml", ".eslintrc"}},
-		{Name: "ruff", Command: []string{"ruff", "check", "--output-format", "json", "--no-cache", "{file}"},
+		{Name: "ruff", Command: []string{"ruff", "check", "--output-format", "json", "--no-cache", "{files}"},
 			Extensions: []string{".py", ".pyi"}, Parser: "ruff", Mode: LinterAlways},
 		{Name: "mypy", Command: []string{"mypy", "--show-column-numbers", "--show-error-end", "--no-error-summary",
-			"--no-color-output", "--no-pretty", "{file}"}, Extensions: []string{".py", ".pyi"}, Parser: "mypy",
+			"--no-color-output", "--no-pretty", "{files}"}, Extensions: []string{".py", ".pyi"}, Parser: "mypy",
 			Mode: LinterFallback},
 	}
 }
@@ -161,7 +179,9 @@ func (d *decoder) linters(c *Config, n *yaml.Node, key string) {
 		before := len(d.problems)
 		d.linter(&l, v, lkey)
 		if !known && (len(l.Command) == 0 || len(l.Extensions) == 0) {
-			d.problem(k, lkey, "a linter needs command and extensions")
+			if len(d.problems) == before { // else a broken command or extensions was said already
+				d.problem(k, lkey, "a linter needs command and extensions")
+			}
 			continue
 		}
 		if !known && len(d.problems) > before {
@@ -187,6 +207,12 @@ func (d *decoder) linter(l *Linter, n *yaml.Node, key string) {
 		"enabled": func(n *yaml.Node, key string) { d.boolean(&l.Enabled, n, key) },
 		"command": func(n *yaml.Node, key string) {
 			if v, ok := d.strings(n, key); ok && len(v) > 0 {
+				for _, a := range v {
+					if msg := listPlaceholderMisuse(a, true); msg != "" {
+						d.problem(n, key, "%s", msg)
+						return
+					}
+				}
 				l.Command = v
 			} else if ok {
 				d.problem(n, key, "want the program and its arguments, such as [ruff, check, \"{file}\"]")
@@ -220,6 +246,10 @@ func (d *decoder) linter(l *Linter, n *yaml.Node, key string) {
 				d.problem(n, key, "want a directory such as \"{root}\" or \"{dir}\"")
 				return
 			}
+			if msg := listPlaceholderMisuse(n.Value, false); msg != "" {
+				d.problem(n, key, "%s", msg)
+				return
+			}
 			l.Cwd = n.Value
 		},
 		"mode": func(n *yaml.Node, key string) {
@@ -233,7 +263,33 @@ func (d *decoder) linter(l *Linter, n *yaml.Node, key string) {
 				l.Requires = v
 			}
 		},
+		"root_markers": func(n *yaml.Node, key string) {
+			if v, ok := d.strings(n, key); ok {
+				l.RootMarkers = v
+			}
+		},
 	})
+}
+
+// listPlaceholders are the placeholders that stand for a whole argument
+// each, expanded to one argument per file or directory (Linter.Command).
+var listPlaceholders = []string{"{files}", "{dirs}"}
+
+// listPlaceholderMisuse describes the first list placeholder in s used as
+// part of a string rather than as the whole of it ("" when none is); whole
+// says whether being the whole of s is allowed (an argument: yes; a
+// directory: no).
+func listPlaceholderMisuse(s string, whole bool) string {
+	for _, p := range listPlaceholders {
+		switch {
+		case s == p && whole:
+		case strings.Contains(s, p) && whole:
+			return fmt.Sprintf("%s stands for a whole argument (one per file or directory), not part of %q", p, s)
+		case strings.Contains(s, p):
+			return fmt.Sprintf("a directory cannot hold the list placeholder %s: use {root} or {dir}", p)
+		}
+	}
+	return ""
 }
 
 // oneOf sets *dst to n's value when it is one of allowed.

@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -220,6 +221,24 @@ func TestLoad(t *testing.T) {
 				if l.Parser != "errorformat" || len(l.Errorformat) != 1 || l.When != LinterOnDiagnose || l.Mode != LinterFallback {
 					t.Errorf("mylint = %+v", l)
 				}
+			},
+		},
+		{
+			name: "linter with list placeholders and root markers",
+			yaml: "linters:\n  gl:\n    command: [golangci-lint, run, \"{dirs}\"]\n    extensions: [.go]\n    root_markers: [go.mod]\n",
+			check: func(t *testing.T, c *Config) {
+				l := c.Linters["gl"]
+				if !slices.Equal(l.Command, []string{"golangci-lint", "run", "{dirs}"}) || !slices.Equal(l.RootMarkers, []string{"go.mod"}) {
+					t.Errorf("gl = %+v", l)
+				}
+			},
+		},
+		{
+			name: "list placeholders misused",
+			yaml: "linters:\n  a: {command: [a, \"--files={files}\"], extensions: [.a]}\n  b: {command: [b, \"{files}\"], extensions: [.b], cwd: \"{dirs}\"}\n",
+			wantProblems: []string{
+				`:2: linters.a.command: {files} stands for a whole argument (one per file or directory), not part of "--files={files}"`,
+				`:3: linters.b.cwd: a directory cannot hold the list placeholder {dirs}: use {root} or {dir}`,
 			},
 		},
 		{

@@ -70,6 +70,9 @@ func (c *Config) Settings() []Setting {
 		if len(l.Requires) > 0 {
 			add(k+".requires", l.Requires, "built-in")
 		}
+		if len(l.RootMarkers) > 0 {
+			add(k+".root_markers", l.RootMarkers, "built-in")
+		}
 	}
 	add("output.max_per_file", c.Output.MaxPerFile, "default")
 	add("output.max_other_files", c.Output.MaxOtherFiles, "default")

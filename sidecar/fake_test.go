@@ -47,10 +47,13 @@ func (w testWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// writeFile writes a workspace file.
+// writeFile writes a workspace file, making its directory as needed.
 func writeFile(t *testing.T, root, rel, text string) string {
 	t.Helper()
 	p := filepath.Join(root, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}

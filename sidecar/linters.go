@@ -33,17 +33,20 @@ import (
 // built-in whose program is missing is skipped quietly; a configured one is
 // reported unavailable. A program inside the workspace runs only in a
 // trusted workspace (programs.go). One run covers every file whose expanded command
-// and directory are the same (go vet over a package runs once for all of
-// its files). Linters read files from disk.
+// and directory are the same: a command with the list placeholders {files}
+// or {dirs} (config.Linter.Command) runs once per check and directory for
+// all of them. Linters read files from disk.
 
 // linterSlots bounds how many linter processes run at once in this process
 // (go vet over 40 packages must not start 40 builds on 2 cores).
 var linterSlots = make(chan struct{}, max(runtime.NumCPU(), 2))
 
-// Limits on what a linter run may print.
+// Limits on what a linter run may print: stderr is read as the output when
+// stdout is blank (go vet over many packages prints there), so it gets as
+// much room.
 const (
 	maxLinterStdout = 64 << 20
-	maxLinterStderr = 64 << 10
+	maxLinterStderr = 64 << 20
 )
 
 // Phases a check runs in: an edit check (hooks, notify) or diagnose.
@@ -59,6 +62,9 @@ type linterRun struct {
 	argv   []string
 	dir    string
 	files  []string
+	// template is argv before the list placeholders were filled in: a run
+	// split by directory fills them again for each part.
+	template []string
 }
 
 // linterOutcome is how one run fared: its diagnostics by file and the
@@ -142,7 +148,7 @@ func (e *Engine) lint(ctx context.Context, targets []target, phase string) (map[
 				return
 			}
 			begin := time.Now()
-			outcomes[i] = e.runLinter(ctx, r)
+			outcomes[i] = e.runLinterSplit(ctx, r)
 			e.linterStats.record(outcomes[i].result, time.Since(begin))
 		}()
 	}
@@ -200,7 +206,69 @@ func (e *Engine) linterRuns(targets []target, phase string) ([]linterRun, []Serv
 			runs = append(runs, linterRun{linter: l, argv: argv, dir: dir, files: []string{t.path}})
 		}
 	}
+	for i := range runs {
+		runs[i].template = runs[i].argv
+		runs[i].argv = expandLists(runs[i].argv, runs[i].files)
+	}
 	return runs, skipped
+}
+
+// runLinterSplit runs r; when r covers files in several directories and
+// failed without a word about any file, it runs again once per directory,
+// so one part the tool cannot load does not cost the others their
+// diagnostics (`go vet a b` checks neither when b holds two packages).
+// The parts run one after another in r's slot.
+func (e *Engine) runLinterSplit(ctx context.Context, r linterRun) linterOutcome {
+	o := e.runLinter(ctx, r)
+	if o.result.State != lsp.StateBroken || ctx.Err() != nil {
+		return o
+	}
+	byDir := make(map[string][]string)
+	for _, f := range r.files {
+		byDir[filepath.Dir(f)] = append(byDir[filepath.Dir(f)], f)
+	}
+	if len(byDir) < 2 || !slices.ContainsFunc(r.template, func(a string) bool { return a == "{files}" || a == "{dirs}" }) {
+		return o
+	}
+	e.Log.Info("linter run split by directory after a failure", "linter", r.linter.Name, "dir", r.dir, "dirs", len(byDir))
+	merged := linterOutcome{byFile: make(map[string][]diag.Diagnostic), result: o.result}
+	merged.result.State, merged.result.Freshness, merged.result.Error = lsp.StateActive, string(lsp.Fresh), ""
+	for _, dir := range slices.Sorted(mapsKeys(byDir)) {
+		part := r
+		part.files = byDir[dir]
+		part.argv = expandLists(r.template, part.files)
+		po := e.runLinter(ctx, part)
+		for path, ds := range po.byFile {
+			merged.byFile[path] = append(merged.byFile[path], ds...)
+		}
+		if po.result.Error != "" && merged.result.Error == "" {
+			merged.result.State, merged.result.Freshness = po.result.State, po.result.Freshness
+			merged.result.Error = fmt.Sprintf("%s (in %s)", po.result.Error, dir)
+		}
+	}
+	return merged
+}
+
+// expandLists replaces each argument of argv that is a list placeholder:
+// {files} by files, {dirs} by their distinct directories, both sorted.
+func expandLists(argv, files []string) []string {
+	out := make([]string, 0, len(argv)+len(files))
+	for _, a := range argv {
+		switch a {
+		case "{files}":
+			out = append(out, slices.Sorted(slices.Values(files))...)
+		case "{dirs}":
+			dirs := make([]string, len(files))
+			for i, f := range files {
+				dirs[i] = filepath.Dir(f)
+			}
+			slices.Sort(dirs)
+			out = append(out, slices.Compact(dirs)...)
+		default:
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // requiresMet reports whether one of l.Requires exists in the workspace
@@ -241,11 +309,21 @@ func Installed(s config.Server) bool {
 
 // expand replaces the placeholders {file}, {root}, {dir} and {rel} in l's
 // command and directory for target t; a relative directory is taken from
-// the workspace root.
+// the workspace root. {root} is the linter's root for t when l has root
+// markers. The list placeholders {files} and {dirs}, whole arguments, are
+// left for expandLists once a run's files are known.
 func (e *Engine) expand(l config.Linter, t target) ([]string, string) {
-	r := strings.NewReplacer("{file}", t.path, "{root}", e.Root, "{dir}", filepath.Dir(t.path), "{rel}", t.rel)
+	root := e.Root
+	if len(l.RootMarkers) > 0 {
+		root = lsp.FindRoot(t.path, l.RootMarkers, e.Root)
+	}
+	r := strings.NewReplacer("{file}", t.path, "{root}", root, "{dir}", filepath.Dir(t.path), "{rel}", t.rel)
 	argv := make([]string, len(l.Command))
 	for i, a := range l.Command {
+		if a == "{files}" || a == "{dirs}" {
+			argv[i] = a
+			continue
+		}
 		argv[i] = r.Replace(a)
 	}
 	dir := r.Replace(l.Cwd)
@@ -293,18 +371,32 @@ func (e *Engine) runLinter(ctx context.Context, r linterRun) linterOutcome {
 	} else {
 		ds, err = parsers.ReadWith(parser, diag.UnitBytes, bytes.NewReader(out), r.dir, name)
 	}
-	if err != nil {
+	switch {
+	case err != nil && code != 0: // it failed, printing its own error rather than findings
+		return fail(lsp.StateBroken, lsp.None, fmt.Errorf("exited %d: %s", code, firstLine(out)))
+	case err != nil:
 		return fail(lsp.StateBroken, lsp.None, fmt.Errorf("reading its output: %w", err))
 	}
 	if len(ds) == 0 && code != 0 {
 		return fail(lsp.StateBroken, lsp.None, fmt.Errorf("exited %d without a diagnostic: %s", code, firstLine(stderr, stdout)))
 	}
 	byFile := make(map[string][]diag.Diagnostic)
+	var fileless []diag.Diagnostic
 	for _, d := range ds {
-		if d.Path == "" && len(r.files) == 1 {
+		switch {
+		case d.Path == "" && len(r.files) == 1:
 			d.Path, d.Line = r.files[0], max(d.Line, 1) // a file-less message of a one-file run is about that file
+		case d.Path == "":
+			fileless = append(fileless, d) // about the run, not one of its files
+			continue
 		}
 		byFile[d.Path] = append(byFile[d.Path], d)
+	}
+	if len(fileless) > 0 {
+		e.Log.Warn("linter printed messages about no file", "linter", name, "dir", r.dir, "first", fileless[0].Message)
+		if len(byFile) == 0 && code != 0 {
+			return fail(lsp.StateBroken, lsp.None, fmt.Errorf("exited %d: %s", code, fileless[0].Message))
+		}
 	}
 	e.Log.Info("linter ran", "linter", name, "dir", r.dir, "files", len(r.files), "diagnostics", len(ds),
 		"exit", code, "elapsed_ms", elapsed.Milliseconds())
@@ -344,7 +436,7 @@ func runCommand(ctx context.Context, argv []string, dir string) (stdout, stderr 
 	default:
 		return nil, nil, 0, fmt.Errorf("running %s: %w", argv[0], err)
 	}
-	if out.over {
+	if out.over || errb.over && len(bytes.TrimSpace(out.Bytes())) == 0 {
 		return nil, nil, code, fmt.Errorf("output over %d MiB", maxLinterStdout>>20)
 	}
 	return out.Bytes(), errb.Bytes(), code, nil

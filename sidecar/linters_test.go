@@ -226,3 +226,134 @@ func TestLinterFallbackSkippedWithLiveServer(t *testing.T) {
 		t.Errorf("want only the always linter with a live server, got:\n%s", res.Lint)
 	}
 }
+
+// TestLinterRunsPlanned: how the files of one check are shared out among
+// runs — one per distinct command and directory after expansion, the list
+// placeholders {files} and {dirs} filled in per run, {root} the linter's
+// root with root markers.
+func TestLinterRunsPlanned(t *testing.T) {
+	files := map[string]string{
+		"mod1/go.mod": "module m1\n", "mod1/a/a.go": "", "mod1/a/a2.go": "", "mod1/b/b.go": "",
+		"mod2/go.mod": "module m2\n", "mod2/c/c.go": "", "top.go": "",
+	}
+	checked := []string{"mod1/b/b.go", "mod1/a/a2.go", "mod1/a/a.go", "mod2/c/c.go", "top.go"}
+	tests := []struct {
+		name   string
+		linter config.Linter
+		want   []string // per run: "dir: argv" with the root as R
+	}{
+		{"per file", config.Linter{Command: []string{"echo", "{file}"}}, []string{
+			"R: echo R/mod1/a/a.go", "R: echo R/mod1/a/a2.go", "R: echo R/mod1/b/b.go", "R: echo R/mod2/c/c.go", "R: echo R/top.go"}},
+		{"files, one run", config.Linter{Command: []string{"echo", "-x", "{files}", "--"}}, []string{
+			"R: echo -x R/mod1/a/a.go R/mod1/a/a2.go R/mod1/b/b.go R/mod2/c/c.go R/top.go --"}},
+		{"dirs per root marker", config.Linter{Command: []string{"echo", "{dirs}"}, RootMarkers: []string{"go.mod"}}, []string{
+			"R/mod1: echo R/mod1/a R/mod1/b", "R/mod2: echo R/mod2/c", "R: echo R"}},
+		{"per package directory", config.Linter{Command: []string{"echo", "{files}"}, Cwd: "{dir}"}, []string{
+			"R/mod1/a: echo R/mod1/a/a.go R/mod1/a/a2.go", "R/mod1/b: echo R/mod1/b/b.go", "R/mod2/c: echo R/mod2/c/c.go", "R: echo R/top.go"}},
+		{"root marker in the command", config.Linter{Command: []string{"echo", "{root}", "{dirs}"}, RootMarkers: []string{"go.mod"}, Cwd: "."}, []string{
+			"R: echo R R", "R: echo R/mod1 R/mod1/a R/mod1/b", "R: echo R/mod2 R/mod2/c"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := tt.linter
+			l.Name, l.Extensions = "l", []string{".go"}
+			e := linterEngine(t, files, l)
+			var targets []target
+			for _, rel := range checked {
+				targets = append(targets, target{path: filepath.Join(e.Root, rel), rel: rel})
+			}
+			runs, skipped := e.linterRuns(targets, phaseEdit)
+			if len(skipped) > 0 {
+				t.Fatalf("skipped: %+v", skipped)
+			}
+			var got []string
+			for _, r := range runs {
+				argv := slices.Clone(r.argv)
+				argv[0] = filepath.Base(argv[0])
+				line := r.dir + ": " + strings.Join(argv, " ")
+				got = append(got, strings.ReplaceAll(line, e.Root, "R"))
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("runs:\n got %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestLintersBatched runs the built-in go vet and shellcheck over several
+// files at once, as diagnose does: one go vet per module over its packages'
+// directories, one shellcheck for every script, each finding on its own
+// file. A directory go vet cannot load (two packages in one) fails the
+// whole run, which then runs again per directory: the others keep their
+// findings and the failure names the directory. A multi-file run that
+// fails saying nothing about a file is a failure, not clean.
+func TestLintersBatched(t *testing.T) {
+	requireTool(t, "go")
+	requireTool(t, "shellcheck")
+	builtin := func(name string) config.Linter {
+		i := slices.IndexFunc(config.BuiltinLinters(), func(l config.Linter) bool { return l.Name == name })
+		return config.BuiltinLinters()[i]
+	}
+	vet := func(pkg, arg string) string { // a Printf whose %d gets a string
+		return "package " + pkg + "\n\nimport \"fmt\"\n\nfunc F() { fmt.Printf(\"%d\\n\", \"" + arg + "\") }\n"
+	}
+	files := map[string]string{
+		"mod1/go.mod": "module m1\n\ngo 1.21\n", "mod1/a/a.go": vet("a", "s"), "mod1/b/b.go": vet("b", "t"), "mod1/b/ok.go": "package b\n",
+		"mod2/go.mod": "module m2\n\ngo 1.21\n", "mod2/c/c.go": vet("c", "u"),
+		"mod3/go.mod": "module m3\n\ngo 1.21\n", "mod3/ok/ok.go": vet("ok", "v"), "mod3/mixed/p.go": "package p\n", "mod3/mixed/q.go": "package q\n",
+		"x.sh": "#!/bin/sh\ncd dir\n", "y.sh": "#!/bin/sh\necho $1\n",
+	}
+	broken := config.Linter{Name: "broken", Command: []string{"sh", "-c", "echo 'fatal: no config found' >&2; exit 2", "{files}"},
+		Extensions: []string{".sh"}}
+	e := linterEngine(t, files, builtin("go-vet"), builtin("shellcheck"), broken)
+	e.severity = 4
+	var changes []Change
+	for _, rel := range []string{"mod1/a/a.go", "mod1/b/b.go", "mod1/b/ok.go", "mod2/c/c.go", "mod3/ok/ok.go", "mod3/mixed/p.go", "mod3/mixed/q.go", "x.sh", "y.sh"} {
+		changes = append(changes, Change{Path: rel})
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	res := e.Check(ctx, NotifyChangeParams{Changes: changes, Phase: phaseDiagnose, BudgetMS: 80000, ColdBudgetMS: 80000})
+	got := make(map[string]string)
+	for _, f := range res.Files {
+		var msgs []string
+		for _, d := range f.Diagnostics {
+			msgs = append(msgs, d.Source+" "+d.Message)
+		}
+		got[relSlash(e.Root, f.Path)] = strings.Join(msgs, "; ")
+	}
+	for rel, want := range map[string]string{
+		"mod1/a/a.go": "go-vet fmt.Printf format %d has arg \"s\" of wrong type string",
+		"mod1/b/b.go": "go-vet fmt.Printf format %d has arg \"t\" of wrong type string",
+		"mod2/c/c.go": "go-vet fmt.Printf format %d has arg \"u\" of wrong type string",
+		"mod3/ok/ok.go": "go-vet fmt.Printf format %d has arg \"v\" of wrong type string", // after the split
+		"x.sh":        "shellcheck Use 'cd ... || exit' or 'cd ... || return' in case cd fails.",
+		"y.sh":        "shellcheck Double quote to prevent globbing and word splitting.",
+	} {
+		if !strings.Contains(got[rel], want) {
+			t.Errorf("%s: got %q, want %q", rel, got[rel], want)
+		}
+	}
+	if got["mod1/b/ok.go"] != "" {
+		t.Errorf("ok.go: got %q, want nothing", got["mod1/b/ok.go"])
+	}
+	runs := make(map[string]int64)
+	for _, s := range e.LinterStatus() {
+		runs[s.Name] = s.Runs
+	}
+	if runs["go-vet"] != 3 || runs["shellcheck"] != 1 {
+		t.Errorf("runs = %v, want go-vet 3 (one per module), shellcheck 1", runs)
+	}
+	mixed := filepath.Join(e.Root, "mod3", "mixed")
+	if !slices.ContainsFunc(res.Servers, func(s ServerResult) bool {
+		return s.Name == "go-vet" && s.State == lsp.StateBroken && strings.Contains(s.Error, "found packages p") &&
+			strings.HasSuffix(s.Error, "(in "+mixed+")")
+	}) {
+		t.Errorf("mod3's go vet does not name the directory it could not load: %+v", res.Servers)
+	}
+	i := slices.IndexFunc(res.Servers, func(s ServerResult) bool { return s.Name == "broken" })
+	if i < 0 || res.Servers[i].State != lsp.StateBroken || !strings.Contains(res.Servers[i].Error, "fatal: no config found") {
+		t.Errorf("the broken multi-file run: %+v", res.Servers)
+	}
+}
