@@ -324,12 +324,12 @@ func TestLintersBatched(t *testing.T) {
 		got[relSlash(e.Root, f.Path)] = strings.Join(msgs, "; ")
 	}
 	for rel, want := range map[string]string{
-		"mod1/a/a.go": "go-vet fmt.Printf format %d has arg \"s\" of wrong type string",
-		"mod1/b/b.go": "go-vet fmt.Printf format %d has arg \"t\" of wrong type string",
-		"mod2/c/c.go": "go-vet fmt.Printf format %d has arg \"u\" of wrong type string",
+		"mod1/a/a.go":   "go-vet fmt.Printf format %d has arg \"s\" of wrong type string",
+		"mod1/b/b.go":   "go-vet fmt.Printf format %d has arg \"t\" of wrong type string",
+		"mod2/c/c.go":   "go-vet fmt.Printf format %d has arg \"u\" of wrong type string",
 		"mod3/ok/ok.go": "go-vet fmt.Printf format %d has arg \"v\" of wrong type string", // after the split
-		"x.sh":        "shellcheck Use 'cd ... || exit' or 'cd ... || return' in case cd fails.",
-		"y.sh":        "shellcheck Double quote to prevent globbing and word splitting.",
+		"x.sh":          "shellcheck Use 'cd ... || exit' or 'cd ... || return' in case cd fails.",
+		"y.sh":          "shellcheck Double quote to prevent globbing and word splitting.",
 	} {
 		if !strings.Contains(got[rel], want) {
 			t.Errorf("%s: got %q, want %q", rel, got[rel], want)
