@@ -212,8 +212,10 @@ func Catalogue() []Server {
 			Name:                  "gopls",
 			Command:               []string{"gopls"},
 			Extensions:            []string{".go"},
-			LanguageIDs:           map[string]string{".go": "go"},
+			FileNames:             []string{"go.mod", "go.work"},
+			LanguageIDs:           map[string]string{".go": "go", "go.mod": "go.mod", "go.work": "go.work"},
 			RootMarkers:           []string{"go.work", "go.mod"},
+			LoadErrorProgress:     []string{"Error loading workspace"}, // gopls server/diagnostics.go, WorkspaceLoadFailure
 			Enabled:               true,
 			InitializationOptions: map[string]any{"diagnosticsDelay": "0s", "verboseWorkDoneProgress": true},
 			Settings:              map[string]any{"gopls": map[string]any{"diagnosticsDelay": "0s", "verboseWorkDoneProgress": true}},

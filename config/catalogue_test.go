@@ -27,7 +27,7 @@ var lspLanguageIDs = []string{
 // list, as the language's own VS Code extension (or, for jsonc, VS Code
 // itself) declares them, which is what their servers expect.
 var otherLanguageIDs = []string{
-	"astro", "haskell", "jsonc", "kotlin", "ocaml", "ocaml.interface", "svelte", "terraform",
+	"astro", "go.mod", "go.work", "haskell", "jsonc", "kotlin", "ocaml", "ocaml.interface", "svelte", "terraform",
 	"terraform-vars", "vue", "zig",
 }
 
@@ -35,7 +35,7 @@ var otherLanguageIDs = []string{
 // so that typescriptreact and typescript count as one language.
 var languageOf = map[string]string{
 	"astro": "Astro", "c": "C", "cpp": "C++", "csharp": "C#", "css": "CSS", "dart": "Dart",
-	"dockerfile": "Dockerfile", "elixir": "Elixir", "go": "Go", "haskell": "Haskell", "html": "HTML",
+	"dockerfile": "Dockerfile", "elixir": "Elixir", "go": "Go", "go.mod": "Go", "go.work": "Go", "haskell": "Haskell", "html": "HTML",
 	"java": "Java", "javascript": "JavaScript", "javascriptreact": "JavaScript", "json": "JSON", "jsonc": "JSON",
 	"kotlin": "Kotlin", "less": "Less", "lua": "Lua", "objective-c": "Objective-C", "objective-cpp": "Objective-C++",
 	"ocaml": "OCaml", "ocaml.interface": "OCaml", "php": "PHP", "python": "Python", "ruby": "Ruby", "rust": "Rust",

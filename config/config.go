@@ -122,6 +122,14 @@ type Server struct {
 	// Install says how the server's program is installed (`lsp-hook
 	// servers install`); the zero value for a server defined in config.
 	Install Install
+	// LoadErrorProgress are titles of work-done progress the server keeps
+	// open for as long as it cannot load the workspace (gopls: "Error
+	// loading workspace", its message the load error, until go.mod is
+	// fixed). A check never waits for one to end, and while one is open
+	// the answer is partial and quotes its message: the server then
+	// publishes nothing for files it cannot load, which is not clean.
+	// Catalogue only.
+	LoadErrorProgress []string
 }
 
 // LanguageID returns the LSP language identifier for a file extension (with

@@ -24,6 +24,13 @@ import (
 // stream failed; it stays broken until restarted.
 var ErrBroken = errors.New("language server is broken")
 
+// ErrLoad is an Outcome's error while the server reports that it cannot
+// load the workspace (config.Server.LoadErrorProgress), wrapped with the
+// server's message ("go.mod:5:1: usage: require module/path v1.2.3"): the
+// answer is partial however fresh, since the server publishes nothing for
+// the files it could not load.
+var ErrLoad = errors.New("cannot load the workspace")
+
 // errShutDown marks a client we shut down on purpose.
 var errShutDown = errors.New("server shut down by lsp-hook")
 

@@ -2,12 +2,15 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/diag"
 )
 
 func TestGoplsFreshness(t *testing.T) {
@@ -162,5 +165,70 @@ func TestGoplsOutOfBand(t *testing.T) {
 	}
 	if ds := c.Current()[mainPath]; len(ds) != 1 || !strings.Contains(ds[0].Message, "cannot use 1") {
 		t.Fatalf("main.go as gopls sees it: %+v", ds)
+	}
+}
+
+// TestGoplsLoadError: while go.mod is broken gopls cannot load the
+// workspace and publishes nothing for main.go; that is not clean. The
+// answer is partial, says why (ErrLoad with gopls's message), and comes
+// without waiting for the "Error loading workspace" progress, which stays
+// open until go.mod is fixed. go.mod itself is checked (FileNames), and
+// once it is fixed main.go's errors are back.
+func TestGoplsLoadError(t *testing.T) {
+	requireServer(t, "gopls")
+	t.Setenv("GOPROXY", "off")
+	good := "module example.com/demo\n\ngo 1.22\n"
+	bad := good + "\nrequire example.com/nope\n" // no version: a go.mod syntax error
+	mainGo := "package main\n\nfunc main() {\n\tvar n int = \"s\"\n\tprintln(n)\n}\n"
+	dir := workspace(t, map[string]string{"go.mod": good, "main.go": mainGo})
+	m := NewManager(config.Default(), dir, testLogger(t))
+	t.Cleanup(m.Shutdown)
+	modPath, mainPath := filepath.Join(dir, "go.mod"), filepath.Join(dir, "main.go")
+
+	check := func(step, path, text string) Outcome {
+		t.Helper()
+		writeFiles(t, dir, map[string]string{filepath.Base(path): text})
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		out := m.Check(ctx, []Doc{{Path: path}}, 0)
+		if len(out) != 1 {
+			t.Fatalf("%s: %d outcomes, want gopls's: %+v", step, len(out), out)
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("%s: the check ran until its deadline: %+v", step, out[0])
+		}
+		return out[0]
+	}
+	tests := []struct {
+		step, path, text string
+		fresh            Freshness
+		loadErr          bool
+		wantLine         int    // of the first diagnostic wanted on path; 0: none; -1: no error (gopls may warn "initialization failed")
+		wantMsg          string // in it
+	}{
+		{"type error", mainPath, mainGo, Fresh, false, 4, "cannot use"},
+		{"go.mod broken", modPath, bad, Partial, true, 5, "usage: require module/path"},
+		{"main.go while go.mod is broken", mainPath, mainGo, Partial, true, -1, ""},
+		{"again", mainPath, mainGo, Partial, true, -1, ""},
+		{"go.mod fixed", modPath, good, Fresh, false, 0, ""},
+		{"type error back", mainPath, mainGo, Fresh, false, 4, "cannot use"},
+	}
+	for _, tt := range tests {
+		o := check(tt.step, tt.path, tt.text)
+		if o.Freshness != tt.fresh || errors.Is(o.Err, ErrLoad) != tt.loadErr {
+			t.Fatalf("%s: freshness %s, err %v; want %s, load error %v", tt.step, o.Freshness, o.Err, tt.fresh, tt.loadErr)
+		}
+		if tt.loadErr && !strings.Contains(o.Err.Error(), "go.mod:5") {
+			t.Errorf("%s: the error does not quote gopls's message: %v", tt.step, o.Err)
+		}
+		ds := o.Files[tt.path]
+		switch {
+		case tt.wantLine == 0 && len(ds) != 0:
+			t.Errorf("%s: diagnostics %+v, want none", tt.step, ds)
+		case tt.wantLine == -1 && slices.ContainsFunc(ds, func(d diag.Diagnostic) bool { return d.Severity == diag.SeverityError }):
+			t.Errorf("%s: diagnostics %+v, want no error", tt.step, ds)
+		case tt.wantLine > 0 && (len(ds) == 0 || ds[0].Line != tt.wantLine || !strings.Contains(ds[0].Message, tt.wantMsg)):
+			t.Errorf("%s: diagnostics %+v, want line %d %q", tt.step, ds, tt.wantLine, tt.wantMsg)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -272,16 +273,18 @@ type progress struct {
 }
 
 type progressItem struct {
-	title string
-	begun time.Time
+	title   string
+	message string // the latest begin or report message
+	begun   time.Time
 }
 
 func (p *progress) update(params json.RawMessage) {
 	var m struct {
 		Token json.RawMessage `json:"token"`
 		Value struct {
-			Kind  string `json:"kind"`
-			Title string `json:"title"`
+			Kind    string `json:"kind"`
+			Title   string `json:"title"`
+			Message string `json:"message"`
 		} `json:"value"`
 	}
 	if json.Unmarshal(params, &m) != nil {
@@ -294,9 +297,15 @@ func (p *progress) update(params json.RawMessage) {
 	}
 	switch m.Value.Kind {
 	case "begin":
-		p.active[string(m.Token)] = progressItem{title: m.Value.Title, begun: time.Now()}
+		p.active[string(m.Token)] = progressItem{title: m.Value.Title, message: m.Value.Message, begun: time.Now()}
 	case "end":
 		delete(p.active, string(m.Token))
+	case "report":
+		if it, ok := p.active[string(m.Token)]; ok && m.Value.Message != "" {
+			it.message = m.Value.Message
+			p.active[string(m.Token)] = it
+		}
+		return
 	default:
 		return
 	}
@@ -307,13 +316,14 @@ func (p *progress) update(params json.RawMessage) {
 }
 
 // pendingSince returns the titles of work begun at or after t and not yet
-// ended, and a channel closed at the next begin or end.
-func (p *progress) pendingSince(t time.Time) ([]string, <-chan struct{}) {
+// ended, other than the titles in skip (a load error, which is not work
+// that will end), and a channel closed at the next begin or end.
+func (p *progress) pendingSince(t time.Time, skip []string) ([]string, <-chan struct{}) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var titles []string
 	for _, it := range p.active {
-		if !it.begun.Before(t) {
+		if !it.begun.Before(t) && !slices.Contains(skip, it.title) {
 			titles = append(titles, it.title)
 		}
 	}
@@ -322,6 +332,24 @@ func (p *progress) pendingSince(t time.Time) ([]string, <-chan struct{}) {
 		p.changed = make(chan struct{})
 	}
 	return titles, p.changed
+}
+
+// loadError returns the message (else the title) of the first open
+// progress, by message, whose title is one of titles; "" when none is open.
+func (p *progress) loadError(titles []string) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []string
+	for _, it := range p.active {
+		if slices.Contains(titles, it.title) {
+			out = append(out, cmp.Or(strings.TrimSpace(it.message), it.title))
+		}
+	}
+	slices.Sort(out)
+	if len(out) == 0 {
+		return ""
+	}
+	return out[0]
 }
 
 // Busy returns the titles of the work-done progress the server reported as

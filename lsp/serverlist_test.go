@@ -65,7 +65,7 @@ func TestServersList(t *testing.T) {
 		where, path string
 		hint        string
 	}{
-		{"gopls", 1, true, FoundOnPath, filepath.Join(fakeBin, "gopls"), ""},
+		{"gopls", 2, true, FoundOnPath, filepath.Join(fakeBin, "gopls"), ""}, // main.go, go.mod
 		{"pyright", 1, true, FoundInServers, filepath.Join(servers, "bin", "pyright-langserver"), ""},
 		{"typescript-language-server", 1, true, FoundNowhere, "", "lsp-hook servers install typescript-language-server"},
 		{"docker-langserver", 1, true, FoundNowhere, "", "lsp-hook servers install docker-langserver"},
@@ -95,7 +95,7 @@ func TestServersList(t *testing.T) {
 		t.Errorf("header %q", lines[0])
 	}
 	for _, want := range [][]string{
-		{"gopls", "go", "yes", "1", "yes", filepath.Join(fakeBin, "gopls"), "(PATH)"},
+		{"gopls", "go,go.mod,go.work", "yes", "2", "yes", filepath.Join(fakeBin, "gopls"), "(PATH)"},
 		{"pyright", "python", "yes", "1", "yes", filepath.Join(servers, "bin", "pyright-langserver"), "(lsp-hook)"},
 		{"typescript-language-server", "javascript,javascriptreact,typescript,typescriptreact", "yes", "1", "yes",
 			"missing:", "lsp-hook", "servers", "install", "typescript-language-server"},
@@ -107,7 +107,7 @@ func TestServersList(t *testing.T) {
 	}
 
 	data, err := json.Marshal(list)
-	if err != nil || !bytes.Contains(data, []byte(`{"name":"gopls","languages":["go"],"extensions":[".go"],"enabled":true,"where":"PATH"`)) {
+	if err != nil || !bytes.Contains(data, []byte(`{"name":"gopls","languages":["go","go.mod","go.work"],"extensions":[".go"],"file_names":["go.mod","go.work"],"enabled":true,"where":"PATH"`)) {
 		t.Errorf("JSON: %v\n%s", err, data)
 	}
 
@@ -167,8 +167,8 @@ func TestServersListGit(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range list.Servers {
-		if s.Name == "gopls" && (s.Files != 2 || !s.Used) {
-			t.Errorf("gopls: %d files, used %v; want 2 (build/ is ignored), used", s.Files, s.Used)
+		if s.Name == "gopls" && (s.Files != 3 || !s.Used) {
+			t.Errorf("gopls: %d files, used %v; want 3 (main.go, cmd/tool/tool.go, go.mod; build/ is ignored), used", s.Files, s.Used)
 		}
 	}
 

@@ -145,6 +145,15 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	if err := c.Err(); err != nil && out.Freshness != Fresh {
 		out.Err = err
 	}
+	if le := c.progress.loadError(c.server.LoadErrorProgress); le != "" && out.Err == nil {
+		// The server cannot load the workspace: what it published leaves
+		// out every file it could not load, so even a fresh answer is not
+		// the whole answer.
+		out.Err = fmt.Errorf("%w: %s", ErrLoad, le)
+		if out.Freshness == Fresh {
+			out.Freshness, out.ServerMS = Partial, 0
+		}
+	}
 	out.Files, out.Others = c.collect(mark, fresh, want)
 	return out
 }
@@ -178,7 +187,7 @@ func (c *Client) waitFresh(ctx context.Context, mark uint64, sent time.Time, wan
 	}
 	for {
 		_, arrived := c.store.mark()
-		pending, progressed := c.progress.pendingSince(since)
+		pending, progressed := c.progress.pendingSince(since, c.server.LoadErrorProgress)
 		fresh := make(map[string]bool)
 		for uri, v := range want {
 			if c.store.freshFor(uri, mark, v) {

@@ -197,7 +197,12 @@ const maxReason = 200
 // the "language server is broken: " that the note already says, on one
 // line, at most maxReason bytes (cut at a character boundary).
 func brokenReason(err string) string {
-	r := strings.TrimPrefix(err, lsp.ErrBroken.Error()+": ")
+	return oneLine(strings.TrimPrefix(err, lsp.ErrBroken.Error()+": "))
+}
+
+// oneLine is r on one line, at most maxReason bytes (cut at a character
+// boundary).
+func oneLine(r string) string {
 	r = strings.Join(strings.Fields(r), " ")
 	if len(r) > maxReason {
 		cut := maxReason
@@ -217,6 +222,8 @@ func reason(s ServerResult) string {
 		return "failed"
 	case s.Freshness == string(lsp.None):
 		return "not running"
+	case s.Kind != KindLinter && strings.HasPrefix(s.Error, lsp.ErrLoad.Error()):
+		return oneLine(s.Error) // gopls with a broken go.mod: say what to fix
 	}
 	return s.Freshness
 }

@@ -70,7 +70,7 @@ func TestDiagnose(t *testing.T) {
 		if r.exit != 1 {
 			t.Fatalf("diagnose --format %s exited %d, want 1; stderr:\n%s", format, r.exit, r.stderr)
 		}
-		if !strings.Contains(r.stderr, "9 files checked") || !strings.Contains(r.stderr, "10 errors") {
+		if !strings.Contains(r.stderr, "10 files checked") || !strings.Contains(r.stderr, "10 errors") {
 			t.Errorf("--format %s: stderr lacks the count:\n%s", format, r.stderr)
 		}
 		outputs[format] = r.stdout
