@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -274,6 +275,10 @@ func (d *decoder) linter(l *Linter, n *yaml.Node, key string) {
 // listPlaceholders are the placeholders that stand for a whole argument
 // each, expanded to one argument per file or directory (Linter.Command).
 var listPlaceholders = []string{"{files}", "{dirs}"}
+
+// IsListPlaceholder reports whether the command argument a is a list
+// placeholder, {files} or {dirs} (see Linter.Command).
+func IsListPlaceholder(a string) bool { return slices.Contains(listPlaceholders, a) }
 
 // listPlaceholderMisuse describes the first list placeholder in s used as
 // part of a string rather than as the whole of it ("" when none is); whole

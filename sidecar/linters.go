@@ -227,7 +227,7 @@ func (e *Engine) runLinterSplit(ctx context.Context, r linterRun) linterOutcome 
 	for _, f := range r.files {
 		byDir[filepath.Dir(f)] = append(byDir[filepath.Dir(f)], f)
 	}
-	if len(byDir) < 2 || !slices.ContainsFunc(r.template, func(a string) bool { return a == "{files}" || a == "{dirs}" }) {
+	if len(byDir) < 2 || !slices.ContainsFunc(r.template, config.IsListPlaceholder) {
 		return o
 	}
 	e.Log.Info("linter run split by directory after a failure", "linter", r.linter.Name, "dir", r.dir, "dirs", len(byDir))
@@ -320,7 +320,7 @@ func (e *Engine) expand(l config.Linter, t target) ([]string, string) {
 	r := strings.NewReplacer("{file}", t.path, "{root}", root, "{dir}", filepath.Dir(t.path), "{rel}", t.rel)
 	argv := make([]string, len(l.Command))
 	for i, a := range l.Command {
-		if a == "{files}" || a == "{dirs}" {
+		if config.IsListPlaceholder(a) {
 			argv[i] = a
 			continue
 		}
