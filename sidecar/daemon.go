@@ -31,8 +31,9 @@ type DaemonOptions struct {
 	Ready func(socket string)
 }
 
-// maxLogSize is the log size past which a starting daemon rotates the log
-// to <log>.1 (one old generation is kept).
+// maxLogSize is the log size past which the log is rotated to <log>.1 (one
+// old generation is kept): when a daemon starts, and while it runs
+// (logFile).
 const maxLogSize = 10 << 20
 
 // RunDaemon serves the workspace until a shutdown request, SIGTERM/SIGINT,
@@ -140,8 +141,10 @@ func FindWorkspaceRoot(dir string) (string, error) {
 
 // OpenLog opens (appending, 0600) the log file and returns a slog logger
 // writing text records to it and to also, if not nil. A log over 10 MiB is
-// rotated to <file>.1 first. When the file cannot be opened the logger
-// writes to also only (or nowhere), so logging never stops the caller.
+// rotated to <file>.1, first and as it grows; a log file deleted or moved
+// away is opened again at its path (see logFile). When the file cannot be
+// opened the logger writes to also only (or nowhere), so logging never
+// stops the caller.
 func OpenLog(file string, also io.Writer) (*slog.Logger, func()) {
 	log, closer, _ := openLog(file, also)
 	return log, closer
@@ -149,15 +152,12 @@ func OpenLog(file string, also io.Writer) (*slog.Logger, func()) {
 
 // openLog is OpenLog that also returns why the file could not be opened.
 func openLog(file string, also io.Writer) (*slog.Logger, func(), error) {
-	if fi, err := os.Stat(file); err == nil && fi.Size() > maxLogSize {
-		_ = os.Rename(file, file+".1")
-	}
 	var w io.Writer = io.Discard
 	closer := func() {}
 	err := os.MkdirAll(filepath.Dir(file), 0o700)
 	if err == nil {
-		var f *os.File
-		if f, err = os.OpenFile(file, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600); err == nil {
+		var f *logFile
+		if f, err = openLogFile(file); err == nil {
 			w, closer = f, func() { f.Close() }
 		}
 	}
