@@ -633,7 +633,7 @@ func (b *bench) diagGoWorkspace(ctx context.Context, p *diagProject) (string, []
 		"untimed first: "+strings.Join(warm, ", ")+": every package and test variant compiled,",
 		"so go build is a warm no-op and go vet's first run has only analysis to do (for this copy's packages: its",
 		"directory is new each run; the dependencies' vet facts may be cached from earlier runs). Its second run finds",
-		"all cached, and so do diagnose's per-package `go vet .` runs, which come after it. Each gopls (check,",
+		"all cached, and so do diagnose's `go vet DIR…` runs (one per chunk of 25 files), which come after it. Each gopls (check,",
 		"diagnose) starts with an empty file cache (GOPLSCACHE). GOPROXY=off, GOFLAGS=-buildvcs=false.")
 	return dir, env, nil
 }

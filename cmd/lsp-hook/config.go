@@ -31,10 +31,13 @@ func configCommand() *cli.Command {
 				if c.Bool("json") {
 					return printJSON(c.App.Writer, cfg.Settings())
 				}
+				// The value comes last: a catalogue server's language_ids run
+				// to 200 characters, and a middle column that wide pads every
+				// other line with as many spaces.
 				tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
-				fmt.Fprintln(tw, "KEY\tVALUE\tSOURCE")
+				fmt.Fprintln(tw, "KEY\tSOURCE\tVALUE")
 				for _, s := range cfg.Settings() {
-					fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Key, s.Value, s.Source)
+					fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Key, s.Source, s.Value)
 				}
 				return tw.Flush()
 			},
