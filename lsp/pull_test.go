@@ -14,6 +14,7 @@ import (
 
 	"github.com/lsp-hook/lsp-hook/config"
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/internal/fakelsptest"
 )
 
 // fakeServerConfig is the config of the in-process peer: no command, one
@@ -598,5 +599,42 @@ func TestUnversionedPushNotFresh(t *testing.T) {
 	o := update(t, c, Doc{Path: path})
 	if o.Freshness != Fresh || strings.Join(messages(o.Files[path]), "|") != "version 1" {
 		t.Fatalf("outcome %+v", o)
+	}
+}
+
+// TestPullOthersWaitedForOnWrite: a write (a settle longer than
+// EditSettle) waits for the pulls of the other open documents that a
+// change to an inter-file source starts, however long past the settle
+// window they take (pyright under load), so the caller the change broke is
+// in Others; an edit (EditSettle) does not wait for them.
+func TestPullOthersWaitedForOnWrite(t *testing.T) {
+	const gap = 600 * time.Millisecond // the other document's pull: four settle windows
+	dir := workspace(t, map[string]string{"lib.fake": "PROVIDES(greet)\n", "main.fake": "NEEDS(greet)\n"})
+	tests := []struct {
+		name       string
+		settle     time.Duration
+		wantOthers bool
+	}{
+		{"write waits", DefaultSettle, true},
+		{"edit does not", EditSettle, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			c := startClient(ctx, t, fakelsptest.Server(t, "fake", "pull-interfile", "-gap="+gap.String()), dir)
+			libPath, mainPath := filepath.Join(dir, "lib.fake"), filepath.Join(dir, "main.fake")
+			if o := c.Update(ctx, []Doc{{Path: libPath}, {Path: mainPath}}, DefaultSettle); o.Freshness != Fresh || len(o.Files[mainPath]) != 0 {
+				t.Fatalf("open: %+v", o)
+			}
+			o := c.Update(ctx, []Doc{{Path: libPath, Text: []byte("nothing here\n")}}, tt.settle)
+			if o.Freshness != Fresh {
+				t.Fatalf("change: %+v", o)
+			}
+			ds, found := o.Others[mainPath]
+			if got := found && len(ds) == 1 && strings.Contains(ds[0].Message, "greet is provided by no other"); got != tt.wantOthers {
+				t.Errorf("main.fake in Others: %v (%+v), want %v", got, o.Others, tt.wantOthers)
+			}
+		})
 	}
 }

@@ -120,6 +120,19 @@ func (s *store) pulling(uri string) bool {
 	return s.inflight[uri] > 0
 }
 
+// pullingOther reports whether a pull is in flight for a document other
+// than those in except (URI → anything).
+func (s *store) pullingOther(except map[string]int32) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for uri := range s.inflight {
+		if _, ok := except[uri]; !ok {
+			return true
+		}
+	}
+	return false
+}
+
 // waitPulled waits until no pull for any of uris is in flight, or ctx
 // ends; it reports whether they all ended.
 func (s *store) waitPulled(ctx context.Context, uris []string) bool {

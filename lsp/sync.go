@@ -83,11 +83,12 @@ type Outcome struct {
 // when the server supports pull (pull.go) or passes tsserver requests
 // through (tsserver.go), and waits until every doc has a fresh answer — a
 // push for its version, or its pulls answered — and settle has passed
-// without another arrival, or until ctx ends. A tsserver pull's answers are
-// complete as they come (there are no waves to settle), so settle is not
-// waited for; but with a settle longer than EditSettle (the caller wants
-// more than the changed files' errors) it waits, within ctx, for the pulls
-// of the other files a change can break (Outcome.Others). Before that, the
+// without another arrival, or until ctx ends. With a settle longer than
+// EditSettle (the caller wants more than the changed files' errors) it also
+// waits, within ctx, for the pulls of the other open files a change can
+// break (Outcome.Others): tsserver's, and a pull server's with inter-file
+// dependencies (pyright). A tsserver pull's answers are complete as they
+// come (there are no waves to settle), so settle is not waited for. Before that, the
 // changes on disk the Watcher saw are sent (see Watch); without a
 // Watcher, or with one that may have missed events, files open earlier
 // that changed on disk since are re-synced from an mtime scan instead. So
@@ -119,10 +120,16 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	}
 	c.pullAfterChange(want)
 	others := c.tsPullAfterChange(ctx, want, settle > EditSettle)
+	// A write (a settle longer than EditSettle) wants the other files the
+	// change can break: the pulls of the other open documents that
+	// pullAfterChange started for an inter-file source (pyright) are
+	// waited for, within ctx, as tsPullAfterChange's are; on a loaded
+	// machine they can take longer than the settle window.
+	waitPulls := settle > EditSettle && !c.ts.inUse()
 	if c.ts.inUse() {
 		settle = 0
 	}
-	fresh, answered, pending := c.waitFresh(ctx, mark, sent, want, settle, others)
+	fresh, answered, pending := c.waitFresh(ctx, mark, sent, want, settle, others, waitPulls)
 	switch {
 	case len(fresh) == 0 && c.Err() != nil:
 		out.Freshness = None // the server died: it gave no answer at all
@@ -158,12 +165,13 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	return out
 }
 
-// waitFresh waits for a fresh publication of every URI in want and for
-// others to be closed (nil: nothing more to wait for), then for settle
-// without new arrivals. It returns the URIs that were fresh when it
-// stopped, and when the answer was last complete (see Outcome.ServerMS;
-// zero when not every URI was fresh).
-func (c *Client) waitFresh(ctx context.Context, mark uint64, sent time.Time, want map[string]int32, settle time.Duration, others <-chan struct{}) (map[string]bool, time.Time, []string) {
+// waitFresh waits for a fresh publication of every URI in want, for others
+// to be closed (nil: nothing more to wait for) and, with waitPulls, for the
+// pulls in flight for other documents to end; then for settle without new
+// arrivals. It returns the URIs that were fresh when it stopped, and when
+// the answer was last complete (see Outcome.ServerMS; zero when not every
+// URI was fresh).
+func (c *Client) waitFresh(ctx context.Context, mark uint64, sent time.Time, want map[string]int32, settle time.Duration, others <-chan struct{}, waitPulls bool) (map[string]bool, time.Time, []string) {
 	var (
 		settleTimer         <-chan time.Time
 		allFresh, completed time.Time
@@ -194,11 +202,19 @@ func (c *Client) waitFresh(ctx context.Context, mark uint64, sent time.Time, wan
 				fresh[uri] = true
 			}
 		}
+		othersPulling := waitPulls && c.store.pullingOther(want)
 		switch {
 		case len(fresh) < len(want):
 			// Not (or no longer) fresh: a refresh made a pull server start
 			// over. Wait for its answer, within ctx.
 			settleTimer, allFresh, completed = nil, time.Time{}, time.Time{}
+		case othersPulling:
+			// The other open documents' pulls are part of a write's
+			// answer (Outcome.Others).
+			settleTimer, completed = nil, time.Time{}
+			if allFresh.IsZero() {
+				allFresh = time.Now()
+			}
 		case len(pending) > 0:
 			// Work the change set off is running (rust-analyzer's cargo
 			// check after didSave): its results are part of the answer.
@@ -209,7 +225,7 @@ func (c *Client) waitFresh(ctx context.Context, mark uint64, sent time.Time, wan
 		case allFresh.IsZero():
 			allFresh = time.Now()
 		}
-		if !allFresh.IsZero() && len(pending) == 0 && others == nil && settleTimer == nil {
+		if !allFresh.IsZero() && len(pending) == 0 && others == nil && !othersPulling && settleTimer == nil {
 			completed = time.Now()
 			settleTimer = time.After(settle)
 		}

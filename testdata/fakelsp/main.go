@@ -19,6 +19,11 @@
 //	                   any other request
 //	pull-only          declare diagnosticProvider and answer textDocument/diagnostic;
 //	                   never push
+//	pull-interfile     pull-only with interFileDependencies, as pyright declares it: a
+//	                   line "NEEDS(name)" is an error unless another open document has
+//	                   a line "PROVIDES(name)"; a pull for a document other than the
+//	                   last one changed is answered -gap later (what a loaded pyright
+//	                   does while it re-checks the importers of a changed file)
 //	stale-version      for every change, push diagnostics tied to the previous
 //	                   version first, then 300 ms later the right ones
 //	slow-initialize    answer initialize after -init-delay (default 30s), then normal
@@ -68,7 +73,7 @@ func main() {
 	stderrMiB := flag.Int("stderr-mib", 16, "stderr-flood: MiB written to stderr in the background")
 	trace := flag.String("trace", "", "append received methods to this file")
 	scriptFile := flag.String("script", "", "replay: the trace file to play (see replay.go)")
-	gap := flag.Duration("gap", 100*time.Millisecond, "empty-first: from the empty publication to the real one")
+	gap := flag.Duration("gap", 100*time.Millisecond, "empty-first: from the empty publication to the real one; pull-interfile: the delay of another document's pull")
 	flag.Parse()
 	s := &server{
 		mode: *mode, initDelay: *initDelay, flood: *flood, stderrMiB: *stderrMiB, gap: *gap,
@@ -112,11 +117,12 @@ type server struct {
 	outMu sync.Mutex // guards out: one framed message at a time
 	out   io.Writer
 
-	mu       sync.Mutex // guards docs, garbaged, pending and nextID
-	docs     map[string]string
-	garbaged bool
-	pending  map[string]chan json.RawMessage // request ID → where its response goes
-	nextID   int
+	mu          sync.Mutex // guards docs, lastChanged, garbaged, pending and nextID
+	docs        map[string]string
+	lastChanged string // the URI of the last didOpen/didChange
+	garbaged    bool
+	pending     map[string]chan json.RawMessage // request ID → where its response goes
+	nextID      int
 }
 
 // message is any JSON-RPC message received: a request or notification
@@ -217,14 +223,28 @@ func (s *server) dispatch(m message, p docParams) (code int, done bool) {
 		s.reply(m.ID, map[string]any{"kind": "full", "items": diagnostics(text)})
 		return 0, false
 	}
+	if m.Method == "textDocument/diagnostic" && s.mode == "pull-interfile" {
+		s.mu.Lock()
+		items := append(diagnostics(s.docs[p.TextDocument.URI]), s.unprovided(p.TextDocument.URI)...)
+		delay := time.Duration(0)
+		if p.TextDocument.URI != s.lastChanged {
+			delay = s.gap
+		}
+		s.mu.Unlock()
+		time.AfterFunc(delay, func() { s.reply(m.ID, map[string]any{"kind": "full", "items": items}) })
+		return 0, false
+	}
 	s.replyError(m.ID, -32601, "fakelsp does not handle "+m.Method)
 	return 0, false
 }
 
 func (s *server) capabilities() map[string]any {
 	caps := map[string]any{"textDocumentSync": map[string]any{"openClose": true, "change": 1}}
-	if s.mode == "pull-only" {
+	switch s.mode {
+	case "pull-only":
 		caps["diagnosticProvider"] = map[string]any{"identifier": "fakelsp", "interFileDependencies": false, "workspaceDiagnostics": false}
+	case "pull-interfile":
+		caps["diagnosticProvider"] = map[string]any{"identifier": "fakelsp", "interFileDependencies": true, "workspaceDiagnostics": false}
 	}
 	return caps
 }
@@ -238,13 +258,14 @@ func (s *server) change(method string, p docParams) {
 	}
 	s.mu.Lock()
 	s.docs[uri] = text
+	s.lastChanged = uri
 	first := !s.garbaged
 	s.garbaged = true
 	s.mu.Unlock()
 	switch s.mode {
 	case "crash-mid-request":
 		time.AfterFunc(100*time.Millisecond, func() { s.crash(method) })
-	case "never-publishes", "pull-only", "never-answers":
+	case "never-publishes", "pull-only", "pull-interfile", "never-answers":
 	case "garbage-stdout":
 		if first {
 			s.outMu.Lock()
@@ -400,6 +421,27 @@ func (s *server) traceLine(line string) {
 }
 
 // diagnostics finds the ERROR/WARN markers of text (see the package comment).
+// unprovided returns an error for each "NEEDS(name)" line of document uri
+// that no other open document PROVIDES (pull-interfile). s.mu is held.
+func (s *server) unprovided(uri string) []any {
+	out := []any{}
+	for i, line := range strings.Split(s.docs[uri], "\n") {
+		_, rest, ok := strings.Cut(line, "NEEDS(")
+		name, _, closed := strings.Cut(rest, ")")
+		if !ok || !closed {
+			continue
+		}
+		provided := false
+		for other, text := range s.docs {
+			provided = provided || other != uri && strings.Contains(text, "PROVIDES("+name+")")
+		}
+		if !provided {
+			out = append(out, diagnostic(i, strings.Index(line, "NEEDS("), "unprovided", name+" is provided by no other open document", 1))
+		}
+	}
+	return out
+}
+
 func diagnostics(text string) []any {
 	out := []any{}
 	for i, line := range strings.Split(text, "\n") {
