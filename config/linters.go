@@ -50,8 +50,9 @@ type Linter struct {
 	// run per keystroke, such as go vet over a package).
 	When string
 	// Requires lists file names, at least one of which must exist in the
-	// workspace root for the linter to run (eslint's config files, say).
-	// Empty: no requirement.
+	// linter's root for the file ({root}: the workspace root, or with
+	// RootMarkers the nearest directory holding a marker) for the linter
+	// to run on it (eslint's config files, say). Empty: no requirement.
 	Requires []string
 	// RootMarkers (`root_markers:`), as for a language server, make {root}
 	// the nearest directory from the file's up to the workspace root that
@@ -88,18 +89,25 @@ func (l Linter) Serves(ext string) bool {
 	return false
 }
 
+// eslintConfigs are the file names of an eslint config, flat (eslint ≥ 9)
+// and legacy: the built-in eslint runs in the nearest directory holding
+// one, so each package of a monorepo gets its own.
+var eslintConfigs = []string{"eslint.config.js", "eslint.config.mjs", "eslint.config.cjs",
+	"eslint.config.ts", "eslint.config.mts", "eslint.config.cts", ".eslintrc.js", ".eslintrc.cjs",
+	".eslintrc.json", ".eslintrc.yaml", ".eslintrc.yml", ".eslintrc"}
+
 // BuiltinLinters returns the linters lsp-hook knows without config; each is
 // used only when its program is installed (and, for eslint, a config file
-// is present):
-//
-// Each takes every file of a check in one run ({files}, {dirs}):
+// is present), and each takes every file of a check in one run ({files},
+// {dirs}):
 //
 //   - shellcheck (`shellcheck -f json1`) for shell scripts, always: no
 //     shell language server is built in;
 //   - go vet (`go vet DIR…` over the files' packages, in their module) for
 //     Go, on diagnose only — it builds the packages, too slow per edit;
 //   - eslint (`eslint -f json`) for JavaScript and TypeScript, always (the
-//     TypeScript server does not lint), when an eslint config exists;
+//     TypeScript server does not lint), in the nearest directory holding
+//     an eslint config, when there is one;
 //   - ruff (`ruff check --output-format json`) for Python, always;
 //   - mypy for Python as a fallback when no Python server is live.
 func BuiltinLinters() []Linter {
@@ -111,9 +119,7 @@ func BuiltinLinters() []Linter {
 			Extensions: []string{".go"}, Parser: "go-vet", Mode: LinterAlways, When: LinterOnDiagnose,
 			Timeout: 2 * time.Minute}, // a cold build cache compiles the packages' dependencies first
 		{Name: "eslint", Command: []string{"eslint", "-f", "json", "{files}"}, Extensions: js, Parser: "eslint",
-			Mode: LinterAlways, Requires: []string{"eslint.config.js", "eslint.config.mjs", "eslint.config.cjs",
-				"eslint.config.ts", "eslint.config.mts", "eslint.config.cts", ".eslintrc.js", ".eslintrc.cjs",
-				".eslintrc.json", ".eslintrc.yaml", ".eslintrc.yml", ".eslintrc"}},
+			Mode: LinterAlways, Requires: slices.Clone(eslintConfigs), RootMarkers: slices.Clone(eslintConfigs)},
 		{Name: "ruff", Command: []string{"ruff", "check", "--output-format", "json", "--no-cache", "{files}"},
 			Extensions: []string{".py", ".pyi"}, Parser: "ruff", Mode: LinterAlways},
 		{Name: "mypy", Command: []string{"mypy", "--show-column-numbers", "--show-error-end", "--no-error-summary",

@@ -175,11 +175,12 @@ func (e *Engine) linterRuns(targets []target, phase string) ([]linterRun, []Serv
 	reported := make(map[string]bool)
 	for _, name := range slices.Sorted(mapsKeys(e.Config.Linters)) {
 		l := e.Config.Linters[name]
-		if !l.Enabled || (phase == phaseEdit && l.When == config.LinterOnDiagnose) || !e.requiresMet(l) {
+		if !l.Enabled || (phase == phaseEdit && l.When == config.LinterOnDiagnose) {
 			continue
 		}
 		for _, t := range targets {
-			if !l.Serves(filepath.Ext(t.path)) || (l.Mode == config.LinterFallback && e.serverLive(t.path)) {
+			if !l.Serves(filepath.Ext(t.path)) || (l.Mode == config.LinterFallback && e.serverLive(t.path)) ||
+				!requiresMet(l, e.linterRoot(l, t)) {
 				continue
 			}
 			argv, dir := e.expand(l, t)
@@ -271,18 +272,25 @@ func expandLists(argv, files []string) []string {
 	return out
 }
 
-// requiresMet reports whether one of l.Requires exists in the workspace
-// root (true when l requires nothing).
-func (e *Engine) requiresMet(l config.Linter) bool {
-	if len(l.Requires) == 0 {
-		return true
-	}
+// requiresMet reports whether one of l.Requires exists in root, the
+// linter's root for a file (true when l requires nothing).
+func requiresMet(l config.Linter, root string) bool {
 	for _, f := range l.Requires {
-		if _, err := os.Stat(filepath.Join(e.Root, f)); err == nil {
+		if _, err := os.Stat(filepath.Join(root, f)); err == nil {
 			return true
 		}
 	}
-	return false
+	return len(l.Requires) == 0
+}
+
+// linterRoot is l's root for target t: the nearest directory from t's up
+// to the workspace root holding one of l.RootMarkers, else the workspace
+// root.
+func (e *Engine) linterRoot(l config.Linter, t target) string {
+	if len(l.RootMarkers) == 0 {
+		return e.Root
+	}
+	return lsp.FindRoot(t.path, l.RootMarkers, e.Root)
 }
 
 // serverLive reports whether a language server that is installed and not
@@ -313,11 +321,7 @@ func Installed(s config.Server) bool {
 // markers. The list placeholders {files} and {dirs}, whole arguments, are
 // left for expandLists once a run's files are known.
 func (e *Engine) expand(l config.Linter, t target) ([]string, string) {
-	root := e.Root
-	if len(l.RootMarkers) > 0 {
-		root = lsp.FindRoot(t.path, l.RootMarkers, e.Root)
-	}
-	r := strings.NewReplacer("{file}", t.path, "{root}", root, "{dir}", filepath.Dir(t.path), "{rel}", t.rel)
+	r := strings.NewReplacer("{file}", t.path, "{root}", e.linterRoot(l, t), "{dir}", filepath.Dir(t.path), "{rel}", t.rel)
 	argv := make([]string, len(l.Command))
 	for i, a := range l.Command {
 		if config.IsListPlaceholder(a) {

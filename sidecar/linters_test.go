@@ -252,6 +252,9 @@ func TestLinterRunsPlanned(t *testing.T) {
 			"R/mod1/a: echo R/mod1/a/a.go R/mod1/a/a2.go", "R/mod1/b: echo R/mod1/b/b.go", "R/mod2/c: echo R/mod2/c/c.go", "R: echo R/top.go"}},
 		{"root marker in the command", config.Linter{Command: []string{"echo", "{root}", "{dirs}"}, RootMarkers: []string{"go.mod"}, Cwd: "."}, []string{
 			"R: echo R R", "R: echo R/mod1 R/mod1/a R/mod1/b", "R: echo R/mod2 R/mod2/c"}},
+		{"requires met at the linter's root", config.Linter{Command: []string{"echo", "{files}"}, RootMarkers: []string{"go.mod"}, Requires: []string{"go.mod"}}, []string{
+			"R/mod1: echo R/mod1/a/a.go R/mod1/a/a2.go R/mod1/b/b.go", "R/mod2: echo R/mod2/c/c.go"}}, // not top.go: the workspace root has no go.mod
+		{"requires not met", config.Linter{Command: []string{"echo", "{files}"}, Requires: []string{"go.mod"}}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -22,6 +22,23 @@ import (
 // lint block says so once per program, and status as long as the daemon
 // lives.
 
+// nearestBin returns the executable node_modules/.bin/name nearest to dir,
+// looking from dir up to the workspace root (dir outside it: the root
+// only), or "".
+func (e *Engine) nearestBin(name, dir string) string {
+	if !inside(dir, e.Root) { // lexically: the walk up must meet the root
+		dir = e.Root
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if p := filepath.Join(d, "node_modules", ".bin", name); executable(p) {
+			return p
+		}
+		if d == e.Root || d == filepath.Dir(d) {
+			return ""
+		}
+	}
+}
+
 // untrustedProgramError is linterPath's answer when the only program found
 // lies inside an untrusted workspace. Program is root-relative.
 type untrustedProgramError struct {
@@ -35,9 +52,10 @@ func (e *untrustedProgramError) Error() string {
 
 // linterPath finds the program of a linter whose command starts with name,
 // for a run in dir. A name with a slash is that file (relative to dir, as
-// the run resolves it); a bare name is the workspace's own
-// node_modules/.bin/name first, then where language servers are looked for
-// (lsp.LookPath). A program inside the workspace — by its path or where its
+// the run resolves it); a bare name is the nearest node_modules/.bin/name
+// from dir up to the workspace root first (a monorepo package's own eslint,
+// else the hoisted one, as npm exec finds it), then where language servers
+// are looked for (lsp.LookPath). A program inside the workspace — by its path or where its
 // symlinks lead — is passed over unless the workspace is trusted; when
 // nothing else is found the error is an *untrustedProgramError.
 func (e *Engine) linterPath(name, dir string) (string, error) {
@@ -53,7 +71,7 @@ func (e *Engine) linterPath(name, dir string) (string, error) {
 		}
 		found = append(found, p)
 	} else {
-		if local := filepath.Join(e.Root, "node_modules", ".bin", name); executable(local) {
+		if local := e.nearestBin(name, dir); local != "" {
 			found = append(found, local)
 		}
 		if p, err := lsp.LookPath(name); err == nil {

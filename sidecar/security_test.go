@@ -371,6 +371,7 @@ func TestRepositoryProgramNeedsTrust(t *testing.T) {
 		file      string // the edited file
 		program   string // the workspace's own program, root-relative
 		onPath    bool   // an eslint outside the workspace, on PATH
+		configDir string // where eslint.config.js is, root-relative ("": the root)
 		trust     bool
 		wantRan   string // "workspace", "path" or "" (none ran)
 		wantNote  string // in the lint block of the first check
@@ -382,6 +383,12 @@ func TestRepositoryProgramNeedsTrust(t *testing.T) {
 			untrusted: []string{"node_modules/.bin/eslint (linter eslint)"}},
 		{name: "untrusted, one on PATH", file: "a.js", program: "node_modules/.bin/eslint", onPath: true, wantRan: "path"},
 		{name: "trusted", file: "a.js", program: "node_modules/.bin/eslint", onPath: true, trust: true, wantRan: "workspace"},
+		{name: "monorepo package with its own eslint", file: "pkg/a.js", program: "pkg/node_modules/.bin/eslint", configDir: "pkg",
+			trust: true, wantRan: "workspace"},
+		{name: "monorepo package with the hoisted eslint", file: "pkg/a.js", program: "node_modules/.bin/eslint", configDir: "pkg",
+			trust: true, wantRan: "workspace"},
+		{name: "no eslint config from the file up to the root", file: "other/a.js", program: "node_modules/.bin/eslint", configDir: "pkg",
+			trust: true, wantRan: ""},
 		{name: "relative command, untrusted", file: "a.x", program: "tools/lint",
 			user:      "linters:\n  mine: {command: [./tools/lint, \"{file}\"], parser: eslint, extensions: [.x], mode: always}\n",
 			wantNote:  "lsp-hook: linter mine did not run: its program tools/lint is the workspace's own; run `lsp-hook trust` here to allow it.",
@@ -424,7 +431,7 @@ func TestRepositoryProgramNeedsTrust(t *testing.T) {
 				}
 				writeFile(t, filepath.Join(user, "lsp-hook"), "config.yaml", tt.user)
 			}
-			writeFile(t, root, "eslint.config.js", "export default [];\n")
+			writeFile(t, root, filepath.Join(tt.configDir, "eslint.config.js"), "export default [];\n")
 			writeFile(t, root, tt.file, "let x = 1;\n")
 			if tt.trust {
 				if _, err := config.Trust(root); err != nil {
