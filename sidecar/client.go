@@ -83,6 +83,10 @@ func (c *Client) call(ctx context.Context, method string, params, result any) er
 }
 
 // notifyChange is Call for a notify_change: see Call for the size guard.
+// The notes on the changes left out go to the daemon (Skipped), which
+// renders them within its output caps; when no change is left, the answer
+// is those notes alone, a line each: a change that was not checked must
+// not read as clean.
 func (c *Client) notifyChange(ctx context.Context, p NotifyChangeParams, result any) error {
 	kept, notes := oversized(p)
 	if len(notes) == 0 {
@@ -93,32 +97,15 @@ func (c *Client) notifyChange(ctx context.Context, p NotifyChangeParams, result 
 		return fmt.Errorf("sending notify_change: %s", notes[0])
 	}
 	if len(kept) == 0 {
-		*res = Result{Files: []diag.FileDiagnostics{}, Servers: []ServerResult{}, Notes: notes}
-		res.Lint = withNotes("", notes)
+		lines := make([]string, len(notes))
+		for i, n := range notes {
+			lines[i] = "lsp-hook: " + n
+		}
+		*res = Result{Files: []diag.FileDiagnostics{}, Servers: []ServerResult{}, Notes: notes, Lint: strings.Join(lines, "\n")}
 		return nil
 	}
-	p.Changes = kept
-	if err := c.call(ctx, MethodNotifyChange, p, res); err != nil {
-		return err
-	}
-	res.Notes = append(notes, res.Notes...)
-	res.Lint = withNotes(res.Lint, notes)
-	return nil
-}
-
-// withNotes appends note lines ("lsp-hook: " and the note) to a lint
-// block: a change the client left out was not checked, and the model must
-// not take its silence for clean.
-func withNotes(lint string, notes []string) string {
-	var b strings.Builder
-	b.WriteString(lint)
-	for _, n := range notes {
-		if b.Len() > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString("lsp-hook: " + n)
-	}
-	return b.String()
+	p.Changes, p.Skipped = kept, append(p.Skipped, notes...)
+	return c.call(ctx, MethodNotifyChange, p, res)
 }
 
 // Close closes the connection.

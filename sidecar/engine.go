@@ -80,7 +80,9 @@ type target struct {
 func (e *Engine) Check(ctx context.Context, p NotifyChangeParams) Result {
 	begin := time.Now()
 	var res Result
+	res.Notes = slices.Clone(p.Skipped)
 	targets, unchecked := e.targets(p.Changes, &res)
+	unchecked = append(slices.Clone(p.Skipped), unchecked...)
 	ctx, cancel := context.WithTimeout(ctx, e.budget(p, targets)-replyMargin)
 	defer cancel()
 

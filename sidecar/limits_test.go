@@ -91,7 +91,7 @@ func TestBoundedCodec(t *testing.T) {
 				if rest, _ := io.ReadAll(r); len(rest) != tt.wantUnread {
 					t.Errorf("%d bytes left unread, want the whole body (%d)", len(rest), tt.wantUnread)
 				}
-				if !hasLine(logs.String(), "refusing message over the size limit", "limit_bytes=") {
+				if !fakelsptest.HasLine(logs.String(), "refusing message over the size limit", "limit_bytes=") {
 					t.Errorf("log does not name the refusal: %s", logs)
 				}
 				if alloc > 1<<20 {
@@ -156,7 +156,7 @@ func TestOversizedFrameClosesConnection(t *testing.T) {
 			if alloc > 8<<20 {
 				t.Errorf("the daemon allocated %d MiB refusing the frame", alloc>>20)
 			}
-			if tt.wantLog != nil && !hasLine(logs.String(), tt.wantLog...) {
+			if tt.wantLog != nil && !fakelsptest.HasLine(logs.String(), tt.wantLog...) {
 				t.Errorf("log does not say %q:\n%s", tt.wantLog, logs)
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -250,6 +250,7 @@ func TestLintBlockCapsThroughDaemon(t *testing.T) {
 		output  config.Output
 		files   int  // changed files, each flooded
 		crashed bool // a second server that dies: its notes end the block
+		skipped int  // changes over MaxFileSize, which the client leaves out and notes
 	}{
 		{name: "default caps", files: 1},
 		{name: "characters bind", output: config.Output{MaxPerFile: 100000, MaxLines: 100000, MaxChars: 10000}, files: 1},
@@ -258,7 +259,9 @@ func TestLintBlockCapsThroughDaemon(t *testing.T) {
 		{name: "with a note", output: config.Output{MaxPerFile: 100000, MaxLines: 100000, MaxChars: 10000}, files: 1, crashed: true},
 		{name: "with a note, small character cap", output: config.Output{MaxPerFile: 100000, MaxLines: 100000, MaxChars: 600}, files: 1, crashed: true},
 		{name: "with a note, lines bind", output: config.Output{MaxPerFile: 100000, MaxLines: 12, MaxChars: 10000}, files: 1, crashed: true},
+		{name: "with the client's notes, lines bind", output: config.Output{MaxPerFile: 100000, MaxLines: 12, MaxChars: 10000}, files: 1, skipped: 3},
 	}
+	big := strings.Repeat("x", MaxFileSize+1)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := fakeEngine(t, "flood", "-flood=2000")
@@ -278,6 +281,9 @@ func TestLintBlockCapsThroughDaemon(t *testing.T) {
 				name := fmt.Sprintf("file%d.fake", i)
 				writeFile(t, e.Root, name, strings.Repeat("line\n", 100))
 				changes = append(changes, Change{Path: name, Mode: ModeWrite})
+			}
+			for i := range tt.skipped {
+				changes = append(changes, Change{Path: fmt.Sprintf("big%d.json", i), Content: &big})
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
@@ -307,6 +313,9 @@ func TestLintBlockCapsThroughDaemon(t *testing.T) {
 			}
 			if !strings.Contains(res.Lint, "... output truncated (limit reached)") && !strings.Contains(res.Lint, " more") {
 				t.Errorf("lint block does not say it was cut:\n%s", tailOf(res.Lint, 400))
+			}
+			if tt.skipped > 0 && !strings.Contains(res.Lint, "lsp-hook: skipped big0.json: content of 16.0 MiB is larger than 16 MiB") {
+				t.Errorf("lint block does not say big0.json was not sent:\n%s", tailOf(res.Lint, 400))
 			}
 			if tt.crashed && !strings.Contains(res.Lint, "no fresh diagnostics from crashy") {
 				t.Errorf("lint block does not say crashy gave no answer:\n%s", tailOf(res.Lint, 400))

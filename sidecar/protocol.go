@@ -14,8 +14,9 @@ import (
 // (changed_files for Claude's Bash hook, subscribe for published
 // diagnostics); version 5 request (LSP navigation for `lsp-hook mcp`);
 // version 6 status's process (the daemon's goroutines, descriptors, RSS);
-// version 7 check and cancel_request (and LSP's $/cancelRequest).
-const ProtocolVersion = 7
+// version 7 check and cancel_request (and LSP's $/cancelRequest); version
+// 8 notify_change's skipped.
+const ProtocolVersion = 8
 
 // Method names served by the daemon (DESIGN.md "Socket and wire protocol").
 const (
@@ -81,6 +82,11 @@ type NotifyChangeParams struct {
 	// Publish sends the result to the daemon's subscribers as published
 	// notifications (`subscribe`); checks without it are not published.
 	Publish bool `json:"publish,omitempty"`
+	// Skipped are notes ("skipped PATH: why") on changes the client left
+	// out of the request, over the daemon's limits (Client.Call): the
+	// daemon adds them to Result.Notes and to the lint block, within its
+	// output caps, as it does for the files it skips itself.
+	Skipped []string `json:"skipped,omitempty"`
 }
 
 // phase returns p's phase, "edit" when unset.
