@@ -120,13 +120,9 @@ func (s *Server) checkLock(held fileKey) (*os.File, fileKey, error) {
 	if err := ensureDir(filepath.Dir(s.socket)); err != nil {
 		return nil, held, err
 	}
-	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := takeLock(s.socket)
 	if err != nil {
-		return nil, held, fmt.Errorf("opening lock: %w", err)
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
-		return nil, held, fmt.Errorf("%w (%s)", ErrAlreadyRunning, s.socket)
+		return nil, held, err
 	}
 	var st syscall.Stat_t
 	if err := syscall.Fstat(int(f.Fd()), &st); err != nil {
@@ -145,19 +141,13 @@ func (s *Server) relisten() (*net.UnixListener, fileKey, error) {
 	if err := os.Remove(s.socket); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fileKey{}, fmt.Errorf("removing %s: %w", s.socket, err)
 	}
-	oldMask := syscall.Umask(0o177)
-	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: s.socket, Net: "unix"})
-	syscall.Umask(oldMask)
+	ln, err := listenSocket(s.socket)
 	if err != nil {
-		return nil, fileKey{}, fmt.Errorf("listening on %s: %w", s.socket, err)
+		return nil, fileKey{}, err
 	}
 	// Shutdown closes the first listener, which unlinks the path: this one
 	// must not unlink it again after a new daemon may have listened there.
 	ln.SetUnlinkOnClose(false)
-	if err := os.Chmod(s.socket, 0o600); err != nil {
-		ln.Close()
-		return nil, fileKey{}, fmt.Errorf("setting socket mode: %w", err)
-	}
 	id, err := fileID(s.socket)
 	if err != nil {
 		ln.Close()

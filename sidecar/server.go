@@ -61,32 +61,53 @@ func (s *Server) Listen(socket string) error {
 	if err := ensureDir(filepath.Dir(socket)); err != nil {
 		return err
 	}
-	lock, err := os.OpenFile(lockPath(socket), os.O_RDWR|os.O_CREATE, 0o600)
+	lock, err := takeLock(socket)
 	if err != nil {
-		return fmt.Errorf("opening lock: %w", err)
-	}
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		lock.Close()
-		return fmt.Errorf("%w (%s)", ErrAlreadyRunning, socket)
+		return err
 	}
 	s.lock = lock
 	_ = os.Remove(socket) // a stale socket of a dead daemon: the lock says nobody serves it
+	ln, err := listenSocket(socket)
+	if err != nil {
+		s.releaseLock()
+		return err
+	}
+	ln.SetUnlinkOnClose(true)
+	s.ln = ln
+	s.lastUse.Store(time.Now().UnixNano())
+	return nil
+}
+
+// takeLock opens (creating it, 0600) the lock file of socket and takes its
+// exclusive flock without waiting: ErrAlreadyRunning when another daemon
+// holds it.
+func takeLock(socket string) (*os.File, error) {
+	f, err := os.OpenFile(lockPath(socket), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("opening lock: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%w (%s)", ErrAlreadyRunning, socket)
+	}
+	return f, nil
+}
+
+// listenSocket listens on the Unix socket path, which must not exist,
+// creating it 0600 (no moment with a wider mode: the umask covers the
+// bind).
+func listenSocket(socket string) (*net.UnixListener, error) {
 	oldMask := syscall.Umask(0o177)
 	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: socket, Net: "unix"})
 	syscall.Umask(oldMask)
 	if err != nil {
-		s.releaseLock()
-		return fmt.Errorf("listening on %s: %w", socket, err)
+		return nil, fmt.Errorf("listening on %s: %w", socket, err)
 	}
-	ln.SetUnlinkOnClose(true)
 	if err := os.Chmod(socket, 0o600); err != nil {
 		ln.Close()
-		s.releaseLock()
-		return fmt.Errorf("setting socket mode: %w", err)
+		return nil, fmt.Errorf("setting socket mode: %w", err)
 	}
-	s.ln = ln
-	s.lastUse.Store(time.Now().UnixNano())
-	return nil
+	return ln, nil
 }
 
 // Serve accepts connections until Shutdown. Peers with another uid are
