@@ -77,24 +77,10 @@ func TestServerRequestsRefused(t *testing.T) {
 		{`msg="refused a server's workspace/applyEdit"`, `label="fakelsp: overwrite the file"`},
 		{`msg="refused a server's window/showDocument"`, `uri=https://example.com/fakelsp external=true`},
 	} {
-		if !hasLine(logs.String(), want...) {
+		if !fakelsptest.HasLine(logs.String(), want...) {
 			t.Errorf("no log line says all of %q", want)
 		}
 	}
-}
-
-// hasLine reports whether one line of text contains every one of subs.
-func hasLine(text string, subs ...string) bool {
-	for _, line := range strings.Split(text, "\n") {
-		all := true
-		for _, s := range subs {
-			all = all && strings.Contains(line, s)
-		}
-		if all {
-			return true
-		}
-	}
-	return false
 }
 
 // listDir returns the names in dir, one per line.

@@ -66,6 +66,20 @@ func TestCheckMethod(t *testing.T) {
 	}
 }
 
+// hungDaemon serves a daemon whose one server never answers, with 30 s
+// budgets, and dials it: a check of hung.fake then runs until cancelled.
+// The context it returns ends after 20 s, or with the test.
+func hungDaemon(t *testing.T) (*Server, *Client, context.Context) {
+	t.Helper()
+	e := fakeEngine(t, "never-publishes")
+	e.Config.LSP.Timeout, e.Config.LSP.FirstTouchTimeout = 30*time.Second, 30*time.Second
+	writeFile(t, e.Root, "hung.fake", "ok\n")
+	srv, socket := serveServer(t, e)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	return srv, dial(ctx, t, socket), ctx
+}
+
 // TestCancelRequest cancels a notify_change waiting on a server that never
 // publishes (30 s deadline): with cancel_request, LSP's $/cancelRequest, or
 // by the client's own context ending, the daemon stops the work at once
@@ -85,13 +99,7 @@ func TestCancelRequest(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := fakeEngine(t, "never-publishes")
-			e.Config.LSP.Timeout, e.Config.LSP.FirstTouchTimeout = 30*time.Second, 30*time.Second
-			writeFile(t, e.Root, "hung.fake", "ok\n")
-			srv, socket := serveServer(t, e)
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			defer cancel()
-			c := dial(ctx, t, socket)
+			srv, c, ctx := hungDaemon(t)
 			id := jsonrpc2.ID{Str: "slow", IsString: true}
 			answered := make(chan error, 1)
 			var res Result
@@ -118,13 +126,7 @@ func TestCancelRequest(t *testing.T) {
 		})
 	}
 	t.Run("client context ends", func(t *testing.T) {
-		e := fakeEngine(t, "never-publishes")
-		e.Config.LSP.Timeout, e.Config.LSP.FirstTouchTimeout = 30*time.Second, 30*time.Second
-		writeFile(t, e.Root, "hung.fake", "ok\n")
-		srv, socket := serveServer(t, e)
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		c := dial(ctx, t, socket)
+		srv, c, ctx := hungDaemon(t)
 		short, cancelShort := context.WithTimeout(ctx, 500*time.Millisecond)
 		defer cancelShort()
 		var res Result

@@ -108,7 +108,7 @@ func TestPeerRefused(t *testing.T) {
 				t.Errorf("client as uid %d said %q, want %q", tt.uid, out, tt.want)
 			}
 			newLog := logs.String()[logged:]
-			if tt.wantLog != "" && !hasLine(newLog, `msg="refusing connection"`, tt.wantLog) {
+			if tt.wantLog != "" && !fakelsptest.HasLine(newLog, `msg="refusing connection"`, tt.wantLog) {
 				t.Errorf("daemon log after the client:\n%s\nwant a refusal naming %q", newLog, tt.wantLog)
 			}
 			if tt.wantLog == "" && strings.Contains(newLog, "refusing connection") {
@@ -339,20 +339,6 @@ func skipIf(cond bool, why string) string {
 // captureLog logs to t and to buf.
 func captureLog(t *testing.T, buf *fakelsptest.LockedBuffer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(io.MultiWriter(buf, testWriter{t}), &slog.HandlerOptions{Level: slog.LevelInfo}))
-}
-
-// hasLine reports whether one line of text contains every one of subs.
-func hasLine(text string, subs ...string) bool {
-	for _, line := range strings.Split(text, "\n") {
-		all := true
-		for _, s := range subs {
-			all = all && strings.Contains(line, s)
-		}
-		if all {
-			return true
-		}
-	}
-	return false
 }
 
 // TestRepositoryProgramNeedsTrust: a repository with no lsp-hook config at

@@ -409,15 +409,6 @@ func fakeServers(timeout, firstTouch string, specs ...fakeSpec) string {
 // nothing of the other is left.
 func socketGone(name string, remove func(w *workspace) error) faultCase {
 	var before sidecar.StatusResult // the daemon that lost its socket
-	daemons := func(w *workspace) []procInfo {
-		var out []procInfo
-		for _, p := range procsIn(w.root, "") {
-			if strings.Contains(p.cmdline, " serve ") {
-				out = append(out, p)
-			}
-		}
-		return out
-	}
 	return faultCase{
 		name: name,
 		setup: func(t *testing.T, w *workspace) {
@@ -448,8 +439,8 @@ func socketGone(name string, remove func(w *workspace) error) faultCase {
 					t.Errorf("the old daemon %d still runs beside the new one %d", before.Pid, st.Pid)
 				}
 			}
-			if !pollUntil(10*time.Second, func() bool { return len(daemons(w)) == 1 }) {
-				t.Errorf("daemons in the workspace: %+v, want exactly one", daemons(w))
+			if !pollUntil(10*time.Second, func() bool { return len(w.daemons()) == 1 }) {
+				t.Errorf("daemons in the workspace: %+v, want exactly one", w.daemons())
 			}
 			if fi, err := os.Stat(w.socket()); err != nil || fi.Mode().Perm() != 0o600 {
 				t.Errorf("socket after the fault: %v (mode %v), want a 0600 socket", err, fi.Mode().Perm())

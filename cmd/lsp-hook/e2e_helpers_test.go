@@ -228,16 +228,25 @@ func (w *workspace) start(stdin string, extraEnv []string, args ...string) (wait
 	return func() (result, error) {
 		err := cmd.Wait()
 		r := result{stdout: stdout.String(), stderr: stderr.String(), elapsed: time.Since(begin)}
-		var ee *exec.ExitError
-		switch {
-		case err == nil:
-		case errors.As(err, &ee):
-			r.exit = ee.ExitCode()
-		default:
+		if err := r.setExit(err); err != nil {
 			return r, fmt.Errorf("running lsp-hook %s: %w", strings.Join(args, " "), err)
 		}
 		return r, nil
 	}
+}
+
+// setExit records in r the exit status that err, what exec.Cmd.Wait
+// returned, carries; an error other than an exit status is returned.
+func (r *result) setExit(err error) error {
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		r.exit = ee.ExitCode()
+	default:
+		return err
+	}
+	return nil
 }
 
 // hook runs `lsp-hook hook claude` with the event on stdin and checks what
@@ -331,6 +340,17 @@ type procInfo struct {
 	comm    string // the executable's base name, as /proc/PID/comm has it
 	cmdline string
 	cwd     string
+}
+
+// daemons lists the live `lsp-hook serve` processes of the workspace.
+func (w *workspace) daemons() []procInfo {
+	var out []procInfo
+	for _, p := range procsIn(w.root, "") {
+		if strings.Contains(p.cmdline, " serve ") {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // procsIn lists live processes whose working directory is dir or below it,

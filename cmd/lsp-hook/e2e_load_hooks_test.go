@@ -3,7 +3,6 @@ package main_test
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os/exec"
@@ -65,21 +64,26 @@ func (h *heldHook) release(event string) error {
 func (h *heldHook) wait() (result, error) {
 	err := h.cmd.Wait()
 	r := result{stdout: h.stdout.String(), stderr: h.stderr.String(), elapsed: time.Since(h.released)}
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee):
-		r.exit = ee.ExitCode()
-	default:
-		return r, err
-	}
-	return r, nil
+	err = r.setExit(err) // before r is returned: it sets r.exit
+	return r, err
 }
 
 // timeoutNotePrefix begins the honest note of a server that gave no fresh answer
 // in time (sidecar's unknownNote); it is the only note a load-test answer
 // may carry.
 const timeoutNotePrefix = "lsp-hook: no fresh diagnostics from "
+
+// warmHook runs one hook with the load budgets on event, an edit of f that
+// starts the daemon or a server (a first touch), and fails the test unless
+// it answered about f in time; what for names it in the failure.
+func (w *workspace) warmHook(t *testing.T, what, event string, f loadFile) result {
+	t.Helper()
+	r := w.run(event, nil, "hook", "claude", "--budget", loadBudget.String(), "--cold-budget", loadColdBudget.String())
+	if problems, timedOut := loadAnswer(f, r); len(problems) > 0 || timedOut {
+		t.Fatalf("%s for %s (%v): timeout %v, %s", what, f.rel, r.elapsed.Round(time.Millisecond), timedOut, strings.Join(problems, "\n"))
+	}
+	return r
+}
 
 // loadAnswer checks one hook's answer about f: exit 0, nothing or one
 // answer object on stdout, a lint block about f only (its file="…" and its
@@ -184,11 +188,7 @@ func hooksAtOnce(t *testing.T, files []loadFile, warm bool) {
 		// One hook per language starts the daemon and every server, and
 		// each server answers once (its first touch).
 		for i := 0; i < len(files); i += 10 {
-			r := w.run(editEvent("warm", files[i]), nil, "hook", "claude",
-				"--budget", loadBudget.String(), "--cold-budget", loadColdBudget.String())
-			if problems, timedOut := loadAnswer(files[i], r); len(problems) > 0 || timedOut {
-				t.Fatalf("warm-up hook for %s (%v): timeout %v, %s", files[i].rel, r.elapsed.Round(time.Millisecond), timedOut, strings.Join(problems, "\n"))
-			}
+			r := w.warmHook(t, "warm-up hook", editEvent("warm", files[i]), files[i])
 			t.Logf("warm-up %s: %v", files[i].rel, r.elapsed.Round(time.Millisecond))
 		}
 	}
@@ -268,16 +268,7 @@ func checkOneDaemon(t *testing.T, w *workspace, n int, offset int64, warm bool) 
 	if !ok {
 		t.Fatal("no daemon answers status after the hooks")
 	}
-	daemons := func() []procInfo {
-		var out []procInfo
-		for _, p := range procsIn(w.root, "") {
-			if strings.Contains(p.cmdline, " serve ") {
-				out = append(out, p)
-			}
-		}
-		return out
-	}
-	if !pollUntil(10*time.Second, func() bool { ds := daemons(); return len(ds) == 1 && ds[0].pid == st.Pid }) {
-		t.Errorf("daemon processes for the workspace: %+v, want exactly status's pid %d", daemons(), st.Pid)
+	if !pollUntil(10*time.Second, func() bool { ds := w.daemons(); return len(ds) == 1 && ds[0].pid == st.Pid }) {
+		t.Errorf("daemon processes for the workspace: %+v, want exactly status's pid %d", w.daemons(), st.Pid)
 	}
 }

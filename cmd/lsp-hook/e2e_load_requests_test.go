@@ -169,10 +169,7 @@ func TestLoadRequestsBackToBaseline(t *testing.T) {
 	goFile := loadFileOf("go", 0, false, "shipped")
 	w := newLoadWorkspace(t, append(slices.Clone(files), goFile))
 	// A hook starts the daemon and gopls, as it would for an agent.
-	if problems, timedOut := loadAnswer(goFile, w.run(w.edit("s", goFile.rel, goFile.text), nil, "hook", "claude",
-		"--budget", loadBudget.String(), "--cold-budget", loadColdBudget.String())); len(problems) > 0 || timedOut {
-		t.Fatalf("first hook: timeout %v, %s", timedOut, strings.Join(problems, "\n"))
-	}
+	w.warmHook(t, "first hook", w.edit("s", goFile.rel, goFile.text), goFile)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	m := requestMix{w: w, files: files, goFile: goFile}

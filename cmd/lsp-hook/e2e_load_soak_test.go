@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -36,10 +35,7 @@ func TestLoadSoak(t *testing.T) {
 	goFile := loadFileOf("go", 0, false, "shipped")
 	w := newLoadWorkspace(t, append(slices.Clone(data), goFile))
 	// A hook starts the daemon and gopls.
-	if problems, timedOut := loadAnswer(goFile, w.run(w.edit("s", goFile.rel, goFile.text), nil, "hook", "claude",
-		"--budget", loadBudget.String(), "--cold-budget", loadColdBudget.String())); len(problems) > 0 || timedOut {
-		t.Fatalf("first hook: timeout %v, %s", timedOut, strings.Join(problems, "\n"))
-	}
+	w.warmHook(t, "first hook", w.edit("s", goFile.rel, goFile.text), goFile)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 

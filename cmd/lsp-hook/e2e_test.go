@@ -236,18 +236,9 @@ func TestConcurrentSessions(t *testing.T) {
 	}
 	g := w.gopls(st)
 	// The hook that lost the race to start a daemon leaves; one stays.
-	daemons := func() []procInfo {
-		var out []procInfo
-		for _, p := range procsIn(w.root, "") {
-			if strings.Contains(p.cmdline, " serve ") {
-				out = append(out, p)
-			}
-		}
-		return out
-	}
-	if !pollUntil(5*time.Second, func() bool { return len(daemons()) == 1 }) {
-		t.Errorf("daemon processes for the workspace: %+v, want exactly one", daemons())
-	} else if d := daemons()[0]; d.pid != st.Pid {
+	if !pollUntil(5*time.Second, func() bool { return len(w.daemons()) == 1 }) {
+		t.Errorf("daemon processes for the workspace: %+v, want exactly one", w.daemons())
+	} else if d := w.daemons()[0]; d.pid != st.Pid {
 		t.Errorf("the daemon running is pid %d, status says %d", d.pid, st.Pid)
 	}
 	if ps := goplsServers(w.root); len(ps) != 1 || ps[0].pid != g.Pid || ps[0].ppid != st.Pid {

@@ -2,6 +2,7 @@ package fakelsptest
 
 import (
 	"bytes"
+	"strings"
 	"sync"
 )
 
@@ -25,4 +26,19 @@ func (l *LockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// HasLine reports whether one line of text (a captured log, say) contains
+// every one of subs.
+func HasLine(text string, subs ...string) bool {
+	for line := range strings.Lines(text) {
+		all := true
+		for _, s := range subs {
+			all = all && strings.Contains(line, s)
+		}
+		if all {
+			return true
+		}
+	}
+	return false
 }
