@@ -101,12 +101,6 @@ func worstFreshness(servers []ServerResult) string {
 	return worst
 }
 
-// cancels tracks the requests of one connection that cancel_request can
-// reach, by JSON-RPC id.
-type cancels struct {
-	byID map[jsonrpc2.ID]context.CancelFunc
-}
-
 // track registers req's cancel function on conn and returns the context
 // the request runs under and a function that unregisters it.
 func (s *Server) track(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (context.Context, func()) {
@@ -115,20 +109,16 @@ func (s *Server) track(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.R
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	s.mu.Lock()
-	cs := s.cancels[conn]
-	if cs == nil {
-		cs = &cancels{byID: map[jsonrpc2.ID]context.CancelFunc{}}
-		s.cancels[conn] = cs
+	if s.cancels[conn] == nil {
+		s.cancels[conn] = make(map[jsonrpc2.ID]context.CancelFunc)
 	}
-	cs.byID[req.ID] = cancel
+	s.cancels[conn][req.ID] = cancel
 	s.mu.Unlock()
 	return ctx, func() {
 		s.mu.Lock()
-		if cs := s.cancels[conn]; cs != nil && cs.byID[req.ID] != nil {
-			delete(cs.byID, req.ID)
-			if len(cs.byID) == 0 {
-				delete(s.cancels, conn)
-			}
+		delete(s.cancels[conn], req.ID)
+		if len(s.cancels[conn]) == 0 {
+			delete(s.cancels, conn)
 		}
 		s.mu.Unlock()
 		cancel()
@@ -149,10 +139,7 @@ func (s *Server) cancel(conn *jsonrpc2.Conn, raw json.RawMessage) (struct{}, err
 		return struct{}{}, invalidParams(fmt.Sprintf("%s: id is missing", MethodCancelRequest))
 	}
 	s.mu.Lock()
-	var cancel context.CancelFunc
-	if cs := s.cancels[conn]; cs != nil {
-		cancel = cs.byID[*p.ID]
-	}
+	cancel := s.cancels[conn][*p.ID]
 	s.mu.Unlock()
 	if cancel != nil {
 		s.count("cancelled")

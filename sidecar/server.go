@@ -44,7 +44,7 @@ type Server struct {
 
 	mu      sync.Mutex // guards conns and cancels
 	conns   map[*jsonrpc2.Conn]bool
-	cancels map[*jsonrpc2.Conn]*cancels // running requests cancel_request can reach
+	cancels map[*jsonrpc2.Conn]map[jsonrpc2.ID]context.CancelFunc // running requests cancel_request can reach, by connection and id
 
 	done     chan struct{} // closed when Shutdown begins
 	stopOnce sync.Once
@@ -54,7 +54,7 @@ type Server struct {
 // daemon per socket), a fresh 0600 socket file.
 func (s *Server) Listen(socket string) error {
 	s.socket, s.start, s.done, s.conns = socket, time.Now(), make(chan struct{}), make(map[*jsonrpc2.Conn]bool)
-	s.cancels = make(map[*jsonrpc2.Conn]*cancels)
+	s.cancels = make(map[*jsonrpc2.Conn]map[jsonrpc2.ID]context.CancelFunc)
 	if err := checkSocketPath(socket); err != nil {
 		return err
 	}
