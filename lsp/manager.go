@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"math"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -500,22 +499,38 @@ func (m *Manager) Serves(path string) bool {
 // `lsp-hook trust` there (config.Config.WorkspaceTrusted).
 var ErrUntrustedProgram = errors.New("the program is the workspace's own; run `lsp-hook trust` here to allow it")
 
-// trustedProgram refuses exe (as LookPath found it) when it resolves to a
-// file inside the workspace and the workspace is not trusted.
+// trustedProgram refuses exe (as LookPath found it) when it lies inside
+// the workspace, by its path or where its symlinks lead (InWorkspace), and
+// the workspace is not trusted.
 func (m *Manager) trustedProgram(exe string) error {
-	if m.cfg.WorkspaceTrusted || m.workspace == "" {
+	if m.cfg.WorkspaceTrusted || m.workspace == "" || !InWorkspace(exe, m.workspace) {
 		return nil
 	}
-	real, err := filepath.EvalSymlinks(exe)
-	if err != nil {
-		real = exe
+	return fmt.Errorf("not starting %s: %w", exe, ErrUntrustedProgram)
+}
+
+// InWorkspace reports whether the path p (made absolute), or the file its
+// symlinks lead to, lies inside workspace (absolute; its own symlinks are
+// resolved too): a program a repository could have put there, such as
+// node_modules/.bin/eslint, or a symlink of its own to anything.
+func InWorkspace(p, workspace string) bool {
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
 	}
-	ws, err := filepath.EvalSymlinks(m.workspace)
-	if err != nil {
-		ws = m.workspace
+	roots := []string{workspace}
+	if real, err := filepath.EvalSymlinks(workspace); err == nil && real != workspace {
+		roots = append(roots, real)
 	}
-	if rel, err := filepath.Rel(ws, real); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return fmt.Errorf("not starting %s: %w", exe, ErrUntrustedProgram)
+	paths := []string{p}
+	if real, err := filepath.EvalSymlinks(p); err == nil && real != p {
+		paths = append(paths, real)
 	}
-	return nil
+	for _, r := range roots {
+		for _, q := range paths {
+			if within(q, r) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -85,7 +85,7 @@ func (e *Engine) linterPath(name, dir string) (string, error) {
 		if abs, err := filepath.Abs(p); err == nil {
 			p = abs
 		}
-		if !e.Config.WorkspaceTrusted && e.inWorkspace(p) {
+		if !e.Config.WorkspaceTrusted && lsp.InWorkspace(p, e.Root) {
 			if refused == "" {
 				refused = p
 			}
@@ -102,15 +102,6 @@ func (e *Engine) linterPath(name, dir string) (string, error) {
 	return "", lookErr
 }
 
-// inWorkspace reports whether the absolute path p, or the file its symlinks
-// lead to, lies inside the workspace root.
-func (e *Engine) inWorkspace(p string) bool {
-	if inside(p, e.Root) {
-		return true
-	}
-	real, err := filepath.EvalSymlinks(p)
-	return err == nil && inside(real, e.Root)
-}
 
 // executable reports whether p is a regular file (after symlinks) that
 // someone may execute.
