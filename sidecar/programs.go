@@ -102,7 +102,6 @@ func (e *Engine) linterPath(name, dir string) (string, error) {
 	return "", lookErr
 }
 
-
 // executable reports whether p is a regular file (after symlinks) that
 // someone may execute.
 func executable(p string) bool {
