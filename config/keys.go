@@ -1,6 +1,10 @@
 package config
 
-import "gopkg.in/yaml.v3"
+import (
+	"cmp"
+
+	"gopkg.in/yaml.v3"
+)
 
 // Output caps the lint block (the `output:` key; DESIGN.md "The lint
 // block"). A zero field keeps the built-in cap: 20 diagnostics per file, 5
@@ -10,6 +14,33 @@ type Output struct {
 	MaxOtherFiles int // `output.max_other_files`
 	MaxLines      int // `output.max_lines`
 	MaxChars      int // `output.max_chars`
+	// OtherFilesEdit and OtherFilesWrite are `output.other_files` for an
+	// Edit and for a Write: which other files' diagnostics the lint block
+	// lists (OtherFilesIntroduced, OtherFilesAll or OtherFilesNone; ""
+	// means the default, OtherFiles). `other_files: all` sets both;
+	// `other_files: {edit: none}` sets one.
+	OtherFilesEdit, OtherFilesWrite string
+}
+
+// Values of `output.other_files`: an other file (one the change did not
+// touch) is listed with the errors this change introduced in it, compared
+// with its diagnostics before the change (introduced); with all its
+// diagnostics when the change re-published them (all); or not at all
+// (none).
+const (
+	OtherFilesIntroduced = "introduced"
+	OtherFilesAll        = "all"
+	OtherFilesNone       = "none"
+)
+
+// OtherFiles returns `output.other_files` for an Edit (write false) or a
+// Write: the configured value, else introduced for an Edit and all for a
+// Write.
+func (o Output) OtherFiles(write bool) string {
+	if write {
+		return cmp.Or(o.OtherFilesWrite, OtherFilesAll)
+	}
+	return cmp.Or(o.OtherFilesEdit, OtherFilesIntroduced)
 }
 
 func (d *decoder) output(c *Config, n *yaml.Node, key string) {
@@ -22,6 +53,22 @@ func (d *decoder) output(c *Config, n *yaml.Node, key string) {
 		"max_other_files": func(n *yaml.Node, key string) { d.positiveInt(&c.Output.MaxOtherFiles, n, key) },
 		"max_lines":       func(n *yaml.Node, key string) { d.positiveInt(&c.Output.MaxLines, n, key) },
 		"max_chars":       func(n *yaml.Node, key string) { d.positiveInt(&c.Output.MaxChars, n, key) },
+		"other_files":     func(n *yaml.Node, key string) { d.otherFiles(&c.Output, n, key) },
+	})
+}
+
+// otherFiles decodes `output.other_files`: one value for both modes, or a
+// mapping {edit: …, write: …}.
+func (d *decoder) otherFiles(o *Output, n *yaml.Node, key string) {
+	values := []string{OtherFilesIntroduced, OtherFilesAll, OtherFilesNone}
+	if n.Kind != yaml.MappingNode {
+		d.oneOf(&o.OtherFilesEdit, n, key, values...)
+		o.OtherFilesWrite = o.OtherFilesEdit
+		return
+	}
+	d.mapping(n, key, map[string]func(*yaml.Node, string){
+		"edit":  func(n *yaml.Node, key string) { d.oneOf(&o.OtherFilesEdit, n, key, values...) },
+		"write": func(n *yaml.Node, key string) { d.oneOf(&o.OtherFilesWrite, n, key, values...) },
 	})
 }
 

@@ -78,6 +78,8 @@ func (c *Config) Settings() []Setting {
 	add("output.max_other_files", c.Output.MaxOtherFiles, "default")
 	add("output.max_lines", c.Output.MaxLines, "default")
 	add("output.max_chars", c.Output.MaxChars, "default")
+	add("output.other_files.edit", c.Output.OtherFiles(false), "default")
+	add("output.other_files.write", c.Output.OtherFiles(true), "default")
 	add("navigation_tools", c.NavigationTools, "default")
 	add("auto_install", c.AutoInstall, "default")
 	if c.Hooks != nil {

@@ -25,9 +25,10 @@ import (
 // changed, leaving out the files a PostToolUse hook of the same session
 // already reported with the same content (both hooks may be configured).
 //
-// Write is a write (its content is the new file); Edit, MultiEdit and
-// NotebookEdit (tool_input.notebook_path; the .ipynb is validated as JSON)
-// are edits, read from disk after the tool ran; Bash checks the workspace
+// Write is a write; Edit, MultiEdit and NotebookEdit
+// (tool_input.notebook_path; the .ipynb is validated as JSON) are edits;
+// each file is read from disk after the tool ran (never from the event's
+// content, which a formatter or a second Write may have replaced); Bash checks the workspace
 // files changed on disk while its command ran: duration_ms before the
 // hook, or DefaultShellWindow when the event does not say (a batch's
 // calls never do). Other tools yield no change.
@@ -159,11 +160,12 @@ func addClaudeCall(ev Event, tool string, input json.RawMessage, dur time.Durati
 	if path == "" {
 		return ev, fmt.Errorf("Claude Code %s event: tool_input.%s is missing", tool, field)
 	}
-	c := sidecar.Change{Path: path, Mode: mode}
-	if mode == sidecar.ModeWrite {
-		c.Content = in.Content
-	}
-	ev.Changes = append(ev.Changes, c)
+	// The text is read from disk, not taken from tool_input.content: the
+	// Write has happened, and whatever changed the file since (a formatter
+	// hook, a second Write whose hook came first) is what the compiler
+	// sees. Sending the event's older text would put the server out of
+	// step with the disk.
+	ev.Changes = append(ev.Changes, sidecar.Change{Path: path, Mode: mode})
 	return ev, nil
 }
 

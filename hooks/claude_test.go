@@ -23,9 +23,9 @@ func TestClaudeDecode(t *testing.T) {
 		within   time.Duration
 	}{
 		{
-			name: "write carries content",
+			name: "write reads disk, not the event's content",
 			in:   `{"session_id":"s1","cwd":"/r","hook_event_name":"PostToolUse","tool_name":"Write","tool_input":{"file_path":"/r/a.go","content":"package a\n"},"tool_response":{"type":"create","filePath":"/r/a.go"}}`,
-			want: []sidecar.Change{{Path: "/r/a.go", Mode: sidecar.ModeWrite, Content: ptr("package a\n")}},
+			want: []sidecar.Change{{Path: "/r/a.go", Mode: sidecar.ModeWrite}},
 		},
 		{
 			name: "edit reads disk",
@@ -63,7 +63,7 @@ func TestClaudeDecode(t *testing.T) {
 				{"tool_name":"Read","tool_input":{"file_path":"/r/c.go"},"tool_use_id":"t2","tool_response":"…"},
 				{"tool_name":"Write","tool_input":{"file_path":"/r/b.yaml","content":"a: 1\n"},"tool_use_id":"t3"},
 				{"tool_name":"Edit","tool_input":{"file_path":"/r/a.go","old_string":"y","new_string":"z"},"tool_use_id":"t4"}]}`,
-			want: []sidecar.Change{{Path: "/r/a.go", Mode: sidecar.ModeEdit}, {Path: "/r/b.yaml", Mode: sidecar.ModeWrite, Content: ptr("a: 1\n")}},
+			want: []sidecar.Change{{Path: "/r/a.go", Mode: sidecar.ModeEdit}, {Path: "/r/b.yaml", Mode: sidecar.ModeWrite}},
 		},
 		{
 			name:   "batch with bash",

@@ -87,6 +87,7 @@ type document struct {
 	text    []byte
 	modTime time.Time // of the file on disk when text was read from or matched it
 	size    int64
+	sent    []sentVersion // the versions sent, oldest first, at most sentHistory (freshness.go)
 }
 
 // Start runs the server's command for root, performs the initialize

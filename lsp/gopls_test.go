@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -229,6 +230,38 @@ func TestGoplsLoadError(t *testing.T) {
 			t.Errorf("%s: diagnostics %+v, want no error", tt.step, ds)
 		case tt.wantLine > 0 && (len(ds) == 0 || ds[0].Line != tt.wantLine || !strings.Contains(ds[0].Message, tt.wantMsg)):
 			t.Errorf("%s: diagnostics %+v, want line %d %q", tt.step, ds, tt.wantLine, tt.wantMsg)
+		}
+	}
+}
+
+// TestGoplsNewPackage: a Write that creates the first file of a package
+// gopls has not loaded (a new directory) must wait for gopls to load it,
+// never pass as clean: the type error in it is in the answer, as `go
+// build` reports it. Repeated with a new directory each round, through the
+// Manager with its workspace watcher, as the daemon runs it.
+func TestGoplsNewPackage(t *testing.T) {
+	requireServer(t, "gopls")
+	dir := workspace(t, map[string]string{
+		"go.mod":  "module example.com/demo\n\ngo 1.22\n",
+		"main.go": "package main\n\nfunc main() {}\n",
+	})
+	m := NewManager(config.Default(), dir, testLogger(t))
+	t.Cleanup(m.Shutdown)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if out := m.Check(ctx, []Doc{{Path: filepath.Join(dir, "main.go")}}, 0); len(out) != 1 || out[0].Freshness != Fresh {
+		t.Fatalf("warm-up: %+v", out)
+	}
+	for i := range 4 {
+		rel := fmt.Sprintf("newpkg%d/a.go", i)
+		path := writeFile(t, dir, rel, fmt.Sprintf("package newpkg%d\n\nvar x int = \"s\"\n", i))
+		out := m.Check(ctx, []Doc{{Path: path}}, 0)
+		if len(out) != 1 {
+			t.Fatalf("round %d: outcomes %+v", i, out)
+		}
+		ds := out[0].Files[path]
+		if out[0].Freshness != Fresh || len(ds) != 1 || ds[0].Line != 3 || !strings.Contains(ds[0].Message, "cannot use") {
+			t.Errorf("round %d: %s freshness %s, diagnostics %+v (err %v); want the type error at line 3", i, rel, out[0].Freshness, ds, out[0].Err)
 		}
 	}
 }

@@ -172,6 +172,6 @@ func (m *Manager) closeStaleDocs(e *entry, now time.Time) {
 	if len(stale) == 0 {
 		return
 	}
-	n := c.closeDocs(stale)
+	n := len(c.closeDocs(stale))
 	m.log.Info("closed idle documents", "server", e.server.Name, "root", e.root, "closed", n, "open", len(open)-n)
 }

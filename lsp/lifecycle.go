@@ -77,12 +77,12 @@ func (c *Client) openDocCount() int {
 
 // closeDocs forgets the open documents among paths and sends
 // textDocument/didClose for each (LSP 3.17 "DidCloseTextDocument
-// Notification"); the next change of one opens it again with didOpen. The
-// caller makes sure no Update runs meanwhile (the Manager holds the
-// entry's docs lock): a server may publish empty diagnostics for a closed
-// document, which must not reach a check as its answer. It returns how many
-// were closed.
-func (c *Client) closeDocs(paths []string) int {
+// Notification"); the next change of one opens it again with didOpen. A
+// check still waiting on a closed document finds it superseded
+// (freshness.go), so an empty publication the server may send for a closed
+// document never reaches a check as its answer. It returns the paths it
+// closed, sorted.
+func (c *Client) closeDocs(paths []string) []string {
 	want := make(map[string]bool, len(paths))
 	for _, p := range paths {
 		want[p] = true
@@ -92,15 +92,17 @@ func (c *Client) closeDocs(paths []string) int {
 	c.syncMu.Lock()
 	defer c.syncMu.Unlock()
 	c.mu.Lock()
-	var uris []string
+	var uris, closed []string
 	for uri, d := range c.docs {
 		if want[d.path] {
 			uris = append(uris, uri)
+			closed = append(closed, d.path)
 			delete(c.docs, uri)
 		}
 	}
 	c.mu.Unlock()
 	sort.Strings(uris)
+	sort.Strings(closed)
 	for _, uri := range uris {
 		// Sent outside c.mu: a write to a stuck server waits for its write
 		// timeout, and its failure marks the client broken under c.mu.
@@ -109,7 +111,7 @@ func (c *Client) closeDocs(paths []string) int {
 			break
 		}
 	}
-	return len(uris)
+	return closed
 }
 
 // publications returns the latest diagnostics lists of every document

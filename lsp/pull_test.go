@@ -602,12 +602,12 @@ func TestUnversionedPushNotFresh(t *testing.T) {
 	}
 }
 
-// TestPullOthersWaitedForOnWrite: a write (a settle longer than
-// EditSettle) waits for the pulls of the other open documents that a
-// change to an inter-file source starts, however long past the settle
-// window they take (pyright under load), so the caller the change broke is
-// in Others; an edit (EditSettle) does not wait for them.
-func TestPullOthersWaitedForOnWrite(t *testing.T) {
+// TestPullOthersWaitedFor: a change — a write or an edit (whose lint block
+// lists the errors it introduced in other files) — waits for the pulls of
+// the other open documents that a change to an inter-file source starts,
+// however long past the settle window they take (pyright under load), so
+// the caller the change broke is in Others.
+func TestPullOthersWaitedFor(t *testing.T) {
 	const gap = 600 * time.Millisecond // the other document's pull: four settle windows
 	dir := workspace(t, map[string]string{"lib.fake": "PROVIDES(greet)\n", "main.fake": "NEEDS(greet)\n"})
 	tests := []struct {
@@ -616,7 +616,7 @@ func TestPullOthersWaitedForOnWrite(t *testing.T) {
 		wantOthers bool
 	}{
 		{"write waits", DefaultSettle, true},
-		{"edit does not", EditSettle, false},
+		{"edit waits", EditSettle, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

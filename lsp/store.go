@@ -36,16 +36,18 @@ type pullReport struct {
 type store struct {
 	mu        sync.Mutex // guards every field below
 	seq       uint64
-	versioned bool // the server has tied a push to a document version
-	byURI     map[string]publication
+	versioned bool                             // the server has tied a push to a document version
+	byURI     map[string][]publication         // URI → its last pushHistory pushes, oldest first
 	pulls     map[string]map[string]pullReport // URI → identifier → report
+	replaced  map[string]map[string]pullReport // URI → identifier → the report pulls' replaced (for asOf)
 	inflight  map[string]int                   // URI → pulls sent and not yet answered
 	arrived   chan struct{}                    // closed and replaced on every arrival
 }
 
 func newStore() *store {
 	return &store{
-		byURI: make(map[string]publication), pulls: make(map[string]map[string]pullReport),
+		byURI: make(map[string][]publication), pulls: make(map[string]map[string]pullReport),
+		replaced: make(map[string]map[string]pullReport),
 		inflight: make(map[string]int), arrived: make(chan struct{}),
 	}
 }
@@ -56,19 +58,36 @@ func (s *store) wakeLocked() {
 	s.arrived = make(chan struct{})
 }
 
+// pushHistory is how many pushes the store keeps per document: a check
+// whose text the server answered under a version just before a newer one
+// (two hooks on one file) still finds its own answer (freshness.go).
+const pushHistory = 8
+
 // publish records p and wakes every waiter. A push tied to an older
-// document version than the one stored is dropped: it arrived late and
-// describes a text the server has since replaced.
+// document version than the newest one stored is dropped: it arrived late
+// and describes a text the server has since replaced.
 func (s *store) publish(p PublishDiagnosticsParams) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if old, ok := s.byURI[p.URI]; ok && old.version != nil && p.Version != nil && *p.Version < *old.version {
+	hist := s.byURI[p.URI]
+	if old, ok := newest(hist); ok && old.version != nil && p.Version != nil && *p.Version < *old.version {
 		return
 	}
 	s.versioned = s.versioned || p.Version != nil
 	s.seq++
-	s.byURI[p.URI] = publication{seq: s.seq, version: p.Version, diagnostics: p.Diagnostics}
+	if len(hist) >= pushHistory {
+		hist = slices.Delete(hist, 0, len(hist)-pushHistory+1)
+	}
+	s.byURI[p.URI] = append(hist, publication{seq: s.seq, version: p.Version, diagnostics: p.Diagnostics})
 	s.wakeLocked()
+}
+
+// newest returns the last push of hist.
+func newest(hist []publication) (publication, bool) {
+	if len(hist) == 0 {
+		return publication{}, false
+	}
+	return hist[len(hist)-1], true
 }
 
 // pullBegin counts a pull for uri as in flight.
@@ -103,8 +122,15 @@ func (s *store) recordPull(uri, identifier string, r pullReport) bool {
 		m = make(map[string]pullReport)
 		s.pulls[uri] = m
 	}
-	if old, ok := m[identifier]; ok && old.version > r.version && r.version != 0 {
+	old, ok := m[identifier]
+	if ok && old.version > r.version && r.version != 0 {
 		return false
+	}
+	if ok {
+		if s.replaced[uri] == nil {
+			s.replaced[uri] = make(map[string]pullReport)
+		}
+		s.replaced[uri][identifier] = old
 	}
 	s.seq++
 	r.seq = s.seq
@@ -160,14 +186,55 @@ func (s *store) lastPull(uri, identifier string) (pullReport, bool) {
 	return r, ok
 }
 
-// reopen drops what is stored for uri: the document is being opened anew,
-// its versions start again at 1, and what was said about the old text no
-// longer applies.
+// reopen drops what is stored for uri: the document is being opened anew
+// (its versions start again at 1) or was closed because its file is gone,
+// and what was said about the old text no longer applies.
 func (s *store) reopen(uri string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.byURI, uri)
 	delete(s.pulls, uri)
+	delete(s.replaced, uri)
+	s.wakeLocked()
+}
+
+// asOf returns what the store held for uri when its arrival number was
+// mark — the newest push and, per identifier, the newest pull report that
+// had arrived by then — as lists of diagnostics, and whether anything had.
+// It is a file's state before a change, to tell what the change introduced
+// in it; an answer older than what the store keeps (pushHistory pushes,
+// two reports per identifier) is unknown.
+func (s *store) asOf(uri string, mark uint64) (lists [][]Diagnostic, known bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	hist := s.byURI[uri]
+	for i := len(hist) - 1; i >= 0; i-- {
+		if hist[i].seq <= mark {
+			lists, known = append(lists, hist[i].diagnostics), true
+			break
+		}
+	}
+	for id, r := range s.pulls[uri] {
+		if r.seq > mark {
+			r = s.replaced[uri][id]
+		}
+		if r.seq != 0 && r.seq <= mark {
+			lists, known = append(lists, r.items), true
+		}
+	}
+	return lists, known
+}
+
+// answers returns what the store holds for uri, for judging a check of it
+// (freshness.go): its kept pushes, oldest first, its pull reports, whether
+// a pull for it is in flight, and whether the server versions its pushes.
+func (s *store) answers(uri string) (pushes []publication, pulls []pullReport, pulling, versioned bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, r := range s.pulls[uri] {
+		pulls = append(pulls, r)
+	}
+	return slices.Clone(s.byURI[uri]), pulls, s.inflight[uri] > 0, s.versioned
 }
 
 // versionsPushes reports whether the server has tied a push to a document
@@ -196,7 +263,7 @@ func (s *store) mark() (uint64, <-chan struct{}) {
 func (s *store) freshFor(uri string, mark uint64, want int32) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if p, ok := s.byURI[uri]; ok && p.fresh(mark, want) && (p.version != nil || !s.versioned) {
+	if p, ok := newest(s.byURI[uri]); ok && p.fresh(mark, want) && (p.version != nil || !s.versioned) {
 		return true
 	}
 	if s.inflight[uri] > 0 {
@@ -223,9 +290,8 @@ func (s *store) since(mark uint64) map[string]snapshot {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make(map[string]snapshot)
-	for uri, p := range s.byURI {
-		if p.seq > mark {
-			p := p
+	for uri, hist := range s.byURI {
+		if p, ok := newest(hist); ok && p.seq > mark {
 			out[uri] = snapshot{push: &p}
 		}
 	}

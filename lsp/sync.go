@@ -3,8 +3,11 @@ package lsp
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/diag"
@@ -70,8 +73,14 @@ type Outcome struct {
 	Freshness Freshness
 	Files     map[string][]diag.Diagnostic
 	Others    map[string][]diag.Diagnostic
-	ServerMS  int64
-	Err       error
+	// OthersBefore holds, for each file of Others, what the server had
+	// said of it before the change (before the watcher passed the change
+	// on, when it did): the baseline that tells which of its diagnostics
+	// the change introduced (output.other_files: introduced). A file the
+	// server had said nothing of is absent.
+	OthersBefore map[string][]diag.Diagnostic
+	ServerMS     int64
+	Err          error
 	// Pending names work the server began after the change and had not
 	// ended by the deadline (a cargo check): the answer is Partial, and
 	// more diagnostics may follow.
@@ -81,19 +90,19 @@ type Outcome struct {
 // Update sends docs to the server (didOpen the first time, then didChange
 // with the full text at version+1, then didSave), pulls their diagnostics
 // when the server supports pull (pull.go) or passes tsserver requests
-// through (tsserver.go), and waits until every doc has a fresh answer — a
-// push for its version, or its pulls answered — and settle has passed
-// without another arrival, or until ctx ends. With a settle longer than
-// EditSettle (the caller wants more than the changed files' errors) it also
-// waits, within ctx, for the pulls of the other open files a change can
-// break (Outcome.Others): tsserver's, and a pull server's with inter-file
+// through (tsserver.go), and waits until every doc has a fresh answer for
+// its text (freshness.go: an answer for an earlier version with the same
+// text counts, and a doc another text overtook is superseded) and settle
+// has passed without another arrival, or until ctx ends. It also waits,
+// within ctx, for the pulls of the other files a change can break
+// (Outcome.Others): tsserver's, and a pull server's with inter-file
 // dependencies (pyright). A tsserver pull's answers are complete as they
-// come (there are no waves to settle), so settle is not waited for. Before that, the
-// changes on disk the Watcher saw are sent (see Watch); without a
-// Watcher, or with one that may have missed events, files open earlier
-// that changed on disk since are re-synced from an mtime scan instead. So
-// an out-of-band write (a formatter, a sed) reaches the server ahead of the
-// change.
+// come (there are no waves to settle), so settle is not waited for. Before
+// that, the changes on disk the Watcher saw are sent (see Watch); without
+// a Watcher, or with one that may have missed events, files open earlier
+// that changed on disk since are re-synced from an mtime scan instead, and
+// open files that are gone are closed. So an out-of-band write (a
+// formatter, a sed) reaches the server ahead of the change.
 func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) Outcome {
 	out := Outcome{Server: c.server.Name, Root: c.root, Freshness: None}
 	if err := c.Err(); err != nil {
@@ -107,7 +116,6 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 		// open documents with the disk instead.
 		c.resyncChangedOnDisk(docs)
 	}
-	mark, _ := c.store.mark()
 	sent := time.Now()
 	want := make(map[string]int32, len(docs)) // uri → version sent
 	for _, d := range docs {
@@ -118,39 +126,39 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 		}
 		want[uri] = v
 	}
+	// Answers count from when each document's run of equal texts began
+	// (freshness.go): earlier than now when the watcher sent this text
+	// before the hook came.
+	since, mark := c.runsBegan(want, sent)
 	c.pullAfterChange(want)
-	others := c.tsPullAfterChange(ctx, want, settle > EditSettle)
-	// A write (a settle longer than EditSettle) wants the other files the
-	// change can break: the pulls of the other open documents that
-	// pullAfterChange started for an inter-file source (pyright) are
-	// waited for, within ctx, as tsPullAfterChange's are; on a loaded
-	// machine they can take longer than the settle window.
-	waitPulls := settle > EditSettle && !c.ts.inUse()
+	others := c.tsPullAfterChange(ctx, want, true)
+	// Every change wants the other files it can break (a write lists them,
+	// an edit the errors it introduced in them): the pulls of the other
+	// open documents that pullAfterChange started for an inter-file source
+	// (pyright) are waited for, within ctx, as tsPullAfterChange's are; on
+	// a loaded machine they can take longer than the settle window.
+	waitPulls := !c.ts.inUse()
 	if c.ts.inUse() {
 		settle = 0
 	}
-	fresh, answered, pending := c.waitFresh(ctx, mark, sent, want, settle, others, waitPulls)
+	w := c.waitFresh(ctx, since, mark, want, settle, others, waitPulls)
+	out.Freshness = c.freshness(w, len(want))
 	switch {
-	case len(fresh) == 0 && c.Err() != nil:
-		out.Freshness = None // the server died: it gave no answer at all
-	case len(fresh) == len(want) && len(pending) > 0:
+	case out.Freshness == Partial && len(w.pending) > 0:
 		// Every file answered, but work the change set off (a cargo
 		// check) had not ended by the deadline: more may come.
-		out.Freshness = Partial
-		out.Pending = pending
-	case len(fresh) == len(want):
-		out.Freshness = Fresh
-		out.ServerMS = answered.Sub(sent).Milliseconds()
+		out.Pending = w.pending
+	case out.Freshness == Fresh:
+		out.ServerMS = w.answered.Sub(sent).Milliseconds()
 		c.mu.Lock()
 		c.touched = true
 		c.mu.Unlock()
-	case len(fresh) > 0:
-		out.Freshness = Partial
-	default:
-		out.Freshness = Timeout
 	}
 	if err := c.Err(); err != nil && out.Freshness != Fresh {
 		out.Err = err
+	}
+	if len(w.superseded) > 0 && out.Err == nil {
+		out.Err = fmt.Errorf("%w: %s", ErrSuperseded, c.relPaths(w.superseded))
 	}
 	if le := c.progress.loadError(c.server.LoadErrorProgress); le != "" && out.Err == nil {
 		// The server cannot load the workspace: what it published leaves
@@ -161,17 +169,106 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 			out.Freshness, out.ServerMS = Partial, 0
 		}
 	}
-	out.Files, out.Others = c.collect(mark, fresh, want)
+	out.Files, out.Others = c.collect(mark, w.fresh, want)
+	out.OthersBefore = c.before(mark, out.Others)
 	return out
 }
 
-// waitFresh waits for a fresh publication of every URI in want, for others
-// to be closed (nil: nothing more to wait for) and, with waitPulls, for the
-// pulls in flight for other documents to end; then for settle without new
-// arrivals. It returns the URIs that were fresh when it stopped, and when
+// ErrSuperseded says that a changed file's check was overtaken: another
+// text of the file was sent (a second hook, the watcher passing on a newer
+// write) or its document closed before the server answered the check's
+// text, so the check has no answer of its own for it. The newer check
+// reports the file.
+var ErrSuperseded = errors.New("changed again during the check")
+
+// freshness is the Outcome's freshness for a wait over n documents.
+func (c *Client) freshness(w waited, n int) Freshness {
+	switch {
+	case len(w.fresh) == 0 && c.Err() != nil:
+		return None // the server died: it gave no answer at all
+	case len(w.fresh) == n && len(w.pending) > 0:
+		return Partial
+	case len(w.fresh) == n:
+		return Fresh
+	case len(w.fresh) > 0 || len(w.superseded) > 0:
+		return Partial
+	}
+	return Timeout
+}
+
+// relPaths is uris as paths relative to the server's root, comma-separated
+// and sorted.
+func (c *Client) relPaths(uris []string) string {
+	var out []string
+	for _, uri := range uris {
+		p, err := uriToPath(uri)
+		if err != nil {
+			continue
+		}
+		if rel, ok := relativeTo(p, c.root); ok {
+			p = rel
+		}
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return strings.Join(out, ", ")
+}
+
+// runsBegan returns when the earliest run of equal texts among the changed
+// documents (want: URI → version sent) began, and the store's arrival
+// number then (freshness.go); sent and the current arrival number when no
+// run is known.
+func (c *Client) runsBegan(want map[string]int32, sent time.Time) (time.Time, uint64) {
+	since := sent
+	mark, _ := c.store.mark()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for uri, v := range want {
+		d, ok := c.docs[uri]
+		if !ok {
+			continue
+		}
+		if r, ok := findRun(d.sent, v); ok {
+			if r.mark < mark {
+				mark = r.mark
+			}
+			if r.at.Before(since) {
+				since = r.at
+			}
+		}
+	}
+	return since, mark
+}
+
+// judgeDoc applies judge to the document uri at version v as things stand.
+func (c *Client) judgeDoc(uri string, v int32) verdict {
+	c.mu.Lock()
+	var sent []sentVersion
+	if d, ok := c.docs[uri]; ok {
+		sent = slices.Clone(d.sent)
+	}
+	c.mu.Unlock()
+	pushes, pulls, pulling, versioned := c.store.answers(uri)
+	return judge(sent, v, pushes, pulls, pulling, versioned)
+}
+
+// waited is what waitFresh ends with: the verdict of every changed URI
+// that got its answer (fresh), the URIs whose check was superseded, when
 // the answer was last complete (see Outcome.ServerMS; zero when not every
-// URI was fresh).
-func (c *Client) waitFresh(ctx context.Context, mark uint64, sent time.Time, want map[string]int32, settle time.Duration, others <-chan struct{}, waitPulls bool) (map[string]bool, time.Time, []string) {
+// URI was fresh), and the work still running at the deadline (pending).
+type waited struct {
+	fresh      map[string]verdict
+	superseded []string
+	answered   time.Time
+	pending    []string
+}
+
+// waitFresh waits for a fresh answer for every URI in want (see judge),
+// for others to be closed (nil: nothing more to wait for) and, with
+// waitPulls, for the pulls in flight for other documents to end; then for
+// settle without new arrivals. A URI whose check is superseded is not
+// waited for. Work the server began since since (progress) must end too.
+func (c *Client) waitFresh(ctx context.Context, since time.Time, mark uint64, want map[string]int32, settle time.Duration, others <-chan struct{}, waitPulls bool) waited {
 	var (
 		settleTimer         <-chan time.Time
 		allFresh, completed time.Time
@@ -183,7 +280,6 @@ func (c *Client) waitFresh(ctx context.Context, mark uint64, sent time.Time, wan
 	// given one fresh answer, so must work already running (loading,
 	// indexing): a server answers emptily while it loads (rust-analyzer's
 	// pulls do), and that is not "clean".
-	since := sent
 	if !c.Touched() {
 		since = time.Time{}
 	}
@@ -196,28 +292,25 @@ func (c *Client) waitFresh(ctx context.Context, mark uint64, sent time.Time, wan
 	for {
 		_, arrived := c.store.mark()
 		pending, progressed := c.progress.pendingSince(since, c.server.LoadErrorProgress)
-		fresh := make(map[string]bool)
+		w := waited{fresh: make(map[string]verdict)}
 		for uri, v := range want {
-			if c.store.freshFor(uri, mark, v) {
-				fresh[uri] = true
+			switch vd := c.judgeDoc(uri, v); vd.state {
+			case docFresh:
+				w.fresh[uri] = vd
+			case docSuperseded:
+				w.superseded = append(w.superseded, uri)
 			}
 		}
 		othersPulling := waitPulls && c.store.pullingOther(want)
 		switch {
-		case len(fresh) < len(want):
+		case len(w.fresh)+len(w.superseded) < len(want):
 			// Not (or no longer) fresh: a refresh made a pull server start
 			// over. Wait for its answer, within ctx.
 			settleTimer, allFresh, completed = nil, time.Time{}, time.Time{}
-		case othersPulling:
+		case othersPulling, len(pending) > 0:
 			// The other open documents' pulls are part of a write's
-			// answer (Outcome.Others).
-			settleTimer, completed = nil, time.Time{}
-			if allFresh.IsZero() {
-				allFresh = time.Now()
-			}
-		case len(pending) > 0:
-			// Work the change set off is running (rust-analyzer's cargo
-			// check after didSave): its results are part of the answer.
+			// answer (Outcome.Others); work the change set off
+			// (rust-analyzer's cargo check after didSave) is part of it too.
 			settleTimer, completed = nil, time.Time{}
 			if allFresh.IsZero() {
 				allFresh = time.Now()
@@ -241,11 +334,14 @@ func (c *Client) waitFresh(ctx context.Context, mark uint64, sent time.Time, wan
 		case <-others:
 			others = nil
 		case <-settleTimer:
-			return fresh, answered(), nil
+			w.answered = answered()
+			return w
 		case <-ctx.Done():
-			return fresh, answered(), pending
+			w.answered, w.pending = answered(), pending
+			return w
 		case <-c.exited:
-			return fresh, answered(), pending
+			w.answered, w.pending = answered(), pending
+			return w
 		}
 	}
 }
@@ -282,6 +378,11 @@ func (c *Client) sync(d Doc) (string, int32, error) {
 		doc.modTime, doc.size = fi.ModTime(), fi.Size()
 	}
 	version := doc.version
+	mark, _ := c.store.mark()
+	if len(doc.sent) >= sentHistory {
+		doc.sent = slices.Delete(doc.sent, 0, len(doc.sent)-sentHistory+1)
+	}
+	doc.sent = append(doc.sent, sentVersion{version: version, hash: textHash(text), mark: mark, at: time.Now()})
 	c.mu.Unlock()
 
 	var err error
@@ -307,25 +408,31 @@ func (c *Client) sync(d Doc) (string, int32, error) {
 }
 
 // resyncChangedOnDisk sends didChange for open documents, other than those
-// about to be synced, whose file changed on disk since we last sent it.
+// about to be synced, whose file changed on disk since we last sent it, and
+// closes those whose file is gone (forgetGone).
 func (c *Client) resyncChangedOnDisk(except []Doc) {
 	skip := make(map[string]bool, len(except))
 	for _, d := range except {
 		skip[d.Path] = true
 	}
 	c.mu.Lock()
-	var stale []string
+	var stale, gone []string
 	for _, doc := range c.docs {
 		if skip[doc.path] {
 			continue
 		}
 		fi, err := os.Stat(doc.path)
+		if errors.Is(err, os.ErrNotExist) {
+			gone = append(gone, doc.path)
+			continue
+		}
 		if err != nil || (fi.ModTime().Equal(doc.modTime) && fi.Size() == doc.size) {
 			continue
 		}
 		stale = append(stale, doc.path)
 	}
 	c.mu.Unlock()
+	c.forgetGone(gone)
 	for _, p := range stale {
 		if _, _, err := c.sync(Doc{Path: p}); err != nil {
 			c.log.Warn("re-syncing file changed on disk", "path", p, "err", err)
@@ -373,40 +480,59 @@ func (c *Client) resyncIfChanged(path string) {
 	}
 }
 
-// collect converts into diag form the fresh answers for the changed URIs
-// (want: URI → version sent), and every answer that arrived after mark for
-// other URIs that have no pull in flight. A changed URI that is not fresh
-// is left out; for one that is, only answers for its version count: a push
-// (see publication.fresh) and the pull reports for that version or later.
-// Push and pull items of one file are merged with diag.SortDedupe.
-func (c *Client) collect(mark uint64, fresh map[string]bool, want map[string]int32) (files, others map[string][]diag.Diagnostic) {
+// collect converts into diag form the answers for the changed URIs
+// (fresh: the verdict of each changed URI that got one; want: URI →
+// version sent), and every answer that arrived after mark for other URIs
+// that have no pull in flight and whose file still exists (a deleted file
+// is never listed). A changed URI that is not fresh is left out; for one
+// that is, only its verdict's push and pull reports count. Push and pull
+// items of one file are merged with diag.SortDedupe.
+func (c *Client) collect(mark uint64, fresh map[string]verdict, want map[string]int32) (files, others map[string][]diag.Diagnostic) {
 	files = make(map[string][]diag.Diagnostic)
 	others = make(map[string][]diag.Diagnostic)
-	versioned := c.store.versionsPushes()
-	for uri, snap := range c.store.since(mark) {
+	for uri, vd := range fresh {
 		path, err := uriToPath(uri)
 		if err != nil {
 			c.log.Warn("dropping diagnostics for a URI we cannot map", "err", err)
 			continue
 		}
-		v, changed := want[uri]
-		switch {
-		case changed && fresh[uri]:
-			var lists [][]Diagnostic
-			if snap.push != nil && snap.push.fresh(mark, v) && (snap.push.version != nil || !versioned) {
-				lists = append(lists, snap.push.diagnostics)
-			}
-			for _, r := range snap.pulls {
-				if r.version >= v {
-					lists = append(lists, r.items)
-				}
-			}
-			files[path] = c.merge(path, uri, lists)
-		case !changed && !c.store.pulling(uri):
-			others[path] = c.merge(path, uri, snap.lists())
+		var lists [][]Diagnostic
+		if vd.push != nil {
+			lists = append(lists, vd.push.diagnostics)
 		}
+		for _, r := range vd.pulls {
+			lists = append(lists, r.items)
+		}
+		files[path] = c.merge(path, uri, lists)
+	}
+	for uri, snap := range c.store.since(mark) {
+		if _, changed := want[uri]; changed || c.store.pulling(uri) {
+			continue
+		}
+		path, err := uriToPath(uri)
+		if err != nil {
+			c.log.Warn("dropping diagnostics for a URI we cannot map", "err", err)
+			continue
+		}
+		if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
+			continue // deleted: its document is closed as the watcher reports it
+		}
+		others[path] = c.merge(path, uri, snap.lists())
 	}
 	return files, others
+}
+
+// before returns, for each file of others, what the store held for it at
+// mark (store.asOf), leaving out files it held nothing for.
+func (c *Client) before(mark uint64, others map[string][]diag.Diagnostic) map[string][]diag.Diagnostic {
+	out := make(map[string][]diag.Diagnostic)
+	for path := range others {
+		uri := pathToURI(path)
+		if lists, known := c.store.asOf(uri, mark); known {
+			out[path] = c.merge(path, uri, lists)
+		}
+	}
+	return out
 }
 
 // lists returns the push diagnostics and every pull report's items.
@@ -435,14 +561,19 @@ func (c *Client) merge(path, uri string, lists [][]Diagnostic) []diag.Diagnostic
 	return diag.SortDedupe(c.convert(path, uri, all))
 }
 
-// Current returns every file's latest diagnostics, pushed and pulled, by
-// path.
+// Current returns every existing file's latest diagnostics, pushed and
+// pulled, by path; a file that no longer exists is left out.
 func (c *Client) Current() map[string][]diag.Diagnostic {
 	out := make(map[string][]diag.Diagnostic)
 	for uri, snap := range c.store.all() {
-		if path, err := uriToPath(uri); err == nil {
-			out[path] = c.merge(path, uri, snap.lists())
+		path, err := uriToPath(uri)
+		if err != nil {
+			continue
 		}
+		if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		out[path] = c.merge(path, uri, snap.lists())
 	}
 	return out
 }

@@ -296,8 +296,9 @@ func (s *subscriber) close() { s.once.Do(func() { close(s.stop) }) }
 // wrote it), unless an Update is about to sync it anyway. (gopls answers a
 // watched-file event for an open file with a wave of diagnostics computed
 // from the text it had before, which would arrive during the next check.)
-// It is the function Client.Watch subscribes; it returns when the
-// notifications are written.
+// An open document whose file is gone (deleted, or renamed away) is closed
+// (didClose) before the deleted event goes out. It is the function
+// Client.Watch subscribes; it returns when the notifications are written.
 func (c *Client) FilesChanged(events []FileEvent) {
 	if c.Err() != nil {
 		return
@@ -310,12 +311,19 @@ func (c *Client) FilesChanged(events []FileEvent) {
 	c.mu.Unlock()
 	watchers := c.regs.watchers()
 	var changes []fileEventWire
-	var resync []string
+	var resync, gone []string
 	for _, ev := range events {
 		uri := pathToURI(ev.Path)
 		if open[uri] && ev.Type != FileDeleted {
 			resync = append(resync, ev.Path)
 			continue
+		}
+		if open[uri] {
+			if _, err := os.Lstat(ev.Path); err == nil {
+				resync = append(resync, ev.Path) // deleted and written again
+				continue
+			}
+			gone = append(gone, ev.Path)
 		}
 		for _, w := range watchers {
 			if w.matches(ev.Path, ev.Type, c.root) {
@@ -324,6 +332,10 @@ func (c *Client) FilesChanged(events []FileEvent) {
 			}
 		}
 	}
+	// An open document whose file is gone is closed first: the server
+	// would otherwise keep its text as an overlay (gopls does), and the
+	// deleted file would go on defining and breaking things.
+	c.closeGone(gone)
 	if len(changes) > 0 {
 		if err := c.notify("workspace/didChangeWatchedFiles", didChangeWatchedFilesParams{Changes: changes}); err != nil {
 			c.log.Warn("sending watched file changes", "changes", len(changes), "err", err)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -176,8 +177,12 @@ func (e *Engine) checkServers(ctx context.Context, targets []target, settle time
 }
 
 // mergeOutcomes adds each outcome's diagnostics to byFile (changed files)
-// and, for a write, to others, remembers them when texts is not nil (each
-// changed file's line hashes), and returns how each server fared.
+// and to others as output.other_files says for a write (anyWrite) or an
+// edit: all of each other file's diagnostics, only those the change
+// introduced in it (compared with what its server had said of it before
+// the change, lsp.Outcome.OthersBefore), or none. It remembers them when
+// texts is not nil (each changed file's line hashes), and returns how each
+// server fared.
 func (e *Engine) mergeOutcomes(outcomes []lsp.Outcome, texts map[string][]uint64, anyWrite bool, byFile, others map[string][]diag.Diagnostic) []ServerResult {
 	var out []ServerResult
 	for _, o := range outcomes {
@@ -188,9 +193,15 @@ func (e *Engine) mergeOutcomes(outcomes []lsp.Outcome, texts map[string][]uint64
 		for path, ds := range o.Files {
 			byFile[path] = append(byFile[path], ds...)
 		}
-		if anyWrite {
+		switch e.Config.Output.OtherFiles(anyWrite) {
+		case config.OtherFilesAll:
 			for path, ds := range o.Others {
 				others[path] = append(others[path], ds...)
+			}
+		case config.OtherFilesIntroduced:
+			for path, ds := range o.Others {
+				base := appendBase(nil, answer{diags: o.OthersBefore[path]}, nil)
+				others[path] = append(others[path], introduced(base, ds)...)
 			}
 		}
 		e.Log.Info("lsp outcome", "server", o.Server, "root", o.Root, "freshness", o.Freshness, "err", o.Err)
@@ -243,10 +254,19 @@ func (e *Engine) budget(p NotifyChangeParams, targets []target) time.Duration {
 
 // targets resolves and reads every change, noting those it must skip in
 // res.Notes. It also returns, for the lint block, the notes of files the
-// agent must not take for clean: text it wrote that is too large to check
-// (a binary, a deleted file or one outside the workspace is no news to the
-// model, and a Bash command may touch many of those).
+// agent must not take for clean: text it wrote that is too large to check,
+// a path outside the workspace (a symlink leading out, ../x.json), which
+// is never checked (a binary or a deleted file is no news to the model,
+// and a Bash command may touch many of those). A change whose file is gone
+// is passed on to the servers (lsp.Manager.Gone), which close its document
+// so it stops defining and breaking things.
 func (e *Engine) targets(changes []Change, res *Result) (out []target, unchecked []string) {
+	var gone []string
+	defer func() {
+		if len(gone) > 0 && e.Manager != nil {
+			e.Manager.Gone(gone)
+		}
+	}()
 	seen := make(map[string]int)
 	for _, c := range changes {
 		path, err := resolve(e.Root, c.Path)
@@ -267,8 +287,13 @@ func (e *Engine) targets(changes []Change, res *Result) (out []target, unchecked
 		}
 		note := fmt.Sprintf("skipped %s: %v", c.Path, err)
 		res.Notes = append(res.Notes, note)
-		if errors.Is(err, ErrTooLarge) {
+		switch {
+		case errors.Is(err, ErrTooLarge):
 			unchecked = append(unchecked, fmt.Sprintf("%s not checked: %v", e.relOrAsGiven(c.Path), err))
+		case errors.Is(err, ErrOutsideWorkspace):
+			unchecked = append(unchecked, note)
+		case errors.Is(err, os.ErrNotExist) && path != "":
+			gone = append(gone, path)
 		}
 		e.Log.Warn("skipping change", "path", c.Path, "err", err)
 	}

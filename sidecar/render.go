@@ -224,6 +224,8 @@ func reason(s ServerResult) string {
 		return "not running"
 	case s.Kind != KindLinter && strings.HasPrefix(s.Error, lsp.ErrLoad.Error()):
 		return oneLine(s.Error) // gopls with a broken go.mod: say what to fix
+	case s.Kind != KindLinter && strings.HasPrefix(s.Error, lsp.ErrSuperseded.Error()):
+		return oneLine(s.Error) + "; the newer check reports it" // two hooks on one file
 	}
 	return s.Freshness
 }

@@ -1,0 +1,323 @@
+package main_test
+
+// Races agents produce, played on purpose against the real binary, daemon
+// and servers, each repeated, with every answer judged against the
+// compiler on the same files (issue 12): a deleted file, the watcher
+// passing a write on before the hook, two hooks on one file at once, a
+// path outside the workspace. A time.Sleep here sets a race up; none waits
+// for a result.
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// compilerErr is one error a compiler reported: a workspace-relative,
+// slash-separated file and a 1-based line.
+type compilerErr struct {
+	file string
+	line int
+}
+
+var goErrRE = regexp.MustCompile(`^(?:\./)?([^\s:]+\.go):(\d+):\d+: (.*)$`)
+
+// goErrors runs `go build ./...` in dir (no network, no toolchain switch)
+// and returns the errors it reports, the compiler's own judgment of the
+// workspace on disk.
+func goErrors(t *testing.T, dir string) []compilerErr {
+	t.Helper()
+	cmd := exec.Command("go", "build", "-gcflags=-e", "./...")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOTOOLCHAIN=local", "GOWORK=off")
+	out, _ := cmd.CombinedOutput()
+	var errs []compilerErr
+	for _, l := range strings.Split(string(out), "\n") {
+		if m := goErrRE.FindStringSubmatch(l); m != nil {
+			n, _ := strconv.Atoi(m[2])
+			errs = append(errs, compilerErr{file: filepath.ToSlash(m[1]), line: n})
+		}
+	}
+	if len(errs) == 0 && cmd.ProcessState.ExitCode() != 0 {
+		t.Fatalf("go build failed without an error we can read:\n%s", out)
+	}
+	return errs
+}
+
+var cErrRE = regexp.MustCompile(`^([^\s:]+\.[ch]):(\d+):\d+: (?:fatal )?error: `)
+
+// cErrors runs the C compiler's syntax and type check (`cc -fsyntax-only`
+// with compile_flags.txt) on each of files (workspace-relative) and returns
+// the errors it reports.
+func cErrors(t *testing.T, dir string, files ...string) []compilerErr {
+	t.Helper()
+	flags, _ := os.ReadFile(filepath.Join(dir, "compile_flags.txt"))
+	var errs []compilerErr
+	for _, f := range files {
+		cmd := exec.Command("cc", append(strings.Fields(string(flags)), "-fsyntax-only", f)...)
+		cmd.Dir = dir
+		out, _ := cmd.CombinedOutput()
+		for _, l := range strings.Split(string(out), "\n") {
+			if m := cErrRE.FindStringSubmatch(l); m != nil {
+				n, _ := strconv.Atoi(m[2])
+				errs = append(errs, compilerErr{file: filepath.ToSlash(m[1]), line: n})
+			}
+		}
+	}
+	return errs
+}
+
+var lintPosRE = regexp.MustCompile(`^ERROR \[(\d+):\d+\] `)
+
+// judge compares a hook's lint block with the compiler's errors: every
+// compiler error must be in the block at its file and line, unless the
+// block carries an honest `lsp-hook:` note (then nothing it shows may be
+// wrong either); no error may be shown that the compiler does not report
+// (stale), and no file listed that does not exist (ghost). It returns what
+// is wrong, "" when the answer is true.
+func judge(t *testing.T, root, block string, truth []compilerErr) string {
+	t.Helper()
+	shown := make(map[compilerErr]bool)
+	var problems, diags []string
+	for _, l := range strings.Split(block, "\n") {
+		if !strings.HasPrefix(l, "lsp-hook: ") {
+			diags = append(diags, l)
+		}
+	}
+	for _, l := range parseLint(t, strings.Join(diags, "\n")) {
+		m := lintPosRE.FindStringSubmatch(l.text)
+		if m == nil {
+			continue
+		}
+		n, _ := strconv.Atoi(m[1])
+		shown[compilerErr{l.file, n}] = true
+		if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(l.file))); err != nil {
+			problems = append(problems, "ghost: "+l.file+" does not exist")
+		}
+	}
+	for e := range shown {
+		if !slices.Contains(truth, e) {
+			problems = append(problems, fmt.Sprintf("stale: %s:%d shown, the compiler reports no error there", e.file, e.line))
+		}
+	}
+	noted := strings.Contains(block, "\nlsp-hook: ") || strings.HasPrefix(block, "lsp-hook: ")
+	for _, e := range truth {
+		if !shown[e] && !noted {
+			problems = append(problems, fmt.Sprintf("false clean: the compiler reports %s:%d, the hook shows nothing and no note", e.file, e.line))
+		}
+	}
+	return strings.Join(problems, "; ")
+}
+
+// write writes content to rel, as Claude Code's Write tool does, and
+// returns the Write event for it.
+func (w *workspace) write(session, rel, content string) string {
+	w.t.Helper()
+	w.writeFile(rel, content)
+	return w.claudeEvent(session, "Write", map[string]any{"file_path": w.path(rel), "content": content})
+}
+
+// startLate starts `lsp-hook hook claude` at once but gives it its event
+// only after late, as an agent whose hook runner is slow (or runs another
+// hook first) does.
+func (w *workspace) startLate(event string, late time.Duration) (wait func() (result, error)) {
+	w.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), hookTimeout)
+	w.t.Cleanup(cancel)
+	cmd := exec.CommandContext(ctx, lspHook, "hook", "claude")
+	cmd.Dir = w.root
+	cmd.Env = childEnv(w.runtime, w.extra)
+	pr, pw := io.Pipe()
+	cmd.Stdin = pr
+	cmd.WaitDelay = time.Second
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	begin := time.Now()
+	if err := cmd.Start(); err != nil {
+		w.t.Fatalf("starting lsp-hook hook claude: %v", err)
+	}
+	go func() {
+		time.Sleep(late)
+		io.WriteString(pw, event)
+		pw.Close()
+	}()
+	return func() (result, error) {
+		err := cmd.Wait()
+		r := result{stdout: stdout.String(), stderr: stderr.String(), elapsed: time.Since(begin)}
+		return r, r.setExit(err)
+	}
+}
+
+// TestDeletedFileGone: a file an agent wrote (hooked, so open in gopls) and
+// then deleted must stop defining things and stop being listed. Write a.go
+// defining helperX, `rm a.go`, Write b.go calling it: the compiler says
+// undefined: helperX, and so must the hook (gopls kept a.go's text as an
+// overlay, and the hook printed nothing). Then a.go with a type error is
+// written, hooked and deleted, and a later Write in the package must not
+// list it. Half the rounds delete with the hook of the deleting Bash
+// command in between, half without (the hook of the next Write finds out).
+func TestDeletedFileGone(t *testing.T) {
+	e2e(t)
+	requireExe(t, "gopls")
+	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath()})
+	w.hook(w.edit("s", "main.go", w.readFile("main.go"))) // starts the daemon and gopls
+	for i := range 6 {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			defer w.use(t)()
+			helper := fmt.Sprintf("helper%d", i)
+			if b := w.hook(w.write("s", "a.go", "package main\n\nfunc "+helper+"() int { return 1 }\n")); b != "" {
+				t.Fatalf("a.go is clean, hook said:\n%s", b)
+			}
+			w.remove("a.go", i%2 == 0)
+			block := w.hook(w.write("s", "b.go", "package main\n\nvar _ = "+helper+"()\n"))
+			if p := judge(t, w.root, block, goErrors(t, w.root)); p != "" || block == "" {
+				t.Fatalf("after rm a.go, Write b.go calling %s: %s\nhook:\n%s", helper, p, indent(block))
+			}
+			w.hook(w.write("s", "b.go", "package main\n"))
+			// A deleted file's own errors go with it.
+			if b := w.hook(w.write("s", "a.go", "package main\n\nvar x int = \"s\"\n")); !strings.Contains(b, "a.go") {
+				t.Fatalf("a.go has a type error, hook said:\n%s", indent(b))
+			}
+			w.remove("a.go", i%2 == 1)
+			block = w.hook(w.write("s", "c.go", "package main\n\nvar _ = 1\n"))
+			if p := judge(t, w.root, block, goErrors(t, w.root)); p != "" {
+				t.Fatalf("after rm a.go, Write c.go: %s\nhook:\n%s", p, indent(block))
+			}
+			os.Remove(w.path("c.go"))
+			w.hook(w.bash("s", "rm c.go"))
+		})
+	}
+}
+
+// remove deletes rel, and with viaBash runs the hook of the Bash command
+// that deleted it.
+func (w *workspace) remove(rel string, viaBash bool) {
+	w.t.Helper()
+	if err := os.Remove(w.path(rel)); err != nil {
+		w.t.Fatal(err)
+	}
+	if viaBash {
+		w.hook(w.bash("s", "rm "+rel))
+	}
+}
+
+// bash returns Claude Code's PostToolUse event of a Bash command that ran
+// for 50 ms.
+func (w *workspace) bash(session, command string) string {
+	w.t.Helper()
+	ev := w.claudeEvent(session, "Bash", map[string]any{"command": command})
+	return strings.Replace(ev, `"hook_event_name"`, `"duration_ms":50,"hook_event_name"`, 1)
+}
+
+// TestWatcherFirst: the daemon's watcher passes a write on to the server
+// before the hook comes (an agent that runs another hook first), so the
+// hook's text is the one the server already has. The hook must answer
+// from the server's answer to that text — never wait out its budget and
+// say "no fresh diagnostics" — for gopls and for clangd (which publishes
+// nothing for a change that leaves the text as it was). Broken and fixed
+// texts alternate; each answer is judged against the compiler, and a
+// timeout note counts as a failure here: the answer was there to take.
+func TestWatcherFirst(t *testing.T) {
+	e2e(t)
+	cases := []struct {
+		lang, exe, file string
+		broken, fixed   string
+		truth           func(t *testing.T, dir string) []compilerErr
+	}{
+		{"go", "gopls", "main.go",
+			"package main\n\nimport \"fmt\"\n\nfunc main() {\n\tvar n int = \"x\"\n\tfmt.Println(n)\n}\n",
+			"package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(1)\n}\n",
+			goErrors},
+		{"c", "clangd", "main.c",
+			"#include \"greet.h\"\n\nint main(void) {\n  greet(1, 2);\n  return 0;\n}\n",
+			"#include \"greet.h\"\n\nint main(void) {\n  greet(\"x\");\n  return 0;\n}\n",
+			func(t *testing.T, dir string) []compilerErr { return cErrors(t, dir, "main.c") }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.lang, func(t *testing.T) {
+			requireExe(t, tc.exe)
+			w := newWorkspaceOf(t, "langs/"+tc.lang, "", []string{"PATH=" + langPath()})
+			w.hook(w.edit("s", tc.file, tc.fixed)) // opens the file in a started server
+			for i := range 8 {
+				text := tc.fixed
+				if i%2 == 0 {
+					text = tc.broken
+				}
+				w.writeFile(tc.file, text)
+				time.Sleep(700 * time.Millisecond) // the watcher's debounce and re-sync run first
+				block := w.hook(w.claudeEvent("s", "Edit", map[string]any{"file_path": w.path(tc.file)}))
+				p := judge(t, w.root, block, tc.truth(t, w.root))
+				if strings.Contains(block, "no fresh diagnostics") {
+					p += "; answered with a timeout note though the server had answered this text"
+				}
+				if p != "" {
+					t.Errorf("round %d (%s): %s\nhook:\n%s", i, map[bool]string{true: "broken", false: "fixed"}[text == tc.broken], p, indent(block))
+				}
+			}
+		})
+	}
+}
+
+// TestConcurrentHooks: two hooks on one file at once, as agents running
+// hooks in parallel produce them: the fixed text is written and its hook
+// started, the broken text written at once and its hook run, and the first
+// hook's event reaches the daemon 30–100 ms after the second's started.
+// Both hooks must tell the truth of the file on disk (the broken text), or
+// say honestly that they could not — never print nothing.
+func TestConcurrentHooks(t *testing.T) {
+	e2e(t)
+	requireExe(t, "gopls")
+	const fixed = "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(1)\n}\n"
+	const broken = "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tvar n int = \"x\"\n\tfmt.Println(n)\n}\n"
+	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath()})
+	w.hook(w.edit("s", "main.go", fixed))
+	for i := range 10 {
+		late := time.Duration(30+7*i) * time.Millisecond
+		first := w.startLate(w.write("s", "main.go", fixed), late)
+		second := w.write("s", "main.go", broken)
+		b2 := w.hook(second)
+		r1, err := first()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b1 := w.checkHook(r1)
+		truth := goErrors(t, w.root)
+		for name, b := range map[string]string{"first (late) hook": b1, "second hook": b2} {
+			if p := judge(t, w.root, b, truth); p != "" {
+				t.Errorf("round %d, event %v late, %s: %s\nhook:\n%s", i, late, name, p, indent(b))
+			}
+		}
+		w.hook(w.write("s", "main.go", fixed))
+	}
+}
+
+// TestSkippedPathNoted: a Write the hook cannot check — to a symlink that
+// leads out of the workspace, or to a path outside it — must say so in the
+// lint block: silence would read as clean.
+func TestSkippedPathNoted(t *testing.T) {
+	e2e(t)
+	w := newWorkspaceOf(t, "langs/go", "ws", nil)
+	outside := filepath.Dir(w.root)
+	if err := os.WriteFile(filepath.Join(outside, "x.json"), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "x.json"), w.path("link.json")); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{w.path("link.json"), filepath.Join(w.root, "..", "x.json")} {
+		block := w.hook(w.claudeEvent("s", "Write", map[string]any{"file_path": path, "content": "{"}))
+		if !strings.Contains(block, "lsp-hook: skipped") || !strings.Contains(block, "outside the workspace") {
+			t.Errorf("Write to %s: hook said\n%s\nwant a note that it was skipped as outside the workspace", path, indent(block))
+		}
+	}
+}

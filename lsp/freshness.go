@@ -1,0 +1,152 @@
+package lsp
+
+import (
+	"hash/maphash"
+	"time"
+)
+
+// This file is the freshness rule of one document: given the versions the
+// client sent and what the server answered, is a check of the document
+// done, and with what? It is a pure function (judge) that the wait in
+// Update consults on every arrival, so each race agents produce is a row of
+// its table test:
+//
+//   - The watcher sent the new text before the hook came (version v), and
+//     the hook's text is the same (version v+1): the server may never
+//     answer v+1 (clangd publishes nothing for an unchanged text), so an
+//     answer for v counts. Versions whose texts are equal and consecutive
+//     form a run; an answer for any version of the check's run, sent after
+//     the run began, describes the check's text.
+//   - Two hooks on one file, with different texts: the later version's
+//     answer is never taken by the check of the earlier one, nor the
+//     reverse (a push carries its version; a pull report the version it
+//     was sent for). When a version with another text was sent after the
+//     check's own before its answer came, the check is superseded and says
+//     so: its answer may never come (the server skips straight to the
+//     newer text), and waiting out the budget would look like a timeout.
+//   - A document closed (its file deleted) or opened anew (versions start
+//     again at 1) under a check: superseded too.
+
+// sentVersion is one version of an open document as the client sent it:
+// its number, a hash of its text, the store's arrival number just before
+// it went out (anything about it arrives later), and when.
+type sentVersion struct {
+	version int32
+	hash    uint64
+	mark    uint64
+	at      time.Time
+}
+
+// sentHistory is how many sent versions a document keeps: enough for every
+// check still waiting on it (a check is superseded once its version has
+// left the history).
+const sentHistory = 16
+
+// textSeed keys textHash; it only has to be the same within one daemon.
+var textSeed = maphash.MakeSeed()
+
+// textHash is the hash of a document text that the freshness rule compares.
+func textHash(b []byte) uint64 { return maphash.Bytes(textSeed, b) }
+
+// docState is where the check of one document stands.
+type docState int
+
+const (
+	docWaiting    docState = iota // no answer for the check's text yet
+	docFresh                      // an answer for the check's text arrived
+	docSuperseded                 // the server moved on to another text, or the document closed, before an answer came
+)
+
+// verdict is judge's answer: the state, and when fresh, the push and pull
+// reports that make up the answer (push nil when only pulls count).
+type verdict struct {
+	state docState
+	push  *publication
+	pulls []pullReport
+}
+
+// run is the check's run of equal texts among the sent versions: versions
+// lo..hi (inclusive) have the check's text; mark and at are when lo was
+// sent; next is the arrival number when the first later version with
+// another text was sent (0 when there is none).
+type run struct {
+	lo, hi int32
+	mark   uint64
+	at     time.Time
+	next   uint64
+}
+
+// findRun returns the run of sent holding version v, and false when v is
+// no longer in sent (the document was closed or re-opened, or v left the
+// history).
+func findRun(sent []sentVersion, v int32) (run, bool) {
+	i := -1
+	for j, s := range sent {
+		if s.version == v {
+			i = j
+			break
+		}
+	}
+	if i < 0 {
+		return run{}, false
+	}
+	lo, hi := i, i
+	for lo > 0 && sent[lo-1].hash == sent[i].hash {
+		lo--
+	}
+	for hi+1 < len(sent) && sent[hi+1].hash == sent[i].hash {
+		hi++
+	}
+	r := run{lo: sent[lo].version, hi: sent[hi].version, mark: sent[lo].mark, at: sent[lo].at}
+	if hi+1 < len(sent) {
+		r.next = sent[hi+1].mark
+	}
+	return r, true
+}
+
+// judge decides the check of version v of a document, from the versions
+// sent (oldest first) and the store's answers for it: pushes (oldest
+// first), the pull reports, whether a pull is in flight, and whether the
+// server ties pushes to versions (store.versioned).
+//
+// A push counts when it arrived after the run began and is tied to a
+// version of the run — or, from a server that does not version its pushes,
+// when it arrived after the run began and before another text was sent.
+// Once the server has shown it versions pushes, an unversioned push for an
+// open document is left over from before it was opened (gopls publishes
+// closed files without a version) and never counts. A pull report counts
+// when no pull is in flight, it arrived after the run began, and it was
+// sent for a version of the run. The newest push that counts is the
+// answer, with every pull report that counts.
+func judge(sent []sentVersion, v int32, pushes []publication, pulls []pullReport, pulling, versioned bool) verdict {
+	r, ok := findRun(sent, v)
+	if !ok {
+		return verdict{state: docSuperseded}
+	}
+	var out verdict
+	for i := len(pushes) - 1; i >= 0; i-- {
+		p := pushes[i]
+		if p.seq <= r.mark {
+			break
+		}
+		if p.version != nil && *p.version >= r.lo && *p.version <= r.hi ||
+			p.version == nil && !versioned && (r.next == 0 || p.seq <= r.next) {
+			out.push = &p
+			break
+		}
+	}
+	if !pulling {
+		for _, rep := range pulls {
+			if rep.seq > r.mark && rep.version >= r.lo && rep.version <= r.hi {
+				out.pulls = append(out.pulls, rep)
+			}
+		}
+	}
+	switch {
+	case out.push != nil || len(out.pulls) > 0:
+		out.state = docFresh
+	case r.next != 0:
+		out.state = docSuperseded
+	}
+	return out
+}

@@ -1,0 +1,84 @@
+package lsp
+
+import (
+	"testing"
+)
+
+// TestJudge is the freshness rule's table: each race agents produce, as the
+// versions the client sent (with their texts) and what the server answered.
+func TestJudge(t *testing.T) {
+	const a, b = 0xA, 0xB // text hashes
+	ver := func(v int32) *int32 { return &v }
+	// sent builds a history: version i+1 has texts[i] and was sent when the
+	// store's arrival number was marks[i].
+	sent := func(texts []uint64, marks []uint64) []sentVersion {
+		out := make([]sentVersion, len(texts))
+		for i := range texts {
+			out[i] = sentVersion{version: int32(i + 1), hash: texts[i], mark: marks[i]}
+		}
+		return out
+	}
+	push := func(seq uint64, v *int32) publication { return publication{seq: seq, version: v} }
+	tests := []struct {
+		name      string
+		sent      []sentVersion
+		v         int32
+		pushes    []publication
+		pulls     []pullReport
+		pulling   bool
+		versioned bool
+		want      docState
+		wantPush  uint64 // seq of the push taken; 0 none
+		wantPulls int
+	}{
+		{name: "nothing yet", sent: sent([]uint64{a}, []uint64{5}), v: 1, versioned: true, want: docWaiting},
+		{name: "push for the version", sent: sent([]uint64{a}, []uint64{5}), v: 1,
+			pushes: []publication{push(6, ver(1))}, versioned: true, want: docFresh, wantPush: 6},
+		{name: "push from before the version was sent", sent: sent([]uint64{b, a}, []uint64{1, 5}), v: 2,
+			pushes: []publication{push(3, ver(1))}, versioned: true, want: docWaiting},
+		{name: "watcher sent the same text first: its answer counts", sent: sent([]uint64{b, a, a}, []uint64{1, 5, 9}), v: 3,
+			pushes: []publication{push(4, ver(1)), push(7, ver(2))}, versioned: true, want: docFresh, wantPush: 7},
+		{name: "same text, answer for the hook's own version", sent: sent([]uint64{a, a}, []uint64{5, 9}), v: 2,
+			pushes: []publication{push(7, ver(1)), push(10, ver(2))}, versioned: true, want: docFresh, wantPush: 10},
+		{name: "older check never takes a newer text's answer", sent: sent([]uint64{a, b}, []uint64{5, 6}), v: 1,
+			pushes: []publication{push(8, ver(2))}, versioned: true, want: docSuperseded},
+		{name: "older check keeps its own answer that came first", sent: sent([]uint64{a, b}, []uint64{5, 6}), v: 1,
+			pushes: []publication{push(7, ver(1)), push(8, ver(2))}, versioned: true, want: docFresh, wantPush: 7},
+		{name: "newer check never takes the older text's answer", sent: sent([]uint64{a, b}, []uint64{5, 6}), v: 2,
+			pushes: []publication{push(7, ver(1))}, versioned: true, want: docWaiting},
+		{name: "a later version with the same text extends the run", sent: sent([]uint64{a, a}, []uint64{5, 6}), v: 1,
+			pushes: []publication{push(8, ver(2))}, versioned: true, want: docFresh, wantPush: 8},
+		{name: "A, B, A: the first A's answer is not the third's", sent: sent([]uint64{a, b, a}, []uint64{2, 5, 6}), v: 3,
+			pushes: []publication{push(3, ver(1))}, versioned: true, want: docWaiting},
+		{name: "document closed or re-opened", sent: nil, v: 2, versioned: true, want: docSuperseded},
+		{name: "unversioned push left over once the server versions", sent: sent([]uint64{a}, []uint64{5}), v: 1,
+			pushes: []publication{push(6, nil)}, versioned: true, want: docWaiting},
+		{name: "unversioned server: push after the run began", sent: sent([]uint64{a}, []uint64{5}), v: 1,
+			pushes: []publication{push(6, nil)}, want: docFresh, wantPush: 6},
+		{name: "unversioned server: push after another text was sent", sent: sent([]uint64{a, b}, []uint64{5, 7}), v: 1,
+			pushes: []publication{push(8, nil)}, want: docSuperseded},
+		{name: "pull for the version", sent: sent([]uint64{a}, []uint64{5}), v: 1,
+			pulls: []pullReport{{seq: 6, version: 1}}, want: docFresh, wantPulls: 1},
+		{name: "pull still in flight", sent: sent([]uint64{a}, []uint64{5}), v: 1,
+			pulls: []pullReport{{seq: 6, version: 1}}, pulling: true, want: docWaiting},
+		{name: "pull for a newer text", sent: sent([]uint64{a, b}, []uint64{5, 6}), v: 1,
+			pulls: []pullReport{{seq: 8, version: 2}}, want: docSuperseded},
+		{name: "pull answered for the watcher's version of the same text", sent: sent([]uint64{a, a}, []uint64{5, 9}), v: 2,
+			pulls: []pullReport{{seq: 7, version: 1}}, want: docFresh, wantPulls: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := judge(tt.sent, tt.v, tt.pushes, tt.pulls, tt.pulling, tt.versioned)
+			if got.state != tt.want {
+				t.Fatalf("state = %v, want %v", got.state, tt.want)
+			}
+			var seq uint64
+			if got.push != nil {
+				seq = got.push.seq
+			}
+			if seq != tt.wantPush || len(got.pulls) != tt.wantPulls {
+				t.Errorf("answer = push %d and %d pulls, want push %d and %d pulls", seq, len(got.pulls), tt.wantPush, tt.wantPulls)
+			}
+		})
+	}
+}
