@@ -216,6 +216,7 @@ func Catalogue() []Server {
 			LanguageIDs:           map[string]string{".go": "go", "go.mod": "go.mod", "go.work": "go.work"},
 			RootMarkers:           []string{"go.work", "go.mod"},
 			LoadErrorProgress:     []string{"Error loading workspace"}, // gopls server/diagnostics.go, WorkspaceLoadFailure
+			RecheckNewDirs:        true,
 			Enabled:               true,
 			InitializationOptions: map[string]any{"diagnosticsDelay": "0s", "verboseWorkDoneProgress": true},
 			Settings:              map[string]any{"gopls": map[string]any{"diagnosticsDelay": "0s", "verboseWorkDoneProgress": true}},

@@ -65,11 +65,13 @@ type Client struct {
 	watchMu sync.Mutex    // guards watch
 	watch   *Subscription // to the workspace's Watcher; nil when not watching
 
-	mu       sync.Mutex // guards docs, err, touched, updating
+	mu       sync.Mutex // guards docs, err, touched, updating, dirs
 	docs     map[string]*document
-	err      error          // why the client is broken; nil while healthy
-	touched  bool           // a change has been answered fresh at least once
-	updating map[string]int // path → Updates about to sync it (the watcher leaves those alone)
+	err      error           // why the client is broken; nil while healthy
+	touched  bool            // a change has been answered fresh at least once
+	updating map[string]int  // path → Updates about to sync it (the watcher leaves those alone)
+	dirs     map[string]bool // directories a document was opened in (newDir)
+	began    time.Time       // when the client was made: a directory changed later may be new to the server
 
 	syncMu sync.Mutex // held while a document's version is bumped and sent, so versions reach the server in order
 
@@ -88,6 +90,7 @@ type document struct {
 	modTime time.Time // of the file on disk when text was read from or matched it
 	size    int64
 	sent    []sentVersion // the versions sent, oldest first, at most sentHistory (freshness.go)
+	newDir  bool          // opened in a directory new to the server (config.Server.RecheckNewDirs)
 }
 
 // Start runs the server's command for root, performs the initialize
@@ -120,6 +123,7 @@ func newClient(server config.Server, root string, log *slog.Logger) *Client {
 		server: server, root: root, log: log.With("server", server.Name, "root", root),
 		stderr: &tail{max: 8 << 10}, exited: make(chan struct{}), store: newStore(),
 		docs: make(map[string]*document), pulling: make(map[pullKey]*pullInFlight), updating: make(map[string]int),
+		dirs: make(map[string]bool), began: time.Now(),
 	}
 	c.life, c.stop = context.WithCancel(context.Background())
 	return c

@@ -35,6 +35,10 @@ type sentVersion struct {
 	hash    uint64
 	mark    uint64
 	at      time.Time
+	// forced marks a version sent again to force a fresh pass over the
+	// same text (config.Server.RecheckNewDirs): it begins a run of its own,
+	// so no answer to an earlier version counts for it.
+	forced bool
 }
 
 // sentHistory is how many sent versions a document keeps: enough for every
@@ -91,10 +95,10 @@ func findRun(sent []sentVersion, v int32) (run, bool) {
 		return run{}, false
 	}
 	lo, hi := i, i
-	for lo > 0 && sent[lo-1].hash == sent[i].hash {
+	for lo > 0 && !sent[lo].forced && sent[lo-1].hash == sent[i].hash {
 		lo--
 	}
-	for hi+1 < len(sent) && sent[hi+1].hash == sent[i].hash {
+	for hi+1 < len(sent) && !sent[hi+1].forced && sent[hi+1].hash == sent[i].hash {
 		hi++
 	}
 	r := run{lo: sent[lo].version, hi: sent[hi].version, mark: sent[lo].mark, at: sent[lo].at}

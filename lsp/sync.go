@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -142,6 +143,7 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 		settle = 0
 	}
 	w := c.waitFresh(ctx, since, mark, want, settle, others, waitPulls)
+	c.recheckNewDirs(ctx, &w, want, settle, waitPulls)
 	out.Freshness = c.freshness(w, len(want))
 	switch {
 	case out.Freshness == Partial && len(w.pending) > 0:
@@ -172,6 +174,66 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	out.Files, out.Others = c.collect(mark, w.fresh, want)
 	out.OthersBefore = c.before(mark, out.Others)
 	return out
+}
+
+// newDirLocked reports whether path's directory is new to the server: no
+// document was opened in it before, and it changed after the client was
+// made (so the server may not have loaded what is in it). It records the
+// directory as seen. c.mu must be held.
+func (c *Client) newDirLocked(path string) bool {
+	dir := filepath.Dir(path)
+	if c.dirs[dir] {
+		return false
+	}
+	c.dirs[dir] = true
+	fi, err := os.Stat(dir)
+	return err == nil && fi.ModTime().After(c.began)
+}
+
+// recheckNewDirs sends again, as a new version with the same text, each
+// changed document that got its first answer in a directory new to the
+// server, when the server's catalogue entry asks for it
+// (config.Server.RecheckNewDirs), waits for the answers to those versions,
+// and puts them in w in place of the first ones.
+func (c *Client) recheckNewDirs(ctx context.Context, w *waited, want map[string]int32, settle time.Duration, waitPulls bool) {
+	if !c.server.RecheckNewDirs {
+		return
+	}
+	again := make(map[string]int32)
+	for uri := range w.fresh {
+		c.mu.Lock()
+		d, ok := c.docs[uri]
+		var text []byte
+		var path string
+		recheck := ok && d.newDir
+		if recheck {
+			d.newDir = false
+			text, path = d.text, d.path
+		}
+		c.mu.Unlock()
+		if !recheck {
+			continue
+		}
+		if _, v, err := c.syncDoc(Doc{Path: path, Text: text}, true); err == nil {
+			again[uri] = v
+			want[uri] = v
+		}
+	}
+	if len(again) == 0 {
+		return
+	}
+	since, mark := c.runsBegan(again, time.Now())
+	c.pullAfterChange(again)
+	w2 := c.waitFresh(ctx, since, mark, again, settle, nil, waitPulls)
+	c.log.Debug("re-checked files in new directories", "files", len(again), "fresh", len(w2.fresh))
+	for uri := range again {
+		delete(w.fresh, uri)
+		if vd, ok := w2.fresh[uri]; ok {
+			w.fresh[uri] = vd
+		}
+	}
+	w.superseded = append(w.superseded, w2.superseded...)
+	w.answered, w.pending = w2.answered, w2.pending
 }
 
 // ErrSuperseded says that a changed file's check was overtaken: another
@@ -348,7 +410,11 @@ func (c *Client) waitFresh(ctx context.Context, since time.Time, mark uint64, wa
 
 // sync sends one document's current text and returns its URI and the
 // version sent.
-func (c *Client) sync(d Doc) (string, int32, error) {
+func (c *Client) sync(d Doc) (string, int32, error) { return c.syncDoc(d, false) }
+
+// syncDoc is sync; forced marks the version as one sent to force a fresh
+// pass over the same text (sentVersion.forced).
+func (c *Client) syncDoc(d Doc, forced bool) (string, int32, error) {
 	text := d.Text
 	var fi os.FileInfo
 	if st, err := os.Stat(d.Path); err == nil {
@@ -367,7 +433,7 @@ func (c *Client) sync(d Doc) (string, int32, error) {
 	c.mu.Lock()
 	doc, open := c.docs[uri]
 	if !open {
-		doc = &document{path: d.Path, langID: c.server.LanguageIDFor(d.Path), version: 1}
+		doc = &document{path: d.Path, langID: c.server.LanguageIDFor(d.Path), version: 1, newDir: c.newDirLocked(d.Path)}
 		c.docs[uri] = doc
 		c.store.reopen(uri) // versions start again at 1
 	} else {
@@ -382,7 +448,7 @@ func (c *Client) sync(d Doc) (string, int32, error) {
 	if len(doc.sent) >= sentHistory {
 		doc.sent = slices.Delete(doc.sent, 0, len(doc.sent)-sentHistory+1)
 	}
-	doc.sent = append(doc.sent, sentVersion{version: version, hash: textHash(text), mark: mark, at: time.Now()})
+	doc.sent = append(doc.sent, sentVersion{version: version, hash: textHash(text), mark: mark, at: time.Now(), forced: forced})
 	c.mu.Unlock()
 
 	var err error

@@ -321,3 +321,26 @@ func TestSkippedPathNoted(t *testing.T) {
 		}
 	}
 }
+
+// TestNewPackageChecked: a Write that creates the first file of a new Go
+// package (a directory gopls has not loaded) with a type error must get
+// that error, as `go build` reports it — gopls's first answer for such a
+// file is empty — and its fix must come back clean.
+func TestNewPackageChecked(t *testing.T) {
+	e2e(t)
+	requireExe(t, "gopls")
+	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath()})
+	w.hook(w.edit("s", "main.go", w.readFile("main.go")))
+	for i := range 4 {
+		rel := fmt.Sprintf("pkg%d/a.go", i)
+		block := w.hook(w.write("s", rel, fmt.Sprintf("package pkg%d\n\nvar X int = \"s\"\n", i)))
+		truth := goErrors(t, w.root)
+		if p := judge(t, w.root, block, truth); p != "" || !strings.Contains(block, rel) {
+			t.Errorf("new package %s: %s\nhook:\n%s", rel, p, indent(block))
+		}
+		block = w.hook(w.write("s", rel, fmt.Sprintf("package pkg%d\n\nvar X int = 1\n", i)))
+		if p := judge(t, w.root, block, goErrors(t, w.root)); p != "" || block != "" {
+			t.Errorf("fixed %s: %s\nhook:\n%s", rel, p, indent(block))
+		}
+	}
+}
