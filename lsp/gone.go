@@ -1,9 +1,15 @@
 package lsp
 
 import (
+	"context"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
 )
 
 // This file handles files that disappear: deleted, or renamed away (`rm`,
@@ -43,19 +49,21 @@ func (c *Client) closeGone(paths []string) []string {
 }
 
 // forgetGone closes the open documents among paths whose file no longer
-// exists (closeGone) and sends their deletion to the server when one of
-// its registered watchers wants it, as the watcher would have.
-func (c *Client) forgetGone(paths []string) {
+// exists (closeGone), sends the deletion of every such path to the server
+// when one of its registered watchers wants it, as the watcher would have
+// (a repeat of what the watcher sent does no harm), and returns the paths
+// it closed.
+func (c *Client) forgetGone(paths []string) []string {
 	if c.Err() != nil {
-		return
+		return nil
 	}
 	closed := c.closeGone(paths)
-	if len(closed) == 0 {
-		return
-	}
 	watchers := c.regs.watchers()
 	var changes []fileEventWire
-	for _, p := range closed {
+	for _, p := range paths {
+		if _, err := os.Lstat(p); !errors.Is(err, os.ErrNotExist) {
+			continue
+		}
 		for _, w := range watchers {
 			if w.matches(p, FileDeleted, c.root) {
 				changes = append(changes, fileEventWire{URI: pathToURI(p), Type: FileDeleted})
@@ -63,12 +71,57 @@ func (c *Client) forgetGone(paths []string) {
 			}
 		}
 	}
-	if len(changes) == 0 {
-		return
+	if len(changes) > 0 {
+		if err := c.notify("workspace/didChangeWatchedFiles", didChangeWatchedFilesParams{Changes: changes}); err != nil {
+			c.log.Warn("sending deleted files", "changes", len(changes), "err", err)
+		}
 	}
-	if err := c.notify("workspace/didChangeWatchedFiles", didChangeWatchedFilesParams{Changes: changes}); err != nil {
-		c.log.Warn("sending deleted files", "changes", len(changes), "err", err)
+	return closed
+}
+
+// maxNeighbours bounds the documents re-checked after a deletion.
+const maxNeighbours = 3
+
+// neighbours returns up to n documents to re-check after the files gone
+// were deleted, so that the server's answer about what the deletion broke
+// can be waited for: the open documents, those in a deleted file's
+// directory first, then by path; with none open, the files of the
+// server's languages beside a deleted file on disk.
+func (c *Client) neighbours(gone []string, n int) []Doc {
+	dirs := make(map[string]bool, len(gone))
+	for _, p := range gone {
+		dirs[filepath.Dir(p)] = true
 	}
+	c.mu.Lock()
+	var open []string
+	for _, d := range c.docs {
+		open = append(open, d.path)
+	}
+	c.mu.Unlock()
+	slices.SortFunc(open, func(a, b string) int {
+		if da, db := dirs[filepath.Dir(a)], dirs[filepath.Dir(b)]; da != db {
+			if da {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+	if len(open) == 0 {
+		for _, dir := range slices.Sorted(maps.Keys(dirs)) {
+			entries, _ := os.ReadDir(dir)
+			for _, e := range entries {
+				if p := filepath.Join(dir, e.Name()); e.Type().IsRegular() && c.server.LanguageIDFor(p) != "" {
+					open = append(open, p)
+				}
+			}
+		}
+	}
+	var out []Doc
+	for _, p := range open[:min(len(open), n)] {
+		out = append(out, Doc{Path: p, Recheck: true})
+	}
+	return out
 }
 
 // Gone tells every running server that the files at paths (absolute) are
@@ -76,8 +129,14 @@ func (c *Client) forgetGone(paths []string) {
 // agent's Write, then `rm`, then the Write's hook), which the workspace
 // watcher may not have reported yet, or at all (no watcher, a directory it
 // could not watch). Each server's open document for such a file is closed
-// and its deletion sent (see forgetGone); files that exist are left alone.
-func (m *Manager) Gone(paths []string) {
+// and its deletion sent (forgetGone); files that exist are left alone.
+// Then, so that what the deletion broke is reported, each server of a gone
+// file's language under whose root it lay — whether the document was open
+// or not, closed here or by the watcher — re-checks a few documents near
+// it (neighbours) under ctx and settle, and Gone returns those answers,
+// one Outcome per server, with every file in Others: none of them is a
+// changed file.
+func (m *Manager) Gone(ctx context.Context, paths []string, settle time.Duration) []Outcome {
 	var abs []string
 	for _, p := range paths {
 		if filepath.IsAbs(p) {
@@ -85,9 +144,65 @@ func (m *Manager) Gone(paths []string) {
 		}
 	}
 	if len(abs) == 0 {
-		return
+		return nil
 	}
-	for _, c := range m.readyClients() {
+	if settle <= 0 {
+		settle = DefaultSettle
+	}
+	var (
+		mu  sync.Mutex
+		out []Outcome
+		wg  sync.WaitGroup
+	)
+	for _, e := range m.readyEntries() {
+		c := e.client
 		c.forgetGone(abs)
+		// Whoever closed the document (the watcher may have been first),
+		// or if it was never open, a server of the file's language under
+		// whose root it lay has something to say about its deletion.
+		var closed []string
+		for _, p := range abs {
+			if _, inside := relativeTo(p, c.root); inside && c.server.LanguageIDFor(p) != "" {
+				if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
+					closed = append(closed, p)
+				}
+			}
+		}
+		if len(closed) == 0 {
+			continue
+		}
+		docs := c.neighbours(closed, maxNeighbours)
+		if len(docs) == 0 {
+			continue
+		}
+		wg.Go(func() {
+			e.docs.RLock()
+			o := c.Update(ctx, docs, settle)
+			e.docs.RUnlock()
+			for path, ds := range o.Files {
+				o.Others[path] = ds
+			}
+			o.Files, o.OthersBefore = nil, nil
+			m.log.Info("re-checked after deletion", "server", c.server.Name, "root", c.root,
+				"deleted", closed, "rechecked", len(docs), "freshness", o.Freshness)
+			mu.Lock()
+			out = append(out, o)
+			mu.Unlock()
+		})
 	}
+	wg.Wait()
+	return out
+}
+
+// readyEntries returns the entries whose server is running.
+func (m *Manager) readyEntries() []*entry {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []*entry
+	for _, e := range m.entries {
+		if c := e.readyClient(); c != nil && c.Err() == nil {
+			out = append(out, e)
+		}
+	}
+	return out
 }

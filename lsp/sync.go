@@ -52,6 +52,11 @@ const EditSettle = 15 * time.Millisecond
 type Doc struct {
 	Path string
 	Text []byte
+	// Recheck sends the document even when its text is what the server
+	// has, and takes only the answer to this version (sentVersion.forced):
+	// something else changed that its diagnostics depend on (a file it
+	// used was deleted).
+	Recheck bool
 }
 
 // Outcome is what one server said about one change. Files holds, for each
@@ -410,7 +415,7 @@ func (c *Client) waitFresh(ctx context.Context, since time.Time, mark uint64, wa
 
 // sync sends one document's current text and returns its URI and the
 // version sent.
-func (c *Client) sync(d Doc) (string, int32, error) { return c.syncDoc(d, false) }
+func (c *Client) sync(d Doc) (string, int32, error) { return c.syncDoc(d, d.Recheck) }
 
 // syncDoc is sync; forced marks the version as one sent to force a fresh
 // pass over the same text (sentVersion.forced).
@@ -498,7 +503,7 @@ func (c *Client) resyncChangedOnDisk(except []Doc) {
 		stale = append(stale, doc.path)
 	}
 	c.mu.Unlock()
-	c.forgetGone(gone)
+	_ = c.forgetGone(gone)
 	for _, p := range stale {
 		if _, _, err := c.sync(Doc{Path: p}); err != nil {
 			c.log.Warn("re-syncing file changed on disk", "path", p, "err", err)

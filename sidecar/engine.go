@@ -82,7 +82,7 @@ func (e *Engine) Check(ctx context.Context, p NotifyChangeParams) Result {
 	begin := time.Now()
 	var res Result
 	res.Notes = slices.Clone(p.Skipped)
-	targets, unchecked := e.targets(p.Changes, &res)
+	targets, unchecked, gone := e.targets(p.Changes, &res)
 	unchecked = append(slices.Clone(p.Skipped), unchecked...)
 	ctx, cancel := context.WithTimeout(ctx, e.budget(p, targets)-replyMargin)
 	defer cancel()
@@ -108,7 +108,7 @@ func (e *Engine) Check(ctx context.Context, p NotifyChangeParams) Result {
 	if onlyNew && len(targets) > 0 {
 		base = e.baseline(ctx, targets, settle)
 	}
-	lspDone := e.checkServers(ctx, targets, settle, p.phase())
+	lspDone := e.checkServers(ctx, targets, gone, settle, p.phase())
 	// only_new's memory of answers (texts: each changed file's line
 	// hashes) is kept only by checks that use it; without it a baseline
 	// falls back to git HEAD.
@@ -138,11 +138,13 @@ func (e *Engine) Check(ctx context.Context, p NotifyChangeParams) Result {
 	}
 	res.Servers = append(res.Servers, lintResults...)
 	if base != nil { // before the answers below replace what it remembers
-		for _, o := range outcomes {
+		for _, o := range slices.Concat(outcomes.changed, outcomes.gone) {
 			base.captureOthers(e, o.Others)
 		}
 	}
-	res.Servers = append(res.Servers, e.mergeOutcomes(outcomes, texts, anyWrite, byFile, others)...)
+	res.Servers = append(res.Servers, e.mergeOutcomes(outcomes.changed, texts, anyWrite, byFile, others)...)
+	// What a deletion broke is listed as a write's other files are.
+	res.Servers = append(res.Servers, e.mergeOutcomes(outcomes.gone, nil, true, byFile, others)...)
 	if base != nil {
 		e.keepIntroduced(base, byFile, others)
 		res.Notes = append(res.Notes, base.notes...)
@@ -155,13 +157,20 @@ func (e *Engine) Check(ctx context.Context, p NotifyChangeParams) Result {
 	return res
 }
 
-// checkServers starts the language servers' check of targets and returns
-// the channel its outcomes arrive on (nil outcomes at once when there are
-// no servers).
-func (e *Engine) checkServers(ctx context.Context, targets []target, settle time.Duration, phase string) <-chan []lsp.Outcome {
-	done := make(chan []lsp.Outcome, 1)
-	if e.Manager == nil || len(targets) == 0 {
-		done <- nil
+// serverOutcomes are the language servers' answers to one check: to the
+// changed files, and to the re-check that follows a deletion
+// (lsp.Manager.Gone).
+type serverOutcomes struct {
+	changed, gone []lsp.Outcome
+}
+
+// checkServers starts the language servers' check of targets, and of
+// what the deletion of the files gone broke, and returns the channel its
+// outcomes arrive on (none at once when there are no servers).
+func (e *Engine) checkServers(ctx context.Context, targets []target, gone []string, settle time.Duration, phase string) <-chan serverOutcomes {
+	done := make(chan serverOutcomes, 1)
+	if e.Manager == nil || len(targets)+len(gone) == 0 {
+		done <- serverOutcomes{}
 		return done
 	}
 	docs := make([]lsp.Doc, len(targets))
@@ -172,7 +181,16 @@ func (e *Engine) checkServers(ctx context.Context, targets []target, settle time
 	if phase == phaseDiagnose { // a batch: servers get the whole budget
 		check = e.Manager.CheckWithin
 	}
-	go func() { done <- check(ctx, docs, settle) }()
+	go func() {
+		var out serverOutcomes
+		if len(gone) > 0 {
+			out.gone = e.Manager.Gone(ctx, gone, settle)
+		}
+		if len(docs) > 0 {
+			out.changed = check(ctx, docs, settle)
+		}
+		done <- out
+	}()
 	return done
 }
 
@@ -257,16 +275,10 @@ func (e *Engine) budget(p NotifyChangeParams, targets []target) time.Duration {
 // agent must not take for clean: text it wrote that is too large to check,
 // a path outside the workspace (a symlink leading out, ../x.json), which
 // is never checked (a binary or a deleted file is no news to the model,
-// and a Bash command may touch many of those). A change whose file is gone
-// is passed on to the servers (lsp.Manager.Gone), which close its document
-// so it stops defining and breaking things.
-func (e *Engine) targets(changes []Change, res *Result) (out []target, unchecked []string) {
-	var gone []string
-	defer func() {
-		if len(gone) > 0 && e.Manager != nil {
-			e.Manager.Gone(gone)
-		}
-	}()
+// and a Bash command may touch many of those). Last, it returns the
+// changed files that are gone (absolute), for the servers to close
+// (lsp.Manager.Gone).
+func (e *Engine) targets(changes []Change, res *Result) (out []target, unchecked, gone []string) {
 	seen := make(map[string]int)
 	for _, c := range changes {
 		path, err := resolve(e.Root, c.Path)
@@ -297,7 +309,7 @@ func (e *Engine) targets(changes []Change, res *Result) (out []target, unchecked
 		}
 		e.Log.Warn("skipping change", "path", c.Path, "err", err)
 	}
-	return out, unchecked
+	return out, unchecked, gone
 }
 
 // relOrAsGiven is path relative to the root when it is inside it, else
