@@ -31,6 +31,9 @@ import (
 // file (Config.WorkspaceTrusted): a program that lies inside the workspace,
 // such as node_modules/.bin/eslint, is the repository's own, and runs only
 // in a trusted workspace (package sidecar decides where a program lies).
+// It also decides the environment servers and linters run in (ProgramEnv):
+// untrusted, GOTOOLCHAIN=local and no GOFLAGS, so that a go.mod cannot
+// make the go command fetch and run a toolchain.
 
 // TrustFile returns where trust decisions are kept:
 // $XDG_STATE_HOME/lsp-hook/trust.json, else ~/.local/state/lsp-hook/trust.json.

@@ -95,8 +95,11 @@ type document struct {
 
 // Start runs the server's command for root, performs the initialize
 // handshake, and returns a ready client. ctx bounds start-up. The process
-// runs in its own process group and is killed with it.
-func Start(ctx context.Context, server config.Server, root string, log *slog.Logger) (*Client, error) {
+// runs in its own process group and is killed with it, in the environment
+// config.ProgramEnv gives it: lsp-hook's own with server.Env added, and
+// GOTOOLCHAIN=local and no GOFLAGS unless trusted
+// (config.Config.WorkspaceTrusted).
+func Start(ctx context.Context, server config.Server, root string, trusted bool, log *slog.Logger) (*Client, error) {
 	if len(server.Command) == 0 {
 		return nil, fmt.Errorf("starting %s: no command configured", server.Name)
 	}
@@ -105,7 +108,7 @@ func Start(ctx context.Context, server config.Server, root string, log *slog.Log
 		return nil, fmt.Errorf("starting %s: %w", server.Name, err)
 	}
 	c := newClient(server, root, log)
-	if err := c.spawn(exe); err != nil {
+	if err := c.spawn(exe, config.ProgramEnv(os.Environ(), server.Env, trusted)); err != nil {
 		return nil, fmt.Errorf("starting %s for %s: %w", server.Name, root, err)
 	}
 	if err := c.initialize(ctx); err != nil {
@@ -137,9 +140,9 @@ func (c *Client) connect(rwc io.ReadWriteCloser) {
 		jsonrpc2.HandlerWithError(c.handle).SuppressErrClosed())
 }
 
-// spawn starts the process with pipes we own (os.Pipe, so writes can carry
-// deadlines) and a jsonrpc2 connection over them.
-func (c *Client) spawn(exe string) error {
+// spawn starts the process in env with pipes we own (os.Pipe, so writes
+// can carry deadlines) and a jsonrpc2 connection over them.
+func (c *Client) spawn(exe string, env []string) error {
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return err
@@ -153,10 +156,7 @@ func (c *Client) spawn(exe string) error {
 	cmd := exec.Command(exe, c.server.Command[1:]...)
 	cmd.Dir = c.root
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, c.stderr
-	cmd.Env = os.Environ()
-	for k, v := range c.server.Env {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
+	cmd.Env = env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		for _, f := range []*os.File{inR, inW, outR, outW} {

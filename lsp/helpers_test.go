@@ -72,7 +72,7 @@ func writeFile(t *testing.T, dir, name, text string) string {
 // shut down when the test ends. ctx bounds the start.
 func startClient(ctx context.Context, t *testing.T, srv config.Server, dir string) *Client {
 	t.Helper()
-	c, err := Start(ctx, srv, dir, testLogger(t))
+	c, err := Start(ctx, srv, dir, true, testLogger(t)) // trusted: the test's own environment
 	if err != nil {
 		t.Fatal(err)
 	}

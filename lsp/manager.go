@@ -372,7 +372,7 @@ func (m *Manager) start(ctx context.Context, e *entry) {
 		m.log.Warn("server not started", "server", e.server.Name, "err", err)
 		return
 	}
-	e.client, e.err = Start(ctx, e.server, e.root, m.log)
+	e.client, e.err = Start(ctx, e.server, e.root, m.cfg.WorkspaceTrusted, m.log)
 	if e.err != nil {
 		m.log.Warn("server failed to start", "server", e.server.Name, "root", e.root, "err", e.err)
 		return

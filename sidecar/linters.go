@@ -338,10 +338,12 @@ func (e *Engine) expand(l config.Linter, t target) ([]string, string) {
 }
 
 // runLinter executes r under ctx and its own timeout, in its own process
-// group (killed whole on timeout), and parses what it printed: stdout, or
-// stderr when stdout is blank (go vet and compilers print there). A run
-// that exits non-zero without a diagnostic, prints what its parser cannot
-// read, or times out is an error in the result, never "clean".
+// group (killed whole on timeout) and in the environment config.ProgramEnv
+// gives the workspace's programs (untrusted: GOTOOLCHAIN=local, no
+// GOFLAGS), and parses what it printed: stdout, or stderr when stdout is
+// blank (go vet and compilers print there). A run that exits non-zero
+// without a diagnostic, prints what its parser cannot read, or times out
+// is an error in the result, never "clean".
 func (e *Engine) runLinter(ctx context.Context, r linterRun) linterOutcome {
 	name := r.linter.Name
 	res := ServerResult{Name: name, Kind: KindLinter, Root: r.dir, State: lsp.StateActive, Freshness: string(lsp.Fresh)}
@@ -357,7 +359,7 @@ func (e *Engine) runLinter(ctx context.Context, r linterRun) linterOutcome {
 	rctx, cancel := context.WithTimeout(ctx, r.linter.Timeout)
 	defer cancel()
 	begin := time.Now()
-	stdout, stderr, code, err := runCommand(rctx, r.argv, r.dir)
+	stdout, stderr, code, err := runCommand(rctx, r.argv, r.dir, config.ProgramEnv(os.Environ(), nil, e.Config.WorkspaceTrusted))
 	elapsed := time.Since(begin).Round(time.Millisecond)
 	if rctx.Err() != nil {
 		return fail(lsp.StateActive, lsp.Timeout, fmt.Errorf("timed out after %v", elapsed))
@@ -418,12 +420,14 @@ func linterParser(l config.Linter) (parsers.Parser, *parsers.Format, error) {
 	return nil, f, err
 }
 
-// runCommand runs argv in dir and returns what it printed (stdout capped at
-// 64 MiB, stderr at 64 KiB) and its exit code. An error means it could not
-// be run or was killed; a non-zero exit is not an error.
-func runCommand(ctx context.Context, argv []string, dir string) (stdout, stderr []byte, code int, err error) {
+// runCommand runs argv in dir with env (config.ProgramEnv) and returns
+// what it printed (stdout capped at 64 MiB, stderr at 64 KiB) and its exit
+// code. An error means it could not be run or was killed; a non-zero exit
+// is not an error.
+func runCommand(ctx context.Context, argv []string, dir string, env []string) (stdout, stderr []byte, code int, err error) {
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
+	cmd.Env = env
 	cmd.Stdin = nil
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }

@@ -73,8 +73,9 @@ func configCommand() *cli.Command {
 func trustCommand() *cli.Command {
 	return &cli.Command{
 		Name: "trust",
-		Usage: "allow this workspace's own programs (node_modules/.bin/eslint) and what its config file sets that runs or " +
-			"installs programs (servers' command, env, settings, initialization_options; linters' command; auto_install); " +
+		Usage: "allow this workspace's own programs (node_modules/.bin/eslint), what its config file sets that runs or " +
+			"installs programs (servers' command, env, settings, initialization_options; linters' command; auto_install), " +
+			"and the go command's GOTOOLCHAIN and GOFLAGS from your environment (untrusted: GOTOOLCHAIN=local, no GOFLAGS); " +
 			"a changed config file needs trust again",
 		Flags: []cli.Flag{rootFlag, socketFlag},
 		Action: func(c *cli.Context) error {
@@ -86,7 +87,8 @@ func trustCommand() *cli.Command {
 			if err != nil {
 				return cli.Exit("trust: "+err.Error(), exitError)
 			}
-			fmt.Fprintf(c.App.Writer, "trusted workspace %s (its own programs, such as node_modules/.bin/eslint, may run)\n", root)
+			fmt.Fprintf(c.App.Writer, "trusted workspace %s (its own programs, such as node_modules/.bin/eslint, may run, "+
+				"and servers and linters get your GOTOOLCHAIN and GOFLAGS)\n", root)
 			for _, f := range files {
 				fmt.Fprintf(c.App.Writer, "trusted %s\n", f)
 			}
