@@ -344,3 +344,63 @@ func TestNewPackageChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestEditShowsBrokenCallers: an Edit that changes a signature lists the
+// callers it broke in other files — open or never opened — as the
+// compiler reports them, and only the errors it introduced: an error that
+// was there before the edit is not repeated (output.other_files:
+// introduced, the default for an Edit).
+func TestEditShowsBrokenCallers(t *testing.T) {
+	e2e(t)
+	requireExe(t, "gopls")
+	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath()})
+	const greet = "// Package greet builds greetings.\npackage greet\n\n// Greet returns a greeting for name.\nfunc Greet(name string) string {\n\treturn \"hello, \" + name\n}\n"
+	const greet2 = "// Package greet builds greetings.\npackage greet\n\n// Greet returns a greeting for name.\nfunc Greet(name, suffix string) string {\n\treturn \"hello, \" + name + suffix\n}\n"
+	w.hook(w.edit("s", "main.go", w.readFile("main.go"))) // main.go open, loud.go never
+	for i := range 3 {
+		block := w.hook(w.edit("s", "greet/greet.go", greet2))
+		truth := goErrors(t, w.root)
+		if len(truth) != 2 {
+			t.Fatalf("go build reports %v, want the two broken callers", truth)
+		}
+		if p := judge(t, w.root, block, truth); p != "" || strings.Contains(block, "lsp-hook:") {
+			t.Fatalf("round %d, Edit breaking Greet's callers: %s\nhook:\n%s", i, p, indent(block))
+		}
+		// An unrelated edit of the same file: the callers are still
+		// broken, but not by this edit.
+		block = w.hook(w.edit("s", "greet/greet.go", greet2+"\n// more\n"))
+		if block != "" {
+			t.Fatalf("round %d, Edit introducing nothing: hook said\n%s", i, indent(block))
+		}
+		if b := w.hook(w.edit("s", "greet/greet.go", greet)); b != "" {
+			t.Fatalf("round %d, Edit fixing it: hook said\n%s", i, indent(b))
+		}
+	}
+}
+
+// TestDeletionReportsBrokenCallers: a file deleted after it was checked,
+// whose hook comes late (the Write's hook after `rm`): the deletion broke
+// its callers, and the hook lists them, as the compiler does.
+func TestDeletionReportsBrokenCallers(t *testing.T) {
+	e2e(t)
+	requireExe(t, "gopls")
+	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath()})
+	w.hook(w.edit("s", "main.go", w.readFile("main.go")))
+	for i := range 4 {
+		helper := fmt.Sprintf("helper%d", i)
+		w.hook(w.write("s", "a.go", "package main\n\nfunc "+helper+"() int { return 1 }\n"))
+		if b := w.hook(w.write("s", "b.go", "package main\n\nvar _ = "+helper+"()\n")); b != "" {
+			t.Fatalf("b.go is clean, hook said:\n%s", indent(b))
+		}
+		late := w.write("s", "a.go", "package main\n\nfunc "+helper+"() int { return 2 }\n")
+		if err := os.Remove(w.path("a.go")); err != nil {
+			t.Fatal(err)
+		}
+		block := w.hook(late)
+		if p := judge(t, w.root, block, goErrors(t, w.root)); p != "" || !strings.Contains(block, "b.go") {
+			t.Errorf("round %d, a.go deleted before its hook: %s\nhook:\n%s", i, p, indent(block))
+		}
+		os.Remove(w.path("b.go"))
+		w.hook(w.bash("s", "rm b.go"))
+	}
+}
