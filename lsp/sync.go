@@ -83,7 +83,9 @@ type Outcome struct {
 	// said of it before the change (before the watcher passed the change
 	// on, when it did): the baseline that tells which of its diagnostics
 	// the change introduced (output.other_files: introduced). A file the
-	// server had said nothing of is absent.
+	// server had said nothing of is absent (nothing was wrong); one whose
+	// state before is unknown, or that another check changed meanwhile,
+	// has its current diagnostics (nothing introduced). See Client.before.
 	OthersBefore map[string][]diag.Diagnostic
 	ServerMS     int64
 	Err          error
@@ -117,6 +119,7 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	}
 	defer c.markUpdating(docs, -1)
 	c.markUpdating(docs, +1)
+	touched := c.Touched() // the server has answered before: it has said what was wrong
 	if !c.syncWatched(ctx) {
 		// No watcher, or one that may have missed events: compare the
 		// open documents with the disk instead.
@@ -177,7 +180,7 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 		}
 	}
 	out.Files, out.Others = c.collect(mark, w.fresh, want)
-	out.OthersBefore = c.before(mark, out.Others)
+	out.OthersBefore = c.before(mark, out.Others, touched)
 	return out
 }
 
@@ -593,17 +596,35 @@ func (c *Client) collect(mark uint64, fresh map[string]verdict, want map[string]
 	return files, others
 }
 
-// before returns, for each file of others, what the store held for it at
-// mark (store.asOf), leaving out files it held nothing for.
-func (c *Client) before(mark uint64, others map[string][]diag.Diagnostic) map[string][]diag.Diagnostic {
+// before returns, for each file of others, what the server had said of it
+// at mark (store.asOf) — the baseline that tells what a change introduced
+// there. A file it had said nothing of had nothing wrong, when the server
+// had given a full answer before (touched); otherwise its state before is
+// unknown, and so is a file synced since mark (another check changed it:
+// its errors are that check's), and both get their current diagnostics as
+// baseline, so that nothing in them counts as introduced.
+func (c *Client) before(mark uint64, others map[string][]diag.Diagnostic, touched bool) map[string][]diag.Diagnostic {
 	out := make(map[string][]diag.Diagnostic)
-	for path := range others {
+	for path, cur := range others {
 		uri := pathToURI(path)
-		if lists, known := c.store.asOf(uri, mark); known {
+		lists, known := c.store.asOf(uri, mark)
+		switch {
+		case c.syncedSince(uri, mark), !known && !touched:
+			out[path] = cur
+		case known:
 			out[path] = c.merge(path, uri, lists)
 		}
 	}
 	return out
+}
+
+// syncedSince reports whether the open document uri was sent a version
+// after the store's arrival number was mark.
+func (c *Client) syncedSince(uri string, mark uint64) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	d, ok := c.docs[uri]
+	return ok && len(d.sent) > 0 && d.sent[len(d.sent)-1].mark > mark
 }
 
 // lists returns the push diagnostics and every pull report's items.

@@ -300,8 +300,9 @@ func mustRead(t *testing.T, path string) string {
 }
 
 // TestBadInput feeds the hook events it must refuse. Each time it exits 0,
-// prints nothing, and logs a one-line reason; no language server is
-// started for any of them.
+// logs a one-line reason, and prints nothing — but for a path outside the
+// workspace, which it never checks and says so in the lint block (silence
+// would read as clean); no language server is started for any of them.
 func TestBadInput(t *testing.T) {
 	e2e(t)
 	w := newWorkspace(t)
@@ -314,6 +315,7 @@ func TestBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.writeFile("data.json", "{\"a\": \x00\x01\x02}\n")
+	w.writeFile("data2.json", "{\"a\": \"\x00\"}") // a Write's text is read from disk
 
 	cases := []struct {
 		name   string
@@ -344,7 +346,11 @@ func TestBadInput(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			defer w.use(t)()
 			r := w.run(c.event, nil, "hook", "claude")
-			if r.exit != 0 || r.stdout != "" {
+			if c.reason == "outside the workspace" {
+				if block := w.checkHook(r); !strings.HasPrefix(block, "lsp-hook: skipped ") || !strings.Contains(block, c.reason) {
+					t.Errorf("lint block %q; want only the note that the path was skipped as outside the workspace", block)
+				}
+			} else if r.exit != 0 || r.stdout != "" {
 				t.Errorf("exit %d, stdout %q; want exit 0 and nothing on stdout", r.exit, r.stdout)
 			}
 			if r.stderr != "" {
