@@ -85,8 +85,8 @@ func (m *Manager) janitorLoop(stop <-chan struct{}, every time.Duration) {
 
 // sweep stops servers idle for IdleServerTimeout and closes documents idle
 // for DocumentIdleTimeout (or past MaxOpenDocuments) in the others. A server
-// still starting or broken is left alone: broken ones stay broken, and
-// visible in status, until Restart.
+// still starting or broken is left alone: a broken one stays, visible in
+// status, until the next change starts it again (crash.go) or Restart.
 func (m *Manager) sweep(now time.Time) {
 	m.mu.Lock()
 	if m.closed {

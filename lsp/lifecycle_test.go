@@ -42,9 +42,11 @@ func TestConcurrentStartsCollapse(t *testing.T) {
 }
 
 // TestRestart: a server that died stays broken (checks answer at once
-// without it) until Restart, after which the next check starts a new one.
+// without it) during its back-off, here longer than the test, until
+// Restart, after which the next check starts a new one.
 func TestRestart(t *testing.T) {
 	m, dir := fakeManager(t, "normal")
+	m.Crash.Backoff, m.Crash.MaxBackoff = time.Hour, time.Hour
 	path := writeFile(t, dir, "a.fake", "ERROR: one\n")
 	if out := m.Check(context.Background(), []Doc{{Path: path}}, 0); out[0].Freshness != Fresh {
 		t.Fatalf("first check: %+v", out)

@@ -41,8 +41,9 @@ const stderrStatusLines = 5
 // Manager owns the language server processes of one workspace: one per
 // (server, root), started lazily on the first file that needs it, with
 // concurrent starts collapsed into one. It shuts down servers left idle,
-// closes documents nobody checks any more, and restarts broken servers on
-// request. Its methods are safe for concurrent use.
+// closes documents nobody checks any more, starts a crashed server again on
+// the next change that needs it (after a back-off, Crash), and restarts
+// servers on request. Its methods are safe for concurrent use.
 //
 // The exported fields are read when the first server starts: set them
 // before the first Check, never after.
@@ -69,6 +70,12 @@ type Manager struct {
 	// it versions its pushes, so a stale wave a watched-file event provokes
 	// never passes for fresh.
 	WatchFiles bool
+	// Crash says when a crashed server starts again by itself
+	// (DefaultCrashPolicy).
+	Crash CrashPolicy
+	// Now is the clock of crashes and back-offs (time.Now): a test sets
+	// its own, and moves it past a back-off instead of sleeping.
+	Now func() time.Time
 
 	cfg       *config.Config
 	workspace string
@@ -94,6 +101,7 @@ type entryKey struct{ server, root string }
 // entry is one (server, root) slot. ready is closed once the start attempt
 // is over; client and err are set before that and read-only after.
 type entry struct {
+	key     entryKey
 	server  config.Server
 	root    string
 	ready   chan struct{}
@@ -107,6 +115,12 @@ type entry struct {
 	unanswered string               // why the last check got no answer at all (a hung server); "" once one is fresh
 	inflight   int                  // checks using the entry now
 	touched    map[string]time.Time // document path → when a check last named it
+	// crashes are the slot's crashes (CrashPolicy.record), carried over
+	// from the entry this one replaced; crash is set once this entry's own
+	// crash is the last of them (crashLocked), saying when its server may
+	// start again.
+	crashes []time.Time
+	crash   *CrashError
 
 	// docs is held shared by every check syncing documents through client,
 	// and exclusively while documents are being closed, so a didClose never
@@ -150,6 +164,8 @@ func NewManager(cfg *config.Config, workspace string, log *slog.Logger) *Manager
 		MaxOpenDocuments:    cfg.LSP.MaxOpenDocuments,
 		StartTimeout:        DefaultStartTimeout,
 		WatchFiles:          true,
+		Crash:               DefaultCrashPolicy,
+		Now:                 time.Now,
 		cfg:                 cfg, workspace: workspace, log: log, ctx: ctx, cancel: cancel,
 		entries: make(map[entryKey]*entry),
 	}
@@ -253,7 +269,7 @@ func (m *Manager) checkOne(ctx context.Context, k entryKey, docs []Doc, settle t
 			Err: fmt.Errorf("%w after %v", ErrStarting, time.Since(begin).Round(time.Millisecond))}
 	}
 	if e.err != nil {
-		return Outcome{Server: k.server, Root: k.root, Freshness: None, Err: e.err}
+		return Outcome{Server: k.server, Root: k.root, Freshness: None, Err: m.crashErr(e, e.err)}
 	}
 	c := e.client
 	timeout := warm
@@ -265,6 +281,9 @@ func (m *Manager) checkOne(ctx context.Context, k entryKey, docs []Doc, settle t
 	e.docs.RLock()
 	o := c.Update(sctx, docs, settle)
 	e.docs.RUnlock()
+	if o.Err != nil && c.Err() != nil { // it crashed on this change: say so, and when it starts again
+		o.Err = m.crashErr(e, o.Err)
+	}
 	m.noteAnswer(e, o, time.Since(begin))
 	m.log.Info("server checked", "server", k.server, "root", k.root, "freshness", o.Freshness,
 		"files", len(docs), "elapsed_ms", time.Since(begin).Milliseconds(), "server_ms", o.ServerMS, "err", o.Err)
@@ -306,10 +325,13 @@ func (m *Manager) background(f func()) {
 }
 
 // acquire returns the entry for k, creating it and starting its server in
-// the background when there is none (or the last attempt found the command
-// missing: it may be installed since). The entry counts as in use, with
-// docs touched now, until release. started reports whether this call
-// began the start-up.
+// the background when there is none, when the last attempt found the
+// command missing (it may be installed since), or when its server crashed
+// and its back-off is over (the new entry, a new Client with no document
+// open, inherits the crash history). It fails with a *CrashError while a
+// crashed server's back-off runs or once the policy gave it up. The entry
+// counts as in use, with docs touched now, until release. started reports
+// whether this call began the start-up.
 func (m *Manager) acquire(k entryKey, docs []Doc) (e *entry, started bool, err error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -317,6 +339,7 @@ func (m *Manager) acquire(k entryKey, docs []Doc) (e *entry, started bool, err e
 		return nil, false, ErrClosed
 	}
 	e, ok := m.entries[k]
+	var crashes []time.Time // of the crashed entry this call replaces
 	if ok {
 		select {
 		case <-e.ready:
@@ -324,10 +347,17 @@ func (m *Manager) acquire(k entryKey, docs []Doc) (e *entry, started bool, err e
 		default:
 		}
 	}
+	if ok && m.crashLocked(e) {
+		if at := m.Now(); !e.restartDueLocked(at) {
+			return nil, false, m.crashErrLocked(e, at)
+		}
+		ok, crashes = false, e.crashes
+		m.log.Info("restarting crashed server", "server", k.server, "root", k.root, "crashes", len(crashes))
+	}
 	if !ok {
 		sctx, cancel := context.WithTimeout(m.ctx, m.StartTimeout)
-		e = &entry{server: m.cfg.LSP.Servers[k.server], root: k.root, ready: make(chan struct{}),
-			cancel: cancel, touched: make(map[string]time.Time)}
+		e = &entry{key: k, server: m.cfg.LSP.Servers[k.server], root: k.root, ready: make(chan struct{}),
+			cancel: cancel, touched: make(map[string]time.Time), crashes: crashes}
 		m.entries[k] = e
 		m.startJanitorLocked()
 		if m.WatchFiles {
@@ -354,9 +384,18 @@ func (m *Manager) release(e *entry) {
 }
 
 // start runs e's server under ctx (StartTimeout, ended early by Shutdown
-// or Restart) and closes e.ready when the attempt is over.
+// or Restart) and closes e.ready when the attempt is over; a start-up
+// that failed counts as a crash (crashLocked). A running server is
+// supervised: its crash is recorded and its process group reaped.
 func (m *Manager) start(ctx context.Context, e *entry) {
-	defer close(e.ready)
+	defer func() {
+		close(e.ready)
+		if e.err != nil && !e.missing {
+			m.mu.Lock()
+			m.crashLocked(e)
+			m.mu.Unlock()
+		}
+	}()
 	defer e.cancel()
 	exe, err := LookPath(e.server.Command[0])
 	if err != nil {
@@ -379,7 +418,7 @@ func (m *Manager) start(ctx context.Context, e *entry) {
 	}
 	sev, err := diag.ParseSeverity(m.cfg.Severity)
 	e.client.pullHints(err == nil && diag.SeverityHint.AtLeast(sev))
-	go e.client.reapWhenBroken()
+	go m.supervise(e, e.client)
 	if m.WatchFiles {
 		go m.watch(e.client)
 	}
@@ -439,8 +478,8 @@ func stopEntries(entries []*entry) {
 }
 
 // Warm reports whether every server that would check path is running and
-// has answered a change fresh before; a cold server needs the first-touch
-// budget.
+// has answered a change fresh before; a cold server, or a crashed one
+// (which a change may start again), needs the first-touch budget.
 func (m *Manager) Warm(path string) bool {
 	var keys []entryKey // roots are found on disk: outside the lock
 	for _, s := range m.cfg.ServersForPath(path) {
@@ -455,7 +494,7 @@ func (m *Manager) Warm(path string) bool {
 		}
 		select {
 		case <-e.ready:
-			if e.client == nil || !e.client.Touched() {
+			if e.client == nil || e.client.Err() != nil || !e.client.Touched() {
 				return false
 			}
 		default:
@@ -467,8 +506,9 @@ func (m *Manager) Warm(path string) bool {
 
 // Serves reports whether a live language server handles path: an enabled
 // server for its extension whose program is installed and which has not
-// failed (a broken or missing server is not live). Compiler-mode linters in
-// fallback mode run only for files no live server handles.
+// failed, or crashed and may start again now (a missing server, or a
+// broken one in its back-off or given up, is not live). Compiler-mode
+// linters in fallback mode run only for files no live server handles.
 func (m *Manager) Serves(path string) bool {
 	for _, s := range m.cfg.ServersForPath(path) {
 		if _, err := LookPath(s.Command[0]); err != nil {
@@ -477,15 +517,17 @@ func (m *Manager) Serves(path string) bool {
 		k := entryKey{s.Name, FindRoot(path, s.RootMarkers, m.workspace)}
 		m.mu.Lock()
 		e, ok := m.entries[k]
-		m.mu.Unlock()
+		down := false
 		if ok {
 			select {
 			case <-e.ready:
-				if e.err != nil || (e.client != nil && e.client.Err() != nil) {
-					continue
-				}
+				down = e.missing || (m.crashLocked(e) && !e.restartDueLocked(m.Now()))
 			default:
 			}
+		}
+		m.mu.Unlock()
+		if down {
+			continue
 		}
 		return true
 	}

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"sort"
+	"time"
 
 	"github.com/lsp-hook/lsp-hook/diag"
 )
@@ -10,16 +11,21 @@ import (
 // for a catalogue server not started), its state, process ID (0 when not
 // running), why it is broken or unavailable, the last lines a broken server
 // wrote to stderr, how many documents it has open, and its work in
-// progress.
+// progress. A crashed server (broken) also has its crashes within
+// CrashPolicy.Window and when the next change may start it again (zero
+// once lsp-hook gave it up: then only `lsp-hook restart` does), which its
+// last error says too.
 type ServerStatus struct {
-	Name      string   `json:"name"`
-	Root      string   `json:"root,omitempty"`
-	State     string   `json:"state"`
-	Pid       int      `json:"pid,omitempty"`
-	LastError string   `json:"last_error,omitempty"`
-	Stderr    []string `json:"stderr,omitempty"`
-	Documents int      `json:"documents,omitempty"`
-	Busy      []string `json:"busy,omitempty"`
+	Name      string    `json:"name"`
+	Root      string    `json:"root,omitempty"`
+	State     string    `json:"state"`
+	Pid       int       `json:"pid,omitempty"`
+	LastError string    `json:"last_error,omitempty"`
+	Stderr    []string  `json:"stderr,omitempty"`
+	Documents int       `json:"documents,omitempty"`
+	Busy      []string  `json:"busy,omitempty"`
+	Crashes   int       `json:"crashes,omitempty"`
+	RestartAt time.Time `json:"restart_at,omitzero"`
 }
 
 // Status lists every started or attempted server, then every configured
@@ -31,6 +37,7 @@ func (m *Manager) Status() []ServerStatus {
 	seen := make(map[string]bool)
 	for k, e := range m.entries {
 		seen[k.server] = true
+		m.crashLocked(e) // a crash not yet recorded shows with its back-off
 		out = append(out, e.status())
 	}
 	for name, srv := range m.cfg.LSP.Servers {
@@ -75,6 +82,9 @@ func (e *entry) status() ServerStatus {
 	default:
 		s.State, s.Pid, s.Busy, s.Documents = StateActive, c.Pid(), c.Busy(), c.openDocCount()
 		s.LastError = e.unanswered
+	}
+	if s.State == StateBroken && e.crash != nil {
+		s.LastError, s.Crashes, s.RestartAt = e.crash.Error(), e.crash.Crashes, e.crash.RestartAt
 	}
 	return s
 }

@@ -158,17 +158,16 @@ func cutLines(s string, maxChars, maxLines int) string {
 
 // unknownNote says which servers gave no complete fresh answer, so a
 // timeout is never mistaken for a clean file, and why a broken server
-// broke and how to bring it back (it stays broken until restarted):
+// broke and what brings it back (brokenNote):
 //
 //	lsp-hook: no fresh diagnostics from gopls (timeout); errors it would report are unknown, not absent.
 //	lsp-hook: rust-analyzer was still running cargo check; errors it finds later are not in this answer.
-//	lsp-hook: gopls is broken (server process exited: signal: killed); `lsp-hook restart gopls` starts it again.
+//	lsp-hook: gopls is broken (server process exited: signal: killed); it restarts on the next change after 15:04:05 (in 1s).
 func unknownNote(servers []ServerResult) string {
 	var names, running, broken []string
 	for _, s := range servers {
 		if s.Kind != KindLinter && s.State == lsp.StateBroken && s.Error != "" {
-			broken = append(broken, fmt.Sprintf("lsp-hook: %s is broken (%s); `lsp-hook restart %s` starts it again.",
-				s.Name, brokenReason(s.Error), s.Name))
+			broken = append(broken, brokenNote(s))
 		}
 		switch {
 		case len(s.Pending) > 0:
@@ -188,6 +187,18 @@ func unknownNote(servers []ServerResult) string {
 	}
 	lines = append(lines, broken...)
 	return strings.Join(lines, "\n")
+}
+
+// brokenNote is the note of a broken server: why it broke, and what lsp
+// says brings it back (lsp.SplitCrashPlan): the next change after its
+// back-off, or, once it crashed too often, `lsp-hook restart` (also for an
+// error that says neither).
+func brokenNote(s ServerResult) string {
+	why, plan := lsp.SplitCrashPlan(s.Error)
+	if plan == "" {
+		plan = fmt.Sprintf("`lsp-hook restart %s` starts it again", s.Name)
+	}
+	return fmt.Sprintf("lsp-hook: %s is broken (%s); %s.", s.Name, brokenReason(why), plan)
 }
 
 // maxReason bounds the reason a broken-server note quotes, in bytes.

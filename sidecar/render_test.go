@@ -26,6 +26,18 @@ func TestUnknownNote(t *testing.T) {
 			Error: "language server is broken: server process exited: signal: killed"}},
 			"lsp-hook: no fresh diagnostics from gopls (not running); errors it would report are unknown, not absent.\n" +
 				"lsp-hook: gopls is broken (server process exited: signal: killed); `lsp-hook restart gopls` starts it again."},
+		{"crashed, restarting after its back-off", []ServerResult{{Name: "gopls", Kind: "server", State: "broken", Freshness: "none",
+			Error: "language server is broken: server process exited: signal: killed; it restarts on the next change after 15:04:05 (in 1s)"}},
+			"lsp-hook: no fresh diagnostics from gopls (not running); errors it would report are unknown, not absent.\n" +
+				"lsp-hook: gopls is broken (server process exited: signal: killed); it restarts on the next change after 15:04:05 (in 1s)."},
+		{"crashed too often", []ServerResult{{Name: "gopls", Kind: "server", State: "broken", Freshness: "none",
+			Error: "language server is broken: server process exited: signal: killed; it crashed 5 times in 10 minutes: run `lsp-hook restart gopls` to start it again"}},
+			"lsp-hook: no fresh diagnostics from gopls (not running); errors it would report are unknown, not absent.\n" +
+				"lsp-hook: gopls is broken (server process exited: signal: killed); it crashed 5 times in 10 minutes: run `lsp-hook restart gopls` to start it again."},
+		{"a long reason is cut, the plan kept", []ServerResult{{Name: "gopls", Kind: "server", State: "broken", Freshness: "none",
+			Error: "language server is broken: " + strings.Repeat("x", 300) + "; it restarts on the next change after 15:04:05 (in 2s)"}},
+			"lsp-hook: no fresh diagnostics from gopls (not running); errors it would report are unknown, not absent.\n" +
+				"lsp-hook: gopls is broken (" + strings.Repeat("x", 200) + "…); it restarts on the next change after 15:04:05 (in 2s)."},
 		{"work still running", []ServerResult{{Name: "rust-analyzer", State: "active", Freshness: "partial", Pending: []string{"cargo check"}}},
 			"lsp-hook: rust-analyzer was still running cargo check; errors it finds later are not in this answer."},
 		{"both", []ServerResult{

@@ -12,10 +12,12 @@ import (
 )
 
 // TestRestartMethod: over the socket, a killed server shows as broken with
-// its last stderr lines in status; notify_change answers without it;
-// restart clears it and the next notify_change starts a new one.
+// its last stderr lines in status; notify_change answers without it
+// during its back-off (here longer than the test); restart clears it and
+// the next notify_change starts a new one.
 func TestRestartMethod(t *testing.T) {
 	e := fakeEngine(t, "normal")
+	e.Manager.Crash.Backoff, e.Manager.Crash.MaxBackoff = time.Hour, time.Hour
 	writeFile(t, e.Root, "a.fake", "ERROR: one\n")
 	socket := serve(t, e)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)

@@ -15,7 +15,8 @@ import (
 // WriteStatus prints st as `lsp-hook status` shows it: a daemon line, its
 // root, log and process (goroutines, open fds, RSS, heap) lines, then a
 // table of servers (name, state, pid, root, last error; servers never used
-// that are disabled or not installed are one line each), a table of
+// that are disabled or not installed are one line each; a crashed one's
+// crash count and when it starts again, one line each), a table of
 // compiler-mode linters that have run, then the last stderr lines of each
 // broken server, then counters.
 func WriteStatus(w io.Writer, st StatusResult) error {
@@ -68,6 +69,11 @@ func WriteStatus(w io.Writer, st StatusResult) error {
 	if len(disabled) > 0 {
 		fmt.Fprintf(w, "disabled: %s\n", strings.Join(disabled, ", "))
 	}
+	for _, s := range st.Servers {
+		if s.State == lsp.StateBroken && s.Crashes > 0 {
+			fmt.Fprintln(w, crashLine(s))
+		}
+	}
 	if len(st.Linters) > 0 {
 		fmt.Fprintln(w)
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -95,6 +101,21 @@ func WriteStatus(w io.Writer, st StatusResult) error {
 		}
 	}
 	return nil
+}
+
+// crashLine says how often a broken server crashed (within lsp's crash
+// window) and what brings it back: "crashed: gopls (2 crashes); the next
+// change after 15:04:05 starts it again".
+func crashLine(s ServerStatus) string {
+	n := "1 crash"
+	if s.Crashes != 1 {
+		n = fmt.Sprintf("%d crashes", s.Crashes)
+	}
+	if s.RestartAt.IsZero() {
+		return fmt.Sprintf("crashed: %s (%s); only `lsp-hook restart %s` starts it again", s.Name, n, s.Name)
+	}
+	return fmt.Sprintf("crashed: %s (%s); the next change after %s starts it again", s.Name, n,
+		s.RestartAt.Local().Format(time.TimeOnly))
 }
 
 // kib formats a size given in KiB for people: "812 KiB", "21.4 MiB".

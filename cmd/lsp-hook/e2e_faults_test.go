@@ -94,7 +94,7 @@ func TestFaults(t *testing.T) {
 			},
 			budget: sidecar.DefaultBudget,
 			block: []string{"no fresh diagnostics from gopls (not running)",
-				"gopls is broken (server process exited: signal: killed); `lsp-hook restart gopls` starts it again."},
+				"gopls is broken (server process exited: signal: killed); it restarts on the next change after "},
 			forbid: []string{"ERROR ["}, // nothing from before the change passes for its answer
 			status: func(t *testing.T, w *workspace) {
 				s := w.serverNamed("gopls")
@@ -617,7 +617,7 @@ func garbageStdout() faultCase {
 		},
 		budget: sidecar.DefaultColdBudget,
 		block: []string{brokenNote, "fake is broken (server wrote something other than an LSP message on stdout: ",
-			"`lsp-hook restart fake` starts it again."},
+			"; it restarts on the next change after "},
 		status: func(t *testing.T, w *workspace) {
 			s := w.serverNamed("fake")
 			if s.State != "broken" || !strings.Contains(s.LastError, "other than an LSP message") {

@@ -44,9 +44,11 @@ func (w *workspace) fakeServer() sidecar.ServerStatus {
 }
 
 // TestRestartCommand: a language server that dies is shown broken, with
-// its last stderr lines, by `lsp-hook status`; hooks answer without it,
-// saying so; `lsp-hook restart fake` clears it and the next hook starts a
-// new one. Killing the daemon with SIGKILL takes the server with it.
+// its last stderr lines, by `lsp-hook status`; hooks answer without it
+// during its back-off, saying so (one that comes later, on a loaded
+// machine, finds it started again by itself); `lsp-hook restart fake`
+// stops it and the next hook starts a new one. Killing the daemon with
+// SIGKILL takes the server with it.
 func TestRestartCommand(t *testing.T) {
 	e2e(t)
 	w := newWorkspace(t)
@@ -71,7 +73,11 @@ func TestRestartCommand(t *testing.T) {
 
 	r = w.run(w.edit("s", "a.fake", "ERROR(F2): two\n"), nil, "hook", "claude")
 	block := w.checkHook(r)
-	if !strings.Contains(block, "no fresh diagnostics from fake (not running)") || strings.Contains(block, "ERROR [") {
+	was := "(was broken"
+	if strings.Contains(block, "ERROR [1:1] two (F2)") && !strings.Contains(block, "lsp-hook:") {
+		t.Logf("the hook came after fake's back-off, which started it again")
+		was = "(was active"
+	} else if !strings.Contains(block, "no fresh diagnostics from fake (not running)") || strings.Contains(block, "ERROR [") {
 		t.Errorf("hook with a broken server:\n%s", block)
 	}
 	if r.elapsed > sidecar.DefaultBudget {
@@ -82,7 +88,7 @@ func TestRestartCommand(t *testing.T) {
 		t.Errorf("restart nope: exit %d, stderr %q", r.exit, r.stderr)
 	}
 	r = w.run("", nil, "restart", "fake")
-	if r.exit != 0 || !strings.Contains(r.stdout, "restarted fake for "+w.root+" (was broken") {
+	if r.exit != 0 || !strings.Contains(r.stdout, "restarted fake for "+w.root+" "+was) {
 		t.Errorf("restart fake: exit %d\n%s%s", r.exit, r.stdout, r.stderr)
 	}
 	if block := w.hook(w.edit("s", "a.fake", "ERROR(F3): three\n")); !strings.Contains(block, "ERROR [1:1] three (F3)") {
