@@ -598,33 +598,42 @@ func (c *Client) collect(mark uint64, fresh map[string]verdict, want map[string]
 
 // before returns, for each file of others, what the server had said of it
 // at mark (store.asOf) — the baseline that tells what a change introduced
-// there. A file it had said nothing of had nothing wrong, when the server
-// had given a full answer before (touched); otherwise its state before is
-// unknown, and so is a file synced since mark (another check changed it:
-// its errors are that check's), and both get their current diagnostics as
-// baseline, so that nothing in them counts as introduced.
+// there. A file the server had said nothing of had nothing wrong only when
+// it was not open then (an open document's answer may just not have come
+// yet), the server diagnoses files it does not have open
+// (config.Server.OpenDependents false: gopls), and it had given a full
+// answer before (touched). Otherwise its state before is unknown, and so is
+// a file synced since mark (another check changed it: its errors are that
+// check's); both get their current diagnostics as baseline, so that nothing
+// in them counts as introduced.
 func (c *Client) before(mark uint64, others map[string][]diag.Diagnostic, touched bool) map[string][]diag.Diagnostic {
 	out := make(map[string][]diag.Diagnostic)
 	for path, cur := range others {
 		uri := pathToURI(path)
 		lists, known := c.store.asOf(uri, mark)
+		openAt, syncedSince := c.openAt(uri, mark)
 		switch {
-		case c.syncedSince(uri, mark), !known && !touched:
+		case syncedSince:
 			out[path] = cur
 		case known:
 			out[path] = c.merge(path, uri, lists)
+		case openAt || !touched || c.server.OpenDependents:
+			out[path] = cur
 		}
 	}
 	return out
 }
 
-// syncedSince reports whether the open document uri was sent a version
-// after the store's arrival number was mark.
-func (c *Client) syncedSince(uri string, mark uint64) bool {
+// openAt reports whether the document uri was open when the store's
+// arrival number was mark, and whether it was sent a version after that.
+func (c *Client) openAt(uri string, mark uint64) (open, syncedSince bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	d, ok := c.docs[uri]
-	return ok && len(d.sent) > 0 && d.sent[len(d.sent)-1].mark > mark
+	if !ok || len(d.sent) == 0 {
+		return false, false
+	}
+	return d.sent[0].mark <= mark, d.sent[len(d.sent)-1].mark > mark
 }
 
 // lists returns the push diagnostics and every pull report's items.

@@ -99,7 +99,8 @@ func reportTypeError(n int) wantDiag {
 // TestRecordedEvents replays testdata/demo-events in order, as
 // scripts/demo.sh does, and checks every lint line: Go type errors from
 // gopls in edit mode (the edited file only) and write mode (other files
-// broken by a new file), then the JSON, YAML and TOML validators.
+// broken by a new file; edit mode: the edited file, and the errors the
+// edit introduced in other files), then the JSON, YAML and TOML validators.
 func TestRecordedEvents(t *testing.T) {
 	e2e(t)
 	requireExe(t, "gopls")
@@ -118,7 +119,9 @@ func TestRecordedEvents(t *testing.T) {
 
 	want := map[string][]wantDiag{
 		"01-edit-report-type-error": {reportTypeError(0)},
-		"02-edit-greet-move-helper": nil, // edit mode: greet.go is clean; report.go's new error is not shown
+		"02-edit-greet-move-helper": { // edit mode: greet.go is clean; the error it introduced in report.go is shown
+			{other: true, file: "report.go", line: 17, col: 33, msg: "undefined: formatCount", code: "UndeclaredName"},
+		},
 		"03-write-new-textfmt": { // write mode: the new file is clean, report.go's call broke
 			{other: true, file: "report.go", line: 13, col: 16, msg: "cannot use len(inv.Items())", code: "IncompatibleAssign"},
 			{other: true, file: "report.go", line: 17, col: 56, msg: "not enough arguments in call to formatCount", code: "WrongArgCount"},
