@@ -130,6 +130,15 @@ type Server struct {
 	// publishes nothing for files it cannot load, which is not clean.
 	// Catalogue only.
 	LoadErrorProgress []string
+	// OpenDependents says the server diagnoses open documents only: a
+	// file that imports a changed one gets no diagnostics (pushed, or in
+	// a pull's answer) until it is opened, so a check that wants the
+	// callers a change broke opens them (lsp.ImportIndex finds them).
+	// False for servers that diagnose the whole workspace by themselves
+	// (gopls, rust-analyzer) and for those whose diagnostics never depend
+	// on another file (ruff, linters). Each catalogue entry that sets it
+	// says what was measured. Catalogue only.
+	OpenDependents bool
 }
 
 // LanguageID returns the LSP language identifier for a file extension (with
