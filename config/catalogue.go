@@ -84,6 +84,11 @@ func Suggest(got string, known []string) string { return suggest(got, known) }
 //     clangd 14.0.6: versioned publishDiagnostics; only open files are
 //     diagnosed, and on didSave of any file every open file is rebuilt, so
 //     a changed header re-reports the open files that include it.
+//     OpenDependents: measured with clangd 14.0.6
+//     (lsp/dependents_servers_test.go): after a header's prototype gains a
+//     parameter, the closed .c and .h files including it get no
+//     publication; opened, each gets the "Too few arguments" error clang
+//     -fsyntax-only reports, at the same line and column.
 //   - gopls: `gopls` speaks LSP on stdio with no arguments
 //     (golang.org/x/tools/gopls/doc/daemon.md); root is the nearest go.work,
 //     else go.mod (gopls/doc/workspace.md). Its diagnosticsDelay setting
@@ -129,6 +134,12 @@ func Suggest(got string, known []string) string { return suggest(got, known) }
 //     them. Versioned publishDiagnostics; when the client declares pull
 //     diagnostics it registers textDocument/diagnostic instead (identifier
 //     "Pyright", interFileDependencies) and stops pushing.
+//     OpenDependents: measured with pyright 1.1.414
+//     (lsp/dependents_servers_test.go): after make_user gains a parameter,
+//     a closed importer gets no diagnostics, and a textDocument/diagnostic
+//     pull for it is answered {"kind":"full","items":[]}, so pulling is no
+//     way around opening it; opened, it gets the "Argument missing for
+//     parameter" error `pyright --outputjson` reports, at the same place.
 //   - rust-analyzer: `rust-analyzer` speaks LSP on stdio with no arguments
 //     (rust-analyzer book, "rust-analyzer Binary"; `rustup component add
 //     rust-analyzer`). Root markers in rust-analyzer's own discovery order
@@ -186,6 +197,10 @@ func Suggest(got string, known []string) string { return suggest(got, known) }
 //     typescript.tsserverRequest command the server lists in its
 //     executeCommandProvider (lsp/tsserver.go): measured on
 //     testdata/langs/ts, a warm edit is answered in ~15 ms instead of ~385 ms.
+//     OpenDependents, since its pushes cover open files only: with the
+//     tsserver pull in use, lsp-hook already asks for a changed file's
+//     importers (tsserver's fileReferences), open or not; opened, they get
+//     the errors `tsc --noEmit` reports (lsp/dependents_servers_test.go).
 //
 // Installs of these five: gopls v0.23.0 with go install (the Makefile's
 // pin; v0.24.0's go.mod asks for Go 1.27); pyright 1.1.414, and
@@ -204,9 +219,10 @@ func Catalogue() []Server {
 				".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".c++": "cpp", ".hh": "cpp", ".hpp": "cpp", ".hxx": "cpp", ".h++": "cpp",
 				".m": "objective-c", ".mm": "objective-cpp",
 			},
-			RootMarkers: []string{".clangd", "compile_commands.json", "compile_flags.txt"},
-			Enabled:     true,
-			Install:     Install{Method: InstallApt, Packages: []string{"clangd"}, Binary: "clangd"},
+			RootMarkers:    []string{".clangd", "compile_commands.json", "compile_flags.txt"},
+			Enabled:        true,
+			OpenDependents: true,
+			Install:        Install{Method: InstallApt, Packages: []string{"clangd"}, Binary: "clangd"},
 		},
 		{
 			Name:                  "gopls",
@@ -223,12 +239,13 @@ func Catalogue() []Server {
 			Install:               Install{Method: InstallGo, Packages: []string{"golang.org/x/tools/gopls@v0.23.0"}, Binary: "gopls"},
 		},
 		{
-			Name:        "pyright",
-			Command:     []string{"pyright-langserver", "--stdio"},
-			Extensions:  []string{".py", ".pyi"},
-			LanguageIDs: map[string]string{".py": "python", ".pyi": "python"},
-			RootMarkers: []string{"pyrightconfig.json", "pyproject.toml", "setup.py", "setup.cfg", "requirements.txt"},
-			Enabled:     true,
+			Name:           "pyright",
+			Command:        []string{"pyright-langserver", "--stdio"},
+			Extensions:     []string{".py", ".pyi"},
+			LanguageIDs:    map[string]string{".py": "python", ".pyi": "python"},
+			RootMarkers:    []string{"pyrightconfig.json", "pyproject.toml", "setup.py", "setup.cfg", "requirements.txt"},
+			Enabled:        true,
+			OpenDependents: true,
 			Settings: map[string]any{
 				"python": map[string]any{"analysis": map[string]any{"diagnosticMode": "openFilesOnly"}},
 			},
@@ -251,8 +268,9 @@ func Catalogue() []Server {
 				".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "typescriptreact",
 				".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascriptreact",
 			},
-			RootMarkers: []string{"tsconfig.json", "jsconfig.json", "package.json"},
-			Enabled:     true,
+			RootMarkers:    []string{"tsconfig.json", "jsconfig.json", "package.json"},
+			Enabled:        true,
+			OpenDependents: true,
 			InitializationOptions: map[string]any{
 				"disableAutomaticTypingAcquisition": true,
 				"tsserver":                          map[string]any{"useSyntaxServer": "never"},

@@ -35,7 +35,10 @@ func moreServers() []Server {
 //     basedpyright npm package (its package.json; the package also ships
 //     a pyright-langserver bin, which is why lsp-hook links only the
 //     program a server needs). Root markers as pyright's: it reads
-//     pyrightconfig.json and pyproject.toml alike.
+//     pyrightconfig.json and pyproject.toml alike. OpenDependents as
+//     pyright's: a fork of it that keeps its diagnosticMode setting and
+//     its "openFilesOnly" default; not measured (not installed where the
+//     tests run).
 //   - ruff: `ruff server`, ruff's built-in server (docs.astral.sh/ruff/
 //     editors; stable since ruff 0.5.3); lint diagnostics only, no types.
 //     Installed with pip, pipx or uv, not from npm. Root markers are
@@ -49,7 +52,7 @@ func pythonAlternatives() []Server {
 	}
 	return []Server{
 		{Name: "basedpyright", Command: []string{"basedpyright-langserver", "--stdio"},
-			Extensions: []string{".py", ".pyi"}, LanguageIDs: py(), RootMarkers: pyRoots(),
+			Extensions: []string{".py", ".pyi"}, LanguageIDs: py(), RootMarkers: pyRoots(), OpenDependents: true,
 			Install: Install{Method: InstallNPM, Packages: []string{"basedpyright@1.40.1"}, Binary: "basedpyright-langserver"}},
 		{Name: "ruff", Command: []string{"ruff", "server"},
 			Extensions: []string{".py", ".pyi"}, LanguageIDs: py(), RootMarkers: []string{"pyproject.toml", "ruff.toml", ".ruff.toml"},

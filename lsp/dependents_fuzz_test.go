@@ -1,0 +1,72 @@
+package lsp
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// FuzzImportParsers feeds any text to the Python, JavaScript and C import
+// parsers: none may panic, each must give the same answer twice, and what
+// each returns must be what its rules can match: Python module names (with
+// relative dots) and identifiers, relative JavaScript specifiers and C
+// include names found in the text, none spanning lines.
+func FuzzImportParsers(f *testing.F) {
+	for _, set := range [][]depCase{pyCases, tsCases, cCases} {
+		for _, c := range set {
+			for _, text := range c.files {
+				f.Add([]byte(text))
+			}
+		}
+	}
+	f.Add([]byte("from . import (a,\n b as c, *)\\\nimport x.y;import z"))
+	f.Add([]byte("from\t..a.b\timport\t(\n"))
+	f.Add([]byte("import('./a')require(\"../b\")from`./c`#include <d.h>\n#import \"e\"\n"))
+	f.Fuzz(func(t *testing.T, text []byte) {
+		for _, rules := range []importRules{pyRules{}, jsRules{}, cRules{}} {
+			refs := rules.parse(text)
+			if again := rules.parse(text); !slices.EqualFunc(refs, again, refEqual) {
+				t.Fatalf("%T: two parses differ: %v, %v", rules, refs, again)
+			}
+			for _, r := range refs {
+				checkRef(t, rules, text, r)
+				for _, target := range []string{"a.py", "a/b.ts", "a/index.js", "x/a.h", "a/__init__.py", "__init__.py"} {
+					rules.names(&depQuery{root: "/nonexistent"}, "a/b/c.x", r, target)
+				}
+			}
+		}
+	})
+}
+
+func refEqual(a, b importRef) bool {
+	return a.path == b.path && a.angle == b.angle && slices.Equal(a.names, b.names)
+}
+
+// checkRef fails the test when r is not something rules can have found in
+// text.
+func checkRef(t *testing.T, rules importRules, text []byte, r importRef) {
+	t.Helper()
+	if r.path == "" || strings.ContainsAny(r.path, "\r\n") {
+		t.Fatalf("%T: empty or multi-line path %q", rules, r.path)
+	}
+	switch rules.(type) {
+	case pyRules:
+		if !pyDotted(r.path, true) {
+			t.Fatalf("python: %q is not a module name", r.path)
+		}
+		for _, n := range r.names {
+			if !pyIdentifier(n) {
+				t.Fatalf("python: name %q is not an identifier", n)
+			}
+		}
+	case jsRules:
+		if !jsRelative(r.path) || !bytes.Contains(text, []byte(r.path)) {
+			t.Fatalf("js: %q is not a relative specifier of the text", r.path)
+		}
+	case cRules:
+		if !bytes.Contains(text, []byte(r.path)) || len(r.names) != 0 {
+			t.Fatalf("c: %q is not an include name of the text", r.path)
+		}
+	}
+}

@@ -1,0 +1,245 @@
+package lsp
+
+// Real servers and their compilers on the question ImportIndex answers:
+// after a change to a callee's signature, do the callers get checked? For
+// each server with OpenDependents the compiler (pyright's CLI, tsc
+// --noEmit, clang -fsyntax-only) says which callers broke; the server,
+// told of the change alone, must not have reported the closed ones (the
+// reason OpenDependents exists), and told of the change with the
+// dependents ImportIndex found opened, must report exactly the compiler's
+// errors in them.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/lsp-hook/lsp-hook/diag"
+)
+
+// depServerCase is one language's project and change.
+type depServerCase struct {
+	server, exe string
+	files       map[string]string
+	callee      string // the changed file, relative
+	changed     string // its text after the signature change
+	deps        []string
+	compiler    func(t *testing.T, dir string) map[string][]string // rel → "line:col" of each error
+	// reportsClosed: the server, through lsp-hook, already reports closed
+	// importers without their being opened (typescript-language-server:
+	// lsp-hook asks tsserver's fileReferences, tsserver.go), so only the
+	// opened case is checked.
+	reportsClosed bool
+}
+
+var depServerCases = []depServerCase{
+	{
+		server: "pyright", exe: "pyright-langserver",
+		files: map[string]string{
+			"pyproject.toml":   "[project]\nname = \"demo\"\n",
+			"pkg/__init__.py":  "",
+			"pkg/models.py":    "def make_user(name: str) -> str:\n    return name\n",
+			"pkg/service.py":   "from pkg.models import make_user\n\n\ndef register() -> str:\n    return make_user(\"ada\")\n",
+			"pkg/api/v1.py":    "from ..models import make_user as mk\n\nUSER = mk(\"bob\")\n",
+			"pkg/unrelated.py": "def nothing() -> int:\n    return 1\n",
+		},
+		callee:   "pkg/models.py",
+		changed:  "def make_user(name: str, age: int) -> str:\n    return name * age\n",
+		deps:     []string{"pkg/service.py", "pkg/api/v1.py"},
+		compiler: pyrightCLI,
+	},
+	{
+		server: "typescript-language-server", exe: "typescript-language-server",
+		files: map[string]string{
+			"tsconfig.json":    "{\"compilerOptions\": {\"strict\": true, \"noEmit\": true, \"module\": \"esnext\", \"moduleResolution\": \"bundler\", \"target\": \"es2022\"}, \"include\": [\"src\"]}\n",
+			"src/models.ts":    "export function makeUser(name: string): string {\n  return name;\n}\n",
+			"src/service.ts":   "import { makeUser } from \"./models\";\n\nexport const u = makeUser(\"ada\");\n",
+			"src/api/v1.ts":    "export async function v1(): Promise<string> {\n  const m = await import(\"../models.js\");\n  return m.makeUser(\"bob\");\n}\n",
+			"src/unrelated.ts": "export const one = 1;\n",
+		},
+		callee:        "src/models.ts",
+		changed:       "export function makeUser(name: string, age: number): string {\n  return name.repeat(age);\n}\n",
+		deps:          []string{"src/service.ts", "src/api/v1.ts"},
+		compiler:      tscCLI,
+		reportsClosed: true,
+	},
+	{
+		server: "clangd", exe: "clangd",
+		files: map[string]string{
+			"compile_flags.txt": "-std=c11\n-Iinclude\n",
+			"include/models.h":  "#ifndef MODELS_H\n#define MODELS_H\nvoid make_user(const char *name);\n#endif\n",
+			"src/service.c":     "#include <models.h>\n\nvoid reg(void) { make_user(\"ada\"); }\n",
+			"include/api.h":     "#include \"models.h\"\nstatic inline void api(void) { make_user(\"bob\"); }\n",
+			"src/unrelated.c":   "int one(void) { return 1; }\n",
+		},
+		callee:   "include/models.h",
+		changed:  "#ifndef MODELS_H\n#define MODELS_H\nvoid make_user(const char *name, int age);\n#endif\n",
+		deps:     []string{"include/api.h", "src/service.c"},
+		compiler: clangCLI,
+	},
+}
+
+func TestDependentsWithServers(t *testing.T) {
+	for _, c := range depServerCases {
+		t.Run(c.server, func(t *testing.T) {
+			requireServer(t, c.exe)
+			t.Parallel()
+			dir := workspace(t, c.files)
+			srv := catalogueServer(t, c.server)
+			if !srv.OpenDependents {
+				t.Fatalf("%s: OpenDependents is false in the catalogue", c.server)
+			}
+			callee := filepath.Join(dir, filepath.FromSlash(c.callee))
+			writeFile(t, dir, c.callee, c.changed)
+			truth := c.compiler(t, dir)
+			for _, rel := range c.deps {
+				if len(truth[rel]) == 0 {
+					t.Fatalf("the compiler finds no error in %s: %v", rel, truth)
+				}
+			}
+
+			deps, _, err := NewImportIndex(srv, dir).Dependents(context.Background(), []string{callee})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rel := relAll(t, dir, deps); !slices.Equal(rel, c.deps) {
+				t.Fatalf("Dependents = %q, want %q", rel, c.deps)
+			}
+
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			// The change alone, in a server of its own: the closed callers
+			// get nothing, unless lsp-hook asks for them (reportsClosed).
+			alone := startClient(ctx, t, srv, dir).Update(ctx, []Doc{{Path: callee}}, DefaultSettle)
+			if alone.Freshness != Fresh {
+				t.Fatalf("the change alone: %s, %v", alone.Freshness, alone.Err)
+			}
+			for _, p := range deps {
+				errs := errorsOf(alone.Others[p])
+				t.Logf("the change alone: %d errors for the closed %s", len(errs), relAll(t, dir, []string{p})[0])
+				if len(errs) > 0 && !c.reportsClosed {
+					t.Errorf("%s reported the closed %s (%v): OpenDependents may not be needed any more", c.server, p, errs)
+				}
+			}
+			docs := []Doc{{Path: callee}}
+			for _, p := range deps {
+				docs = append(docs, Doc{Path: p})
+			}
+			o := startClient(ctx, t, srv, dir).Update(ctx, docs, DefaultSettle)
+			if o.Freshness != Fresh {
+				t.Fatalf("with the dependents opened: %s, %v", o.Freshness, o.Err)
+			}
+			for _, p := range deps {
+				rel := relAll(t, dir, []string{p})[0]
+				got := positions(o.Files[p])
+				if !slices.Equal(got, truth[rel]) {
+					t.Errorf("%s, opened: errors at %v, the compiler's at %v (%v)", rel, got, truth[rel], errorsOf(o.Files[p]))
+				} else {
+					t.Logf("%s, opened: %v at %v, as the compiler says", rel, messages(errorsOf(o.Files[p])), got)
+				}
+			}
+		})
+	}
+}
+
+// positions returns the sorted "line:col" of ds's errors (1-based, columns
+// in characters: the test files are ASCII, where compilers' byte columns
+// are the same).
+func positions(ds []diag.Diagnostic) []string {
+	var out []string
+	for _, d := range errorsOf(ds) {
+		out = append(out, fmt.Sprintf("%d:%d", d.Line, d.Column))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// compilerRun runs a compiler found like a server and returns its output;
+// a non-zero exit is expected (the project is broken).
+func compilerRun(t *testing.T, dir, name string, args ...string) []byte {
+	t.Helper()
+	exe, err := LookPath(name)
+	if err != nil {
+		t.Skipf("%s not installed: %v", name, err)
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if _, exit := err.(*exec.ExitError); err != nil && !exit {
+		t.Fatalf("running %s: %v", name, err)
+	}
+	return out
+}
+
+// pyrightCLI: `pyright --outputjson` (pyright docs/command-line.md).
+func pyrightCLI(t *testing.T, dir string) map[string][]string {
+	var report struct {
+		GeneralDiagnostics []struct {
+			File, Severity string
+			Range          struct{ Start struct{ Line, Character int } }
+		}
+	}
+	out := compilerRun(t, dir, "pyright", "--outputjson")
+	if err := json.Unmarshal(out, &report); err != nil {
+		t.Fatalf("decoding pyright --outputjson: %v\n%s", err, out)
+	}
+	truth := make(map[string][]string)
+	for _, d := range report.GeneralDiagnostics {
+		if d.Severity == "error" {
+			rel := relAll(t, dir, []string{d.File})[0]
+			truth[rel] = append(truth[rel], fmt.Sprintf("%d:%d", d.Range.Start.Line+1, d.Range.Start.Character+1))
+		}
+	}
+	return sortedValues(truth)
+}
+
+// tscErr is a line of `tsc --pretty false`: file(line,col): error TSn: message.
+var tscErr = regexp.MustCompile(`(?m)^(.+)\((\d+),(\d+)\): error TS\d+:`)
+
+// tscCLI: `tsc --noEmit -p .`.
+func tscCLI(t *testing.T, dir string) map[string][]string {
+	out := compilerRun(t, dir, "tsc", "--noEmit", "--pretty", "false", "-p", ".")
+	truth := make(map[string][]string)
+	for _, m := range tscErr.FindAllStringSubmatch(string(out), -1) {
+		truth[m[1]] = append(truth[m[1]], m[2]+":"+m[3])
+	}
+	return sortedValues(truth)
+}
+
+// clangErr is a line of clang's diagnostics: file:line:col: error: message.
+var clangErr = regexp.MustCompile(`(?m)^(.+?):(\d+):(\d+): error:`)
+
+// clangCLI: `clang -fsyntax-only` with compile_flags.txt's flags, on each
+// source and on each header as clangd checks an open one.
+func clangCLI(t *testing.T, dir string) map[string][]string {
+	truth := make(map[string][]string)
+	for _, rel := range []string{"src/service.c", "src/unrelated.c", "include/api.h"} {
+		args := []string{"-fsyntax-only", "-std=c11", "-I" + filepath.Join(dir, "include"), "-x", "c", rel}
+		cmd := exec.Command("clang", args...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if _, exit := err.(*exec.ExitError); err != nil && !exit {
+			t.Skipf("clang: %v", err)
+		}
+		for _, m := range clangErr.FindAllStringSubmatch(string(out), -1) {
+			if m[1] == rel {
+				truth[rel] = append(truth[rel], m[2]+":"+m[3])
+			}
+		}
+	}
+	return sortedValues(truth)
+}
+
+// sortedValues sorts each list of m as positions sorts its own.
+func sortedValues(m map[string][]string) map[string][]string {
+	for _, v := range m {
+		slices.Sort(v)
+	}
+	return m
+}
