@@ -61,16 +61,18 @@ type Client struct {
 
 	regs registrations // dynamic registrations and the static pull source
 	ts   tsserverPull  // tsserver.go's pull state (atomic fields)
+	deps *ImportIndex  // finds a changed file's importers (dependents.go); inert unless server.OpenDependents
 
 	watchMu sync.Mutex    // guards watch
 	watch   *Subscription // to the workspace's Watcher; nil when not watching
 
-	mu       sync.Mutex // guards docs, err, touched, updating, dirs
+	mu       sync.Mutex // guards docs, err, touched, updating, dirs, watched
 	docs     map[string]*document
 	err      error           // why the client is broken; nil while healthy
 	touched  bool            // a change has been answered fresh at least once
 	updating map[string]int  // path → Updates about to sync it (the watcher leaves those alone)
 	dirs     map[string]bool // directories a document was opened in (newDir)
+	watched  map[string]sentWatch // URI → the last watched-file event sent for it (baseline.go)
 	began    time.Time       // when the client was made: a directory changed later may be new to the server
 
 	syncMu sync.Mutex // held while a document's version is bumped and sent, so versions reach the server in order
@@ -126,7 +128,8 @@ func newClient(server config.Server, root string, log *slog.Logger) *Client {
 		server: server, root: root, log: log.With("server", server.Name, "root", root),
 		stderr: &tail{max: 8 << 10}, exited: make(chan struct{}), store: newStore(),
 		docs: make(map[string]*document), pulling: make(map[pullKey]*pullInFlight), updating: make(map[string]int),
-		dirs: make(map[string]bool), began: time.Now(),
+		dirs: make(map[string]bool), began: time.Now(), deps: NewImportIndex(server, root),
+		watched: make(map[string]sentWatch),
 	}
 	c.life, c.stop = context.WithCancel(context.Background())
 	return c
@@ -230,6 +233,9 @@ func (c *Client) Watch(w *Watcher) {
 	// subscription can never outlive the client.
 	if w != nil && c.Err() == nil {
 		c.watch = w.Subscribe(c.FilesChanged)
+		c.deps.Watch(w)
+	} else {
+		c.deps.Watch(nil)
 	}
 }
 

@@ -125,6 +125,7 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 		// open documents with the disk instead.
 		c.resyncChangedOnDisk(docs)
 	}
+	deps := c.dependentsOf(ctx, docs)
 	sent := time.Now()
 	want := make(map[string]int32, len(docs)) // uri → version sent
 	for _, d := range docs {
@@ -135,6 +136,7 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 		}
 		want[uri] = v
 	}
+	rechecked := c.recheckDependents(deps, want)
 	// Answers count from when each document's run of equal texts began
 	// (freshness.go): earlier than now when the watcher sent this text
 	// before the hook came.
@@ -179,8 +181,17 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 			out.Freshness, out.ServerMS = Partial, 0
 		}
 	}
-	out.Files, out.Others = c.collect(mark, w.fresh, want)
-	out.OthersBefore = c.before(mark, out.Others, touched)
+	base := c.baseMark(want, mark)
+	out.Files, out.Others = c.collect(base, w.fresh, want)
+	for uri := range rechecked { // an importer re-checked is another file, not a changed one
+		if p, err := uriToPath(uri); err == nil {
+			if ds, ok := out.Files[p]; ok {
+				out.Others[p] = ds
+				delete(out.Files, p)
+			}
+		}
+	}
+	out.OthersBefore = c.before(base, out.Others, touched, rechecked)
 	return out
 }
 
@@ -594,46 +605,6 @@ func (c *Client) collect(mark uint64, fresh map[string]verdict, want map[string]
 		others[path] = c.merge(path, uri, snap.lists())
 	}
 	return files, others
-}
-
-// before returns, for each file of others, what the server had said of it
-// at mark (store.asOf) — the baseline that tells what a change introduced
-// there. A file the server had said nothing of had nothing wrong only when
-// it was not open then (an open document's answer may just not have come
-// yet), the server diagnoses files it does not have open
-// (config.Server.OpenDependents false: gopls), and it had given a full
-// answer before (touched). Otherwise its state before is unknown, and so is
-// a file synced since mark (another check changed it: its errors are that
-// check's); both get their current diagnostics as baseline, so that nothing
-// in them counts as introduced.
-func (c *Client) before(mark uint64, others map[string][]diag.Diagnostic, touched bool) map[string][]diag.Diagnostic {
-	out := make(map[string][]diag.Diagnostic)
-	for path, cur := range others {
-		uri := pathToURI(path)
-		lists, known := c.store.asOf(uri, mark)
-		openAt, syncedSince := c.openAt(uri, mark)
-		switch {
-		case syncedSince:
-			out[path] = cur
-		case known:
-			out[path] = c.merge(path, uri, lists)
-		case openAt || !touched || c.server.OpenDependents:
-			out[path] = cur
-		}
-	}
-	return out
-}
-
-// openAt reports whether the document uri was open when the store's
-// arrival number was mark, and whether it was sent a version after that.
-func (c *Client) openAt(uri string, mark uint64) (open, syncedSince bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	d, ok := c.docs[uri]
-	if !ok || len(d.sent) == 0 {
-		return false, false
-	}
-	return d.sent[0].mark <= mark, d.sent[len(d.sent)-1].mark > mark
 }
 
 // lists returns the push diagnostics and every pull report's items.

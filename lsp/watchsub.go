@@ -337,6 +337,7 @@ func (c *Client) FilesChanged(events []FileEvent) {
 	// deleted file would go on defining and breaking things.
 	c.closeGone(gone)
 	if len(changes) > 0 {
+		c.noteWatched(changes)
 		if err := c.notify("workspace/didChangeWatchedFiles", didChangeWatchedFilesParams{Changes: changes}); err != nil {
 			c.log.Warn("sending watched file changes", "changes", len(changes), "err", err)
 			return

@@ -404,3 +404,96 @@ func TestDeletionReportsBrokenCallers(t *testing.T) {
 		w.hook(w.bash("s", "rm b.go"))
 	}
 }
+
+var pyErrRE = regexp.MustCompile(`^\s*(\S+\.py):(\d+):\d+ - error: `)
+
+// pyErrors runs the pyright CLI (`make tools`'s) on dir and returns the
+// errors it reports.
+func pyErrors(t *testing.T, dir string) []compilerErr {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(npmBin(), "pyright"), ".")
+	cmd.Dir = dir
+	out, _ := cmd.CombinedOutput()
+	var errs []compilerErr
+	for _, l := range strings.Split(string(out), "\n") {
+		if m := pyErrRE.FindStringSubmatch(l); m != nil {
+			rel, err := filepath.Rel(dir, m[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			n, _ := strconv.Atoi(m[2])
+			errs = append(errs, compilerErr{file: filepath.ToSlash(rel), line: n})
+		}
+	}
+	return errs
+}
+
+var tsErrRE = regexp.MustCompile(`^(\S+\.tsx?)\((\d+),\d+\): error `)
+
+// tsErrors runs `tsc --noEmit --pretty false` (`make tools`'s) in dir and
+// returns the errors it reports.
+func tsErrors(t *testing.T, dir string) []compilerErr {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(npmBin(), "tsc"), "--noEmit", "--pretty", "false", "-p", ".")
+	cmd.Dir = dir
+	out, _ := cmd.CombinedOutput()
+	var errs []compilerErr
+	for _, l := range strings.Split(string(out), "\n") {
+		if m := tsErrRE.FindStringSubmatch(l); m != nil {
+			n, _ := strconv.Atoi(m[2])
+			errs = append(errs, compilerErr{file: filepath.ToSlash(m[1]), line: n})
+		}
+	}
+	return errs
+}
+
+// TestEditBreaksCallersEveryLanguage: in Python, TypeScript and C, an
+// Edit that adds a parameter lists both callers it broke — main, opened
+// earlier, and loud, never opened — and every other error the compiler
+// reports (pyright's CLI, tsc, cc -fsyntax-only: in C the definition in
+// greet.c conflicts too); the Edit back lists nothing.
+// pyright and clangd say nothing of files they do not have open, so the
+// importers must be found and opened (lsp.ImportIndex).
+func TestEditBreaksCallersEveryLanguage(t *testing.T) {
+	e2e(t)
+	cases := []struct {
+		lang, exe, callee, main string
+		from, to                string
+		truth                   func(t *testing.T, dir string) []compilerErr
+	}{
+		{"py", "pyright-langserver", "greet.py", "main.py",
+			"def greet(name: str) -> str:", "def greet(name: str, suffix: str) -> str:", pyErrors},
+		{"ts", "typescript-language-server", "src/greet.ts", "src/main.ts",
+			"export function greet(name: string): string {", "export function greet(name: string, suffix: string): string {", tsErrors},
+		{"c", "clangd", "greet.h", "main.c",
+			"void greet(const char *name);", "void greet(const char *name, int n);",
+			func(t *testing.T, dir string) []compilerErr { return cErrors(t, dir, "main.c", "loud.c", "greet.c") }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.lang, func(t *testing.T) {
+			requireExe(t, tc.exe)
+			w := newWorkspaceOf(t, "langs/"+tc.lang, "", []string{"PATH=" + langPath(), "LSP_HOOK_LOG_LEVEL=" + os.Getenv("LSP_HOOK_TEST_DAEMON_LOG")})
+			orig := w.readFile(tc.callee)
+			if b := w.hook(w.edit("s", tc.main, w.readFile(tc.main))); b != "" {
+				t.Fatalf("%s as shipped: hook said\n%s", tc.main, indent(b))
+			}
+			for i := range 2 {
+				block := w.hook(w.edit("s", tc.callee, strings.Replace(orig, tc.from, tc.to, 1)))
+				truth := tc.truth(t, w.root)
+				if len(truth) < 2 {
+					t.Fatalf("the compiler reports %v, want at least the two broken callers", truth)
+				}
+				if p := judge(t, w.root, block, truth); p != "" || strings.Contains(block, "lsp-hook:") {
+					t.Errorf("round %d, Edit breaking the callers: %s\nhook:\n%s", i, p, indent(block))
+					if os.Getenv("LSP_HOOK_TEST_DAEMON_LOG") != "" {
+						log, _ := w.logSince(0)
+						t.Log(log)
+					}
+				}
+				if b := w.hook(w.edit("s", tc.callee, orig)); b != "" {
+					t.Errorf("round %d, Edit back: hook said\n%s", i, indent(b))
+				}
+			}
+		})
+	}
+}

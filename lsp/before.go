@@ -1,0 +1,109 @@
+package lsp
+
+import (
+	"time"
+
+	"github.com/lsp-hook/lsp-hook/diag"
+)
+
+// This file is the baseline of a change's other files: what the server
+// said of them before the change reached it, to tell what the change
+// introduced there (output.other_files: introduced). A change can reach
+// the server before its check: the workspace watcher passes a write on —
+// a didChange for an open document (a run of equal texts, freshness.go),
+// a workspace/didChangeWatchedFiles event for a closed one — as soon as it
+// sees it, and the server re-publishes the files the change broke at
+// once. The baseline is taken from before the earliest of these.
+
+// watchedWindow bounds how far back a watched-file event can move a
+// check's baseline: the write an agent's hook reports happened moments
+// before the hook.
+const watchedWindow = 30 * time.Second
+
+// maxWatched bounds the watched-file events a client remembers.
+const maxWatched = 4096
+
+// sentWatch is a watched-file event sent for a file: the store's arrival
+// number before it went out, and when.
+type sentWatch struct {
+	mark uint64
+	at   time.Time
+}
+
+// noteWatched remembers the watched-file events about to be sent.
+func (c *Client) noteWatched(changes []fileEventWire) {
+	mark, _ := c.store.mark()
+	now := time.Now()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.watched) >= maxWatched {
+		clear(c.watched)
+	}
+	for _, ch := range changes {
+		c.watched[ch.URI] = sentWatch{mark: mark, at: now}
+	}
+}
+
+// baseMark returns the arrival number from before the changed documents
+// (want) reached the server: mark (the beginning of their runs of equal
+// texts), or earlier when the watcher sent a watched-file event for one of
+// them within watchedWindow. The events it used are forgotten.
+func (c *Client) baseMark(want map[string]int32, mark uint64) uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for uri := range want {
+		if w, ok := c.watched[uri]; ok {
+			delete(c.watched, uri)
+			if time.Since(w.at) <= watchedWindow && w.mark < mark {
+				mark = w.mark
+			}
+		}
+	}
+	return mark
+}
+
+// before returns, for each file of others, what the server had said of it
+// at mark (store.asOf) — the baseline that tells what a change introduced
+// there; a file left out had nothing wrong. A file the server had said
+// nothing of had nothing wrong when it is an importer of a changed file
+// this check re-checked (importers: the callers a change breaks; better a
+// pre-existing error shown than a broken caller missed), or when it was
+// not open then (an open document's answer may just not have come yet),
+// the server diagnoses files it does not have open
+// (config.Server.OpenDependents false: gopls), and it had given a full
+// answer before (touched). Otherwise its state before is unknown, and so
+// is a file synced since mark by another check (its errors are that
+// check's); both get their current diagnostics as baseline, so that
+// nothing in them counts as introduced.
+func (c *Client) before(mark uint64, others map[string][]diag.Diagnostic, touched bool, importers map[string]bool) map[string][]diag.Diagnostic {
+	out := make(map[string][]diag.Diagnostic)
+	for path, cur := range others {
+		uri := pathToURI(path)
+		lists, known := c.store.asOf(uri, mark)
+		openAt, syncedSince := c.openAt(uri, mark)
+		switch {
+		case importers[uri] && known:
+			out[path] = c.merge(path, uri, lists)
+		case importers[uri]:
+		case syncedSince:
+			out[path] = cur
+		case known:
+			out[path] = c.merge(path, uri, lists)
+		case openAt || !touched || c.server.OpenDependents:
+			out[path] = cur
+		}
+	}
+	return out
+}
+
+// openAt reports whether the document uri was open when the store's
+// arrival number was mark, and whether it was sent a version after that.
+func (c *Client) openAt(uri string, mark uint64) (open, syncedSince bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	d, ok := c.docs[uri]
+	if !ok || len(d.sent) == 0 {
+		return false, false
+	}
+	return d.sent[0].mark <= mark, d.sent[len(d.sent)-1].mark > mark
+}
