@@ -68,12 +68,12 @@ type Client struct {
 
 	mu       sync.Mutex // guards docs, err, touched, updating, dirs, watched
 	docs     map[string]*document
-	err      error           // why the client is broken; nil while healthy
-	touched  bool            // a change has been answered fresh at least once
-	updating map[string]int  // path → Updates about to sync it (the watcher leaves those alone)
-	dirs     map[string]bool // directories a document was opened in (newDir)
+	err      error                // why the client is broken; nil while healthy
+	touched  bool                 // a change has been answered fresh at least once
+	updating map[string]int       // path → Updates about to sync it (the watcher leaves those alone)
+	dirs     map[string]bool      // directories a document was opened in (newDir)
 	watched  map[string]sentWatch // URI → the last watched-file event sent for it (baseline.go)
-	began    time.Time       // when the client was made: a directory changed later may be new to the server
+	began    time.Time            // when the client was made: a directory changed later may be new to the server
 
 	syncMu sync.Mutex // held while a document's version is bumped and sent, so versions reach the server in order
 
