@@ -114,9 +114,12 @@ func TestDependentsWithServers(t *testing.T) {
 
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
-			// The change alone, in a server of its own: the closed callers
-			// get nothing, unless lsp-hook asks for them (reportsClosed).
-			alone := startClient(ctx, t, srv, dir).Update(ctx, []Doc{{Path: callee}}, DefaultSettle)
+			// The change alone, in a server of its own, with no importers
+			// opened by lsp-hook: the closed callers get nothing, unless
+			// the server reports closed files (reportsClosed).
+			bare := srv
+			bare.OpenDependents = false
+			alone := startClient(ctx, t, bare, dir).Update(ctx, []Doc{{Path: callee}}, DefaultSettle)
 			if alone.Freshness != Fresh {
 				t.Fatalf("the change alone: %s, %v", alone.Freshness, alone.Err)
 			}
@@ -127,21 +130,20 @@ func TestDependentsWithServers(t *testing.T) {
 					t.Errorf("%s reported the closed %s (%v): OpenDependents may not be needed any more", c.server, p, errs)
 				}
 			}
-			docs := []Doc{{Path: callee}}
-			for _, p := range deps {
-				docs = append(docs, Doc{Path: p})
-			}
-			o := startClient(ctx, t, srv, dir).Update(ctx, docs, DefaultSettle)
+			// The change alone, with lsp-hook opening and re-checking the
+			// importers (importers.go): they are in Others, as the compiler
+			// reports them.
+			o := startClient(ctx, t, srv, dir).Update(ctx, []Doc{{Path: callee}}, DefaultSettle)
 			if o.Freshness != Fresh {
 				t.Fatalf("with the dependents opened: %s, %v", o.Freshness, o.Err)
 			}
 			for _, p := range deps {
 				rel := relAll(t, dir, []string{p})[0]
-				got := positions(o.Files[p])
+				got := positions(o.Others[p])
 				if !slices.Equal(got, truth[rel]) {
-					t.Errorf("%s, opened: errors at %v, the compiler's at %v (%v)", rel, got, truth[rel], errorsOf(o.Files[p]))
+					t.Errorf("%s, opened: errors at %v, the compiler's at %v (%v)", rel, got, truth[rel], errorsOf(o.Others[p]))
 				} else {
-					t.Logf("%s, opened: %v at %v, as the compiler says", rel, messages(errorsOf(o.Files[p])), got)
+					t.Logf("%s, opened: %v at %v, as the compiler says", rel, messages(errorsOf(o.Others[p])), got)
 				}
 			}
 		})
