@@ -70,6 +70,13 @@ func compileGo(ctx context.Context, dir string, env []string, _ snapshot) (*trut
 	if err != nil {
 		return nil, err
 	}
+	return goTruth(dir, all), nil
+}
+
+// goTruth is the truth `go list -e -export -test` found for the module in
+// dir: each package's (and test variant's) Error placed on its files and
+// lines, and the files it could not check marked unknown.
+func goTruth(dir string, all []*goPackage) *truth {
 	t := newTruth("")
 	pkgs := make(map[string]*goPackage) // the packages themselves, test variants left out
 	for _, p := range all {
@@ -87,7 +94,7 @@ func compileGo(ctx context.Context, dir string, env []string, _ snapshot) (*trut
 		}
 	}
 	markGoUnknown(t, dir, pkgs)
-	return t, nil
+	return t
 }
 
 // goPackage is the part of `go list -json` the soak reads.

@@ -69,9 +69,13 @@ func parseAnswer(stdout string) (answer, error) {
 	return parseBlock(out.HookSpecificOutput.AdditionalContext)
 }
 
-// parseBlock splits a lint block into its ERROR lines and notes.
+// parseBlock splits a lint block into its ERROR lines and notes; "" is
+// the empty answer.
 func parseBlock(block string) (answer, error) {
 	a := answer{block: block}
+	if block == "" {
+		return a, nil
+	}
 	file, other := "", false
 	for _, l := range strings.Split(block, "\n") {
 		switch {

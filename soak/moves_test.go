@@ -179,7 +179,8 @@ func dirty(text string) string {
 }
 
 // diffMiddle returns what an Edit replacing a by b names: the part of
-// each between their common prefix and suffix, widened to whole lines.
+// each between their common prefix and suffix, widened to whole lines
+// (each line with its newline).
 func diffMiddle(a, b string) (string, string) {
 	p := 0
 	for p < len(a) && p < len(b) && a[p] == b[p] {
@@ -190,10 +191,12 @@ func diffMiddle(a, b string) (string, string) {
 		s++
 	}
 	p = strings.LastIndexByte(a[:p], '\n') + 1
-	if i := strings.IndexByte(a[len(a)-s:], '\n'); i >= 0 {
-		s -= i
-	} else {
-		s = 0
+	if end := len(a) - s; end > p && a[end-1] != '\n' {
+		if i := strings.IndexByte(a[end:], '\n'); i >= 0 {
+			s -= i + 1
+		} else {
+			s = 0
+		}
 	}
 	return a[p : len(a)-s], b[p : len(b)-s]
 }

@@ -76,11 +76,15 @@ func (r *runner) judgement(c *call, a answer) (judgement, error) {
 	return j, nil
 }
 
-// count adds a call of class c, keeping its example when c fails the soak
-// and fewer than examplesPerClass are kept.
+// count adds a call of class c, keeping its example when fewer than
+// examplesPerClass (one for a note) are kept.
 func (tl *tally) count(c class, example string) {
 	tl.counts[c]++
-	if c >= stale && len(tl.examples[c]) < examplesPerClass {
+	keep := examplesPerClass
+	if c < stale {
+		keep = b2i(c != correct)
+	}
+	if len(tl.examples[c]) < keep {
 		tl.examples[c] = append(tl.examples[c], example)
 	}
 }
@@ -156,7 +160,7 @@ func report(t *testing.T, o options, quota int, tallies []*tally) {
 		if tl == nil {
 			continue
 		}
-		for c := stale; c < nClasses; c++ {
+		for c := timeoutNote; c < nClasses; c++ {
 			for _, e := range tl.examples[c] {
 				t.Logf("%s:\n  %s", c, e)
 			}

@@ -4,7 +4,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -20,12 +22,14 @@ type options struct {
 	calls   int    // SOAK_CALLS: judged hook calls over all languages
 	verbose bool   // SOAK_VERBOSE=1: log every call (with go test -v)
 	logDir  string // SOAK_LOGDIR: where each language's daemon log is copied at the end
+	langs   string // SOAK_LANGS: the languages to run, comma-separated (default all)
 }
 
-// loadOptions reads SOAK_SEED, SOAK_CALLS, SOAK_VERBOSE and SOAK_LOGDIR.
+// loadOptions reads SOAK_SEED, SOAK_CALLS, SOAK_VERBOSE, SOAK_LOGDIR and
+// SOAK_LANGS.
 func loadOptions(t *testing.T) options {
 	t.Helper()
-	o := options{seed: rand.Uint64() >> 1, calls: defaultCalls, verbose: os.Getenv("SOAK_VERBOSE") == "1", logDir: os.Getenv("SOAK_LOGDIR")}
+	o := options{seed: rand.Uint64() >> 1, calls: defaultCalls, verbose: os.Getenv("SOAK_VERBOSE") == "1", logDir: os.Getenv("SOAK_LOGDIR"), langs: os.Getenv("SOAK_LANGS")}
 	if s := os.Getenv("SOAK_SEED"); s != "" {
 		n, err := strconv.ParseUint(s, 10, 64)
 		if err != nil {
@@ -68,6 +72,9 @@ func TestSoak(t *testing.T) {
 		for i, l := range langs {
 			t.Run(l.name, func(t *testing.T) {
 				t.Parallel()
+				if o.langs != "" && !slices.Contains(strings.Split(o.langs, ","), l.name) {
+					t.Skipf("not in SOAK_LANGS=%s", o.langs)
+				}
 				requireTools(t, path, l.tools)
 				r := newRunner(t, l, bin, path, o.seed, i, sched)
 				if o.logDir != "" {
