@@ -3,51 +3,13 @@ package soak
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 )
-
-// runTool runs name, found on env's PATH, in dir and returns its combined
-// output and exit code; err is set only when it could not run or was
-// killed.
-func runTool(ctx context.Context, dir string, env []string, name string, args ...string) (string, int, error) {
-	cmd := exec.CommandContext(ctx, lookPath(env, name), args...)
-	cmd.Dir, cmd.Env = dir, env
-	out, err := cmd.CombinedOutput()
-	var ee *exec.ExitError
-	if errors.As(err, &ee) && ctx.Err() == nil {
-		return string(out), ee.ExitCode(), nil
-	}
-	if err != nil {
-		return string(out), -1, fmt.Errorf("running %s %s: %w\n%s", name, strings.Join(args, " "), err, out)
-	}
-	return string(out), 0, nil
-}
-
-// lookPath returns the first executable name in a directory of env's
-// PATH (exec.Command looks on this process's PATH), else name.
-func lookPath(env []string, name string) string {
-	path := ""
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
-			path = v
-		}
-	}
-	for _, dir := range filepath.SplitList(path) {
-		p := filepath.Join(dir, name)
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-			return p
-		}
-	}
-	return name
-}
 
 // goEnv is the compiler's environment for the Go project: nothing is
 // downloaded, no go.work or GOFLAGS from elsewhere applies.
