@@ -108,7 +108,7 @@ func compileC(ctx context.Context, dir string, env []string, s snapshot) (*truth
 		if err != nil {
 			return nil, err
 		}
-		t := parseClang(dir, file, out)
+		t := parseClang(dir, file, out, s)
 		if code != 0 && len(t.errs) == 0 {
 			return nil, fmt.Errorf("clang %s exited %d with no error the soak could place:\n%s", file, code, out)
 		}
@@ -124,7 +124,7 @@ func compileC(ctx context.Context, dir string, env []string, s snapshot) (*truth
 }
 
 var (
-	clangErrorRE    = regexp.MustCompile(`^(.+?):(\d+):\d+: (fatal )?error: `)
+	clangErrorRE    = regexp.MustCompile(`^(.+?):(\d+):(\d+): (fatal )?error: `)
 	clangIncludedRE = regexp.MustCompile(`^In file included from (.+?):(\d+):$`)
 )
 
@@ -134,8 +134,10 @@ var (
 // the chain): clangd reports it on that line of main ("In included
 // file: …"). A fatal error ends the translation unit, so main is then
 // partial: clangd goes on past a missing #include and may rightly report
-// more.
-func parseClang(dir, main, out string) *truth {
+// more. An error placed past the end of its line ("expected ';' after
+// struct" just after the '}') counts on the line of the next token too,
+// where clangd puts it; files holds the texts to find it.
+func parseClang(dir, main, out string, files snapshot) *truth {
 	t := newTruth(out)
 	includeLine, inChain := 0, false
 	for _, l := range strings.Split(out, "\n") {
@@ -152,9 +154,13 @@ func parseClang(dir, main, out string) *truth {
 			continue
 		}
 		n, _ := strconv.Atoi(m[2])
+		col, _ := strconv.Atoi(m[3])
 		file := relTo(dir, m[1])
 		t.add(file, n)
-		if m[3] != "" {
+		if next := nextTokenLine(files[file], n, col); next > 0 {
+			t.add(file, next)
+		}
+		if m[4] != "" {
 			t.partial[main] = true
 		}
 		if file != main && includeLine > 0 {
@@ -162,4 +168,20 @@ func parseClang(dir, main, out string) *truth {
 		}
 	}
 	return t
+}
+
+// nextTokenLine returns, when the 1-based byte column col of line n of
+// text lies past the line's last non-blank character, the line of the
+// next non-blank character after it; else 0.
+func nextTokenLine(text string, n, col int) int {
+	lines := strings.Split(text, "\n")
+	if n < 1 || n > len(lines) || col-1 < len(strings.TrimRight(lines[n-1], " \t")) {
+		return 0
+	}
+	for i := n; i < len(lines); i++ {
+		if strings.TrimSpace(lines[i]) != "" {
+			return i + 1
+		}
+	}
+	return 0
 }

@@ -62,6 +62,7 @@ func TestParseCompilers(t *testing.T) {
 	clang := "In file included from src/main.c:3:\nIn file included from include/a.h:1:\ninclude/b.h:3:9: error: use of undeclared identifier 'zz'\n" +
 		"include/b.h:4:1: error: expected ';'\nsrc/main.c:9:24: error: use of undeclared identifier 'q'\nsrc/main.c:10:2: warning: unused\n"
 	fatal := "src/math.c:1:10: fatal error: 'shapes.h' file not found\n"
+	eol := "a.h:3:2: error: expected ';' after struct\n"
 	goErr := &goPackage{ImportPath: "m/a", Dir: "/m/a", GoFiles: []string{"a.go"},
 		Error: &struct{ Err string }{"# m/a\na/a.go:4:9: cannot use \"a\"\n\thave string\n./a/a.go:7: undefined: x\n/m/a/a.go:9:1: missing return"}}
 
@@ -81,8 +82,10 @@ func TestParseCompilers(t *testing.T) {
 	}{
 		{"pyright", py, map[string][]int{"pkg/a.py": {3}}, nil},
 		{"tsc", ts, map[string][]int{"src/b.ts": {2}, "src/c.ts": {10}}, nil},
-		{"clang", parseClang(dir, "src/main.c", clang), map[string][]int{"include/b.h": {3, 4}, "src/main.c": {3, 9}}, nil},
-		{"clang fatal", parseClang(dir, "src/math.c", fatal), map[string][]int{"src/math.c": {1}}, []string{"src/math.c"}},
+		{"clang", parseClang(dir, "src/main.c", clang, nil), map[string][]int{"include/b.h": {3, 4}, "src/main.c": {3, 9}}, nil},
+		{"clang fatal", parseClang(dir, "src/math.c", fatal, nil), map[string][]int{"src/math.c": {1}}, []string{"src/math.c"}},
+		{"clang past the line's end", parseClang(dir, "a.h", eol, snapshot{"a.h": "struct p {\n\tint x;\n}\n\nint f(void);\n"}),
+			map[string][]int{"a.h": {3, 5}}, nil},
 		{"go", goTruth(dir, []*goPackage{goErr}), map[string][]int{"a/a.go": {4, 7, 9}}, nil},
 	} {
 		got := make(map[string][]int)

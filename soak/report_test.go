@@ -28,6 +28,9 @@ type tally struct {
 // judges each answer.
 func (r *runner) judgeAll() *tally {
 	tl := &tally{lang: r.lang.name}
+	if base, err := r.oracle.get(r.base.key()); err != nil || len(base.errs) > 0 {
+		r.t.Fatalf("%s: the committed project must compile clean, or nothing can be judged: %v\n%v", r.lang.name, err, base)
+	}
 	for _, c := range r.calls {
 		tl.calls++
 		if msg := hookError(c.run); msg != "" {
