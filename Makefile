@@ -2,6 +2,7 @@
 #
 #   make test    install pinned language servers into ./.tools, then go vet, go test -race and the MCP Inspector check
 #   make demo    build, then replay recorded Claude Code events against testdata/demo
+#   make soak    the long form of the compiler-judged soak (SOAK_CALLS hook calls, default 1000; SOAK_SEED replays one)
 #   make bench   every bench section against baselines measured in the same run; writes docs/benchmarks.md
 
 GO            ?= go
@@ -11,7 +12,7 @@ BIN           := $(CURDIR)/bin/lsp-hook
 
 export PATH := $(TOOLS)/bin:$(TOOLS)/npm/node_modules/.bin:$(PATH)
 
-.PHONY: all build tools apt-tools bench-tools apt-install test vet fmt-check demo bench fuzz clean
+.PHONY: all build tools apt-tools apt-install test soak vet fmt-check demo bench fuzz clean
 
 all: build
 
@@ -20,7 +21,7 @@ build:
 
 # Language servers the tests run against, pinned: gopls with go install,
 # pyright, typescript and typescript-language-server with npm ci from
-# tools/package-lock.json, clangd and shellcheck from Debian's packages. Stamp files record
+# tools/package-lock.json, clangd, clang and shellcheck from Debian's packages. Stamp files record
 # what was installed so a version bump reinstalls.
 tools: $(TOOLS)/gopls-$(GOPLS_VERSION).stamp $(TOOLS)/npm.stamp apt-tools
 
@@ -35,16 +36,12 @@ $(TOOLS)/npm.stamp: tools/package.json tools/package-lock.json
 	cd $(TOOLS)/npm && npm ci --no-audit --no-fund
 	touch $@
 
-# clangd and shellcheck (the built-in shell linter the tests run): installed
-# with apt when missing (as root, or through sudo).
-APT_TOOLS := clangd shellcheck
+# clangd, shellcheck (the built-in shell linter the tests run) and clang
+# (`clang -fsyntax-only`: the soak's judge of C, the bench's C baseline):
+# installed with apt when missing (as root, or through sudo).
+APT_TOOLS := clangd shellcheck clang
 apt-tools:
 	@$(MAKE) --no-print-directory apt-install PKGS="$(APT_TOOLS)"
-
-# clang for the bench's C baseline (`clang -fsyntax-only`, issue 7); the
-# tests do not need it.
-bench-tools:
-	@$(MAKE) --no-print-directory apt-install PKGS="clang"
 
 # apt-install PKGS="…": install the programs of PKGS (package and program
 # share the name) that are not on PATH.
@@ -62,10 +59,18 @@ vet:
 	$(GO) vet ./...
 
 # After go test, the MCP Inspector CLI (pinned in the script) lists
-# `lsp-hook mcp`'s tools; skipped when npx is missing.
+# `lsp-hook mcp`'s tools; skipped when npx is missing. go test runs the
+# soak's short form (./soak, 208 judged hook calls).
 test: tools fmt-check vet build
 	LSP_HOOK_REQUIRE_SERVERS=1 $(GO) test -race -count=1 ./...
 	./scripts/mcp-inspector-check.sh $(BIN)
+
+# The soak's long form: SOAK_CALLS hook calls over Go, Python, TypeScript
+# and C, every answer judged against the compiler (soak/doc.go). A random
+# seed unless SOAK_SEED is set; the report prints it.
+SOAK_CALLS ?= 1000
+soak: tools
+	LSP_HOOK_REQUIRE_SERVERS=1 SOAK_CALLS=$(SOAK_CALLS) $(GO) test -count=1 -timeout 90m -run '^TestSoak$$' -v ./soak
 
 # Every go test -fuzz target of FUZZPKGS (default all) for FUZZTIME each
 # (default 30s), one after another, with FUZZPARALLEL workers (default
@@ -95,7 +100,7 @@ demo: build tools
 # e.g. BENCH_FLAGS='-note "a shared, loaded machine"' or -only json,load.
 BENCH_MD    ?= docs/benchmarks.md
 BENCH_FLAGS ?=
-bench: build tools bench-tools
+bench: build tools
 	$(GO) run ./bench -bin $(BIN) -md $(BENCH_MD) $(BENCH_FLAGS)
 
 clean:

@@ -1,0 +1,98 @@
+package soak
+
+import (
+	"encoding/json"
+	"fmt"
+	"sync/atomic"
+	"time"
+)
+
+// toolCall is one Claude Code tool call as its hook events carry it:
+// tool_name, tool_input and tool_response
+// (https://code.claude.com/docs/en/hooks#posttooluse-input).
+type toolCall struct {
+	name     string         // "Write", "Edit", "MultiEdit", "Bash"
+	input    map[string]any // tool_input
+	response map[string]any // tool_response
+}
+
+// writeCall is a Write of content to the absolute path.
+func writeCall(path, content string) toolCall {
+	return toolCall{"Write", map[string]any{"file_path": path, "content": content},
+		map[string]any{"type": "update", "filePath": path, "content": content}}
+}
+
+// editCall is an Edit of the absolute path replacing old by new.
+func editCall(path, old, new string) toolCall {
+	return toolCall{"Edit", map[string]any{"file_path": path, "old_string": old, "new_string": new, "replace_all": false},
+		map[string]any{"filePath": path, "oldString": old, "newString": new, "userModified": false}}
+}
+
+// multiEditCall is a MultiEdit of the absolute path making each edit in
+// turn.
+func multiEditCall(path string, edits []sub) toolCall {
+	var list []map[string]any
+	for _, e := range edits {
+		list = append(list, map[string]any{"old_string": e.old, "new_string": e.new, "replace_all": false})
+	}
+	return toolCall{"MultiEdit", map[string]any{"file_path": path, "edits": list},
+		map[string]any{"filePath": path, "edits": list}}
+}
+
+// bashCall is a Bash call of command that printed out.
+func bashCall(command, out string) toolCall {
+	return toolCall{"Bash", map[string]any{"command": command, "description": "soak: " + command},
+		map[string]any{"stdout": out, "stderr": "", "interrupted": false, "isImage": false}}
+}
+
+// toolUseIDs numbers the tool_use_id of every call the soak makes.
+var toolUseIDs atomic.Int64
+
+func nextToolUseID() string { return fmt.Sprintf("toolu_soak_%06d", toolUseIDs.Add(1)) }
+
+// postToolUse is the PostToolUse event of c in the session, the tool
+// having run for took.
+func postToolUse(w *workspace, session string, c toolCall, took time.Duration) string {
+	return mustJSON(map[string]any{
+		"session_id":      session,
+		"transcript_path": "/home/agent/.claude/projects/soak/" + session + ".jsonl",
+		"cwd":             w.root,
+		"permission_mode": "acceptEdits",
+		"hook_event_name": "PostToolUse",
+		"tool_name":       c.name,
+		"tool_input":      c.input,
+		"tool_response":   c.response,
+		"tool_use_id":     nextToolUseID(),
+		"duration_ms":     took.Milliseconds(),
+	})
+}
+
+// postToolBatch is the PostToolBatch event of calls, made in one batch
+// (https://code.claude.com/docs/en/hooks#posttoolbatch-input).
+func postToolBatch(w *workspace, session string, calls []toolCall) string {
+	var list []map[string]any
+	for _, c := range calls {
+		resp, _ := json.Marshal(c.response)
+		list = append(list, map[string]any{
+			"tool_name": c.name, "tool_input": c.input, "tool_use_id": nextToolUseID(), "tool_response": string(resp),
+		})
+	}
+	return mustJSON(map[string]any{
+		"session_id":      session,
+		"transcript_path": "/home/agent/.claude/projects/soak/" + session + ".jsonl",
+		"cwd":             w.root,
+		"permission_mode": "acceptEdits",
+		"hook_event_name": "PostToolBatch",
+		"tool_calls":      list,
+	})
+}
+
+// mustJSON marshals v, which holds only strings, numbers, bools, maps and
+// slices of them.
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("marshaling a hook event: %v", err))
+	}
+	return string(b)
+}

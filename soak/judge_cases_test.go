@@ -1,0 +1,114 @@
+package soak
+
+import (
+	"slices"
+	"testing"
+)
+
+// truthOf builds a truth from "file:line" errors.
+func truthOf(errs map[string][]int) *truth {
+	t := newTruth("")
+	for f, lines := range errs {
+		for _, n := range lines {
+			t.add(f, n)
+		}
+	}
+	return t
+}
+
+// blockOf parses a lint block, failing the test when it is malformed.
+func blockOf(t *testing.T, block string) answer {
+	t.Helper()
+	a, err := parseBlock(block)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+const (
+	blockAThis  = "LSP errors detected in this file, please fix:\n<diagnostics file=\"a.go\">\nERROR [3:2] undefined: x (UndeclaredName)\n</diagnostics>"
+	blockBOther = "LSP errors detected in other files:\n<diagnostics file=\"b.go\">\nERROR [7:1] too many arguments\n</diagnostics>"
+	blockGhost  = "LSP errors detected in other files:\n<diagnostics file=\"gone.go\">\nERROR [1:1] x\n</diagnostics>"
+	noteTimeout = "lsp-hook: no fresh diagnostics from gopls (timeout); errors it would report are unknown, not absent."
+)
+
+// TestJudge runs judge over one case of each class and the rules that
+// keep the soak honest: unknown and partial files unjudged, notes
+// excusing silence, the older hook of a race judged against either text.
+func TestJudge(t *testing.T) {
+	files := []string{"a.go", "b.go", "c.go"}
+	for _, tc := range []struct {
+		name          string
+		tool          string
+		changed       []string
+		block         string
+		now, before   map[string][]int
+		older         map[string][]int // nil: not a race
+		unknown       []string
+		partial       []string
+		want          []class
+		broken, clean bool
+	}{
+		{name: "clean and silent", changed: []string{"a.go"}, want: []class{correct}, clean: true},
+		{name: "error shown", changed: []string{"a.go"}, block: blockAThis, now: map[string][]int{"a.go": {3}},
+			want: []class{correct}, broken: true},
+		{name: "error on another line is stale", changed: []string{"a.go"}, block: blockAThis, now: map[string][]int{"a.go": {4}},
+			want: []class{stale}, broken: true},
+		{name: "error after the fix is stale", changed: []string{"a.go"}, block: blockAThis, before: map[string][]int{"a.go": {3}},
+			want: []class{stale}, clean: true},
+		{name: "silence over an error is a false clean", changed: []string{"a.go"}, now: map[string][]int{"a.go": {3}},
+			want: []class{falseClean}, broken: true},
+		{name: "a note makes silence honest", changed: []string{"a.go"}, block: noteTimeout, now: map[string][]int{"a.go": {3}},
+			want: []class{timeoutNote}, broken: true},
+		{name: "silence over a broken caller is a false clean", changed: []string{"a.go"}, now: map[string][]int{"b.go": {7}},
+			want: []class{falseClean}, broken: true},
+		{name: "a broken caller not shown is missed", tool: "Edit", changed: []string{"a.go"}, block: blockAThis,
+			now: map[string][]int{"a.go": {3}, "b.go": {7}}, want: []class{missedCross}, broken: true},
+		{name: "after Bash it is counted apart", tool: "Bash", changed: []string{"a.go"}, block: blockAThis,
+			now: map[string][]int{"a.go": {3}, "b.go": {7}}, want: []class{missedCrossBash}, broken: true},
+		{name: "a broken caller shown", changed: []string{"a.go"}, block: blockAThis + "\n" + blockBOther,
+			now: map[string][]int{"a.go": {3}, "b.go": {7}}, want: []class{correct}, broken: true},
+		{name: "an old error elsewhere need not be shown", changed: []string{"a.go"}, block: blockAThis,
+			now: map[string][]int{"a.go": {3}, "b.go": {7}}, before: map[string][]int{"b.go": {7}}, want: []class{correct}, broken: true},
+		{name: "a file that is gone is a ghost", changed: []string{"a.go"}, block: blockGhost, want: []class{ghost}, clean: true},
+		{name: "lines in unknown files are not judged", changed: []string{"a.go"}, block: blockBOther, unknown: []string{"b.go"},
+			want: []class{correct}, clean: true},
+		{name: "lines past a fatal error are not judged", changed: []string{"a.go"}, block: blockBOther, partial: []string{"b.go"},
+			now: map[string][]int{"b.go": {1}}, before: map[string][]int{"b.go": {1}}, want: []class{correct}},
+		{name: "the older hook may answer for its text", changed: []string{"a.go"}, block: blockAThis,
+			older: map[string][]int{"a.go": {3}}, want: []class{correct}, clean: true},
+		{name: "the older hook may answer for the newer text", changed: []string{"a.go"},
+			now: map[string][]int{"a.go": {3}}, older: map[string][]int{}, want: []class{correct}},
+		{name: "the older hook is silent over two broken texts", changed: []string{"a.go"},
+			now: map[string][]int{"a.go": {3}}, older: map[string][]int{"a.go": {5}}, want: []class{falseClean}, broken: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			j := judgement{
+				tool: tc.tool, changed: tc.changed, answer: blockOf(t, tc.block),
+				exists: func(f string) bool { return slices.Contains(files, f) },
+				now:    truthOf(tc.now), before: truthOf(tc.before),
+			}
+			if tc.older != nil {
+				j.older = truthOf(tc.older)
+			}
+			for _, f := range tc.unknown {
+				j.now.unknown[f] = true
+			}
+			for _, f := range tc.partial {
+				j.now.partial[f], j.before.partial[f] = true, true
+			}
+			v := judge(j)
+			var got []class
+			for c := range nClasses {
+				if len(v.found[c]) > 0 {
+					got = append(got, c)
+				}
+			}
+			if !slices.Equal(got, tc.want) || v.broken != tc.broken || v.clean != tc.clean {
+				t.Errorf("judge = %v (%v), broken %v, clean %v; want %v, broken %v, clean %v",
+					got, v.found, v.broken, v.clean, tc.want, tc.broken, tc.clean)
+			}
+		})
+	}
+}

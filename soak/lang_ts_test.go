@@ -1,0 +1,127 @@
+package soak
+
+import "testing"
+
+// tsLanguage is a generated TypeScript project of four modules importing
+// each other, checked by typescript-language-server and tsc (strict).
+func tsLanguage() *language {
+	return &language{
+		name:      "typescript",
+		tools:     []string{"tsc", "tsserver", "typescript-language-server", "sed"},
+		files:     func(*testing.T) map[string]string { return tsFiles },
+		compile:   compileTS,
+		format:    stripTrailingSpace,
+		comment:   slashComment,
+		scenarios: tsScenarios,
+	}
+}
+
+var tsFiles = map[string]string{
+	"tsconfig.json": `{
+  "compilerOptions": {"target": "es2020", "module": "commonjs", "strict": true, "noEmit": true, "skipLibCheck": true},
+  "include": ["src"]
+}
+`,
+	"src/util.ts": `/** Small string helpers. */
+
+export function slug(text: string): string {
+  return text.trim().toLowerCase().replace(/ /g, "-");
+}
+
+export function initials(text: string): string {
+  return text
+    .split(" ")
+    .filter((w) => w.length > 0)
+    .map((w) => w[0])
+    .join("");
+}
+`,
+	"src/models.ts": `import { slug } from "./util";
+
+/** A registered user. */
+export interface User {
+  name: string;
+  age: number;
+  handle: string;
+}
+
+export function makeUser(name: string, age: number): User {
+  return { name, age, handle: slug(name) };
+}
+`,
+	"src/service.ts": `import { User, makeUser } from "./models";
+import { initials } from "./util";
+
+export function register(name: string): User {
+  return makeUser(name, 0);
+}
+
+export function greet(user: User): string {
+  return ` + "`Hello ${user.name} (${initials(user.name)})`" + `;
+}
+`,
+	"src/api.ts": `import { greet, register } from "./service";
+import { slug } from "./util";
+
+export function handle(name: string): string {
+  const user = register(name);
+  return greet(user) + " @" + slug(user.handle);
+}
+
+export function count(names: string[]): number {
+  return new Set(names.map((n) => slug(n))).size;
+}
+`,
+}
+
+const tsGreet = `
+export function greet(user: User): string {
+  return ` + "`Hello ${user.name} (${initials(user.name)})`" + `;
+}
+`
+
+var tsScenarios = []scenario{
+	{"local-type", steps(
+		edit("src/api.ts", "return new Set(names.map((n) => slug(n))).size;", "return new Set(names.map((n) => slug(n)));"),
+		revert("src/api.ts"))},
+	{"local-undefined", steps(
+		edit("src/service.ts", "(${initials(user.name)})", "(${initial(user.name)})"),
+		edit("src/service.ts", "(${initial(user.name)})", "(${initials(user.name)})"))},
+	{"signature-change", steps(
+		edit("src/models.ts", "makeUser(name: string, age: number): User", "makeUser(name: string, age: number, email: string): User"),
+		revert("src/models.ts"))},
+	{"signature-change-fixed-in-caller", []step{
+		{edit("src/models.ts", "makeUser(name: string, age: number): User", "makeUser(name: string, age: number, email: string): User")},
+		{edit("src/service.ts", "return makeUser(name, 0);", `return makeUser(name, 0, "");`)},
+		{revert("src/models.ts")},
+		{revert("src/service.ts")},
+	}},
+	{"renamed-export", []step{
+		{edit("src/util.ts", "export function slug(", "export function slugify(")},
+		{edit("src/models.ts", `import { slug } from "./util";`, `import { slugify as slug } from "./util";`),
+			edit("src/api.ts", `import { slug } from "./util";`, `import { slugify as slug } from "./util";`)},
+		{revert("src/util.ts")},
+		{revert("src/models.ts"), revert("src/api.ts")},
+	}},
+	{"renamed-field", steps(
+		edit("src/models.ts", "  handle: string;\n", "  nick: string;\n"),
+		revert("src/models.ts"))},
+	{"removed-function", steps(edit("src/service.ts", tsGreet, ""), revert("src/service.ts"))},
+	{"deleted-module", steps(remove("src/util.ts"), revert("src/util.ts"))},
+	{"renamed-module", steps(move("src/service.ts", "src/services.ts"), move("src/services.ts", "src/service.ts"))},
+	{"broken-then-renamed", steps(
+		edit("src/api.ts", "return new Set(names.map((n) => slug(n))).size;", "return new Set(names.map((n) => slug(n)));"),
+		move("src/api.ts", "src/handlers.ts"),
+		edit("src/handlers.ts", "return new Set(names.map((n) => slug(n)));", "return new Set(names.map((n) => slug(n))).size;"),
+		move("src/handlers.ts", "src/api.ts"))},
+	{"new-module", steps(
+		create("src/extra.ts", "import { makeUser } from \"./models\";\n\nexport const user = makeUser(\"x\");\n"),
+		create("src/extra.ts", "import { makeUser } from \"./models\";\n\nexport const user = makeUser(\"x\", 1);\n"),
+		remove("src/extra.ts"))},
+	{"new-module-removed-broken", steps(
+		create("src/extra.ts", "import { greet } from \"./service\";\n\nexport const text: number = greet(null);\n"),
+		remove("src/extra.ts"))},
+	{"comment", steps(
+		edit("src/util.ts", "/** Small string helpers. */", "/** Small string helpers, for handles. */"),
+		revert("src/util.ts"))},
+}

@@ -1,0 +1,251 @@
+package soak
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+)
+
+// target returns what o makes the content of its file: "" and false for
+// an op that changes no content (remove, move).
+func (r *runner) target(o op) (string, bool, error) {
+	switch o.kind {
+	case opEdit:
+		b, err := os.ReadFile(r.ws.path(o.file))
+		if err != nil {
+			return "", false, err
+		}
+		s, err := o.apply(string(b))
+		return s, true, err
+	case opCreate:
+		return o.content, true, nil
+	case opRevert:
+		s, ok := r.base[o.file]
+		if !ok {
+			return "", false, fmt.Errorf("revert %s: not a committed file", o.file)
+		}
+		return s, true, nil
+	}
+	return "", false, nil
+}
+
+// single makes one op with a tool the schedule draws, and runs its hook.
+func (r *runner) single(name string, o op) error {
+	cur, err := os.ReadFile(r.ws.path(o.file))
+	exists := err == nil
+	tool := toolFor(r.rng, o, exists)
+	if tool == "Bash" {
+		return r.bash(name, o)
+	}
+	text, _, err := r.target(o)
+	if err != nil {
+		return err
+	}
+	if exists && r.rng.Float64() < r.sched.race {
+		return r.race(name, o, tool, string(cur), text)
+	}
+	format := r.rng.Float64() < r.sched.format
+	c, err := r.write(o, tool, string(cur), text, format)
+	if err != nil {
+		return err
+	}
+	d := r.sched.delay(r.rng)
+	r.record(&call{
+		scenario: name, tool: tool, changed: o.files(),
+		move: fmt.Sprintf("%s %s%s, hook after %v", tool, o.file, formatted(format), d.Round(time.Millisecond)),
+		run:  r.hook(d, postToolUse(r.ws, r.session, c, 5*time.Millisecond)),
+	})
+	return nil
+}
+
+// write makes o's file hold text as tool does (its trailing white space
+// dirtied first when a formatter runs, which then cleans it), and returns
+// the tool call.
+func (r *runner) write(o op, tool, cur, text string, format bool) (toolCall, error) {
+	if format {
+		text = dirty(text)
+	}
+	if err := writeFiles(r.ws.root, map[string]string{o.file: text}); err != nil {
+		return toolCall{}, err
+	}
+	if format {
+		// A formatter that refuses (gofmt on a syntax error) leaves the
+		// file as written, as it would for the agent.
+		if _, _, err := runTool(context.Background(), r.ws.root, r.ws.env, r.lang.format[0], append(r.lang.format[1:], o.file)...); err != nil {
+			return toolCall{}, err
+		}
+	}
+	path := r.ws.path(o.file)
+	switch tool {
+	case "Write":
+		return writeCall(path, text), nil
+	case "MultiEdit":
+		if o.kind == opEdit {
+			return multiEditCall(path, o.subs), nil
+		}
+	}
+	old, new := diffMiddle(cur, text)
+	return editCall(path, old, new), nil
+}
+
+// race makes o the way issue 12's third defect needs it: an older text of
+// the file (its current text with a comment added) is written and hooked,
+// and o's text overtakes it, the two hooks overlapping; which hook starts
+// first is drawn. Both answers are judged: the newer one against the
+// final text, the older one against either text.
+func (r *runner) race(name string, o op, tool, cur, text string) error {
+	olderText := strings.TrimSuffix(cur, "\n") + "\n" + r.lang.comment("soak: an older text") + "\n"
+	older, err := r.write(o, tool, cur, olderText, false)
+	if err != nil {
+		return err
+	}
+	olderKey := r.oracle.submit(r.snapshot())
+	gap, olderFirst := raceGap(r.rng), r.rng.IntN(2) == 0
+	var waitOlder, waitNewer func() hookRun
+	if olderFirst {
+		waitOlder = r.ws.startHook(postToolUse(r.ws, r.session, older, 5*time.Millisecond))
+		time.Sleep(gap) // the agent's next write lands while the older hook runs
+	}
+	newer, err := r.write(o, tool, olderText, text, false)
+	if err != nil {
+		return err
+	}
+	waitNewer = r.ws.startHook(postToolUse(r.ws, r.session, newer, 5*time.Millisecond))
+	if !olderFirst {
+		time.Sleep(gap) // the older hook's event arrives after the newer one's
+		waitOlder = r.ws.startHook(postToolUse(r.ws, r.session, older, 5*time.Millisecond))
+	}
+	runOlder, runNewer := waitOlder(), waitNewer()
+	order := fmt.Sprintf("older hook first, newer %v later", gap.Round(time.Millisecond))
+	if !olderFirst {
+		order = fmt.Sprintf("newer hook first, older %v later", gap.Round(time.Millisecond))
+	}
+	before := r.state
+	r.record(&call{scenario: name, tool: tool, changed: o.files(), before: before, older: olderKey, run: runOlder,
+		move: fmt.Sprintf("%s %s, older text of a race (%s)", tool, o.file, order)})
+	r.record(&call{scenario: name, tool: tool, changed: o.files(), before: before, run: runNewer,
+		move: fmt.Sprintf("%s %s, newer text of a race (%s)", tool, o.file, order)})
+	return nil
+}
+
+// batch makes every op of st with Write or Edit, then one PostToolBatch
+// hook for all of them.
+func (r *runner) batch(name string, st step) error {
+	format := r.rng.Float64() < r.sched.format
+	var calls []toolCall
+	var changed, desc []string
+	for _, o := range st {
+		cur, _ := os.ReadFile(r.ws.path(o.file))
+		text, _, err := r.target(o)
+		if err != nil {
+			return err
+		}
+		tool := pick(r.rng, weighted{"Write", 1}, weighted{"Edit", 1})
+		c, err := r.write(o, tool, string(cur), text, format)
+		if err != nil {
+			return err
+		}
+		calls = append(calls, c)
+		changed = append(changed, o.files()...)
+		desc = append(desc, tool+" "+o.file)
+	}
+	d := r.sched.delay(r.rng)
+	r.record(&call{
+		scenario: name, tool: "Batch", changed: changed,
+		move: fmt.Sprintf("batch of %s%s, hook after %v", strings.Join(desc, " and "), formatted(format), d.Round(time.Millisecond)),
+		run:  r.hook(d, postToolBatch(r.ws, r.session, calls)),
+	})
+	return nil
+}
+
+// formatted says in a move's description that a formatter ran.
+func formatted(format bool) string {
+	if format {
+		return " (then the formatter)"
+	}
+	return ""
+}
+
+// dirty adds trailing white space to text's first line, for the formatter
+// to remove.
+func dirty(text string) string {
+	first, rest, ok := strings.Cut(text, "\n")
+	if !ok {
+		return text + "  "
+	}
+	return first + "  \n" + rest
+}
+
+// diffMiddle returns what an Edit replacing a by b names: the part of
+// each between their common prefix and suffix, widened to whole lines
+// (each line with its newline).
+func diffMiddle(a, b string) (string, string) {
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	s := 0
+	for s < len(a)-p && s < len(b)-p && a[len(a)-1-s] == b[len(b)-1-s] {
+		s++
+	}
+	p = strings.LastIndexByte(a[:p], '\n') + 1
+	if end := len(a) - s; end > p && a[end-1] != '\n' {
+		if i := strings.IndexByte(a[end:], '\n'); i >= 0 {
+			s -= i + 1
+		} else {
+			s = 0
+		}
+	}
+	return a[p : len(a)-s], b[p : len(b)-s]
+}
+
+// bash makes o with a shell command, as an agent's Bash tool does, and
+// runs the Bash hook with the command's real duration: sed -i for an
+// edit, git checkout for a revert, rm, and mv or git mv.
+func (r *runner) bash(name string, o op) error {
+	var cmd string
+	switch o.kind {
+	case opEdit:
+		cmd = fmt.Sprintf("sed -i %s %s", shellQuote(sedScript(o.subs)), shellQuote(o.file))
+	case opRevert:
+		cmd = "git checkout -- " + shellQuote(o.file)
+	case opRemove:
+		cmd = "rm " + shellQuote(o.file)
+	case opMove:
+		cmd = fmt.Sprintf("mv %s %s", shellQuote(o.file), shellQuote(o.to))
+		if r.tracked(o.file) && r.rng.IntN(3) == 0 {
+			cmd = "git " + cmd
+		}
+	default:
+		return fmt.Errorf("%v: no shell command", o)
+	}
+	want, hasText, err := r.target(o)
+	if err != nil {
+		return err
+	}
+	begin := time.Now()
+	out, code, err := runTool(context.Background(), r.ws.root, r.ws.env, "sh", "-c", cmd)
+	took := time.Since(begin)
+	if err != nil || code != 0 {
+		return fmt.Errorf("%s: exit %d, %v: %s", cmd, code, err, out)
+	}
+	if hasText {
+		if got := r.snapshot()[o.file]; got != want {
+			return fmt.Errorf("%s did not make the text the scenario wants", cmd)
+		}
+	}
+	d := r.sched.delay(r.rng)
+	r.record(&call{
+		scenario: name, tool: "Bash", changed: o.files(),
+		move: fmt.Sprintf("Bash `%s` (%v), hook after %v", cmd, took.Round(time.Millisecond), d.Round(time.Millisecond)),
+		run:  r.hook(d, postToolUse(r.ws, r.session, bashCall(cmd, out), took)),
+	})
+	return nil
+}
+
+// tracked reports whether git tracks the workspace file rel.
+func (r *runner) tracked(rel string) bool {
+	return r.ws.command("git", "ls-files", "--error-unmatch", "--", rel).Run() == nil
+}

@@ -1,0 +1,156 @@
+package soak
+
+import (
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// call is one judged hook call: what the agent did, what the hook
+// printed, and the snapshots its answer is judged against.
+type call struct {
+	n        int      // its number in the language's run, from 1
+	scenario string   // the scenario and step it belongs to
+	move     string   // what the agent did, for the report
+	tool     string   // "Write", "Edit", "MultiEdit", "Bash" or "Batch"
+	changed  []string // the files the move changed, workspace-relative
+	before   string   // key of the snapshot before the move
+	after    string   // key of the snapshot when the hook returned
+	older    string   // for the older hook of a race, the key of the text it was for; else ""
+	run      hookRun
+}
+
+// runner plays one language's schedule against its workspace.
+type runner struct {
+	t       *testing.T
+	lang    *language
+	ws      *workspace
+	oracle  *oracle
+	rng     *rand.Rand
+	sched   schedule
+	session string
+	base    snapshot // the committed project
+	state   string   // key of the snapshot after the last move
+	calls   []*call
+}
+
+// newRunner sets up lang's workspace and mirror and submits the committed
+// project to the compiler.
+func newRunner(t *testing.T, lang *language, bin, path string, seed uint64, langIndex int, sched schedule) *runner {
+	t.Helper()
+	files := lang.files(t)
+	ws := newWorkspace(t, bin, path, files)
+	mirror, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &runner{
+		t: t, lang: lang, ws: ws, sched: sched,
+		oracle:  newOracle(lang, mirror, ws.env),
+		rng:     rand.New(rand.NewPCG(seed, uint64(langIndex))),
+		session: fmt.Sprintf("soak-%s-%d", lang.name, seed),
+	}
+	r.base = r.snapshot()
+	r.state = r.oracle.submit(r.base)
+	return r
+}
+
+// snapshot reads the workspace's files.
+func (r *runner) snapshot() snapshot {
+	r.t.Helper()
+	s, err := takeSnapshot(r.ws.root)
+	if err != nil {
+		r.t.Fatalf("reading the workspace: %v", err)
+	}
+	return s
+}
+
+// play runs scenarios drawn at random until quota hook calls were made
+// (the last scenario may stop half way), checking after each whole
+// scenario that the project is back to its committed state.
+func (r *runner) play(quota int) {
+	r.t.Helper()
+	for len(r.calls) < quota {
+		sc := r.lang.scenarios[r.rng.IntN(len(r.lang.scenarios))]
+		for i, st := range sc.steps {
+			if len(r.calls) >= quota {
+				return
+			}
+			if err := r.step(fmt.Sprintf("%s %d/%d", sc.name, i+1, len(sc.steps)), st); err != nil {
+				r.t.Fatalf("%s: scenario %s step %d: %v (a fault of the soak)", r.lang.name, sc.name, i+1, err)
+			}
+		}
+		if s := r.snapshot(); s.key() != r.base.key() {
+			r.t.Fatalf("%s: scenario %s did not end with the committed project; differing files: %s (a fault of the soak)",
+				r.lang.name, sc.name, strings.Join(diffFiles(r.base, s), ", "))
+		}
+		// A git mv there and a plain mv back leave the index naming the
+		// other path; the next git checkout needs the committed one.
+		if out, err := r.ws.command("git", "reset", "-q").CombinedOutput(); err != nil {
+			r.t.Fatalf("git reset: %v\n%s", err, out)
+		}
+	}
+}
+
+// step makes one step: a single op, or several files as one batch or one
+// after another.
+func (r *runner) step(name string, st step) error {
+	if len(st) == 1 {
+		return r.single(name, st[0])
+	}
+	allContent := true
+	for _, o := range st {
+		allContent = allContent && o.kind != opRemove && o.kind != opMove
+	}
+	if allContent && r.rng.Float64() < r.sched.batch {
+		return r.batch(name, st)
+	}
+	for _, o := range st {
+		if err := r.single(name, o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// record takes the snapshot the hook's answer is judged against and adds
+// the call; its before is the last state unless set.
+func (r *runner) record(c *call) {
+	c.n = len(r.calls) + 1
+	if c.before == "" {
+		c.before = r.state
+	}
+	c.after = r.oracle.submit(r.snapshot())
+	r.state = c.after
+	r.calls = append(r.calls, c)
+	if testing.Verbose() && r.sched.verbose {
+		r.t.Logf("%s #%d %s: %s → %s", r.lang.name, c.n, c.scenario, c.move, strings.ReplaceAll(c.run.stdout, "\n", " "))
+	}
+}
+
+// hook waits d, then runs the hook with event and waits for it.
+func (r *runner) hook(d time.Duration, event string) hookRun {
+	time.Sleep(d) // sets up the timing an agent gives the hook; never waits for a result
+	return r.ws.startHook(event)()
+}
+
+// diffFiles lists the files that differ between a and b.
+func diffFiles(a, b snapshot) []string {
+	var out []string
+	for _, p := range slices.Sorted(maps.Keys(a)) {
+		if b[p] != a[p] {
+			out = append(out, p)
+		}
+	}
+	for _, p := range slices.Sorted(maps.Keys(b)) {
+		if _, ok := a[p]; !ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}
