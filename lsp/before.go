@@ -46,8 +46,12 @@ func (c *Client) noteWatched(changes []fileEventWire) {
 
 // baseMark returns the arrival number from before the changed documents
 // (want) reached the server: mark (the beginning of their runs of equal
-// texts), or earlier when the watcher sent a watched-file event for one of
-// them within watchedWindow. The events it used are forgotten.
+// texts), or earlier when, within watchedWindow, the watcher sent a
+// watched-file event for one of them, or a version of one was sent whose
+// check told nothing (superseded by this one, or a watcher's re-sync no
+// check answered: the first version after the last one a check answered
+// fresh, document.delivered). The watched-file events it used are
+// forgotten.
 func (c *Client) baseMark(want map[string]int32, mark uint64) uint64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -58,8 +62,32 @@ func (c *Client) baseMark(want map[string]int32, mark uint64) uint64 {
 				mark = w.mark
 			}
 		}
+		d, ok := c.docs[uri]
+		if !ok {
+			continue
+		}
+		for _, s := range d.sent {
+			if s.version > d.delivered {
+				if time.Since(s.at) <= watchedWindow && s.mark < mark {
+					mark = s.mark
+				}
+				break
+			}
+		}
 	}
 	return mark
+}
+
+// noteDelivered records that a check answered the documents of fresh at
+// the versions of want.
+func (c *Client) noteDelivered(fresh map[string]verdict, want map[string]int32) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for uri := range fresh {
+		if d, ok := c.docs[uri]; ok && want[uri] > d.delivered {
+			d.delivered = want[uri]
+		}
+	}
 }
 
 // before returns, for each file of others, what the server had said of it

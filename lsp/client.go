@@ -93,6 +93,10 @@ type document struct {
 	size    int64
 	sent    []sentVersion // the versions sent, oldest first, at most sentHistory (freshness.go)
 	newDir  bool          // opened in a directory new to the server (config.Server.RecheckNewDirs)
+	// delivered is the newest version a check of the document answered
+	// fresh: what the versions after it did to other files has not been
+	// told (baseMark).
+	delivered int32
 }
 
 // Start runs the server's command for root, performs the initialize

@@ -39,6 +39,13 @@ func (c *Client) closeGone(paths []string) []string {
 		return nil
 	}
 	closed := c.closeDocs(gone)
+	c.mu.Lock()
+	for _, p := range closed {
+		// A directory whose files went may go too and come back: its
+		// first file then is new to the server again (newDirLocked).
+		delete(c.dirs, filepath.Dir(p))
+	}
+	c.mu.Unlock()
 	for _, p := range closed {
 		c.store.reopen(pathToURI(p))
 	}

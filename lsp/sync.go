@@ -182,6 +182,7 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 		}
 	}
 	base := c.baseMark(want, mark)
+	c.noteDelivered(w.fresh, want)
 	out.Files, out.Others = c.collect(base, w.fresh, want)
 	for uri := range rechecked { // an importer re-checked is another file, not a changed one
 		if p, err := uriToPath(uri); err == nil {
