@@ -44,10 +44,15 @@ type Event struct {
 	Agent string
 	// Changes are the files the event says were changed.
 	Changes []sidecar.Change
-	// ChangedWithin, when positive, adds every workspace file changed on
-	// disk during that long before the hook ran (a shell command's
-	// duration): the daemon's changed_files, or a modification-time walk.
-	ChangedWithin time.Duration
+	// Shell marks an event of an agent's shell tool (Claude Code's Bash,
+	// Cursor's Shell): the workspace files the command changed on disk are
+	// checked too, as writes, found by the daemon's changed_files over the
+	// span since the session's previous hook or since the command started,
+	// whichever is earlier (see check.go).
+	Shell bool
+	// ShellRan is how long the shell command ran by the event
+	// (duration_ms); 0 when the event does not say.
+	ShellRan time.Duration
 	// Spool says what the event does with the files recorded for the
 	// session: nothing, record Changes for a later event (and answer
 	// nothing now), or take them and check them with Changes.

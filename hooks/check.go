@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
@@ -16,40 +17,77 @@ import (
 // started when absent, or from the validators in-process; with a shell
 // command's files found by the daemon's changed_files or by modification
 // time.
+//
+// A shell command's span: the daemon remembers, per session and hook
+// event (chainOf), when that chain's last hook asked, and looks back to
+// it; when that hook was a file tool's, which examined no other file, to
+// the command's start by the event's duration (measured back from when
+// this hook began, with slack) if that is earlier: a hook may arrive
+// seconds after its command (another hook ran first), and the event
+// carries no end time. With neither known it looks back
+// DefaultShellWindow and says so; where its file watcher cannot vouch for
+// the span it finds the files by modification time and says so.
 
-// request is what one check asks: the changes, and, when within is
-// positive, every workspace file changed on disk in the within before at.
+// request is what one check asks: the changes, and, for a shell command,
+// every workspace file it changed on disk.
 type request struct {
 	changes []sidecar.Change
-	within  time.Duration
-	at      time.Time
+	shell   bool          // add the files a shell command changed
+	ran     time.Duration // how long the command ran, by the event; 0 when unknown
+	chain   string        // the session's hook chain (chainOf); "" without a session
+	at      time.Time     // when the hook began
 }
 
-// Shell-command windows.
+// Shell-command spans.
 const (
-	// windowSlack widens a shell command's window at its start: the hook
-	// starts after the command ended, and clocks are read at different
-	// moments.
+	// windowSlack widens the span a command's duration gives at its start:
+	// the hook starts after the command ended, and clocks are read at
+	// different moments.
 	windowSlack = time.Second
 	// maxShellFiles bounds the files one shell command contributes.
 	maxShellFiles = 200
 )
 
-// since is the start of the request's window.
-func (q request) since() time.Time { return q.at.Add(-q.within - windowSlack) }
+// chainOf names the event's hook chain for the daemon's memory of
+// sessions: the agent, the hook event and the session, so that hooks of
+// two agents, or a session's PostToolUse and PostToolBatch hooks, each
+// look back to their own previous hook. It is "" without a session.
+func chainOf(ev Event) string {
+	if ev.Session == "" {
+		return ""
+	}
+	return ev.Agent + "/" + ev.Hook + "/" + ev.Session
+}
 
-// withShellFiles adds the changed files (absolute paths) to q's changes in
-// write mode: a shell command may have changed what other files rely on.
-func (q request) withShellFiles(paths []string, log *slog.Logger) []sidecar.Change {
-	if len(paths) > maxShellFiles {
-		log.Warn("shell command changed many files; checking the first ones", "files", len(paths), "checked", maxShellFiles)
-		paths = paths[:maxShellFiles]
+// changedParams is q's changed_files question.
+func (q request) changedParams() sidecar.ChangedFilesParams {
+	p := sidecar.ChangedFilesParams{Session: q.chain, DefaultMS: DefaultShellWindow.Milliseconds()}
+	if q.ran > 0 {
+		p.SinceMS = q.at.Add(-q.ran - windowSlack).UnixMilli()
+	}
+	return p
+}
+
+// withShellFiles adds the files of cf to q's changes in write mode (a
+// shell command may have changed what other files rely on), and returns
+// the notes the lint block must carry: cf's, and one when there were more
+// files than a hook checks.
+func (q request) withShellFiles(cf sidecar.ChangedFilesResult, log *slog.Logger) ([]sidecar.Change, []string) {
+	paths, notes := cf.Paths, cf.Notes
+	if len(paths) > maxShellFiles || cf.Truncated {
+		log.Warn("shell command changed many files; checking the first ones", "files", len(paths), "truncated", cf.Truncated, "checked", min(len(paths), maxShellFiles))
+		total := fmt.Sprint(len(paths))
+		if cf.Truncated {
+			total = "more than " + total
+		}
+		paths = paths[:min(len(paths), maxShellFiles)]
+		notes = append(slices.Clip(notes), fmt.Sprintf("the shell command changed %s files; only the first %d were checked", total, len(paths)))
 	}
 	var found []sidecar.Change
 	for _, p := range paths {
 		found = append(found, sidecar.Change{Path: p, Mode: sidecar.ModeWrite})
 	}
-	return mergeChanges(q.changes, found)
+	return mergeChanges(q.changes, found), notes
 }
 
 // Check gets a Result for changes in the workspace root: from the daemon
@@ -101,17 +139,20 @@ func viaDaemon(ctx context.Context, root, socket string, q request, source strin
 		return sidecar.Result{}, false, nil, err
 	}
 	defer c.Close()
-	changes := q.changes
-	if q.within > 0 {
+	changes, notes := q.changes, []string(nil)
+	if q.shell {
 		var cf sidecar.ChangedFilesResult
-		p := sidecar.ChangedFilesParams{SinceMS: q.since().UnixMilli()}
-		if err := c.Call(ctx, sidecar.MethodChangedFiles, p, &cf); err != nil {
+		if err := c.Call(ctx, sidecar.MethodChangedFiles, q.changedParams(), &cf); err != nil {
 			return sidecar.Result{}, started, nil, fmt.Errorf("changed_files: %w", err)
 		}
-		opts.Log.Debug("files changed by the shell command", "source", cf.Source, "files", len(cf.Paths), "truncated", cf.Truncated)
-		changes = q.withShellFiles(cf.Paths, opts.Log)
+		opts.Log.Debug("files changed by the shell command", "span", cf.Span, "source", cf.Source,
+			"uncovered", cf.Uncovered, "files", len(cf.Paths), "truncated", cf.Truncated)
+		changes, notes = q.withShellFiles(cf, opts.Log)
 	}
 	if len(changes) == 0 {
+		if len(notes) > 0 {
+			return sidecar.NotesResult(notes), started, nil, nil
+		}
 		return sidecar.Result{}, started, nil, nil
 	}
 	warm := time.Until(begin.Add(opts.Budget))
@@ -122,6 +163,7 @@ func viaDaemon(ctx context.Context, root, socket string, q request, source strin
 		Changes: changes, Source: source, Publish: opts.Publish,
 		BudgetMS:     int(max(warm, 0) / time.Millisecond),
 		ColdBudgetMS: int(max(time.Until(begin.Add(opts.ColdBudget)), 0) / time.Millisecond),
+		Skipped:      notes,
 	}
 	if p.BudgetMS <= 0 {
 		return sidecar.Result{}, started, nil, fmt.Errorf("budget spent before asking the daemon")
@@ -129,6 +171,14 @@ func viaDaemon(ctx context.Context, root, socket string, q request, source strin
 	var res sidecar.Result
 	if err := c.Call(ctx, sidecar.MethodNotifyChange, p, &res); err != nil {
 		return sidecar.Result{}, started, nil, fmt.Errorf("notify_change: %w", err)
+	}
+	if !q.shell && q.chain != "" {
+		// The session's next shell hook looks back to this one (a shell
+		// hook's changed_files already marked it).
+		mark := sidecar.ChangedFilesParams{Session: q.chain, RecordOnly: true}
+		if err := c.Call(ctx, sidecar.MethodChangedFiles, mark, &sidecar.ChangedFilesResult{}); err != nil {
+			opts.Log.Warn("recording the session's hook for its next shell hook", "err", err)
+		}
 	}
 	return res, started, changes, nil
 }
@@ -139,15 +189,23 @@ func viaDaemon(ctx context.Context, root, socket string, q request, source strin
 // is one a language server would have checked, the block says so (why is
 // the reason), so the agent never takes silence for a clean file.
 func inProcess(ctx context.Context, root string, q request, source string, log *slog.Logger, why string) (sidecar.Result, []sidecar.Change) {
-	changes := q.changes
-	if q.within > 0 {
-		paths, err := sidecar.ChangedSince(ctx, root, q.since())
+	changes, notes := q.changes, []string(nil)
+	if q.shell {
+		uncovered := "no lsp-hook daemon answered, so no file watcher"
+		if why == "" {
+			uncovered = "lsp-hook runs without its daemon and its file watcher"
+		}
+		cf, err := sidecar.ChangedOnDisk(ctx, root, q.changedParams(), uncovered)
 		if err != nil {
 			log.Warn("listing files the shell command changed", "err", err)
+			cf.Notes = []string{"the files the shell command changed could not be listed (" + err.Error() + "); they are not checked"}
 		}
-		changes = q.withShellFiles(paths, log)
+		changes, notes = q.withShellFiles(cf, log)
 	}
 	if len(changes) == 0 {
+		if len(notes) > 0 {
+			return sidecar.NotesResult(notes), nil
+		}
 		return sidecar.Result{}, nil
 	}
 	cfg, problems := sidecar.LoadConfig(root)
@@ -156,6 +214,6 @@ func inProcess(ctx context.Context, root string, q request, source string, log *
 	}
 	e := sidecar.NewEngine(root, cfg, nil, log)
 	e.Fallback = why // the block names the servers that did not check, within its caps
-	res := e.Check(ctx, sidecar.NotifyChangeParams{Changes: changes, Source: source})
+	res := e.Check(ctx, sidecar.NotifyChangeParams{Changes: changes, Source: source, Skipped: notes})
 	return res, changes
 }

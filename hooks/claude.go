@@ -28,10 +28,13 @@ import (
 // Write is a write; Edit, MultiEdit and NotebookEdit
 // (tool_input.notebook_path; the .ipynb is validated as JSON) are edits;
 // each file is read from disk after the tool ran (never from the event's
-// content, which a formatter or a second Write may have replaced); Bash checks the workspace
-// files changed on disk while its command ran: duration_ms before the
-// hook, or DefaultShellWindow when the event does not say (a batch's
-// calls never do). Other tools yield no change.
+// content, which a formatter or a second Write may have replaced). Bash
+// checks the workspace files changed on disk since the previous hook of
+// the session (for the same hook event), or since its command started by
+// duration_ms when that is earlier and the previous hook examined no shell
+// changes (see check.go); with neither known (a session's first hook
+// without duration_ms; a batch's calls never carry one), those of the last
+// DefaultShellWindow, with a note saying so. Other tools yield no change.
 //
 // The answer, by Mode: ModeContext prints {"hookSpecificOutput":
 // {"hookEventName": "PostToolUse" (or "PostToolBatch"),
@@ -52,7 +55,8 @@ type Claude struct {
 var _ Adapter = Claude{}
 
 // DefaultShellWindow is how far back a shell tool's changes are looked
-// for when its event does not carry the command's duration.
+// for when neither its event's duration nor an earlier hook of its
+// session bounds the span.
 const DefaultShellWindow = time.Minute
 
 // ClaudeEvent is the part of a Claude Code hook event lsp-hook reads
@@ -130,7 +134,7 @@ func (Claude) Decode(r io.Reader) (Event, error) {
 }
 
 // addClaudeCall adds what one tool call changed to ev: its file, or, for
-// Bash, a window of dur (DefaultShellWindow when 0).
+// Bash, the shell command that ran for dur (0: unknown).
 func addClaudeCall(ev Event, tool string, input json.RawMessage, dur time.Duration) (Event, error) {
 	mode := sidecar.ModeEdit
 	switch tool {
@@ -138,10 +142,7 @@ func addClaudeCall(ev Event, tool string, input json.RawMessage, dur time.Durati
 		mode = sidecar.ModeWrite
 	case "Edit", "MultiEdit", "NotebookEdit":
 	case "Bash":
-		if dur <= 0 {
-			dur = DefaultShellWindow
-		}
-		ev.ChangedWithin = max(ev.ChangedWithin, dur)
+		ev.Shell, ev.ShellRan = true, max(ev.ShellRan, dur)
 		return ev, nil
 	default:
 		return ev, nil // Read, Grep, Agent, …: nothing to check

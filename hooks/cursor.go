@@ -23,7 +23,9 @@ import (
 //     "cwd", "duration"} plus the common fields. It takes the files
 //     recorded for the conversation, adds the tool's own (Write and Edit
 //     name it in tool_input.file_path or .path; a Shell command adds the
-//     workspace files changed during its duration, in milliseconds), and
+//     workspace files changed since the conversation's previous hook or
+//     since the command started by its duration, in milliseconds,
+//     whichever is earlier, as Claude's Bash does), and
 //     answers {"additional_context": "<lint block>"}, which Cursor injects
 //     into the conversation after the tool result.
 //
@@ -112,9 +114,9 @@ func decodeCursor(data []byte) (Event, error) {
 				}
 			}
 		case "Shell", "Bash":
-			out.ChangedWithin = DefaultShellWindow
+			out.Shell = true
 			if ev.Duration != nil && *ev.Duration > 0 && *ev.Duration < float64(24*time.Hour/time.Millisecond) {
-				out.ChangedWithin = time.Duration(*ev.Duration * float64(time.Millisecond))
+				out.ShellRan = time.Duration(*ev.Duration * float64(time.Millisecond))
 			}
 		}
 	}

@@ -37,12 +37,12 @@ func TestCursorDecode(t *testing.T) {
 		{
 			name:  "shell with duration",
 			in:    `{` + cursorCommon + `,"hook_event_name":"postToolUse","tool_name":"Shell","tool_input":{"command":"sed -i s/a/b/ x"},"tool_output":"{\"exitCode\":0}","duration":5432}`,
-			spool: SpoolTake, once: true, within: "5.432s",
+			spool: SpoolTake, once: true, shell: "5.432s",
 		},
 		{
 			name:  "shell without duration",
 			in:    `{` + cursorCommon + `,"hook_event_name":"postToolUse","tool_name":"Shell","tool_input":{"command":"ls"}}`,
-			spool: SpoolTake, once: true, within: DefaultShellWindow.String(),
+			spool: SpoolTake, once: true, shell: "unknown",
 		},
 		{
 			name: "write with an unknown tool_input shape",

@@ -20,8 +20,8 @@ func checkEvent(t *testing.T, in string, ev Event) {
 			t.Fatalf("bad mode %q from %q", c.Mode, in)
 		}
 	}
-	if ev.ChangedWithin < 0 {
-		t.Fatalf("negative window %v from %q", ev.ChangedWithin, in)
+	if ev.ShellRan < 0 || ev.ShellRan > 0 && !ev.Shell {
+		t.Fatalf("shell run of %v (shell %v) from %q", ev.ShellRan, ev.Shell, in)
 	}
 	if ev.Spool < SpoolNone || ev.Spool > SpoolTake {
 		t.Fatalf("bad spool op %d from %q", ev.Spool, in)
@@ -41,7 +41,7 @@ type decodeCase struct {
 	session, cwd, agent string
 	spool               SpoolOp
 	once                bool
-	within              string // a time.Duration's String, "" for none
+	shell               string // shellOf the event
 }
 
 // runDecodeTable decodes each case with a and compares.
@@ -80,13 +80,21 @@ func runDecodeTable(t *testing.T, a Adapter, tests []decodeCase) {
 			if ev.Once != tt.once {
 				t.Errorf("once = %v, want %v", ev.Once, tt.once)
 			}
-			within := ""
-			if ev.ChangedWithin > 0 {
-				within = ev.ChangedWithin.String()
-			}
-			if within != tt.within {
-				t.Errorf("changed within = %q, want %q", within, tt.within)
+			if got := shellOf(ev); got != tt.shell {
+				t.Errorf("shell = %q, want %q", got, tt.shell)
 			}
 		})
 	}
+}
+
+// shellOf describes an event's shell command: "" for none, "unknown" when
+// the event does not say how long it ran, else that duration.
+func shellOf(ev Event) string {
+	switch {
+	case !ev.Shell:
+		return ""
+	case ev.ShellRan == 0:
+		return "unknown"
+	}
+	return ev.ShellRan.String()
 }

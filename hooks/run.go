@@ -88,7 +88,7 @@ func Run(ctx context.Context, a Adapter, stdin io.Reader, stdout io.Writer, opts
 		log.Warn("ignoring hook event", "err", decodeErr)
 		return Outcome{}
 	case rootErr != nil:
-		if len(ev.Changes) > 0 || ev.Spool != SpoolNone || ev.ChangedWithin > 0 {
+		if len(ev.Changes) > 0 || ev.Spool != SpoolNone || ev.Shell {
 			log.Warn("ignoring hook event", "err", rootErr)
 		}
 		return Outcome{}
@@ -97,11 +97,11 @@ func Run(ctx context.Context, a Adapter, stdin io.Reader, stdout io.Writer, opts
 	if !ok {
 		return Outcome{}
 	}
-	if len(changes) == 0 && ev.ChangedWithin <= 0 {
+	if len(changes) == 0 && !ev.Shell {
 		log.Debug("event has no file changes", "tool", ev.Tool, "event", ev.Hook)
 		return write(a, ev, sidecar.Result{}, stdout, opts, log)
 	}
-	q := request{changes: changes, within: ev.ChangedWithin, at: begin}
+	q := request{changes: changes, shell: ev.Shell, ran: ev.ShellRan, chain: chainOf(ev), at: begin}
 	res, via, checked := check(ctx, root, q, a.Name(), begin, opts)
 	res = deliveredOnce(ev, sp, res, checked, log)
 	out := write(a, ev, res, stdout, opts, log)
@@ -133,9 +133,11 @@ func workspaceOf(ev Event, opts Options) (root string, _ Options, closeLog func(
 // deliveredOnce applies the event's delivered-block records to res: it
 // records the files of a block delivered for a per-tool event
 // (NoteDelivered), and empties a block already delivered for the same
-// session, files and contents (Once).
+// session, files and contents (Once). A block of notes alone (a shell
+// command's span, nothing checked) has no files to key on: it is always
+// delivered.
 func deliveredOnce(ev Event, sp *spool, res sidecar.Result, checked []sidecar.Change, log *slog.Logger) sidecar.Result {
-	if res.Lint == "" || sp == nil || ev.Session == "" {
+	if res.Lint == "" || sp == nil || ev.Session == "" || len(checked) == 0 {
 		return res
 	}
 	if ev.NoteDelivered {

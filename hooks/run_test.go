@@ -142,6 +142,22 @@ func TestRunCursorAfterFileEdit(t *testing.T) {
 	}
 }
 
+// TestRunCursorShellNotes: a Cursor Shell event (delivered once per
+// session, file and content) whose command changed nothing still says,
+// each time, how the span was looked at: a note with no files is never
+// taken for a block already delivered.
+func TestRunCursorShellNotes(t *testing.T) {
+	root := hookEnv(t)
+	shell := map[string]any{"conversation_id": "c3", "generation_id": "g", "cursor_version": "1.7.2", "workspace_roots": []string{root},
+		"hook_event_name": "postToolUse", "tool_name": "Shell", "tool_input": map[string]any{"command": "true"}, "tool_output": "{}", "cwd": root}
+	for i := range 2 {
+		out, _, _ := runHook(t, Cursor{}, jsonEvent(t, shell))
+		if !strings.Contains(out, "only files changed in the last 1m0s were checked") {
+			t.Errorf("Shell hook %d printed %q, want the default span's note", i, out)
+		}
+	}
+}
+
 func TestRunModes(t *testing.T) {
 	root := hookEnv(t)
 	conf := filepath.Join(root, "conf.toml")
@@ -181,6 +197,60 @@ func TestRunBashInProcess(t *testing.T) {
 	out, _, _ := runHook(t, Claude{}, ev)
 	if !strings.Contains(out, `new.toml`) || strings.Contains(out, `old.toml`) {
 		t.Fatalf("Bash answer = %q, want new.toml only", out)
+	}
+	if !strings.Contains(out, "lsp-hook: files changed while the shell command ran were found by modification time") {
+		t.Errorf("Bash answer = %q, want the note on modification times", out)
+	}
+	// Nothing changed, and no duration: the default span, said, and
+	// silence would read as clean.
+	os.Chtimes(filepath.Join(root, "new.toml"), past, past)
+	ev = jsonEvent(t, map[string]any{"session_id": "s", "cwd": root, "hook_event_name": "PostToolUse", "tool_name": "Bash",
+		"tool_input": map[string]any{"command": "true"}})
+	out, _, _ = runHook(t, Claude{}, ev)
+	if !strings.Contains(out, "only files changed in the last 1m0s were checked") || strings.Contains(out, "toml") {
+		t.Errorf("Bash answer without duration = %q, want the default span's note alone", out)
+	}
+}
+
+// TestShellQuestion: what a shell hook asks the daemon: its session's
+// chain, and the command's start by the event's duration (with slack)
+// only when the event has one; the default span always, for when nothing
+// else bounds the span.
+func TestShellQuestion(t *testing.T) {
+	at := time.UnixMilli(1_000_000)
+	tests := []struct {
+		name string
+		ev   Event
+		want sidecar.ChangedFilesParams
+	}{
+		{
+			name: "duration and session",
+			ev:   Event{Agent: "claude", Hook: "PostToolUse", Session: "s1", Shell: true, ShellRan: 300 * time.Millisecond},
+			want: sidecar.ChangedFilesParams{SinceMS: 1_000_000 - 1_300, Session: "claude/PostToolUse/s1", DefaultMS: 60_000},
+		},
+		{
+			name: "no duration",
+			ev:   Event{Agent: "claude", Hook: "PostToolBatch", Session: "s1", Shell: true},
+			want: sidecar.ChangedFilesParams{Session: "claude/PostToolBatch/s1", DefaultMS: 60_000},
+		},
+		{
+			name: "no session",
+			ev:   Event{Agent: "cursor", Hook: "postToolUse", Shell: true, ShellRan: time.Second},
+			want: sidecar.ChangedFilesParams{SinceMS: 1_000_000 - 2_000, DefaultMS: 60_000},
+		},
+		{
+			name: "cursor running claude's hook",
+			ev:   Event{Agent: "cursor", Hook: "PostToolUse", Session: "c9", Shell: true},
+			want: sidecar.ChangedFilesParams{Session: "cursor/PostToolUse/c9", DefaultMS: 60_000},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q := request{shell: tt.ev.Shell, ran: tt.ev.ShellRan, chain: chainOf(tt.ev), at: at}
+			if got := q.changedParams(); got != tt.want {
+				t.Errorf("changedParams = %+v, want %+v", got, tt.want)
+			}
+		})
 	}
 }
 

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"slices"
 	"time"
@@ -9,13 +10,25 @@ import (
 
 // This file is the Watcher's short memory of what changed on disk, for the
 // daemon's changed_files method: an agent's shell tool (Claude Code's Bash)
-// says how long its command ran, and the hook asks which workspace files
-// changed during that time.
+// changes files no tool input names, and the hook asks which workspace
+// files changed since the session's previous hook or since the command
+// started. When the Watcher cannot vouch for the whole span it says why,
+// and the daemon falls back to modification times.
 
 // recentCap is how many raw changes the memory keeps; older ones are
 // forgotten, and a question reaching back past them is answered as
 // incomplete.
 const recentCap = 4096
+
+// Why a span is not covered (ChangedSince's uncovered).
+const (
+	UncoveredStarted   = "the file watcher started after the span began"
+	UncoveredForgotten = "the file watcher forgot changes of the span (more than 4096 since)"
+	UncoveredLost      = "the kernel dropped file events during the span"
+	UncoveredCapped    = "some directories are not watched (directory cap or inotify limit)"
+	UncoveredOff       = "the daemon does not watch files"
+	UncoveredNoWatcher = "the file watcher could not start"
+)
 
 // recentChange is one change the Watcher recorded: the path (absolute,
 // clean), what happened, and when the Watcher read it from the kernel.
@@ -28,10 +41,11 @@ type recentChange struct {
 // recentChanges is a ring of the last recentCap changes. It is guarded by
 // Watcher.mu.
 type recentChanges struct {
-	start   time.Time // when recording began: nothing before it is known
+	start   time.Time // when recording began, every directory watched: nothing before it is known
 	ring    []recentChange
 	next    int       // index the next change goes to
 	dropped time.Time // when the newest forgotten change was recorded; zero if none
+	lost    time.Time // when the kernel last reported lost events; zero if never
 }
 
 func newRecentChanges(start time.Time) recentChanges {
@@ -50,11 +64,23 @@ func (r *recentChanges) add(path string, t FileChangeType, at time.Time) {
 	r.next = (r.next + 1) % recentCap
 }
 
+// lose records that the kernel reported lost events at (when the report
+// was read: every lost event happened before it).
+func (r *recentChanges) lose(at time.Time) { r.lost = at }
+
 // since returns the paths created or changed at or after t, each once, in
-// the order first seen; complete is false when changes at or after t may
-// have been forgotten or happened before recording began.
-func (r *recentChanges) since(t time.Time) (paths []string, complete bool) {
-	complete = !r.start.After(t) && (r.dropped.IsZero() || r.dropped.Before(t))
+// the order first seen; uncovered is "" when every change at or after t
+// is known, else why not: recording began after t, changes at or after t
+// were forgotten, or the kernel lost events at or after t.
+func (r *recentChanges) since(t time.Time) (paths []string, uncovered string) {
+	switch {
+	case r.start.After(t):
+		uncovered = UncoveredStarted
+	case !r.dropped.IsZero() && !r.dropped.Before(t):
+		uncovered = UncoveredForgotten
+	case !r.lost.IsZero() && !r.lost.Before(t):
+		uncovered = UncoveredLost
+	}
 	seen := make(map[string]bool)
 	for i := range r.ring {
 		c := r.ring[(r.next+i)%len(r.ring)]
@@ -64,24 +90,27 @@ func (r *recentChanges) since(t time.Time) (paths []string, complete bool) {
 		seen[c.path] = true
 		paths = append(paths, c.path)
 	}
-	return paths, complete
+	return paths, uncovered
 }
 
 // ChangedSince returns the files (absolute, clean, sorted) the Watcher saw
 // created or changed at or after t that are regular files now: a file
 // deleted or renamed away since, and directories, are left out. It first
 // waits, as Flush does, until every change made before the call has been
-// read. complete is false when the Watcher cannot vouch for the whole
-// window: it started after t, some directories are not watched, the kernel
-// lost events, or the window reaches past its memory of the last 4096
-// changes. The error is ctx's, or the Watcher's after Close.
-func (w *Watcher) ChangedSince(ctx context.Context, t time.Time) (paths []string, complete bool, err error) {
+// read. uncovered is "" when the Watcher vouches for the whole span, else
+// why it cannot (one of the Uncovered… texts): it started after t, some
+// directories are not watched, the kernel lost events since t, or the span
+// reaches past its memory of the last 4096 changes. The error is ctx's, or
+// the Watcher's after Close.
+func (w *Watcher) ChangedSince(ctx context.Context, t time.Time) (paths []string, uncovered string, err error) {
 	if err := w.handOver(ctx); err != nil {
-		return nil, false, err
+		return nil, "", err
 	}
 	w.mu.Lock()
-	seen, complete := w.recent.since(t)
-	complete = complete && !w.capped && !w.lost
+	seen, uncovered := w.recent.since(t)
+	if uncovered == "" && w.capped {
+		uncovered = UncoveredCapped
+	}
 	w.mu.Unlock()
 	for _, p := range seen {
 		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
@@ -89,23 +118,23 @@ func (w *Watcher) ChangedSince(ctx context.Context, t time.Time) (paths []string
 		}
 	}
 	slices.Sort(paths)
-	return paths, complete, nil
+	return paths, uncovered, nil
 }
 
 // ChangedSince is Watcher.ChangedSince for the workspace's Watcher,
 // starting it when no server has yet (a Watcher started now knows nothing
-// of the past, so that answer is incomplete). Without WatchFiles, or when
-// the Watcher could not be made, it returns no paths and complete false.
-// After Shutdown it returns ErrClosed.
-func (m *Manager) ChangedSince(ctx context.Context, t time.Time) (paths []string, complete bool, err error) {
+// of the past, so that answer is uncovered). Without WatchFiles, or when
+// the Watcher could not be made, it returns no paths and says so in
+// uncovered. After Shutdown it returns ErrClosed.
+func (m *Manager) ChangedSince(ctx context.Context, t time.Time) (paths []string, uncovered string, err error) {
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
-		return nil, false, ErrClosed
+		return nil, "", ErrClosed
 	}
 	if !m.WatchFiles {
 		m.mu.Unlock()
-		return nil, false, nil
+		return nil, UncoveredOff, nil
 	}
 	m.startWatcherLocked()
 	ready := m.watchReady
@@ -113,16 +142,29 @@ func (m *Manager) ChangedSince(ctx context.Context, t time.Time) (paths []string
 	select {
 	case <-ready:
 	case <-ctx.Done():
-		return nil, false, ctx.Err()
+		return nil, "", fmt.Errorf("waiting for the file watcher: %w", ctx.Err())
 	}
 	m.mu.Lock()
 	w, closed := m.watcher, m.closed
 	m.mu.Unlock()
 	if closed {
-		return nil, false, ErrClosed
+		return nil, "", ErrClosed
 	}
 	if w == nil {
-		return nil, false, nil
+		return nil, UncoveredNoWatcher, nil
 	}
 	return w.ChangedSince(ctx, t)
+}
+
+// StartWatching starts the workspace's Watcher, when WatchFiles is set and
+// no server has started it yet, without waiting for it: a later
+// ChangedSince then covers the span from when it is ready. A daemon calls
+// it when an agent session's hook is answered, so that the session's next
+// shell hook finds the watcher running.
+func (m *Manager) StartWatching() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.WatchFiles && !m.closed {
+		m.startWatcherLocked()
+	}
 }

@@ -17,27 +17,36 @@ func TestRecentChangesRing(t *testing.T) {
 	r.add("/b", FileCreated, at(2))
 	r.add("/c", FileDeleted, at(3))
 	r.add("/a", FileChanged, at(4))
-	paths, complete := r.since(at(2))
-	if !complete || !reflect.DeepEqual(paths, []string{"/b", "/a"}) {
-		t.Errorf("since(2) = %v, %v; want [/b /a], complete", paths, complete)
+	paths, uncovered := r.since(at(2))
+	if uncovered != "" || !reflect.DeepEqual(paths, []string{"/b", "/a"}) {
+		t.Errorf("since(2) = %v, %q; want [/b /a], covered", paths, uncovered)
 	}
-	if _, complete := r.since(t0.Add(-time.Second)); complete {
-		t.Error("a window before recording began is complete")
+	if _, uncovered := r.since(t0.Add(-time.Second)); uncovered != UncoveredStarted {
+		t.Errorf("a span before recording began: %q", uncovered)
 	}
-	// Overflow: the oldest are forgotten, and windows reaching them are
-	// incomplete.
+	// Overflow: the oldest are forgotten, and spans reaching them are
+	// uncovered.
 	for i := range recentCap {
 		r.add("/x", FileChanged, at(10+i))
 	}
-	if _, complete := r.since(at(4)); complete {
-		t.Error("a window reaching forgotten changes is complete")
+	if _, uncovered := r.since(at(4)); uncovered != UncoveredForgotten {
+		t.Errorf("a span reaching forgotten changes: %q", uncovered)
 	}
-	if _, complete := r.since(at(5)); !complete {
-		t.Error("a window after every forgotten change is incomplete")
+	if _, uncovered := r.since(at(5)); uncovered != "" {
+		t.Errorf("a span after every forgotten change: %q", uncovered)
 	}
-	paths, complete = r.since(at(10 + recentCap - 1))
-	if !complete || !reflect.DeepEqual(paths, []string{"/x"}) {
-		t.Errorf("since(last) = %v, %v", paths, complete)
+	paths, uncovered = r.since(at(10 + recentCap - 1))
+	if uncovered != "" || !reflect.DeepEqual(paths, []string{"/x"}) {
+		t.Errorf("since(last) = %v, %q", paths, uncovered)
+	}
+	// Events the kernel lost: spans that began before the report are
+	// uncovered, later ones are not.
+	r.lose(at(20000))
+	if _, uncovered := r.since(at(19999)); uncovered != UncoveredLost {
+		t.Errorf("a span over lost events: %q", uncovered)
+	}
+	if _, uncovered := r.since(at(20001)); uncovered != "" {
+		t.Errorf("a span after lost events: %q", uncovered)
 	}
 }
 
@@ -66,15 +75,27 @@ func TestWatcherChangedSince(t *testing.T) {
 	gone := filepath.Join(root, "gone.go")
 	os.WriteFile(gone, nil, 0o644)
 	os.Remove(gone)
-	paths, complete, err := w.ChangedSince(ctx, since)
+	paths, uncovered, err := w.ChangedSince(ctx, since)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []string{target, filepath.Join(root, "pkg", "sub", "b.go")}
-	if !complete || !reflect.DeepEqual(paths, want) {
-		t.Errorf("ChangedSince = %v, complete %v; want %v, complete", paths, complete, want)
+	if uncovered != "" || !reflect.DeepEqual(paths, want) {
+		t.Errorf("ChangedSince = %v, %q; want %v, covered", paths, uncovered, want)
 	}
-	if _, complete, _ := w.ChangedSince(ctx, since.Add(-time.Hour)); complete {
-		t.Error("a window before the watcher started is complete")
+	if _, uncovered, _ := w.ChangedSince(ctx, since.Add(-time.Hour)); uncovered != UncoveredStarted {
+		t.Errorf("a span before the watcher started: %q", uncovered)
+	}
+}
+
+// TestWatcherChangedSinceCapped: a Watcher that could not watch every
+// directory never vouches for a span, even one after it started.
+func TestWatcherChangedSinceCapped(t *testing.T) {
+	w, _ := newTestWatcher(t, time.Hour, 1) // the root only: sub is not watched
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	time.Sleep(20 * time.Millisecond) // a span that begins after the Watcher started
+	if _, uncovered, err := w.ChangedSince(ctx, time.Now()); err != nil || uncovered != UncoveredCapped {
+		t.Errorf("ChangedSince = %q, %v; want %q", uncovered, err, UncoveredCapped)
 	}
 }

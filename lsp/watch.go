@@ -138,7 +138,6 @@ func newWatcher(root string, log *slog.Logger, debounce time.Duration, maxDirs i
 		done: make(chan struct{}), loopDone: make(chan struct{}),
 		dirs: make(map[string]bool), pending: make(map[string]FileChangeType),
 		subs: make(map[int]*subscriber), barriers: make(map[uint64]chan struct{}),
-		recent: newRecentChanges(time.Now()),
 	}
 	if err := w.makeMarkers(); err != nil {
 		w.closeMarkers()
@@ -147,6 +146,7 @@ func newWatcher(root string, log *slog.Logger, debounce time.Duration, maxDirs i
 	}
 	begin := time.Now()
 	w.addTree(w.root, false)
+	w.recent = newRecentChanges(time.Now()) // a change in a directory not yet added was not seen
 	w.log.Info("watching workspace", "dirs", len(w.dirs), "elapsed_ms", time.Since(begin).Milliseconds())
 	go w.loop()
 	return w, nil
@@ -215,6 +215,7 @@ func (w *Watcher) loop() {
 			w.log.Warn("watching workspace", "err", err) // e.g. inotify queue overflow: events were lost
 			w.mu.Lock()
 			w.lost = true
+			w.recent.lose(time.Now())
 			w.mu.Unlock()
 		case <-timer.C:
 			w.deliver()

@@ -2,9 +2,11 @@ package sidecar
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -55,7 +57,8 @@ func TestServerChangedFiles(t *testing.T) {
 	if err := c.Call(ctx, MethodChangedFiles, ChangedFilesParams{SinceMS: time.Now().Add(-time.Minute).UnixMilli()}, &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Source != ChangedByMtime || !reflect.DeepEqual(res.Paths, []string{filepath.Join(root, "a.go")}) {
+	if res.Source != ChangedByMtime || !reflect.DeepEqual(res.Paths, []string{filepath.Join(root, "a.go")}) ||
+		res.Span != SpanCommand || len(res.Notes) != 1 || !strings.Contains(res.Notes[0], "found by modification time") {
 		t.Errorf("without servers: %+v", res)
 	}
 	if err := c.Call(ctx, MethodChangedFiles, ChangedFilesParams{}, &res); err == nil {
@@ -76,10 +79,161 @@ func TestServerChangedFiles(t *testing.T) {
 	time.Sleep(20 * time.Millisecond)
 	since := time.Now()
 	filesTree(t, root, map[string]string{"b.go": "package a", ".git/x": "y"})
+	res = ChangedFilesResult{}
 	if err := c.Call(ctx, MethodChangedFiles, ChangedFilesParams{SinceMS: since.UnixMilli()}, &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Source != ChangedByWatcher || !reflect.DeepEqual(res.Paths, []string{filepath.Join(root, "b.go")}) {
+	if res.Source != ChangedByWatcher || !reflect.DeepEqual(res.Paths, []string{filepath.Join(root, "b.go")}) || len(res.Notes) != 0 {
 		t.Errorf("watched window: %+v", res)
+	}
+}
+
+// TestServerChangedFilesSession: a session's shell hook looks back to the
+// session's previous hook, however late it asks: a hook of the session
+// (record_only), then a command that changes c.go, creates and deletes
+// gone.go, then a question whose own since_ms starts after all that. The
+// watcher answers with c.go alone; the next question of the session starts
+// where this one asked. Another session, never seen, gets the default span
+// and its note.
+func TestServerChangedFilesSession(t *testing.T) {
+	filesEnv(t)
+	root, _ := filepath.EvalSymlinks(shortDir(t))
+	filesGit(t, root, "init", "-q")
+	filesTree(t, root, map[string]string{"a.go": "package a"})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cfg := config.Default()
+	m := lsp.NewManager(cfg, root, discardLog())
+	t.Cleanup(m.Shutdown)
+	c := dial(ctx, t, serve(t, NewEngine(root, cfg, m, discardLog())))
+	var res ChangedFilesResult
+	call := func(p ChangedFilesParams) {
+		t.Helper()
+		res = ChangedFilesResult{}
+		if err := c.Call(ctx, MethodChangedFiles, p, &res); err != nil {
+			t.Fatal(err)
+		}
+	}
+	call(ChangedFilesParams{SinceMS: time.Now().UnixMilli()}) // starts the watcher
+	const session = "claude/PostToolUse/s1"
+	call(ChangedFilesParams{Session: session, RecordOnly: true})
+	if len(res.Paths) != 0 || res.Source != "" {
+		t.Errorf("record_only answered %+v", res)
+	}
+	filesTree(t, root, map[string]string{"c.go": "package a", "gone.go": "package a"})
+	os.Remove(filepath.Join(root, "gone.go"))
+	time.Sleep(50 * time.Millisecond) // the hook arrives late: its own bound starts after the command
+	asked := time.Now()
+	call(ChangedFilesParams{Session: session, SinceMS: asked.UnixMilli()})
+	if res.Source != ChangedByWatcher || res.Span != SpanSession || len(res.Notes) != 0 ||
+		!reflect.DeepEqual(res.Paths, []string{filepath.Join(root, "c.go")}) {
+		t.Errorf("late shell hook: %+v", res)
+	}
+	call(ChangedFilesParams{Session: session})
+	if res.Span != SpanSession || res.SinceMS < asked.UnixMilli() || len(res.Paths) != 0 {
+		t.Errorf("next shell hook of the session: %+v (asked at %d)", res, asked.UnixMilli())
+	}
+	call(ChangedFilesParams{Session: "claude/PostToolUse/new", DefaultMS: 30_000})
+	if res.Span != SpanDefault || len(res.Notes) == 0 || !strings.Contains(res.Notes[0], "in the last 30s") {
+		t.Errorf("a session's first hook without duration: %+v", res)
+	}
+	for _, bad := range []ChangedFilesParams{{}, {SinceMS: -1}, {RecordOnly: true}, {Session: strings.Repeat("s", MaxSessionLen+1)}} {
+		if err := c.Call(ctx, MethodChangedFiles, bad, &res); err == nil {
+			t.Errorf("changed_files accepted %+v", bad)
+		}
+	}
+}
+
+// TestSpanStart is the window rule: where the session's previous hook
+// left off, joined with the command's start by the event when that hook
+// examined nothing; else the command's start; else the default.
+func TestSpanStart(t *testing.T) {
+	now := time.Unix(10_000, 0)
+	ago := func(s int) time.Time { return now.Add(-time.Duration(s) * time.Second) }
+	var unknown time.Time
+	tests := []struct {
+		name        string
+		prev        time.Time
+		examined    bool
+		since, want time.Time
+		span        string
+	}{
+		{"file hook before the command: a late hook still sees the command", ago(5), false, ago(2), ago(5), SpanSession},
+		{"file hook after the command started (parallel tools)", ago(1), false, ago(3), ago(3), SpanCommand},
+		{"shell hook after the command started: it examined what came before", ago(1), true, ago(3), ago(1), SpanSession},
+		{"shell hook before the command", ago(5), true, ago(2), ago(5), SpanSession},
+		{"both at once", ago(4), false, ago(4), ago(4), SpanSession},
+		{"previous hook only (no duration in the event)", ago(30), false, unknown, ago(30), SpanSession},
+		{"command only (first hook of the session)", unknown, false, ago(2), ago(2), SpanCommand},
+		{"neither: the default", unknown, false, unknown, ago(60), SpanDefault},
+		{"previous hook long ago", ago(1800), true, ago(1), ago(1800), SpanSession},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, span := spanStart(tt.prev, tt.examined, tt.since, time.Minute, now)
+			if !got.Equal(tt.want) || span != tt.span {
+				t.Errorf("spanStart = %v ago, %s; want %v ago, %s", now.Sub(got), span, now.Sub(tt.want), tt.span)
+			}
+		})
+	}
+}
+
+// TestSpanNotes: a span is silent only when the watcher covered it and
+// something other than the default bounded it.
+func TestSpanNotes(t *testing.T) {
+	tests := []struct {
+		span, uncovered string
+		want            []string
+	}{
+		{SpanSession, "", nil},
+		{SpanCommand, "", nil},
+		{SpanSession, lsp.UncoveredStarted, []string{"files changed since this session's previous hook were found by modification time (" + lsp.UncoveredStarted + "); a file the command gave an older time is not checked"}},
+		{SpanDefault, "", []string{"the hook event did not say how long the shell command ran and no earlier hook of this session is known: only files changed in the last 1m0s were checked"}},
+		{SpanDefault, lsp.UncoveredLost, []string{
+			"the hook event did not say how long the shell command ran and no earlier hook of this session is known: only files changed in the last 1m0s were checked",
+			"files changed in the last 1m0s were found by modification time (" + lsp.UncoveredLost + "); a file the command gave an older time is not checked",
+		}},
+	}
+	for _, tt := range tests {
+		if got := spanNotes(tt.span, time.Minute, tt.uncovered); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("spanNotes(%s, %q) = %q, want %q", tt.span, tt.uncovered, got, tt.want)
+		}
+	}
+}
+
+// TestHookMarks: the memory of sessions is bounded, forgets idle chains,
+// and never moves a chain back in time.
+func TestHookMarks(t *testing.T) {
+	var h hookMarks
+	t0 := time.Unix(50_000, 0)
+	if at, _ := h.last("a", t0); !at.IsZero() {
+		t.Fatal("an empty memory knows a chain")
+	}
+	h.mark("", t0, true)
+	if at, _ := h.last("", t0); !at.IsZero() {
+		t.Fatal("the empty chain is remembered")
+	}
+	h.mark("a", t0, true)
+	h.mark("a", t0.Add(-time.Second), false) // an overlapping hook that asked earlier
+	if at, examined := h.last("a", t0.Add(time.Minute)); !at.Equal(t0) || !examined {
+		t.Errorf("last(a) = %v, %v; want %v, examined", at, examined, t0)
+	}
+	h.mark("a", t0.Add(time.Second), false)
+	if at, examined := h.last("a", t0.Add(time.Minute)); !at.Equal(t0.Add(time.Second)) || examined {
+		t.Errorf("last(a) after a recording hook = %v, %v", at, examined)
+	}
+	if at, _ := h.last("a", t0.Add(hookChainIdle+2*time.Second)); !at.IsZero() {
+		t.Errorf("an idle chain is remembered: %v", at)
+	}
+	for i := range maxHookChains + 10 {
+		h.mark(fmt.Sprint("s", i), t0.Add(time.Duration(i)*time.Millisecond), true)
+	}
+	if h.order.Len() != maxHookChains || len(h.byKey) != maxHookChains {
+		t.Errorf("remembering %d chains (%d keys), want %d", h.order.Len(), len(h.byKey), maxHookChains)
+	}
+	first, _ := h.last("s0", t0)
+	newest, _ := h.last(fmt.Sprint("s", maxHookChains+9), t0)
+	if !first.IsZero() || newest.IsZero() {
+		t.Error("the least recently marked chain was not the one forgotten")
 	}
 }

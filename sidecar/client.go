@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -97,15 +98,23 @@ func (c *Client) notifyChange(ctx context.Context, p NotifyChangeParams, result 
 		return fmt.Errorf("sending notify_change: %s", notes[0])
 	}
 	if len(kept) == 0 {
-		lines := make([]string, len(notes))
-		for i, n := range notes {
-			lines[i] = "lsp-hook: " + n
-		}
-		*res = Result{Files: []diag.FileDiagnostics{}, Servers: []ServerResult{}, Notes: notes, Lint: strings.Join(lines, "\n")}
+		*res = NotesResult(slices.Concat(p.Skipped, notes))
 		return nil
 	}
-	p.Changes, p.Skipped = kept, append(p.Skipped, notes...)
+	p.Changes, p.Skipped = kept, slices.Concat(p.Skipped, notes)
 	return c.call(ctx, MethodNotifyChange, p, res)
+}
+
+// NotesResult is the Result of a request that checked nothing but has
+// notes to give: its lint block is the notes, a line each with the
+// "lsp-hook: " prefix. Something that was not checked must not read as
+// clean.
+func NotesResult(notes []string) Result {
+	lines := make([]string, len(notes))
+	for i, n := range notes {
+		lines[i] = "lsp-hook: " + n
+	}
+	return Result{Files: []diag.FileDiagnostics{}, Servers: []ServerResult{}, Notes: notes, Lint: strings.Join(lines, "\n")}
 }
 
 // Close closes the connection.
@@ -164,6 +173,9 @@ func Connect(ctx context.Context, version string, opts StartOptions) (c *Client,
 		}
 		c.Close() // an old daemon that another hook is replacing: start ours
 	}
+	if c, err = awaitDaemonLock(wctx, opts.Socket, version); c != nil || err != nil {
+		return c, false, err
+	}
 	exited, err := StartDaemon(opts)
 	if err != nil {
 		return nil, false, err
@@ -184,6 +196,32 @@ func Connect(ctx context.Context, version string, opts StartOptions) (c *Client,
 			var cancelLost context.CancelFunc
 			wctx, cancelLost = context.WithTimeout(wctx, lostRaceWait)
 			defer cancelLost()
+		case <-time.After(delay):
+		}
+	}
+}
+
+// awaitDaemonLock returns once no daemon holds socket's lock, or a daemon
+// of our protocol answers (then c is a client for it). A daemon that holds
+// the lock but does not answer is stopping (`lsp-hook trust`, `restart`,
+// or a newer client replacing it): it keeps the lock until its servers and
+// file watcher are gone, and a daemon started meanwhile would find the
+// lock taken and exit. The error is ctx's.
+func awaitDaemonLock(ctx context.Context, socket, version string) (c *Client, err error) {
+	for delay := 5 * time.Millisecond; ; delay = min(delay*2, 100*time.Millisecond) {
+		if f, err := takeLock(socket); err == nil {
+			f.Close() // free: the daemon about to start takes it
+			return nil, nil
+		}
+		if c, err := Dial(ctx, socket, version); err == nil {
+			if c.Hello.Protocol >= ProtocolVersion {
+				return c, nil
+			}
+			c.Close()
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("waiting for the stopping daemon on %s to exit: %w", socket, ctx.Err())
 		case <-time.After(delay):
 		}
 	}

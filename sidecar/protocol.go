@@ -15,8 +15,9 @@ import (
 // diagnostics); version 5 request (LSP navigation for `lsp-hook mcp`);
 // version 6 status's process (the daemon's goroutines, descriptors, RSS);
 // version 7 check and cancel_request (and LSP's $/cancelRequest); version
-// 8 notify_change's skipped.
-const ProtocolVersion = 8
+// 8 notify_change's skipped; version 9 changed_files' session, default_ms
+// and record_only, and its span, uncovered and notes.
+const ProtocolVersion = 9
 
 // Method names served by the daemon (DESIGN.md "Socket and wire protocol").
 const (
@@ -83,9 +84,11 @@ type NotifyChangeParams struct {
 	// notifications (`subscribe`); checks without it are not published.
 	Publish bool `json:"publish,omitempty"`
 	// Skipped are notes ("skipped PATH: why") on changes the client left
-	// out of the request, over the daemon's limits (Client.Call): the
-	// daemon adds them to Result.Notes and to the lint block, within its
-	// output caps, as it does for the files it skips itself.
+	// out of the request, over the daemon's limits (Client.Call), or may
+	// have missed (a shell command's files found by modification time,
+	// changed_files' notes): the daemon adds them to Result.Notes and to
+	// the lint block, within its output caps, as it does for the files it
+	// skips itself.
 	Skipped []string `json:"skipped,omitempty"`
 }
 

@@ -41,6 +41,7 @@ type Server struct {
 	inflight atomic.Int64
 	lastUse  atomic.Int64 // unix nanoseconds of the last request's end
 	counters sync.Map     // method → *atomic.Int64
+	hooks    hookMarks    // each agent session's last hook, for changed_files
 
 	mu      sync.Mutex // guards conns and cancels
 	conns   map[*jsonrpc2.Conn]bool

@@ -104,3 +104,44 @@ func TestConnectStartsOneDaemon(t *testing.T) {
 			hooks, len(spawned), spawned, started, pids)
 	}
 }
+
+// TestConnectAfterStoppingDaemon: a daemon that was just asked to stop
+// (`lsp-hook trust`, `restart`) no longer answers but holds its lock
+// until its servers and watcher are gone. A hook connecting then waits for
+// the lock and starts one daemon, which answers; it does not start one
+// that finds the lock taken and exits.
+func TestConnectAfterStoppingDaemon(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, _ := filepath.EvalSymlinks(shortDir(t))
+	starts := filepath.Join(root, "starts")
+	t.Setenv(testDaemonEnv, starts)
+	socket := filepath.Join(shortDir(t), "run", "d.sock")
+	if err := ensureDir(filepath.Dir(socket)); err != nil {
+		t.Fatal(err)
+	}
+	stopping, err := takeLock(socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		time.Sleep(300 * time.Millisecond) // sets up the race: the stopping daemon exits while the hook connects
+		stopping.Close()
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	c, started, err := Connect(ctx, "test", StartOptions{Executable: exe, Root: root, Socket: socket, Wait: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = c.Call(context.Background(), MethodShutdown, struct{}{}, nil)
+		c.Close()
+	})
+	data, _ := os.ReadFile(starts)
+	if spawned := strings.Fields(string(data)); !started || len(spawned) != 1 {
+		t.Errorf("started %v, daemons spawned %v; want one started", started, spawned)
+	}
+}

@@ -302,8 +302,8 @@ func TestAgentCodexApplyPatch(t *testing.T) {
 // as a write. The first sed breaks main.go's call (another file), the
 // second fixes the call but breaks greet.go itself, the third fixes that.
 // The first run starts the daemon, whose watcher has not seen the command:
-// modification times answer changed_files (sidecar's tests cover the
-// watcher's answer).
+// modification times answer changed_files, and the block says so; the
+// later runs are the watcher's, with no note.
 func TestAgentClaudeBashSed(t *testing.T) {
 	e2e(t)
 	requireExe(t, "gopls")
@@ -324,7 +324,9 @@ func TestAgentClaudeBashSed(t *testing.T) {
 		return w.claudeEventWith("bash", "Bash", map[string]any{"command": "sed -i '" + script + "' greet.go", "description": "Change greet"},
 			map[string]any{"stdout": "", "stderr": "", "interrupted": false, "isImage": false}, time.Since(begin))
 	}
-	checkLint(t, w.hook(bash(`s/^func greet(name string) string {$/func greet(name string, loud bool) string {/`)),
+	first := w.hook(bash(`s/^func greet(name string) string {$/func greet(name string, loud bool) string {/`))
+	checkNote(t, first, "found by modification time (the file watcher started after the span began)")
+	checkLint(t, withoutNotes(first),
 		[]wantDiag{{other: true, file: "main.go", line: 18, col: 28, msg: "not enough arguments in call to greet", code: "WrongArgCount"}})
 	checkLint(t, w.hook(bash(`s/^func greet(name string, loud bool) string {$/func greet(name string) string {/; s/TrimSpace(name)/TrimSpace(nam)/`)),
 		[]wantDiag{{file: "greet.go", line: 10, col: 52, msg: "undefined: nam", code: "UndeclaredName"}})

@@ -1,0 +1,148 @@
+package main_test
+
+// End-to-end tests of the span a shell tool's hook checks (issue 12,
+// defect 4): the files a command changed are what the daemon's watcher
+// recorded since the session's previous hook, whenever the hook arrives;
+// where the watcher cannot vouch for that span, modification times answer
+// and the block says so.
+
+import (
+	"fmt"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// lateHook is how long after its command a shell hook arrives in these
+// tests: past the 1 s of slack the command's own duration_ms gets, as when
+// another PostToolUse hook (a formatter) runs first.
+const lateHook = 1500 * time.Millisecond
+
+// TestAgentClaudeBashLateHook: session S's Edit hook, then 20 times a
+// `sed -i` that breaks greet.go anew and a Bash hook arriving 1.5 s after
+// the command with duration_ms of the sed alone. Every answer must show
+// the error this sed made (a stale or missing one fails), with no note:
+// the watcher, running since S's first hook, covers the span since S's
+// previous hook.
+func TestAgentClaudeBashLateHook(t *testing.T) {
+	e2e(t)
+	requireExe(t, "gopls")
+	w := newWorkspace(t)
+	w.ageFiles()
+	const session = "late"
+	if block := w.hook(w.edit(session, "greet.go", w.readFile("greet.go"))); block != "" {
+		t.Fatalf("the unchanged greet.go reported:\n%s", indent(block))
+	}
+	for i := range 20 {
+		ident := fmt.Sprintf("nam%d", i)
+		ev := w.bashLate(session, "greet.go", `s/TrimSpace([a-z0-9]*)/TrimSpace(`+ident+`)/`, true)
+		block := w.hook(ev)
+		if notes := hookNotes(block); len(notes) > 0 {
+			t.Errorf("run %d: notes where the watcher covered the span:\n%s", i, indent(strings.Join(notes, "\n")))
+		}
+		checkLint(t, withoutNotes(block), []wantDiag{{file: "greet.go", line: 10, col: 52, msg: "undefined: " + ident, code: "UndeclaredName"}})
+	}
+}
+
+// TestAgentClaudeBashWatcherGap: spans the daemon's watcher cannot vouch
+// for. Session S's first hook is an Edit of config.json, a file no server
+// checks, so the watcher starts only after that hook was answered; S's
+// late Bash hook then finds the sed's file by modification time, shows its
+// error and says how it was found. A session's first hook without
+// duration_ms looks back a bounded default window and says so. A file the
+// command created and deleted is never listed.
+func TestAgentClaudeBashWatcherGap(t *testing.T) {
+	e2e(t)
+	w := newWorkspace(t)
+	w.ageFiles()
+	badJSON := func(col int) []wantDiag {
+		return []wantDiag{{file: "config.json", line: 10, col: col, msg: "invalid literal"}}
+	}
+	t.Run("watcher started after the span began", func(t *testing.T) {
+		defer w.use(t)()
+		if block := w.hook(w.edit("gap", "config.json", w.readFile("config.json"))); block != "" {
+			t.Fatalf("the unchanged config.json reported:\n%s", indent(block))
+		}
+		block := w.hook(w.bashLate("gap", "config.json", `s/"debug": false/"debug": fals/`, true))
+		checkNote(t, block, "found by modification time")
+		checkLint(t, withoutNotes(block), badJSON(16))
+		if strings.Contains(block, "gone.json") {
+			t.Errorf("the block names a file the command deleted:\n%s", indent(block))
+		}
+	})
+	t.Run("first hook without duration", func(t *testing.T) {
+		defer w.use(t)()
+		block := w.hook(w.bashLate("fresh", "config.json", `s/"debug": fals/"debug": fal/`, false))
+		checkNote(t, block, "no earlier hook")
+		checkLint(t, withoutNotes(block), badJSON(15))
+	})
+}
+
+// bashLate runs `sed -i script rel` in the workspace, as Claude Code's
+// Bash tool would (also creating and deleting gone.json), waits lateHook,
+// and returns the Bash PostToolUse event of session, with the command's
+// duration_ms when withDuration.
+func (w *workspace) bashLate(session, rel, script string, withDuration bool) string {
+	w.t.Helper()
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		w.t.Skip("sh not installed")
+	}
+	command := fmt.Sprintf(`sed -i '%s' %s && echo '{' > gone.json && rm gone.json`, script, rel)
+	begin := time.Now()
+	cmd := exec.Command(sh, "-c", command)
+	cmd.Dir = w.root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		w.t.Fatalf("%s: %v\n%s", command, err, out)
+	}
+	d := time.Since(begin)
+	time.Sleep(lateHook) // sets up the race: the hook arrives late
+	input := map[string]any{"command": command, "description": "Edit " + rel}
+	response := map[string]any{"stdout": "", "stderr": "", "interrupted": false, "isImage": false}
+	if withDuration {
+		return w.claudeEventWith(session, "Bash", input, response, d)
+	}
+	return w.claudeEventWithout(session, "Bash", input, response)
+}
+
+// claudeEventWithout is claudeEventWith without duration_ms, as older
+// Claude Code versions send it.
+func (w *workspace) claudeEventWithout(session, tool string, input, response map[string]any) string {
+	w.t.Helper()
+	ev := w.claudeEventWith(session, tool, input, response, 0)
+	return strings.Replace(ev, `"duration_ms":0,`, "", 1)
+}
+
+// hookNotes returns the block's `lsp-hook:` note lines.
+func hookNotes(block string) []string {
+	var out []string
+	for _, l := range strings.Split(block, "\n") {
+		if strings.HasPrefix(l, "lsp-hook: ") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// withoutNotes returns the block without its `lsp-hook:` note lines.
+func withoutNotes(block string) string {
+	var keep []string
+	for _, l := range strings.Split(block, "\n") {
+		if l != "" && !strings.HasPrefix(l, "lsp-hook: ") {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "\n")
+}
+
+// checkNote fails t unless one of block's notes contains want.
+func checkNote(t *testing.T, block, want string) {
+	t.Helper()
+	for _, n := range hookNotes(block) {
+		if strings.Contains(n, want) {
+			return
+		}
+	}
+	t.Errorf("no lsp-hook: note with %q in:\n%s", want, indent(block))
+}
