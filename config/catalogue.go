@@ -180,7 +180,14 @@ func Suggest(got string, known []string) string { return suggest(got, known) }
 //     tsserver.useSyntaxServer "never", since the second, syntax-only
 //     tsserver it starts by default is there for editor responsiveness
 //     while a project loads (every geterr in our traces went to the full
-//     one), and costs another Node process per root. Root
+//     one), and costs another Node process per root;
+//     tsserver.useClientFileWatcher true (TypeScript ≥ 5.4.4), so tsserver
+//     takes file events from lsp-hook's watcher (it registers
+//     didChangeWatchedFiles watchers, lib/cli.mjs canUseWatchEvents)
+//     instead of its own: measured with 5.3.0/5.9.3, a module deleted and
+//     restored 150–300 ms apart left its importers with "Cannot find
+//     module" for good (lsp.TestDeletedAndRestored), and lsp-hook's events
+//     reach it in order, before the check that follows. Root
 //     markers: tsconfig.json, then jsconfig.json, then package.json, so a
 //     package with its own tsconfig.json gets its own root, and one without
 //     shares the root of the nearest tsconfig.json above it. Language ids:
@@ -273,7 +280,7 @@ func Catalogue() []Server {
 			OpenDependents: true,
 			InitializationOptions: map[string]any{
 				"disableAutomaticTypingAcquisition": true,
-				"tsserver":                          map[string]any{"useSyntaxServer": "never"},
+				"tsserver":                          map[string]any{"useSyntaxServer": "never", "useClientFileWatcher": true},
 			},
 			Install: Install{Method: InstallNPM, Binary: "typescript-language-server",
 				Packages: []string{"typescript-language-server@5.3.0", "typescript@5.9.3"}},

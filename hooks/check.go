@@ -69,7 +69,8 @@ func (q request) changedParams() sidecar.ChangedFilesParams {
 }
 
 // withShellFiles adds the files of cf to q's changes in write mode (a
-// shell command may have changed what other files rely on), and returns
+// shell command may have changed what other files rely on), those it
+// deleted included, and returns
 // the notes the lint block must carry: cf's, and one when there were more
 // files than a hook checks.
 func (q request) withShellFiles(cf sidecar.ChangedFilesResult, log *slog.Logger) ([]sidecar.Change, []string) {
@@ -85,6 +86,11 @@ func (q request) withShellFiles(cf sidecar.ChangedFilesResult, log *slog.Logger)
 	}
 	var found []sidecar.Change
 	for _, p := range paths {
+		found = append(found, sidecar.Change{Path: p, Mode: sidecar.ModeWrite})
+	}
+	// A file the command deleted or renamed away is passed on too: the
+	// daemon closes it in the servers and lists what its loss broke.
+	for _, p := range cf.Deleted[:min(len(cf.Deleted), maxShellFiles)] {
 		found = append(found, sidecar.Change{Path: p, Mode: sidecar.ModeWrite})
 	}
 	return mergeChanges(q.changes, found), notes

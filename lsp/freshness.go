@@ -154,3 +154,48 @@ func judge(sent []sentVersion, v int32, pushes []publication, pulls []pullReport
 	}
 	return out
 }
+
+// forceOutdatedRuns sends again, as forced versions, the changed documents
+// (want: URI → version sent) whose text is unchanged since before another
+// document was sent or a watched-file event went out: an answer to their
+// run may predate that change (a header restored by `git checkout`, after
+// which clangd's answer for the unchanged .c file still saw the old
+// header), so only an answer to a new version counts. want is updated.
+func (c *Client) forceOutdatedRuns(docs []Doc, want map[string]int32) {
+	var outdated []Doc
+	c.mu.Lock()
+	for _, d := range docs {
+		uri := pathToURI(d.Path)
+		doc, ok := c.docs[uri]
+		if !ok {
+			continue
+		}
+		r, ok := findRun(doc.sent, want[uri])
+		if ok && r.lo < want[uri] && c.changedSinceLocked(uri, r.mark) {
+			outdated = append(outdated, Doc{Path: d.Path, Text: doc.text, Recheck: true})
+		}
+	}
+	c.mu.Unlock()
+	for _, d := range outdated {
+		if uri, v, err := c.sync(d); err == nil {
+			want[uri] = v
+		}
+	}
+}
+
+// changedSinceLocked reports whether a document other than uri was sent a
+// version, or a watched-file event went out, after the store's arrival
+// number was mark. c.mu must be held.
+func (c *Client) changedSinceLocked(uri string, mark uint64) bool {
+	for other, d := range c.docs {
+		if other != uri && len(d.sent) > 0 && d.sent[len(d.sent)-1].mark > mark {
+			return true
+		}
+	}
+	for _, w := range c.watched {
+		if w.mark > mark {
+			return true
+		}
+	}
+	return false
+}

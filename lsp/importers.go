@@ -22,9 +22,10 @@ import (
 // maxRecheckDependents bounds the importers one check re-checks.
 const maxRecheckDependents = 10
 
-// dependentsOf returns the importers of docs' files to re-check (absolute
-// paths, nearest first, at most maxRecheckDependents, none of docs), or
-// nil when the server needs none.
+// dependentsOf returns the importers of docs' files to re-check, and
+// their importers (importLevels; absolute paths, nearest first, the
+// direct ones first, at most maxRecheckDependents, none of docs), or nil
+// when the server needs none.
 func (c *Client) dependentsOf(ctx context.Context, docs []Doc) []string {
 	if !c.server.OpenDependents {
 		return nil
@@ -33,13 +34,32 @@ func (c *Client) dependentsOf(ctx context.Context, docs []Doc) []string {
 	for i, d := range docs {
 		changed[i] = d.Path
 	}
-	deps, _, err := c.deps.Dependents(ctx, changed)
-	if err != nil {
-		c.log.Warn("finding the importers of changed files", "err", err)
+	var deps []string
+	level := changed
+	for range importLevels {
+		found, _, err := c.deps.Dependents(ctx, level)
+		if err != nil {
+			c.log.Warn("finding the importers of changed files", "err", err)
+		}
+		level = nil
+		for _, p := range found {
+			if !slices.Contains(changed, p) && !slices.Contains(deps, p) {
+				deps = append(deps, p)
+				level = append(level, p)
+			}
+		}
+		if len(level) == 0 || len(deps) >= maxRecheckDependents {
+			break
+		}
 	}
-	deps = slices.DeleteFunc(deps, func(p string) bool { return slices.Contains(changed, p) })
 	return deps[:min(len(deps), maxRecheckDependents)]
 }
+
+// importLevels is how far up the import graph dependentsOf looks: the
+// importers of a changed file, and theirs, whose inferred types can break
+// through the first (pyright: a field removed from a model breaks the
+// handler that reads it off a service's result).
+const importLevels = 2
 
 // recheckDependents sends each of deps again as a forced version, after
 // the change, and adds them to want (URI → version), returning their URIs.

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -119,6 +120,47 @@ func (w *Watcher) ChangedSince(ctx context.Context, t time.Time) (paths []string
 	}
 	slices.Sort(paths)
 	return paths, uncovered, nil
+}
+
+// DeletedSince returns the files (absolute, clean, sorted) the Watcher saw
+// deleted or renamed away at or after t that do not exist now: what a
+// shell command's `rm`, `mv` or `git mv` took away, which may have broken
+// the files that used them. It waits, as ChangedSince does, for the
+// changes made before the call. A deletion older than the Watcher's memory
+// is not known; ChangedSince's uncovered says when that may be.
+func (w *Watcher) DeletedSince(ctx context.Context, t time.Time) ([]string, error) {
+	if err := w.handOver(ctx); err != nil {
+		return nil, err
+	}
+	w.mu.Lock()
+	var seen []string
+	for i := range w.recent.ring {
+		c := w.recent.ring[(w.recent.next+i)%len(w.recent.ring)]
+		if c.typ == FileDeleted && !c.at.Before(t) && !slices.Contains(seen, c.path) {
+			seen = append(seen, c.path)
+		}
+	}
+	w.mu.Unlock()
+	var gone []string
+	for _, p := range seen {
+		if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
+			gone = append(gone, p)
+		}
+	}
+	slices.Sort(gone)
+	return gone, nil
+}
+
+// DeletedSince is Watcher.DeletedSince for the workspace's Watcher, none
+// when it is not running.
+func (m *Manager) DeletedSince(ctx context.Context, t time.Time) ([]string, error) {
+	m.mu.Lock()
+	w := m.watcher
+	m.mu.Unlock()
+	if w == nil {
+		return nil, nil
+	}
+	return w.DeletedSince(ctx, t)
 }
 
 // ChangedSince is Watcher.ChangedSince for the workspace's Watcher,

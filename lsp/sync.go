@@ -136,6 +136,7 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 		}
 		want[uri] = v
 	}
+	c.forceOutdatedRuns(docs, want)
 	rechecked := c.recheckDependents(deps, want)
 	// Answers count from when each document's run of equal texts began
 	// (freshness.go): earlier than now when the watcher sent this text

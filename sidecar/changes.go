@@ -60,6 +60,10 @@ type ChangedFilesResult struct {
 	Span      string   `json:"span,omitempty"`      // SpanSession, SpanCommand or SpanDefault
 	Uncovered string   `json:"uncovered,omitempty"` // with ChangedByMtime: why the watcher did not cover the span
 	Notes     []string `json:"notes,omitempty"`     // for the lint block
+	// Deleted lists the workspace files the watcher saw deleted or renamed
+	// away in the span that do not exist now (absolute, sorted; watcher
+	// answers only): their users may be broken.
+	Deleted []string `json:"deleted,omitempty"`
 }
 
 // Sources of a ChangedFilesResult.
@@ -170,6 +174,9 @@ func (s *Server) changedFiles(ctx context.Context, raw json.RawMessage) (Changed
 	mark := now
 	if uncovered == "" {
 		res = ChangedFilesResult{Paths: inRoot(s.Engine.Root, watched), Source: ChangedByWatcher}
+		if gone, err := m.DeletedSince(ctx, since); err == nil && len(gone) > 0 {
+			res.Deleted = inRoot(s.Engine.Root, gone)
+		}
 		res.finish(since, span, p.defaultSpan())
 	} else {
 		var err error

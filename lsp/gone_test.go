@@ -1,0 +1,98 @@
+package lsp
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/diag"
+)
+
+// TestDeletedAndRestored: a module deleted (closed, then open) breaks its
+// importer, and restored (`git checkout`) it must stop breaking it — the
+// server must not keep the deleted file's absence. The hooks come late
+// (150 ms, 300 ms), as agents' do. Real servers of three languages;
+// typescript-language-server kept "Cannot find module" for good until it
+// was told to take file events from the client (useClientFileWatcher).
+func TestDeletedAndRestored(t *testing.T) {
+	cases := []struct {
+		server, exe  string
+		files        map[string]string
+		module, user string
+		wantWhenGone string
+	}{
+		{"typescript-language-server", "typescript-language-server", map[string]string{
+			"tsconfig.json": `{"compilerOptions": {"strict": true, "noEmit": true}, "include": ["src"]}`,
+			"src/util.ts":   "export function slug(s: string): string { return s; }\n",
+			"src/a.ts":      "import { slug } from \"./util\";\n\nexport const x: string = slug(\"a\");\n",
+		}, "src/util.ts", "src/a.ts", "Cannot find module"},
+		{"pyright", "pyright-langserver", map[string]string{
+			"pyrightconfig.json": "{}",
+			"util.py":            "def slug(s: str) -> str:\n    return s\n",
+			"a.py":               "from util import slug\n\nx: str = slug(\"a\")\n",
+		}, "util.py", "a.py", "could not be resolved"},
+		{"gopls", "gopls", map[string]string{
+			"go.mod":  "module example.com/m\n\ngo 1.22\n",
+			"util.go": "package main\n\nfunc slug(s string) string { return s }\n",
+			"a.go":    "package main\n\nvar x = slug(\"a\")\n\nfunc main() {}\n",
+		}, "util.go", "a.go", "undefined: slug"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.server, func(t *testing.T) {
+			requireServer(t, tc.exe)
+			dir := workspace(t, tc.files)
+			cfg := config.Default()
+			m := NewManager(cfg, dir, testLogger(t))
+			t.Cleanup(m.Shutdown)
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			module, user := filepath.Join(dir, tc.module), filepath.Join(dir, tc.user)
+			text, _ := os.ReadFile(module)
+			errorsIn := func(o []Outcome, path string, files bool) string {
+				var msgs []string
+				for _, out := range o {
+					src := out.Others
+					if files {
+						src = out.Files
+					}
+					for _, d := range src[path] {
+						if d.Severity == diag.SeverityError {
+							msgs = append(msgs, d.Message)
+						}
+					}
+				}
+				return strings.Join(msgs, "; ")
+			}
+			// The module is not open the first time it goes (only its
+			// importer was checked), and open the second time (its
+			// restoring was checked).
+			if o := m.Check(ctx, []Doc{{Path: user}}, 0); errorsIn(o, user, true) != "" {
+				t.Fatalf("as written: %s has errors %q", tc.user, errorsIn(o, user, true))
+			}
+			for i := range 3 {
+				if err := os.Remove(module); err != nil {
+					t.Fatal(err)
+				}
+				time.Sleep(150 * time.Millisecond) // the hook comes late: the server's own watcher may see it first
+				if got := errorsIn(m.Gone(ctx, []string{module}, 0), user, false); !strings.Contains(got, tc.wantWhenGone) {
+					t.Fatalf("round %d, %s deleted: %s's errors %q, want %q", i, tc.module, tc.user, got, tc.wantWhenGone)
+				}
+				if err := os.WriteFile(module, text, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				time.Sleep(300 * time.Millisecond)
+				o := m.Check(ctx, []Doc{{Path: module}}, 0)
+				if got := errorsIn(o, user, false); got != "" {
+					t.Errorf("round %d, %s restored: %s still has errors %q", i, tc.module, tc.user, got)
+				}
+				if got := errorsIn(m.Check(ctx, []Doc{{Path: user}}, 0), user, true); got != "" {
+					t.Errorf("round %d, %s restored, %s checked: errors %q", i, tc.module, tc.user, got)
+				}
+			}
+		})
+	}
+}
