@@ -96,7 +96,9 @@ type Action struct {
 	InjectResult bool
 	Publish      bool
 	// Mode is sidecar.ModeWrite (the default: the lint block also names
-	// other files the change broke) or sidecar.ModeEdit (the file only).
+	// other files the change broke) or sidecar.ModeEdit (the file, and the
+	// errors the change introduced in other files; config
+	// output.other_files says which other files each mode lists).
 	Mode string
 }
 

@@ -44,8 +44,9 @@ type HelloResult struct {
 	Root     string `json:"root"`
 }
 
-// Change modes: an edit shows diagnostics of the edited file only; a write
-// also shows other files whose diagnostics changed because of it.
+// Change modes: an edit shows diagnostics of the edited file and the
+// errors it introduced in other files; a write also shows other files
+// whose diagnostics changed because of it (config output.other_files).
 const (
 	ModeEdit  = "edit"
 	ModeWrite = "write"
