@@ -150,6 +150,12 @@ type Server struct {
 	// on another file (ruff, linters). Each catalogue entry that sets it
 	// says what was measured. Catalogue only.
 	OpenDependents bool
+	// IgnoresUnchangedText says the server publishes nothing for a
+	// didChange that leaves a document's text as it was (clangd skips the
+	// rebuild), so a check that must have a fresh answer for an unchanged
+	// document (a re-checked importer, a file whose header changed) closes
+	// and opens it again instead (lsp.Doc.Recheck). Catalogue only.
+	IgnoresUnchangedText bool
 }
 
 // LanguageID returns the LSP language identifier for a file extension (with

@@ -453,11 +453,21 @@ func (c *Client) syncDoc(d Doc, forced bool) (string, int32, error) {
 	defer c.syncMu.Unlock()
 	c.mu.Lock()
 	doc, open := c.docs[uri]
-	if !open {
+	// A server that answers no unchanged text is made to answer a forced
+	// version by closing and opening the document again (see
+	// config.Server.IgnoresUnchangedText), its version going on from the
+	// closed one's, so that a late answer about the closed document is
+	// never taken for the new one's.
+	reopen := open && forced && c.server.IgnoresUnchangedText && bytes.Equal(doc.text, text)
+	switch {
+	case reopen:
+		doc = &document{path: d.Path, langID: doc.langID, version: doc.version + 1, newDir: doc.newDir, delivered: doc.delivered}
+		c.docs[uri] = doc
+	case !open:
 		doc = &document{path: d.Path, langID: c.server.LanguageIDFor(d.Path), version: 1, newDir: c.newDirLocked(d.Path)}
 		c.docs[uri] = doc
 		c.store.reopen(uri) // versions start again at 1
-	} else {
+	default:
 		doc.version++
 	}
 	doc.text = text
@@ -473,7 +483,13 @@ func (c *Client) syncDoc(d Doc, forced bool) (string, int32, error) {
 	c.mu.Unlock()
 
 	var err error
-	if !open {
+	if reopen {
+		err = c.notify("textDocument/didClose", didCloseParams{TextDocument: TextDocumentIdentifier{URI: uri}})
+	}
+	if !open || reopen {
+		if err != nil {
+			return uri, version, err
+		}
 		err = c.notify("textDocument/didOpen", didOpenParams{TextDocument: TextDocumentItem{
 			URI: uri, LanguageID: doc.langID, Version: version, Text: string(text),
 		}})
