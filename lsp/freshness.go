@@ -36,8 +36,9 @@ type sentVersion struct {
 	mark    uint64
 	at      time.Time
 	// forced marks a version sent again to force a fresh pass over the
-	// same text (config.Server.RecheckNewDirs): it begins a run of its own,
-	// so no answer to an earlier version counts for it.
+	// same text (Doc.Recheck, config.Server.RecheckNewDirs): it begins a
+	// run of its own, so no answer to an earlier version counts for it
+	// (while its answer counts for the earlier versions of the same text).
 	forced bool
 }
 
@@ -98,8 +99,8 @@ func findRun(sent []sentVersion, v int32) (run, bool) {
 	for lo > 0 && !sent[lo].forced && sent[lo-1].hash == sent[i].hash {
 		lo--
 	}
-	for hi+1 < len(sent) && !sent[hi+1].forced && sent[hi+1].hash == sent[i].hash {
-		hi++
+	for hi+1 < len(sent) && sent[hi+1].hash == sent[i].hash {
+		hi++ // a later forced version of the same text answers this one too
 	}
 	r := run{lo: sent[lo].version, hi: sent[hi].version, mark: sent[lo].mark, at: sent[lo].at}
 	if hi+1 < len(sent) {
@@ -184,12 +185,18 @@ func (c *Client) forceOutdatedRuns(docs []Doc, want map[string]int32) {
 }
 
 // changedSinceLocked reports whether a document other than uri was sent a
-// version, or a watched-file event went out, after the store's arrival
-// number was mark. c.mu must be held.
+// new text (not the same text again, as a forced re-check sends it), or a
+// watched-file event went out, after the store's arrival number was mark.
+// c.mu must be held.
 func (c *Client) changedSinceLocked(uri string, mark uint64) bool {
 	for other, d := range c.docs {
-		if other != uri && len(d.sent) > 0 && d.sent[len(d.sent)-1].mark > mark {
-			return true
+		if other == uri {
+			continue
+		}
+		for i := len(d.sent) - 1; i >= 0 && d.sent[i].mark > mark; i-- {
+			if i == 0 || d.sent[i].hash != d.sent[i-1].hash {
+				return true
+			}
 		}
 	}
 	for _, w := range c.watched {

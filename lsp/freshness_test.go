@@ -19,6 +19,8 @@ func TestJudge(t *testing.T) {
 		return out
 	}
 	push := func(seq uint64, v *int32) publication { return publication{seq: seq, version: v} }
+	// forced marks version i+1 of s as a forced re-check.
+	forced := func(s []sentVersion, i int) []sentVersion { s[i].forced = true; return s }
 	tests := []struct {
 		name      string
 		sent      []sentVersion
@@ -51,6 +53,10 @@ func TestJudge(t *testing.T) {
 		{name: "A, B, A: the first A's answer is not the third's", sent: sent([]uint64{a, b, a}, []uint64{2, 5, 6}), v: 3,
 			pushes: []publication{push(3, ver(1))}, versioned: true, want: docWaiting},
 		{name: "document closed or re-opened", sent: nil, v: 2, versioned: true, want: docSuperseded},
+		{name: "a forced version's answer counts for an earlier one of the same text", sent: forced(sent([]uint64{a, a}, []uint64{5, 8}), 1), v: 1,
+			pushes: []publication{push(9, ver(2))}, versioned: true, want: docFresh, wantPush: 9},
+		{name: "an earlier version's answer does not count for a forced one", sent: forced(sent([]uint64{a, a}, []uint64{5, 8}), 1), v: 2,
+			pushes: []publication{push(7, ver(1))}, versioned: true, want: docWaiting},
 		{name: "unversioned push left over once the server versions", sent: sent([]uint64{a}, []uint64{5}), v: 1,
 			pushes: []publication{push(6, nil)}, versioned: true, want: docWaiting},
 		{name: "unversioned server: push after the run began", sent: sent([]uint64{a}, []uint64{5}), v: 1,
