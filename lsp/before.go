@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/diag"
@@ -134,4 +135,35 @@ func (c *Client) openAt(uri string, mark uint64) (open, syncedSince bool) {
 		return false, false
 	}
 	return d.sent[0].mark <= mark, d.sent[len(d.sent)-1].mark > mark
+}
+
+// showBefore sends the text before the change (Doc.Before) of each of docs
+// that has one to a server that has not answered yet, and waits, for at
+// most half of what is left of ctx, for its answers: what it then says of
+// the other files is what was wrong before the change. It reports whether
+// every such document was answered (the server has said what was wrong).
+func (c *Client) showBefore(ctx context.Context, docs []Doc) bool {
+	want := make(map[string]int32)
+	for _, d := range docs {
+		if d.Before == nil {
+			continue
+		}
+		if uri, v, err := c.sync(Doc{Path: d.Path, Text: d.Before}); err == nil {
+			want[uri] = v
+		}
+	}
+	if len(want) == 0 {
+		return false
+	}
+	if dl, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, time.Until(dl)/2)
+		defer cancel()
+	}
+	_, mark := c.runsBegan(want, time.Now())
+	c.pullAfterChange(want)
+	c.tsPullAfterChange(ctx, want, false)
+	w := c.waitFresh(ctx, time.Time{}, mark, want, EditSettle, nil, false)
+	c.log.Debug("showed the text before the change", "files", len(want), "answered", len(w.fresh))
+	return len(w.fresh) == len(want)
 }

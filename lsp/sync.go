@@ -57,6 +57,11 @@ type Doc struct {
 	// something else changed that its diagnostics depend on (a file it
 	// used was deleted).
 	Recheck bool
+	// Before is the document's text before the change (its git HEAD
+	// version), or nil when unknown. A server that has not answered yet
+	// is shown it first, so that what it says of the other files then is
+	// the baseline of what the change introduced there (before.go).
+	Before []byte
 }
 
 // Outcome is what one server said about one change. Files holds, for each
@@ -120,6 +125,9 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	defer c.markUpdating(docs, -1)
 	c.markUpdating(docs, +1)
 	touched := c.Touched() // the server has answered before: it has said what was wrong
+	if !touched {
+		touched = c.showBefore(ctx, docs)
+	}
 	if !c.syncWatched(ctx) {
 		// No watcher, or one that may have missed events: compare the
 		// open documents with the disk instead.

@@ -1,6 +1,7 @@
 package sidecar
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -175,7 +176,7 @@ func (e *Engine) checkServers(ctx context.Context, targets []target, gone []stri
 	}
 	docs := make([]lsp.Doc, len(targets))
 	for i, t := range targets {
-		docs[i] = lsp.Doc{Path: t.path, Text: t.text}
+		docs[i] = lsp.Doc{Path: t.path, Text: t.text, Before: e.textBefore(ctx, t)}
 	}
 	check := e.Manager.Check
 	if phase == phaseDiagnose { // a batch: servers get the whole budget
@@ -192,6 +193,21 @@ func (e *Engine) checkServers(ctx context.Context, targets []target, gone []stri
 		done <- out
 	}()
 	return done
+}
+
+// textBefore returns t's text before the change, for a server that has
+// not answered yet (lsp.Doc.Before): its git HEAD version when it differs
+// from t's text and the lint block lists the errors the change introduced
+// in other files; nil otherwise.
+func (e *Engine) textBefore(ctx context.Context, t target) []byte {
+	if e.Config.Output.OtherFiles(t.write) != config.OtherFilesIntroduced || e.Manager.Warm(t.path) {
+		return nil
+	}
+	head, tracked := gitHead(ctx, e.Root, t.path)
+	if !tracked || bytes.Equal(head, t.text) {
+		return nil
+	}
+	return head
 }
 
 // mergeOutcomes adds each outcome's diagnostics to byFile (changed files)

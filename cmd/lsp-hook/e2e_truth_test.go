@@ -497,3 +497,28 @@ func TestEditBreaksCallersEveryLanguage(t *testing.T) {
 		})
 	}
 }
+
+// TestFirstEditShowsBrokenCallers: the first hook of a session, with the
+// daemon and gopls cold, is an Edit that breaks Greet's callers. What was
+// wrong before the edit is unknown to a server that has not answered yet,
+// so the file's committed text (git HEAD) is shown to it first: the callers
+// the edit broke are listed, as go build reports them.
+func TestFirstEditShowsBrokenCallers(t *testing.T) {
+	e2e(t)
+	requireExe(t, "gopls")
+	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath()})
+	for _, args := range [][]string{{"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"}} {
+		if out, err := exec.Command("git", append([]string{"-C", w.root}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	greet := w.readFile("greet/greet.go")
+	block := w.hook(w.edit("s", "greet/greet.go", strings.Replace(greet, "Greet(name string)", "Greet(name, suffix string)", 1)))
+	truth := goErrors(t, w.root)
+	if len(truth) != 2 {
+		t.Fatalf("go build reports %v, want the two broken callers", truth)
+	}
+	if p := judge(t, w.root, block, truth); p != "" || strings.Contains(block, "lsp-hook:") {
+		t.Errorf("first Edit, cold: %s\nhook:\n%s", p, indent(block))
+	}
+}
