@@ -156,6 +156,14 @@ type Server struct {
 	// document (a re-checked importer, a file whose header changed) closes
 	// and opens it again instead (lsp.Doc.Recheck). Catalogue only.
 	IgnoresUnchangedText bool
+	// MinSettle is the shortest settle window (collecting after every
+	// changed document has a fresh answer) a check of this server uses,
+	// an Edit's included: a server that publishes a file twice for one
+	// version, the second time after work it did not report (clangd's
+	// first diagnostics may come from the stale preamble of a header that
+	// changed, the right ones once the preamble is rebuilt). 0: none.
+	// Catalogue only.
+	MinSettle time.Duration
 }
 
 // LanguageID returns the LSP language identifier for a file extension (with

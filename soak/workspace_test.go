@@ -150,7 +150,8 @@ func writeFiles(dir string, files map[string]string) error {
 
 // childEnv is this process's environment with XDG_RUNTIME_DIR set to rt,
 // the user's config and state out of the way, lsp-hook's socket override
-// and log level removed, and PATH set to path.
+// and log level removed (SOAK_LOG_LEVEL sets the latter), and PATH set to
+// path.
 func childEnv(rt, path string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
@@ -160,6 +161,9 @@ func childEnv(rt, path string) []string {
 			continue
 		}
 		env = append(env, kv)
+	}
+	if lvl := os.Getenv("SOAK_LOG_LEVEL"); lvl != "" { // the daemon's log level, for SOAK_LOGDIR
+		env = append(env, "LSP_HOOK_LOG_LEVEL="+lvl)
 	}
 	return append(env, "PATH="+path, "XDG_RUNTIME_DIR="+rt,
 		"XDG_CONFIG_HOME="+filepath.Join(rt, "config"), "XDG_STATE_HOME="+filepath.Join(rt, "state"))

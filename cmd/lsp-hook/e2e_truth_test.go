@@ -37,21 +37,41 @@ var goErrRE = regexp.MustCompile(`^(?:\./)?([^\s:]+\.go):(\d+):\d+: (.*)$`)
 // workspace on disk.
 func goErrors(t *testing.T, dir string) []compilerErr {
 	t.Helper()
-	cmd := exec.Command("go", "build", "-gcflags=-e", "./...")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOTOOLCHAIN=local", "GOWORK=off")
-	out, _ := cmd.CombinedOutput()
-	var errs []compilerErr
-	for _, l := range strings.Split(string(out), "\n") {
-		if m := goErrRE.FindStringSubmatch(l); m != nil {
-			n, _ := strconv.Atoi(m[2])
-			errs = append(errs, compilerErr{file: filepath.ToSlash(m[1]), line: n})
-		}
-	}
-	if len(errs) == 0 && cmd.ProcessState.ExitCode() != 0 {
+	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOTOOLCHAIN=local", "GOWORK=off")
+	errs, out, failed := compile(t, dir, env, goErrRE, "go", "build", "-gcflags=-e", "./...")
+	if len(errs) == 0 && failed {
 		t.Fatalf("go build failed without an error we can read:\n%s", out)
 	}
 	return errs
+}
+
+// compile runs name with args in dir (env nil: this process's) and returns
+// the errors of its output that re matches (file as its first group,
+// relative to dir or absolute; 1-based line as its second), its output,
+// and whether it exited non-zero.
+func compile(t *testing.T, dir string, env []string, re *regexp.Regexp, name string, args ...string) ([]compilerErr, []byte, bool) {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir, cmd.Env = dir, env
+	out, err := cmd.CombinedOutput()
+	var errs []compilerErr
+	for _, l := range strings.Split(string(out), "\n") {
+		m := re.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		file := m[1]
+		if filepath.IsAbs(file) {
+			rel, err := filepath.Rel(dir, file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			file = rel
+		}
+		n, _ := strconv.Atoi(m[2])
+		errs = append(errs, compilerErr{file: filepath.ToSlash(file), line: n})
+	}
+	return errs, out, err != nil
 }
 
 var cErrRE = regexp.MustCompile(`^([^\s:]+\.[ch]):(\d+):\d+: (?:fatal )?error: `)
@@ -64,15 +84,8 @@ func cErrors(t *testing.T, dir string, files ...string) []compilerErr {
 	flags, _ := os.ReadFile(filepath.Join(dir, "compile_flags.txt"))
 	var errs []compilerErr
 	for _, f := range files {
-		cmd := exec.Command("cc", append(strings.Fields(string(flags)), "-fsyntax-only", f)...)
-		cmd.Dir = dir
-		out, _ := cmd.CombinedOutput()
-		for _, l := range strings.Split(string(out), "\n") {
-			if m := cErrRE.FindStringSubmatch(l); m != nil {
-				n, _ := strconv.Atoi(m[2])
-				errs = append(errs, compilerErr{file: filepath.ToSlash(m[1]), line: n})
-			}
-		}
+		e, _, _ := compile(t, dir, nil, cErrRE, "cc", append(strings.Fields(string(flags)), "-fsyntax-only", f)...)
+		errs = append(errs, e...)
 	}
 	return errs
 }
@@ -411,20 +424,7 @@ var pyErrRE = regexp.MustCompile(`^\s*(\S+\.py):(\d+):\d+ - error: `)
 // errors it reports.
 func pyErrors(t *testing.T, dir string) []compilerErr {
 	t.Helper()
-	cmd := exec.Command(filepath.Join(npmBin(), "pyright"), ".")
-	cmd.Dir = dir
-	out, _ := cmd.CombinedOutput()
-	var errs []compilerErr
-	for _, l := range strings.Split(string(out), "\n") {
-		if m := pyErrRE.FindStringSubmatch(l); m != nil {
-			rel, err := filepath.Rel(dir, m[1])
-			if err != nil {
-				t.Fatal(err)
-			}
-			n, _ := strconv.Atoi(m[2])
-			errs = append(errs, compilerErr{file: filepath.ToSlash(rel), line: n})
-		}
-	}
+	errs, _, _ := compile(t, dir, nil, pyErrRE, filepath.Join(npmBin(), "pyright"), ".")
 	return errs
 }
 
@@ -434,16 +434,7 @@ var tsErrRE = regexp.MustCompile(`^(\S+\.tsx?)\((\d+),\d+\): error `)
 // returns the errors it reports.
 func tsErrors(t *testing.T, dir string) []compilerErr {
 	t.Helper()
-	cmd := exec.Command(filepath.Join(npmBin(), "tsc"), "--noEmit", "--pretty", "false", "-p", ".")
-	cmd.Dir = dir
-	out, _ := cmd.CombinedOutput()
-	var errs []compilerErr
-	for _, l := range strings.Split(string(out), "\n") {
-		if m := tsErrRE.FindStringSubmatch(l); m != nil {
-			n, _ := strconv.Atoi(m[2])
-			errs = append(errs, compilerErr{file: filepath.ToSlash(m[1]), line: n})
-		}
-	}
+	errs, _, _ := compile(t, dir, nil, tsErrRE, filepath.Join(npmBin(), "tsc"), "--noEmit", "--pretty", "false", "-p", ".")
 	return errs
 }
 
