@@ -241,7 +241,10 @@ func Catalogue() []Server {
 			OpenDependents:       true,
 			IgnoresUnchangedText: true,
 			MinSettle:            150 * time.Millisecond,
-			Install:              Install{Method: InstallApt, Packages: []string{"clangd"}, Binary: "clangd"},
+			// clangd's per-file status (lsp/filestatus.go): a check waits
+			// for its files to go idle.
+			InitializationOptions: map[string]any{"clangdFileStatus": true},
+			Install:               Install{Method: InstallApt, Packages: []string{"clangd"}, Binary: "clangd"},
 		},
 		{
 			Name:                  "gopls",

@@ -81,6 +81,7 @@ type Client struct {
 	pulling map[pullKey]*pullInFlight
 
 	progress progress
+	files    fileStates // clangd's per-file status (filestatus.go)
 }
 
 // document is an open text document as the server knows it.

@@ -152,6 +152,9 @@ func (c *Client) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Reque
 	case "$/progress":
 		c.progress.update(params)
 		return nil, nil
+	case clangdFileStatus:
+		c.fileStatus(params)
+		return nil, nil
 	case "window/logMessage", "window/showMessage":
 		var m struct {
 			Type    int    `json:"type"`

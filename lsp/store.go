@@ -52,6 +52,14 @@ func newStore() *store {
 	}
 }
 
+// poke wakes every waiter without recording anything: something a wait
+// consults besides the store changed (a file's status).
+func (s *store) poke() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.wakeLocked()
+}
+
 // wakeLocked tells every waiter that something changed.
 func (s *store) wakeLocked() {
 	close(s.arrived)

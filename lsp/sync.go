@@ -392,7 +392,9 @@ func (c *Client) waitFresh(ctx context.Context, since time.Time, mark uint64, wa
 				w.superseded = append(w.superseded, uri)
 			}
 		}
-		othersPulling := waitPulls && c.store.pullingOther(want)
+		// Other documents' pulls are part of a write's answer; a file
+		// clangd still works on may be published again (filestatus.go).
+		othersPulling := waitPulls && c.store.pullingOther(want) || c.busy(want)
 		switch {
 		case len(w.fresh)+len(w.superseded) < len(want):
 			// Not (or no longer) fresh: a refresh made a pull server start
