@@ -160,10 +160,7 @@ func (c *Client) showBefore(ctx context.Context, docs []Doc) bool {
 		ctx, cancel = context.WithTimeout(ctx, time.Until(dl)/2)
 		defer cancel()
 	}
-	_, mark := c.runsBegan(want, time.Now())
-	c.pullAfterChange(want)
-	c.tsPullAfterChange(ctx, want, false)
-	w := c.waitFresh(ctx, time.Time{}, mark, want, EditSettle, nil, false)
+	w := c.waitSent(ctx, want, EditSettle) // the server is cold: every progress counts (waitFresh)
 	c.log.Debug("showed the text before the change", "files", len(want), "answered", len(w.fresh))
 	return len(w.fresh) == len(want)
 }

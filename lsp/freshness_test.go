@@ -88,3 +88,11 @@ func TestJudge(t *testing.T) {
 		})
 	}
 }
+
+// storeFresh reports whether the store holds an answer for version v of
+// uri sent at mark, by the rule a check applies (store.answers, judge).
+func storeFresh(s *store, uri string, mark uint64, v int32) bool {
+	pushes, pulls, pulling, versioned := s.answers(uri)
+	sent := []sentVersion{{version: v, hash: 1, mark: mark}}
+	return judge(sent, v, pushes, pulls, pulling, versioned).state == docFresh
+}

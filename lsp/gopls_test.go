@@ -152,7 +152,7 @@ func TestGoplsOutOfBand(t *testing.T) {
 	if !strings.Contains(text, "greet(1)") {
 		t.Fatalf("main.go not re-synced after changing on disk (version %d)", v)
 	}
-	for !c.store.freshFor(uri, 0, v) { // gopls answers the re-sync
+	for !storeFresh(c.store, uri, 0, v) { // gopls answers the re-sync
 		_, arrived := c.store.mark()
 		select {
 		case <-arrived:

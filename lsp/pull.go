@@ -19,7 +19,7 @@ import (
 // the last answer for that (document, identifier); an "unchanged" answer
 // means the items of that answer still hold. A document is fresh when a
 // push for its version arrived or every pull sent for it has been answered
-// and one of them for its version succeeded (store.freshFor).
+// and one of them for its version succeeded (judge, freshness.go).
 //
 // When a source declares interFileDependencies, the other open documents
 // are pulled again after a change too: their results can change with it.

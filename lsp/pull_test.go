@@ -475,17 +475,17 @@ func TestStorePullFreshness(t *testing.T) {
 	s.pullBegin(uri)
 	s.recordPull(uri, "a", pullReport{version: 2, resultID: "r2"})
 	s.pullEnd(uri)
-	if s.freshFor(uri, mark, 2) {
+	if storeFresh(s, uri, mark, 2) {
 		t.Fatal("fresh while a pull is still in flight")
 	}
 	s.pullEnd(uri)
-	if !s.freshFor(uri, mark, 2) {
+	if !storeFresh(s, uri, mark, 2) {
 		t.Fatal("not fresh once every pull answered")
 	}
-	if s.freshFor(uri, mark, 3) {
+	if storeFresh(s, uri, mark, 3) {
 		t.Fatal("a report for version 2 made version 3 fresh")
 	}
-	if later, _ := s.mark(); s.freshFor(uri, later, 2) {
+	if later, _ := s.mark(); storeFresh(s, uri, later, 2) {
 		t.Fatal("a report from before the mark counted")
 	}
 	if s.recordPull(uri, "a", pullReport{version: 1, resultID: "r1"}) {
@@ -592,7 +592,7 @@ func TestUnversionedPushNotFresh(t *testing.T) {
 		"uri": pathToURI(filepath.Join(c.root, "other.x")), "version": 3, "diagnostics": []any{}}); err != nil {
 		t.Fatal(err)
 	}
-	if !eventually(3*time.Second, c.store.versionsPushes) {
+	if !eventually(3*time.Second, func() bool { _, _, _, versioned := c.store.answers(""); return versioned }) {
 		t.Fatal("the versioned push for other.x was never recorded")
 	}
 	path := writeDoc(t, c, "a.x", "abc\n")

@@ -245,44 +245,12 @@ func (s *store) answers(uri string) (pushes []publication, pulls []pullReport, p
 	return slices.Clone(s.byURI[uri]), pulls, s.inflight[uri] > 0, s.versioned
 }
 
-// versionsPushes reports whether the server has tied a push to a document
-// version (see freshFor).
-func (s *store) versionsPushes() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.versioned
-}
-
 // mark returns the current arrival number and a channel closed at the next
 // arrival.
 func (s *store) mark() (uint64, <-chan struct{}) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.seq, s.arrived
-}
-
-// freshFor reports whether the open document uri has an answer describing
-// version want, sent after mark: a fresh push (see publication.fresh) —
-// versioned, once the server has shown it versions its pushes: gopls, for
-// one, publishes an open file with its version and a closed one without,
-// so an unversioned push for an open file is left over from before it was
-// opened — or, once no pull for uri is still in flight, a pull report for
-// that version or a later one that arrived after mark.
-func (s *store) freshFor(uri string, mark uint64, want int32) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if p, ok := newest(s.byURI[uri]); ok && p.fresh(mark, want) && (p.version != nil || !s.versioned) {
-		return true
-	}
-	if s.inflight[uri] > 0 {
-		return false
-	}
-	for _, r := range s.pulls[uri] {
-		if r.seq > mark && r.version >= want {
-			return true
-		}
-	}
-	return false
 }
 
 // snapshot is what the store holds for one URI: the push publication (nil
@@ -322,18 +290,4 @@ func (s *store) since(mark uint64) map[string]snapshot {
 // all returns, by URI, the latest push publication and pull reports.
 func (s *store) all() map[string]snapshot {
 	return s.since(0)
-}
-
-// fresh reports whether p can describe the document at version want sent
-// after mark: a push tied to that version (or a later one, from a concurrent
-// change), or an unversioned push that arrived after the change was sent. A
-// push tied to an older version never counts, whenever it arrived.
-func (p publication) fresh(mark uint64, want int32) bool {
-	if p.seq <= mark {
-		return false
-	}
-	if p.version == nil {
-		return true
-	}
-	return *p.version >= want
 }

@@ -162,7 +162,7 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 		settle = 0
 	}
 	w := c.waitFresh(ctx, since, mark, want, settle, others, waitPulls)
-	c.recheckNewDirs(ctx, &w, want, settle, waitPulls)
+	c.recheckNewDirs(ctx, &w, want, settle)
 	out.Freshness = c.freshness(w, len(want))
 	switch {
 	case out.Freshness == Partial && len(w.pending) > 0:
@@ -224,7 +224,7 @@ func (c *Client) newDirLocked(path string) bool {
 // server, when the server's catalogue entry asks for it
 // (config.Server.RecheckNewDirs), waits for the answers to those versions,
 // and puts them in w in place of the first ones.
-func (c *Client) recheckNewDirs(ctx context.Context, w *waited, want map[string]int32, settle time.Duration, waitPulls bool) {
+func (c *Client) recheckNewDirs(ctx context.Context, w *waited, want map[string]int32, settle time.Duration) {
 	if !c.server.RecheckNewDirs {
 		return
 	}
@@ -243,7 +243,7 @@ func (c *Client) recheckNewDirs(ctx context.Context, w *waited, want map[string]
 		if !recheck {
 			continue
 		}
-		if _, v, err := c.syncDoc(Doc{Path: path, Text: text}, true); err == nil {
+		if _, v, err := c.sync(Doc{Path: path, Text: text, Recheck: true}); err == nil {
 			again[uri] = v
 			want[uri] = v
 		}
@@ -251,9 +251,7 @@ func (c *Client) recheckNewDirs(ctx context.Context, w *waited, want map[string]
 	if len(again) == 0 {
 		return
 	}
-	since, mark := c.runsBegan(again, time.Now())
-	c.pullAfterChange(again)
-	w2 := c.waitFresh(ctx, since, mark, again, settle, nil, waitPulls)
+	w2 := c.waitSent(ctx, again, settle)
 	c.log.Debug("re-checked files in new directories", "files", len(again), "fresh", len(w2.fresh))
 	for uri := range again {
 		delete(w.fresh, uri)
@@ -263,6 +261,17 @@ func (c *Client) recheckNewDirs(ctx context.Context, w *waited, want map[string]
 	}
 	w.superseded = append(w.superseded, w2.superseded...)
 	w.answered, w.pending = w2.answered, w2.pending
+}
+
+// waitSent starts the pulls of the documents just sent (want: URI →
+// version) and waits, within ctx, for the answers to them (waitFresh, with
+// settle), not for other documents': a preliminary round of a check (the
+// text before a change, a re-check of files in new directories).
+func (c *Client) waitSent(ctx context.Context, want map[string]int32, settle time.Duration) waited {
+	since, mark := c.runsBegan(want, time.Now())
+	c.pullAfterChange(want)
+	c.tsPullAfterChange(ctx, want, false)
+	return c.waitFresh(ctx, since, mark, want, settle, nil, false)
 }
 
 // ErrSuperseded says that a changed file's check was overtaken: another
@@ -441,11 +450,10 @@ func (c *Client) waitFresh(ctx context.Context, since time.Time, mark uint64, wa
 
 // sync sends one document's current text and returns its URI and the
 // version sent.
-func (c *Client) sync(d Doc) (string, int32, error) { return c.syncDoc(d, d.Recheck) }
-
-// syncDoc is sync; forced marks the version as one sent to force a fresh
-// pass over the same text (sentVersion.forced).
-func (c *Client) syncDoc(d Doc, forced bool) (string, int32, error) {
+// d.Recheck marks the version as one sent to force a fresh pass over the
+// same text (sentVersion.forced).
+func (c *Client) sync(d Doc) (string, int32, error) {
+	forced := d.Recheck
 	text := d.Text
 	var fi os.FileInfo
 	if st, err := os.Stat(d.Path); err == nil {

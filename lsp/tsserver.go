@@ -46,7 +46,7 @@ import (
 // request_seq, success, message?, body} (TypeScript's
 // src/server/protocol.ts "Response"), which becomes the executeCommand result.
 // Both lists together are one pull report under identifier tsIdentifier, so
-// the store's freshness rule for pulls applies (store.freshFor): a document
+// the store's freshness rule for pulls applies (judge, freshness.go): a document
 // is fresh once its report for the version sent is in.
 //
 // While this pull is in use, the server's pushes are ignored: they would

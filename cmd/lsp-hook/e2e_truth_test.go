@@ -463,7 +463,7 @@ func TestEditBreaksCallersEveryLanguage(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.lang, func(t *testing.T) {
 			requireExe(t, tc.exe)
-			w := newWorkspaceOf(t, "langs/"+tc.lang, "", []string{"PATH=" + langPath(), "LSP_HOOK_LOG_LEVEL=" + os.Getenv("LSP_HOOK_TEST_DAEMON_LOG")})
+			w := newWorkspaceOf(t, "langs/"+tc.lang, "", []string{"PATH=" + langPath()})
 			orig := w.readFile(tc.callee)
 			if b := w.hook(w.edit("s", tc.main, w.readFile(tc.main))); b != "" {
 				t.Fatalf("%s as shipped: hook said\n%s", tc.main, indent(b))
@@ -476,10 +476,6 @@ func TestEditBreaksCallersEveryLanguage(t *testing.T) {
 				}
 				if p := judge(t, w.root, block, truth); p != "" || strings.Contains(block, "lsp-hook:") {
 					t.Errorf("round %d, Edit breaking the callers: %s\nhook:\n%s", i, p, indent(block))
-					if os.Getenv("LSP_HOOK_TEST_DAEMON_LOG") != "" {
-						log, _ := w.logSince(0)
-						t.Log(log)
-					}
 				}
 				if b := w.hook(w.edit("s", tc.callee, orig)); b != "" {
 					t.Errorf("round %d, Edit back: hook said\n%s", i, indent(b))
