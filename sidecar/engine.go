@@ -184,14 +184,12 @@ func (e *Engine) checkServers(ctx context.Context, targets []target, gone []stri
 	}
 	go func() {
 		var out serverOutcomes
-		var wg sync.WaitGroup
-		if len(gone) > 0 { // in parallel with the changed files' check, as servers run
-			wg.Go(func() { out.gone = e.Manager.Gone(ctx, gone, settle) })
+		if len(gone) > 0 {
+			out.gone = e.Manager.Gone(ctx, gone, settle)
 		}
 		if len(docs) > 0 {
 			out.changed = check(ctx, docs, settle)
 		}
-		wg.Wait()
 		done <- out
 	}()
 	return done
