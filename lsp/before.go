@@ -141,8 +141,14 @@ func (c *Client) openAt(uri string, mark uint64) (open, syncedSince bool) {
 // that has one to a server that has not answered yet, and waits, for at
 // most half of what is left of ctx, for its answers: what it then says of
 // the other files is what was wrong before the change. It reports whether
-// every such document was answered (the server has said what was wrong).
-func (c *Client) showBefore(ctx context.Context, docs []Doc) bool {
+// every such document was answered and no other text was sent while the
+// server worked (the server has said what was wrong everywhere: see
+// sendCount; a cold server flooded by concurrent hooks has not), and the
+// store's arrival number when it stopped waiting (0 when it sent nothing):
+// what arrived until then was said of the text before the change, even
+// where that text is the changed one (an edit that restored it), whose run
+// of equal texts then began with showBefore's send.
+func (c *Client) showBefore(ctx context.Context, docs []Doc) (whole bool, shown uint64) {
 	want := make(map[string]int32)
 	for _, d := range docs {
 		if d.Before == nil {
@@ -153,14 +159,17 @@ func (c *Client) showBefore(ctx context.Context, docs []Doc) bool {
 		}
 	}
 	if len(want) == 0 {
-		return false
+		return false, 0
 	}
 	if dl, ok := ctx.Deadline(); ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, time.Until(dl)/2)
 		defer cancel()
 	}
+	sends := c.sendCount()
 	w := c.waitSent(ctx, want, EditSettle) // the server is cold: every progress counts (waitFresh)
-	c.log.Debug("showed the text before the change", "files", len(want), "answered", len(w.fresh))
-	return len(w.fresh) == len(want)
+	whole = c.sendCount() == sends
+	shown, _ = c.store.mark()
+	c.log.Debug("showed the text before the change", "files", len(want), "answered", len(w.fresh), "overtaken", !whole)
+	return len(w.fresh) == len(want) && whole, shown
 }

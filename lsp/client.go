@@ -66,10 +66,11 @@ type Client struct {
 	watchMu sync.Mutex    // guards watch
 	watch   *Subscription // to the workspace's Watcher; nil when not watching
 
-	mu       sync.Mutex // guards docs, err, touched, updating, dirs, watched
+	mu       sync.Mutex // guards docs, err, touched, sends, updating, dirs, watched
 	docs     map[string]*document
 	err      error                // why the client is broken; nil while healthy
-	touched  bool                 // a change has been answered fresh at least once
+	touched  bool                 // a change has been answered fresh, by a pass no other text overtook, at least once
+	sends    uint64               // texts sent so far (didOpen, didChange): a pass that began before the last may have been cut short
 	updating map[string]int       // path → Updates about to sync it (the watcher leaves those alone)
 	dirs     map[string]bool      // directories a document was opened in (newDir)
 	watched  map[string]sentWatch // URI → the last watched-file event sent for it (baseline.go)

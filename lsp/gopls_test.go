@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -262,6 +265,66 @@ func TestGoplsNewPackage(t *testing.T) {
 		ds := out[0].Files[path]
 		if out[0].Freshness != Fresh || len(ds) != 1 || ds[0].Line != 3 || !strings.Contains(ds[0].Message, "cannot use") {
 			t.Errorf("round %d: %s freshness %s, diagnostics %+v (err %v); want the type error at line 3", i, rel, out[0].Freshness, ds, out[0].Err)
+		}
+	}
+}
+
+// TestGoplsColdConcurrentEdits plays what a session's first burst of hooks
+// does to a cold gopls: six edits of one package checked at once, while
+// another package holds a type error that was there before. gopls cuts a
+// diagnostic pass short when a newer text arrives (half the edits change
+// their file, half leave it as it was), so an answer given
+// while the others were being sent does not say what was wrong in the
+// files it did not reach; the untouched error must never be counted as
+// one the edits introduced (it stays in OthersBefore), as `go vet`
+// reports it on the files before the edits too.
+func TestGoplsColdConcurrentEdits(t *testing.T) {
+	requireServer(t, "gopls")
+	const n = 6
+	files := map[string]string{
+		"go.mod": "module example.com/demo\n\ngo 1.22\n",
+		"q/q.go": "package q\n\nvar Bad int = \"s\"\n",
+	}
+	for i := range n {
+		files[fmt.Sprintf("p/a%d.go", i)] = fmt.Sprintf("package p\n\nfunc F%d() int { return %d }\n", i, i)
+	}
+	dir := workspace(t, files)
+	qPath := filepath.Join(dir, "q", "q.go")
+	vet := exec.Command("go", "vet", "./q")
+	vet.Dir = dir
+	if out, err := vet.CombinedOutput(); err == nil || !strings.Contains(string(out), "cannot use") {
+		t.Fatalf("go vet ./q = %v: %s; want the type error the edits find there", err, out) // the judge
+	}
+	for round := range 4 {
+		m := NewManager(config.Default(), dir, testLogger(t))
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		outs := make([][]Outcome, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			path := filepath.Join(dir, "p", fmt.Sprintf("a%d.go", i))
+			text, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (round+i)%2 == 1 { // an edit that changed the file; the others restored it
+				writeFile(t, dir, filepath.Join("p", fmt.Sprintf("a%d.go", i)), fmt.Sprintf("%s\nfunc G%d_%d() {}\n", text, i, round))
+			}
+			wg.Go(func() { outs[i] = m.Check(ctx, []Doc{{Path: path, Before: text}}, 0) })
+		}
+		wg.Wait()
+		cancel()
+		m.Shutdown()
+		for i, out := range outs {
+			for _, o := range out {
+				got := o.Others[qPath]
+				if len(got) == 0 {
+					continue
+				}
+				if before := o.OthersBefore[qPath]; len(before) < len(got) {
+					t.Errorf("round %d, edit of p/a%d.go: q/q.go's error %q counted as introduced (before: %+v; freshness %s)",
+						round, i, got[0].Message, before, o.Freshness)
+				}
+			}
 		}
 	}
 }

@@ -125,8 +125,9 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	defer c.markUpdating(docs, -1)
 	c.markUpdating(docs, +1)
 	touched := c.Touched() // the server has answered before: it has said what was wrong
+	var shown uint64
 	if !touched {
-		touched = c.showBefore(ctx, docs)
+		touched, shown = c.showBefore(ctx, docs)
 	}
 	if !c.syncWatched(ctx) {
 		// No watcher, or one that may have missed events: compare the
@@ -161,7 +162,9 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	if c.ts.inUse() {
 		settle = 0
 	}
+	sends := c.sendCount()
 	w := c.waitFresh(ctx, since, mark, want, settle, others, waitPulls)
+	whole := c.sendCount() == sends
 	c.recheckNewDirs(ctx, &w, want, settle)
 	out.Freshness = c.freshness(w, len(want))
 	switch {
@@ -172,7 +175,7 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	case out.Freshness == Fresh:
 		out.ServerMS = w.answered.Sub(sent).Milliseconds()
 		c.mu.Lock()
-		c.touched = true
+		c.touched = c.touched || whole
 		c.mu.Unlock()
 	}
 	if err := c.Err(); err != nil && out.Freshness != Fresh {
@@ -201,7 +204,7 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 			}
 		}
 	}
-	out.OthersBefore = c.before(base, out.Others, touched, rechecked)
+	out.OthersBefore = c.before(max(base, shown), out.Others, touched, rechecked)
 	return out
 }
 
@@ -261,6 +264,18 @@ func (c *Client) recheckNewDirs(ctx context.Context, w *waited, want map[string]
 	}
 	w.superseded = append(w.superseded, w2.superseded...)
 	w.answered, w.pending = w2.answered, w2.pending
+}
+
+// sendCount returns how many texts have been sent to the server so far.
+// A server may cut a diagnostic pass short when a newer text arrives
+// (gopls cancels the pass of an older snapshot, having published only
+// part of it: internal/server/diagnostics.go, diagnoseSnapshot), so a
+// fresh answer given while other texts were sent says what was wrong in
+// the changed files, but not that every other file has been diagnosed.
+func (c *Client) sendCount() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sends
 }
 
 // waitSent starts the pulls of the documents just sent (want: URI →
@@ -493,6 +508,7 @@ func (c *Client) sync(d Doc) (string, int32, error) {
 		doc.modTime, doc.size = fi.ModTime(), fi.Size()
 	}
 	version := doc.version
+	c.sends++
 	mark, _ := c.store.mark()
 	if len(doc.sent) >= sentHistory {
 		doc.sent = slices.Delete(doc.sent, 0, len(doc.sent)-sentHistory+1)
