@@ -253,7 +253,8 @@ func Catalogue() []Server {
 			FileNames:             []string{"go.mod", "go.work"},
 			LanguageIDs:           map[string]string{".go": "go", "go.mod": "go.mod", "go.work": "go.work"},
 			RootMarkers:           []string{"go.work", "go.mod"},
-			LoadErrorProgress:     []string{"Error loading workspace"}, // gopls server/diagnostics.go, WorkspaceLoadFailure
+			LoadErrorProgress:     []string{"Error loading workspace"},         // gopls server/diagnostics.go, WorkspaceLoadFailure
+			LoadErrorMessages:     []string{"Error loading workspace folders"}, // gopls server/general.go, addFolders
 			RecheckNewDirs:        true,
 			Enabled:               true,
 			InitializationOptions: map[string]any{"diagnosticsDelay": "0s", "verboseWorkDoneProgress": true},

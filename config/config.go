@@ -130,6 +130,17 @@ type Server struct {
 	// publishes nothing for files it cannot load, which is not clean.
 	// Catalogue only.
 	LoadErrorProgress []string
+	// LoadErrorMessages are the beginnings of window/showMessage texts of
+	// type Error (LSP 3.17 "MessageType" 1) by which the server says it
+	// could not load the workspace folder at all (gopls: "Error loading
+	// workspace folders", internal/server/general.go addFolders, sent
+	// when `go env` or `go list` fails: a go.mod naming a toolchain that
+	// cannot be downloaded under GOTOOLCHAIN=auto). Such a server
+	// publishes nothing but "no package" warnings for the folder's files
+	// and never loads it again by itself: from the message on, every
+	// answer is partial and quotes it, and once one of RootMarkers'
+	// files changes the server is started afresh. Catalogue only.
+	LoadErrorMessages []string
 	// RecheckNewDirs makes the first answer for a file in a directory new
 	// to the server (created after the server started, no document of the
 	// client's in it yet) a preliminary one: the file is sent again, as a

@@ -25,7 +25,8 @@ import (
 var ErrBroken = errors.New("language server is broken")
 
 // ErrLoad is an Outcome's error while the server reports that it cannot
-// load the workspace (config.Server.LoadErrorProgress), wrapped with the
+// load the workspace (config.Server.LoadErrorProgress and
+// LoadErrorMessages), wrapped with the
 // server's message ("go.mod:5:1: usage: require module/path v1.2.3"): the
 // answer is partial however fresh, since the server publishes nothing for
 // the files it could not load.
@@ -83,6 +84,9 @@ type Client struct {
 
 	progress progress
 	files    fileStates // clangd's per-file status (filestatus.go)
+
+	loadMu     sync.Mutex // guards loadFailed
+	loadFailed loadFailure
 }
 
 // document is an open text document as the server knows it.

@@ -162,6 +162,9 @@ func (c *Client) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Reque
 		}
 		_ = json.Unmarshal(params, &m)
 		c.log.Debug("server message", "method", req.Method, "type", m.Type, "message", lastLine(m.Message))
+		if req.Method == "window/showMessage" {
+			c.noteMessage(m.Type, m.Message)
+		}
 		return nil, nil
 	case "telemetry/event", "$/logTrace", "$/setTrace":
 		return nil, nil

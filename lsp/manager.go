@@ -272,6 +272,16 @@ func (m *Manager) checkOne(ctx context.Context, k entryKey, docs []Doc, settle t
 		return Outcome{Server: k.server, Root: k.root, Freshness: None, Err: m.crashErr(e, e.err)}
 	}
 	c := e.client
+	if c.reloadDue() {
+		m.log.Info("restarting server: a root marker changed since it could not load the workspace", "server", k.server, "root", k.root, "load_error", c.loadFailure())
+		m.mu.Lock()
+		if m.entries[k] == e {
+			delete(m.entries, k)
+		}
+		m.mu.Unlock()
+		m.background(func() { stopEntries([]*entry{e}) })
+		return m.checkOne(ctx, k, docs, settle, withinCtx)
+	}
 	timeout := warm
 	if startedNow || !c.Touched() {
 		timeout = firstTouch

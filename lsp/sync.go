@@ -184,7 +184,11 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	if len(w.superseded) > 0 && out.Err == nil {
 		out.Err = fmt.Errorf("%w: %s", ErrSuperseded, c.relPaths(w.superseded))
 	}
-	if le := c.progress.loadError(c.server.LoadErrorProgress); le != "" && out.Err == nil {
+	le := c.progress.loadError(c.server.LoadErrorProgress)
+	if le == "" {
+		le = c.loadFailure()
+	}
+	if le != "" && out.Err == nil {
 		// The server cannot load the workspace: what it published leaves
 		// out every file it could not load, so even a fresh answer is not
 		// the whole answer.

@@ -87,7 +87,7 @@ func TestUntrustedGoToolchain(t *testing.T) {
 			if left := waitFor(10*time.Second, w.daemons); len(left) > 0 {
 				t.Fatalf("the daemon outlived trust: %v", left)
 			}
-			w.hook(write)
+			block = w.hook(write)
 			env = w.goplsEnv()
 			if v, ok := env["GOTOOLCHAIN"]; v != toolchain || !ok {
 				t.Errorf("trusted: gopls runs with GOTOOLCHAIN=%q (set %v), want the user's %q", v, ok, toolchain)
@@ -100,6 +100,25 @@ func TestUntrustedGoToolchain(t *testing.T) {
 			}
 			if toolchain == "auto" && !pollUntil(10*time.Second, fetched) {
 				t.Errorf("trusted, GOTOOLCHAIN=auto: GOPROXY was asked for %v, want the toolchain go.mod names", proxy.requests())
+			}
+			// gopls cannot load the folder either way (no go1.99.0 here, none
+			// to download): never silence.
+			if !strings.Contains(block, "lsp-hook: no fresh diagnostics from gopls (cannot load the workspace:") ||
+				!strings.Contains(block, "1.99.0") {
+				t.Errorf("trusted Write of a broken file: lint block lacks gopls's load error:\n%s", indent(block))
+			}
+
+			// go.mod fixed: gopls loads the workspace again (a new gopls, for
+			// one that failed to add the folder) and finds what go vet finds.
+			w.writeFile("go.mod", "module example.com/demo\n\ngo 1.22\n")
+			vet := w.run("", nil, "diagnose", "--no-daemon", "greet.go")
+			const vetSays = "imports must appear before other declarations" // the broken var precedes greet.go's imports
+			if !strings.Contains(vet.stdout+vet.stderr, vetSays) {
+				t.Fatalf("diagnose after fixing go.mod: want go vet's error, got exit %d:\n%s%s", vet.exit, vet.stdout, vet.stderr)
+			}
+			block = w.hook(write)
+			if !strings.Contains(block, vetSays) || strings.Contains(block, "cannot load the workspace") {
+				t.Errorf("trusted Write after fixing go.mod: want gopls's error and no load note:\n%s", indent(block))
 			}
 		})
 	}
