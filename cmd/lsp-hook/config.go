@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"text/tabwriter"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -93,14 +95,23 @@ func trustCommand() *cli.Command {
 				fmt.Fprintf(c.App.Writer, "trusted %s\n", f)
 			}
 			// A running daemon read the config and the workspace's trust
-			// before: stop it, and the next hook starts one that runs the
-			// trusted commands and programs.
-			if cl, err := sidecar.Dial(c.Context, socketFor(c, root), buildVersion()); err == nil {
-				defer cl.Close()
-				if err := cl.Call(c.Context, sidecar.MethodShutdown, struct{}{}, nil); err == nil {
-					fmt.Fprintln(c.App.Writer, "stopped the workspace daemon; the next change starts it with the trusted config")
-				}
+			// before: stop it, and wait until it is gone, so that the next
+			// hook starts one that runs the trusted commands and programs
+			// instead of reaching the old one on its way out.
+			ctx, cancel := context.WithTimeout(c.Context, 10*time.Second)
+			defer cancel()
+			cl, err := sidecar.Dial(ctx, socketFor(c, root), buildVersion())
+			if err != nil {
+				return nil
 			}
+			defer cl.Close()
+			if err := cl.Call(ctx, sidecar.MethodShutdown, struct{}{}, nil); err != nil {
+				return cli.Exit("trust: stopping the workspace daemon: "+err.Error(), exitError)
+			}
+			if err := sidecar.WaitExit(ctx, cl.Hello.Pid); err != nil {
+				return cli.Exit("trust: stopping the workspace daemon: "+err.Error(), exitError)
+			}
+			fmt.Fprintln(c.App.Writer, "stopped the workspace daemon; the next change starts it with the trusted config")
 			return nil
 		},
 	}
