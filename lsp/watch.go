@@ -105,6 +105,7 @@ type Watcher struct {
 	done     chan struct{}
 	loopDone chan struct{}
 	scanDone chan struct{}
+	scanned  chan struct{} // 1-slot: a scan pass recorded changes
 
 	markMu sync.Mutex // serializes handOver's ticket and marker write, so tickets and events stay in step
 	issued uint64     // handOver tickets handed out; guarded by markMu
@@ -172,7 +173,7 @@ func newWatcherWith(root string, log *slog.Logger, debounce time.Duration, p Wat
 	w := &Watcher{
 		root: filepath.Clean(root), log: log.With("watch_root", root), fsw: fsw,
 		debounce: debounce, policy: p,
-		done: make(chan struct{}), loopDone: make(chan struct{}), scanDone: make(chan struct{}),
+		done: make(chan struct{}), loopDone: make(chan struct{}), scanDone: make(chan struct{}), scanned: make(chan struct{}, 1),
 		dirs: make(map[string]*watchedDir), pending: make(map[string]FileChangeType),
 		subs: make(map[int]*subscriber), barriers: make(map[uint64]chan struct{}),
 	}
@@ -226,12 +227,24 @@ func (w *Watcher) WatchedDirs() int {
 }
 
 // loop reads raw events, coalesces them into pending, and delivers pending
-// after the debounce (or at once for a Flush barrier).
+// after the debounce (or at once for a Flush barrier). A scan pass that
+// recorded changes (scanned) arms the debounce as an event does.
 func (w *Watcher) loop() {
 	defer close(w.loopDone)
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	var first time.Time // when the oldest pending event arrived
+	arm := func() {
+		now := time.Now()
+		if first.IsZero() {
+			first = now
+		}
+		wait := w.debounce
+		if limit := first.Add(maxBatchDelay).Sub(now); limit < wait {
+			wait = max(limit, 0)
+		}
+		timer.Reset(wait)
+	}
 	for {
 		select {
 		case ev, ok := <-w.fsw.Events:
@@ -241,18 +254,11 @@ func (w *Watcher) loop() {
 			if w.isBarrier(ev) {
 				continue
 			}
-			if !w.handle(ev) {
-				continue
+			if w.handle(ev) {
+				arm()
 			}
-			now := time.Now()
-			if first.IsZero() {
-				first = now
-			}
-			wait := w.debounce
-			if limit := first.Add(maxBatchDelay).Sub(now); limit < wait {
-				wait = max(limit, 0)
-			}
-			timer.Reset(wait)
+		case <-w.scanned:
+			arm()
 		case err, ok := <-w.fsw.Errors:
 			if !ok {
 				return

@@ -13,13 +13,13 @@ import (
 // watchDirectoryFiles: O_EVTONLY on darwin) — one descriptor per file and
 // per directory, counted against RLIMIT_NOFILE. The budget is half of
 // openFiles, the soft limit (RaiseOpenFileLimit has raised it at daemon
-// start); the other half is the daemon's own: its socket, connections,
-// servers' pipes, logs. When the limit is unknown (0) the budget is 1024
-// descriptors.
+// start; the other half is the daemon's own: its socket, connections,
+// servers' pipes, logs), and at most maxKqueueBudget; 1024 descriptors
+// when the limit is unknown (0).
 func defaultWatchPolicy(openFiles uint64) WatchPolicy {
 	budget := 1024
 	if openFiles > 0 {
-		budget = int(min(openFiles/2, 1<<20))
+		budget = int(min(openFiles/2, maxKqueueBudget))
 	}
 	return WatchPolicy{Backend: "kqueue", PerEntry: true, Budget: budget, ScanEvery: DefaultScanEvery, ScanBatch: DefaultScanBatch}
 }

@@ -20,10 +20,12 @@ const (
 	// directories a Watcher does not watch.
 	DefaultScanEvery = time.Second
 	// DefaultScanBatch is how many directory entries one scan pass looks
-	// at (one lstat(2) each, plus one readdir per directory): measured on
-	// Linux at about 5 ms per 5,000 on a warm cache (TestScanPassCost), so a
-	// pass every second costs well under 1% of a core.
-	DefaultScanBatch = 5000
+	// at (one lstat(2) each, plus one readdir per directory). A pass of
+	// 5,000 took 19 ms on a shared 2-core Linux machine (BenchmarkScanPass,
+	// warm cache), so 4,000 a second is under 2% of a core, and a round
+	// over the 47,000 files of a 50,000-file tree that kqueue's budget
+	// leaves unwatched takes about 13 s.
+	DefaultScanBatch = 4000
 )
 
 // WatchPolicy is what watching costs on a platform's fsnotify backend and
@@ -49,6 +51,13 @@ type WatchPolicy struct {
 	// finishes the directory it is in.
 	ScanBatch int
 }
+
+// maxKqueueBudget caps one Watcher's descriptors on kqueue platforms,
+// however high RLIMIT_NOFILE is: open files are also counted system-wide
+// (kern.maxfiles, 12,288 on many Macs' defaults) and one daemon runs per
+// worktree, so a few daemons at 8,192 each fit where half of
+// kern.maxfilesperproc each would not.
+const maxKqueueBudget = 8192
 
 // cost is what watching a directory of entries entries costs.
 func (p WatchPolicy) cost(entries int) int {
@@ -204,7 +213,10 @@ func (w *Watcher) makeRoom(cost, prio int) bool {
 		if a.depth != b.depth {
 			return b.depth - a.depth
 		}
-		return b.cost - a.cost
+		if a.cost != b.cost {
+			return b.cost - a.cost
+		}
+		return strings.Compare(b.dir, a.dir)
 	})
 	for _, v := range victims {
 		if need <= 0 {
@@ -280,8 +292,11 @@ func (s WatcherStatus) Note() string {
 		return note
 	}
 	round := time.Duration(s.ScanRoundMS) * time.Millisecond
+	if round >= time.Second {
+		round = round.Round(100 * time.Millisecond)
+	}
 	return fmt.Sprintf("watcher: partial (%s, %s of %s files); scanning the rest every %s",
-		s.Backend, thousands(s.WatchedFiles), thousands(s.WatchedFiles+s.ScannedFiles), round.Round(100*time.Millisecond))
+		s.Backend, thousands(s.WatchedFiles), thousands(s.WatchedFiles+s.ScannedFiles), round)
 }
 
 // Status describes the Watcher now.
