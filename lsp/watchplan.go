@@ -1,7 +1,7 @@
 package lsp
 
 import (
-	"fmt"
+	"io/fs"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -184,6 +184,14 @@ func (w *Watcher) replan() {
 	w.makeRoom(0, prioRoot+1)
 }
 
+// overBudget reports whether the watches cost more than the budget (files
+// created in watched directories, under a per-entry backend).
+func (w *Watcher) overBudget() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.spent > w.policy.Budget
+}
+
 // makeRoom gives up watches of a priority above prio, the least important
 // and deepest first, until cost more fits the budget; it reports whether
 // it does. Nothing is given up when it cannot make enough room.
@@ -258,66 +266,82 @@ func (w *Watcher) demote(dir string) int {
 	return d.cost
 }
 
-// WatcherStatus is what `lsp-hook status` says of a workspace's Watcher.
-// Counts are of directories and of files (entries that are not
-// directories); Cost and Budget are in the backend's unit (WatchPolicy).
-type WatcherStatus struct {
-	Backend      string `json:"backend"`
-	Complete     bool   `json:"complete"`
-	WatchedDirs  int    `json:"watched_dirs"`
-	WatchedFiles int    `json:"watched_files"`
-	ScannedDirs  int    `json:"scanned_dirs,omitempty"`
-	ScannedFiles int    `json:"scanned_files,omitempty"`
-	Cost         int    `json:"cost"`
-	Budget       int    `json:"budget"`
-	// ScanRoundMS is about how long, in milliseconds, a change in a
-	// scanned directory may wait to be seen: passes per round × the pause
-	// between passes.
-	ScanRoundMS int64 `json:"scan_round_ms,omitempty"`
-	// ScanPassMS is how long the last scan pass took, in milliseconds.
-	ScanPassMS float64 `json:"scan_pass_ms,omitempty"`
-	// Lost: the kernel reported lost events (inotify queue overflow).
-	Lost bool `json:"lost,omitempty"`
-}
-
-// Note is the status line: "watcher: complete (inotify, 212 directories)",
-// or "watcher: partial (kqueue, 4,000 of 52,000 files); scanning the rest
-// every 11 s".
-func (s WatcherStatus) Note() string {
-	if s.ScannedDirs == 0 {
-		note := fmt.Sprintf("watcher: complete (%s, %s directories, %s files)", s.Backend, thousands(s.WatchedDirs), thousands(s.WatchedFiles))
-		if s.Lost {
-			note += "; the kernel dropped events once"
+// tryWatch adds a watch on dir, which has all entries (ents of them not
+// skipped), when its cost fits the budget; it reports whether dir is
+// watched. Once the backend refuses a watch for its limit (watchLimitErr:
+// inotify's max_user_watches, kqueue's RLIMIT_NOFILE) no more are tried.
+func (w *Watcher) tryWatch(dir string, prio, all int, ents []fs.DirEntry) bool {
+	cost := w.policy.cost(all)
+	files := 0
+	for _, e := range ents {
+		if !e.IsDir() {
+			files++
 		}
-		return note
 	}
-	round := time.Duration(s.ScanRoundMS) * time.Millisecond
-	if round >= time.Second {
-		round = round.Round(100 * time.Millisecond)
+	w.mu.Lock()
+	if w.dirs[dir] != nil {
+		w.mu.Unlock()
+		return true
 	}
-	return fmt.Sprintf("watcher: partial (%s, %s of %s files); scanning the rest every %s",
-		s.Backend, thousands(s.WatchedFiles), thousands(s.WatchedFiles+s.ScannedFiles), round)
-}
-
-// Status describes the Watcher now.
-func (w *Watcher) Status() WatcherStatus {
-	dirs, files, round, pass := w.scan.status(w.policy)
+	if w.full || w.spent+cost > w.policy.Budget {
+		w.mu.Unlock()
+		return false
+	}
+	w.spent += cost // reserved while the watch is added
+	w.mu.Unlock()
+	err := w.fsw.Add(dir)
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	st := WatcherStatus{Backend: w.policy.Backend, Complete: !w.capped && !w.lost, WatchedDirs: len(w.dirs),
-		ScannedDirs: dirs, ScannedFiles: files, Cost: w.spent, Budget: w.policy.Budget, Lost: w.lost,
-		ScanRoundMS: round.Milliseconds(), ScanPassMS: float64(pass.Microseconds()) / 1000}
-	for _, d := range w.dirs {
-		st.WatchedFiles += d.files
+	if err != nil {
+		w.spent -= cost
+		if watchLimitErr(err) && !w.full {
+			w.full = true
+			w.log.Warn("watching workspace: the backend's limit is reached; directories beyond it are scanned",
+				"backend", w.policy.Backend, "dirs", len(w.dirs), "err", err)
+		}
+		w.log.Debug("watching directory", "path", dir, "err", err)
+		return false
 	}
-	return st
+	w.dirs[dir] = &watchedDir{prio: prio, cost: cost, entries: all, files: files}
+	return true
 }
 
-// thousands formats n with commas: 52000 → "52,000".
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
+// countEntry counts an entry that appeared in (delta 1) or left (-1) the
+// watched directory holding path: under a per-entry backend (kqueue) its
+// descriptor is spent or given back; files counts regular files for
+// Status.
+func (w *Watcher) countEntry(path string, delta int, file bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	d := w.dirs[filepath.Dir(path)]
+	if d == nil {
+		return
 	}
-	return s
+	d.entries = max(d.entries+delta, 0)
+	if file {
+		d.files = max(d.files+delta, 0)
+	}
+	if c := w.policy.cost(d.entries); c != d.cost {
+		w.spent += c - d.cost
+		d.cost = c
+	}
+}
+
+// forgetTree drops path and every directory under it from the watched set
+// when path was a watched directory (removed or renamed away; fsnotify
+// drops the inotify watches itself), giving their cost back; it reports
+// whether path was one.
+func (w *Watcher) forgetTree(path string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.dirs[path] == nil {
+		return false
+	}
+	for d, wd := range w.dirs {
+		if d == path || strings.HasPrefix(d, path+string(filepath.Separator)) {
+			w.spent -= wd.cost
+			delete(w.dirs, d)
+		}
+	}
+	return true
 }

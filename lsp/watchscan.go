@@ -263,8 +263,8 @@ func (s *scanner) run(every time.Duration, batch int) {
 			return
 		case <-tick.C:
 		}
-		if s.empty() {
-			continue // everything is watched: nothing to scan or to replan
+		if s.empty() && !s.w.overBudget() {
+			continue // everything is watched, within the budget: nothing to do
 		}
 		s.w.replan()
 		s.runPass(batch)

@@ -208,6 +208,36 @@ func TestWatchPolicyOverBudget(t *testing.T) {
 	})
 }
 
+// TestWatchPolicyGrowsPastBudget: a tree watched whole under a per-entry
+// cost grows past the budget by files created in it; the next tick gives
+// watches up for the scan, and changes there still arrive.
+func TestWatchPolicyGrowsPastBudget(t *testing.T) {
+	root := workspace(t, map[string]string{"a/x.go": "x", "b/y.go": "y"})
+	w, err := newWatcherWith(root, testLogger(t), 10*time.Millisecond, kqueueLike(3+2+2+4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if !w.Complete() {
+		t.Fatalf("a tree within the budget is not watched whole: %+v", w.Status())
+	}
+	m := mirrorOf(w, root)
+	writeFiles(t, root, map[string]string{"b/1.go": "1", "b/2.go": "2", "b/3.go": "3", "b/4.go": "4", "b/5.go": "5"})
+	m.await(t, "creates in b", func(exists map[string]bool, _ []string) bool { return exists["b/5.go"] && exists["b/1.go"] })
+	deadline := time.Now().Add(5 * time.Second)
+	for w.overBudget() && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if st := w.Status(); st.Cost > st.Budget || st.ScannedDirs == 0 || w.Complete() {
+		t.Fatalf("after growing: %+v, complete %v; want within budget, partial", st, w.Complete())
+	}
+	os.Remove(filepath.Join(root, "b", "3.go"))
+	writeFiles(t, root, map[string]string{"a/x.go": "changed"})
+	m.await(t, "a delete and a write after the watches shrank", func(exists map[string]bool, log []string) bool {
+		return !exists["b/3.go"] && slices.Contains(log, "deleted b/3.go") && slices.Contains(log, "changed a/x.go")
+	})
+}
+
 // TestScanRace plays the scan against a writer: files rewritten with
 // every length, created and deleted at once, directories made and removed
 // while passes run. Once the writer stops, the events must describe the
