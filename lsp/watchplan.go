@@ -21,10 +21,10 @@ const (
 	DefaultScanEvery = time.Second
 	// DefaultScanBatch is how many directory entries one scan pass looks
 	// at (one lstat(2) each, plus one readdir per directory). A pass of
-	// 5,000 took 19 ms on a shared 2-core Linux machine (BenchmarkScanPass,
-	// warm cache), so 4,000 a second is under 2% of a core, and a round
-	// over the 47,000 files of a 50,000-file tree that kqueue's budget
-	// leaves unwatched takes about 13 s.
+	// 4,000 took 20–35 ms on a shared, loaded 2-core Linux machine
+	// (BenchmarkScanPass, warm cache), so a pass a second costs 2–4% of a
+	// core, and a round over the 47,000 files of a 50,000-file tree that
+	// kqueue's budget leaves unwatched takes 14 passes, about 14 s.
 	DefaultScanBatch = 4000
 )
 
