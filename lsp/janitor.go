@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"path/filepath"
 	"sort"
 	"time"
 )
@@ -19,7 +20,13 @@ func (m *Manager) startWatcherLocked() {
 	m.watchReady = ready
 	go func() {
 		defer close(ready)
-		w, err := NewWatcher(m.workspace, m.log)
+		var w *Watcher
+		var err error
+		if m.WatchPolicy != nil {
+			w, err = NewWatcherWith(m.workspace, m.log, *m.WatchPolicy)
+		} else {
+			w, err = NewWatcher(m.workspace, m.log)
+		}
 		if err != nil {
 			m.log.Warn("not watching the workspace for out-of-band changes", "err", err)
 			return
@@ -46,6 +53,46 @@ func (m *Manager) watch(c *Client) {
 	if w != nil && !closed {
 		c.Watch(w)
 	}
+}
+
+// noteWatchInterest tells the workspace's Watcher, when it runs, what the
+// servers care about: the directories of their open documents and of docs
+// (about to be opened), and their registered FileSystemWatchers. A Watcher
+// that cannot watch the whole tree watches those first (watchplan.go).
+func (m *Manager) noteWatchInterest(docs []Doc) {
+	m.mu.Lock()
+	w := m.watcher
+	m.mu.Unlock()
+	if w == nil {
+		return
+	}
+	in := watchInterest{open: make(map[string]bool)}
+	for _, d := range docs {
+		in.open[filepath.Dir(filepath.Clean(d.Path))] = true
+	}
+	for _, c := range m.readyClients() {
+		for _, d := range c.openDocuments() {
+			in.open[filepath.Dir(d.path)] = true
+		}
+		for _, fw := range c.regs.watchers() {
+			in.globs = append(in.globs, boundWatcher{fw: fw, root: c.root})
+		}
+	}
+	w.setInterest(in)
+}
+
+// WatcherStatus describes the workspace's Watcher (Watcher.Status); nil
+// when it is not running (no server started yet, WatchFiles off, or it
+// could not start).
+func (m *Manager) WatcherStatus() *WatcherStatus {
+	m.mu.Lock()
+	w := m.watcher
+	m.mu.Unlock()
+	if w == nil {
+		return nil
+	}
+	st := w.Status()
+	return &st
 }
 
 // startJanitorLocked starts the janitor once, when the first server starts

@@ -70,6 +70,10 @@ type Manager struct {
 	// it versions its pushes, so a stale wave a watched-file event provokes
 	// never passes for fresh.
 	WatchFiles bool
+	// WatchPolicy, when not nil, replaces the platform's watch budget and
+	// scan settings (defaultWatchPolicy) for the workspace's Watcher: a
+	// test forces kqueue's per-file cost with a tiny budget on Linux.
+	WatchPolicy *WatchPolicy
 	// Crash says when a crashed server starts again by itself
 	// (DefaultCrashPolicy).
 	Crash CrashPolicy
@@ -207,6 +211,7 @@ func (m *Manager) check(ctx context.Context, docs []Doc, settle time.Duration, w
 	if settle <= 0 {
 		settle = DefaultSettle
 	}
+	m.noteWatchInterest(docs)
 	groups := make(map[entryKey][]Doc)
 	var order []entryKey
 	for _, d := range docs {
@@ -295,6 +300,7 @@ func (m *Manager) checkOne(ctx context.Context, k entryKey, docs []Doc, settle t
 		o.Err = m.crashErr(e, o.Err)
 	}
 	m.noteAnswer(e, o, time.Since(begin))
+	m.noteWatchInterest(nil) // the server may have registered FileSystemWatchers meanwhile
 	m.log.Info("server checked", "server", k.server, "root", k.root, "freshness", o.Freshness,
 		"files", len(docs), "elapsed_ms", time.Since(begin).Milliseconds(), "server_ms", o.ServerMS, "err", o.Err)
 	if m.MaxOpenDocuments > 0 && c.openDocCount() > m.MaxOpenDocuments {

@@ -26,7 +26,7 @@ const (
 	UncoveredStarted   = "the file watcher started after the span began"
 	UncoveredForgotten = "the file watcher forgot changes of the span (more than 4096 since)"
 	UncoveredLost      = "the kernel dropped file events during the span"
-	UncoveredCapped    = "some directories are not watched (directory cap or inotify limit)"
+	UncoveredCapped    = "some directories are scanned, not watched (the watch budget or the backend's limit)"
 	UncoveredOff       = "the daemon does not watch files"
 	UncoveredNoWatcher = "the file watcher could not start"
 )

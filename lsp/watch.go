@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -60,19 +60,30 @@ const (
 	DefaultDebounce = 150 * time.Millisecond
 	// maxBatchDelay bounds the debounce under a steady stream of events.
 	maxBatchDelay = time.Second
-	// DefaultMaxDirs caps how many directories one Watcher watches (one
-	// inotify watch each).
+	// DefaultMaxDirs is the watch budget where a watch costs one per
+	// directory (inotify(7) watches, Windows directory handles): how many
+	// directories one Watcher watches at most.
 	DefaultMaxDirs = 10000
 )
 
-// Watcher watches a workspace recursively with fsnotify (inotify on Linux)
-// and delivers debounced, coalesced batches of FileEvents to subscribers
-// (Subscribe); Flush and Subscription.Sync skip the debounce for changes
-// already made. It skips version control, dependency and build directories
-// (skipDirs: .git, node_modules, vendor, target, dist, build, .venv,
-// __pycache__, .tools), adds directories as they appear (reporting the
-// files already in them as created), and stops adding past DefaultMaxDirs
-// or the system's inotify limit with a log line.
+// Watcher watches a workspace with fsnotify and delivers debounced,
+// coalesced batches of FileEvents to subscribers (Subscribe); Flush and
+// Subscription.Sync skip the debounce for changes already made. It skips
+// version control, dependency and build directories (skipDirs: .git,
+// node_modules, vendor, target, dist, build, .venv, __pycache__, .tools)
+// and adds directories as they appear (reporting the files already in
+// them as created).
+//
+// fsnotify watches one directory at a time, and what that costs depends on
+// the backend (WatchPolicy): one inotify(7) watch per directory on Linux,
+// but on macOS kqueue(2) one open descriptor per directory AND per file in
+// it. A Watcher spends at most its policy's budget: a tree within it is
+// watched whole; past it, the directories that matter come first (the
+// root, the directories of documents servers have open, those holding
+// files a server's registered FileSystemWatchers match; watchplan.go) and
+// the rest is covered by a bounded periodic scan of modification times
+// that emits the same FileEvents (watchscan.go). Such a Watcher is not
+// Complete, and Status says so.
 //
 // One Watcher serves every Client of a workspace: a Manager calls
 // Client.Watch for each, which subscribes the client's FilesChanged (it
@@ -87,19 +98,26 @@ type Watcher struct {
 	log      *slog.Logger
 	fsw      *fsnotify.Watcher
 	debounce time.Duration
-	maxDirs  int
+	policy   WatchPolicy
+	scan     *scanner    // the directories not watched
 	barrier  string      // private directory holding the Flush marker files
 	markers  [2]*os.File // written in turn by handOver
 	done     chan struct{}
 	loopDone chan struct{}
+	scanDone chan struct{}
+	scanned  chan struct{} // 1-slot: a scan pass recorded changes
 
 	markMu sync.Mutex // serializes handOver's ticket and marker write, so tickets and events stay in step
 	issued uint64     // handOver tickets handed out; guarded by markMu
 
-	mu       sync.Mutex // guards the fields below
-	dirs     map[string]bool
-	capped   bool // some directories are not watched (cap or inotify limit)
-	lost     bool // the kernel reported an error (queue overflow): events were lost
+	mu       sync.Mutex             // guards the fields below; never held while taking scanner.mu
+	dirs     map[string]*watchedDir // watched directories
+	spent    int                    // what the watches cost, in the policy's unit (WatchPolicy.cost)
+	full     bool                   // the backend refused a watch for its limit: no more are tried
+	capped   bool                   // some directories are or were scanned, not watched
+	lost     bool                   // the kernel reported an error (queue overflow): events were lost
+	interest watchInterest          // what the servers care about (setInterest)
+	dirty    int                    // interestOpen|interestGlobs: interest changed since the last replan
 	pending  map[string]FileChangeType
 	order    []string // pending paths in first-seen order
 	subs     map[int]*subscriber
@@ -110,45 +128,72 @@ type Watcher struct {
 	closed   bool
 }
 
-// Complete reports whether every change under the root is seen: false once
-// some directories went unwatched (cap or inotify limit) or the kernel
-// reported lost events. Clients then also compare open documents with the
-// disk on each check.
+// Complete reports whether every change under the root is seen as it
+// happens: false once some directories went unwatched (the policy's budget
+// or the backend's limit; they are scanned instead, which sees a change
+// only on its next pass) or the kernel reported lost events. Clients then
+// also compare open documents with the disk on each check.
 func (w *Watcher) Complete() bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return !w.capped && !w.lost
 }
 
-// NewWatcher starts watching root (absolute) and every directory under it
-// that is not skipped. It returns once the initial directories are watched:
-// any change after that is seen. Close stops it.
+// NewWatcher starts watching root (absolute) and the directories under it
+// that are not skipped, within the platform's WatchPolicy (RLIMIT_NOFILE
+// read now decides the kqueue budget); the rest is scanned. It returns once
+// the initial directories are watched or scanned: any change after that is
+// seen. Close stops it.
 func NewWatcher(root string, log *slog.Logger) (*Watcher, error) {
-	return newWatcher(root, log, DefaultDebounce, DefaultMaxDirs)
+	return NewWatcherWith(root, log, defaultWatchPolicy(openFileLimit()))
 }
 
+// NewWatcherWith is NewWatcher under policy p (a test's tiny budget, or a
+// kqueue-like cost on Linux); zero ScanEvery and ScanBatch take the
+// defaults.
+func NewWatcherWith(root string, log *slog.Logger, p WatchPolicy) (*Watcher, error) {
+	return newWatcherWith(root, log, DefaultDebounce, p)
+}
+
+// newWatcher is a Watcher whose budget is maxDirs directories at one unit
+// each (inotify's cost), whatever the platform.
 func newWatcher(root string, log *slog.Logger, debounce time.Duration, maxDirs int) (*Watcher, error) {
+	p := defaultWatchPolicy(0)
+	p.PerEntry, p.Budget = false, maxDirs
+	return newWatcherWith(root, log, debounce, p)
+}
+
+func newWatcherWith(root string, log *slog.Logger, debounce time.Duration, p WatchPolicy) (*Watcher, error) {
 	fsw, err := fsnotify.NewWatcher()
 	if err != nil {
 		return nil, fmt.Errorf("watching %s: %w", root, err)
 	}
+	p.ScanEvery = cmp.Or(p.ScanEvery, DefaultScanEvery)
+	p.ScanBatch = cmp.Or(p.ScanBatch, DefaultScanBatch)
 	w := &Watcher{
 		root: filepath.Clean(root), log: log.With("watch_root", root), fsw: fsw,
-		debounce: debounce, maxDirs: maxDirs,
-		done: make(chan struct{}), loopDone: make(chan struct{}),
-		dirs: make(map[string]bool), pending: make(map[string]FileChangeType),
+		debounce: debounce, policy: p,
+		done: make(chan struct{}), loopDone: make(chan struct{}), scanDone: make(chan struct{}), scanned: make(chan struct{}, 1),
+		dirs: make(map[string]*watchedDir), pending: make(map[string]FileChangeType),
 		subs: make(map[int]*subscriber), barriers: make(map[uint64]chan struct{}),
 	}
+	w.scan = newScanner(w)
 	if err := w.makeMarkers(); err != nil {
 		w.closeMarkers()
 		fsw.Close()
 		return nil, fmt.Errorf("watching %s: %w", root, err)
 	}
 	begin := time.Now()
-	w.addTree(w.root, false)
+	w.addTree(w.root, false, prioRest)
 	w.recent = newRecentChanges(time.Now()) // a change in a directory not yet added was not seen
-	w.log.Info("watching workspace", "dirs", len(w.dirs), "elapsed_ms", time.Since(begin).Milliseconds())
+	st := w.Status()
+	w.log.Info("watching workspace", "backend", p.Backend, "dirs", st.WatchedDirs, "scanned_dirs", st.ScannedDirs,
+		"cost", st.Cost, "budget", p.Budget, "elapsed_ms", time.Since(begin).Milliseconds())
+	if !st.Complete {
+		w.log.Warn("watching workspace partially; scanning the rest", "note", st.Note())
+	}
 	go w.loop()
+	go w.scan.run(p.ScanEvery, p.ScanBatch)
 	return w, nil
 }
 
@@ -167,6 +212,7 @@ func (w *Watcher) Close() error {
 	close(w.done)
 	err := w.fsw.Close()
 	<-w.loopDone
+	<-w.scanDone
 	for _, s := range subs {
 		s.close()
 	}
@@ -181,12 +227,24 @@ func (w *Watcher) WatchedDirs() int {
 }
 
 // loop reads raw events, coalesces them into pending, and delivers pending
-// after the debounce (or at once for a Flush barrier).
+// after the debounce (or at once for a Flush barrier). A scan pass that
+// recorded changes (scanned) arms the debounce as an event does.
 func (w *Watcher) loop() {
 	defer close(w.loopDone)
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	var first time.Time // when the oldest pending event arrived
+	arm := func() {
+		now := time.Now()
+		if first.IsZero() {
+			first = now
+		}
+		wait := w.debounce
+		if limit := first.Add(maxBatchDelay).Sub(now); limit < wait {
+			wait = max(limit, 0)
+		}
+		timer.Reset(wait)
+	}
 	for {
 		select {
 		case ev, ok := <-w.fsw.Events:
@@ -196,18 +254,11 @@ func (w *Watcher) loop() {
 			if w.isBarrier(ev) {
 				continue
 			}
-			if !w.handle(ev) {
-				continue
+			if w.handle(ev) {
+				arm()
 			}
-			now := time.Now()
-			if first.IsZero() {
-				first = now
-			}
-			wait := w.debounce
-			if limit := first.Add(maxBatchDelay).Sub(now); limit < wait {
-				wait = max(limit, 0)
-			}
-			timer.Reset(wait)
+		case <-w.scanned:
+			arm()
 		case err, ok := <-w.fsw.Errors:
 			if !ok {
 				return
@@ -236,12 +287,16 @@ func (w *Watcher) handle(ev fsnotify.Event) bool {
 	case ev.Has(fsnotify.Create):
 		if fi, err := os.Lstat(path); err == nil && fi.IsDir() {
 			w.record(path, FileCreated)
-			w.addTree(path, true)
+			w.countEntry(path, 1, false)
+			w.addTree(path, true, prioWanted) // a new directory is where an agent works
 			return true
 		}
+		w.countEntry(path, 1, true)
 		w.record(path, FileCreated)
 	case ev.Has(fsnotify.Remove), ev.Has(fsnotify.Rename):
-		w.forgetTree(path)
+		wasDir := w.forgetTree(path)
+		wasDir = w.scan.dropTree(path) || wasDir
+		w.countEntry(path, -1, !wasDir)
 		w.record(path, FileDeleted)
 	case ev.Has(fsnotify.Write):
 		w.record(path, FileChanged)
@@ -310,85 +365,62 @@ func (w *Watcher) recordLocked(path string, t FileChangeType) {
 	}
 }
 
-// addTree watches dir and every directory under it that is not skipped, up
-// to the cap. With report set (a directory that appeared after start) the
-// files and directories found are recorded as created: they may have been
-// written before the watch existed.
-func (w *Watcher) addTree(dir string, report bool) {
-	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+// addTree watches or scans dir and every directory under it that is not
+// skipped, breadth first: each directory whose watch fits the budget
+// (tryWatch) is watched, any other is scanned (scanner.adopt). prio is the
+// directories' priority (the root's is prioRoot, whatever prio says).
+// With report set (a directory that appeared after start) the files and
+// directories found are recorded as created: they may have been written
+// before the watch existed.
+func (w *Watcher) addTree(dir string, report bool, prio int) {
+	queue := []string{dir}
+	for len(queue) > 0 {
+		d := queue[0]
+		queue = queue[1:]
+		all, ents, err := w.readDir(d)
 		if err != nil {
-			return nil // vanished or unreadable: nothing to watch
+			continue // vanished or unreadable: nothing to watch
 		}
-		if !d.IsDir() {
-			if report && path != dir {
+		p := prio
+		if d == w.root {
+			p = prioRoot
+		}
+		switch {
+		case w.tryWatch(d, p, all, ents):
+			if report { // listed again under the watch: what came between is in one of the two
+				if _, again, err := w.readDir(d); err == nil {
+					ents = again
+				}
+			}
+		default:
+			ents = w.scan.adopt(d)
+		}
+		for _, e := range ents {
+			path := filepath.Join(d, e.Name())
+			if report {
 				w.record(path, FileCreated)
 			}
-			return nil
-		}
-		if path != w.root && isSkipDir(d.Name()) {
-			return filepath.SkipDir
-		}
-		if path == w.barrier {
-			return filepath.SkipDir
-		}
-		if report && path != dir {
-			w.record(path, FileCreated)
-		}
-		return w.addDir(path)
-	})
-}
-
-// addDir adds one directory watch; it returns SkipAll once the cap or the
-// system's inotify limit is reached.
-func (w *Watcher) addDir(path string) error {
-	w.mu.Lock()
-	if w.dirs[path] {
-		w.mu.Unlock()
-		return nil
-	}
-	if w.capped || len(w.dirs) >= w.maxDirs {
-		first := !w.capped
-		w.capped = true
-		w.mu.Unlock()
-		if first {
-			w.log.Warn("watching workspace: directory cap reached; directories beyond it are not watched", "max_dirs", w.maxDirs)
-		}
-		return filepath.SkipAll
-	}
-	w.mu.Unlock()
-	if err := w.fsw.Add(path); err != nil {
-		if errors.Is(err, syscall.ENOSPC) {
-			w.mu.Lock()
-			first := !w.capped
-			w.capped = true
-			w.mu.Unlock()
-			if first {
-				w.log.Warn("watching workspace: inotify watch limit reached (fs.inotify.max_user_watches); directories beyond it are not watched",
-					"dirs", w.WatchedDirs())
+			if e.IsDir() {
+				queue = append(queue, path)
 			}
-			return filepath.SkipAll
 		}
-		w.log.Debug("watching directory", "path", path, "err", err)
-		return nil
 	}
-	w.mu.Lock()
-	w.dirs[path] = true
-	w.mu.Unlock()
-	return nil
 }
 
-// forgetTree drops path and every directory under it from the watched set
-// when path was a watched directory (removed or renamed away; fsnotify
-// drops the inotify watches itself).
-func (w *Watcher) forgetTree(path string) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if !w.dirs[path] {
-		return
+// readDir lists dir: how many entries it has in all (what a kqueue watch
+// opens), and those a Watcher looks at (skipped directories and the
+// barrier left out).
+func (w *Watcher) readDir(dir string) (all int, kept []fs.DirEntry, err error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, nil, err
 	}
-	for d := range w.dirs {
-		if d == path || strings.HasPrefix(d, path+string(filepath.Separator)) {
-			delete(w.dirs, d)
+	kept = ents[:0:0]
+	for _, e := range ents {
+		if e.IsDir() && (isSkipDir(e.Name()) || filepath.Join(dir, e.Name()) == w.barrier) {
+			continue
 		}
+		kept = append(kept, e)
 	}
+	return len(ents), kept, nil
 }

@@ -65,6 +65,14 @@ func RunDaemon(ctx context.Context, opts DaemonOptions) error {
 		fmt.Fprintf(opts.ErrOut, "lsp-hook serve: %v; serving without a log\n", logErr)
 	}
 
+	// The file watcher's descriptor budget on macOS (kqueue: one per
+	// watched file) is half of this limit.
+	if nofile, err := lsp.RaiseOpenFileLimit(); err != nil {
+		log.Warn("raising the open file limit (RLIMIT_NOFILE)", "nofile", nofile, "err", err)
+	} else if nofile > 0 {
+		log.Debug("open file limit (RLIMIT_NOFILE)", "nofile", nofile)
+	}
+
 	cfg, problems := LoadConfig(root)
 	for _, p := range problems {
 		log.Warn("config problem; using the default for it", "problem", p.Error())

@@ -173,6 +173,10 @@ type StatusResult struct {
 	// LogError says why the daemon cannot write LogFile (it serves on,
 	// logging nowhere); "" when the log is written.
 	LogError string `json:"log_error,omitempty"`
+	// Watcher is the workspace file watcher's coverage (lsp.WatcherStatus:
+	// backend, watched and scanned directories and files, budget, scan
+	// round); nil while it does not run, or from an older daemon.
+	Watcher *lsp.WatcherStatus `json:"watcher,omitempty"`
 }
 
 // ServerStatus is one language server in status: name, root, state

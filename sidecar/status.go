@@ -13,7 +13,8 @@ import (
 )
 
 // WriteStatus prints st as `lsp-hook status` shows it: a daemon line, its
-// root, log and process (goroutines, open fds, RSS, heap) lines, then a
+// root, log and process (goroutines, open fds, RSS, heap) lines, the file
+// watcher's line (complete, or partial with what is scanned), then a
 // table of servers (name, state, pid, root, last error; servers never used
 // that are disabled or not installed are one line each; a crashed one's
 // crash count and when it starts again, one line each), a table of
@@ -33,6 +34,9 @@ func WriteStatus(w io.Writer, st StatusResult) error {
 	}
 	if p := st.Process; p != nil {
 		fmt.Fprintf(w, "process %d goroutines  %d open fds  rss %s  heap %s\n", p.Goroutines, p.OpenFDs, kib(p.RSSKiB), kib(p.HeapKiB))
+	}
+	if st.Watcher != nil {
+		fmt.Fprintln(w, st.Watcher.Note())
 	}
 	if len(st.Untrusted) > 0 {
 		fmt.Fprintf(w, "untrusted: %s (run `lsp-hook trust` to allow them)\n", strings.Join(st.Untrusted, ", "))
