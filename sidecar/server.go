@@ -322,6 +322,7 @@ func (s *Server) status() StatusResult {
 	st.Untrusted = s.Engine.Untrusted()
 	if s.Engine.Manager != nil {
 		st.Servers = append(st.Servers, s.Engine.Manager.Status()...)
+		st.Watcher = s.Engine.Manager.WatcherStatus()
 	} else {
 		for name := range s.Engine.Config.LSP.Servers {
 			st.Servers = append(st.Servers, ServerStatus{Name: name, State: lsp.StateDisabled})
