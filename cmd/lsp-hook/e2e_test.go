@@ -20,10 +20,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lsp-hook/lsp-hook/internal/proc"
 	"github.com/lsp-hook/lsp-hook/sidecar"
 )
 
 func TestMain(m *testing.M) {
+	proc.SupervisorMain() // tests that run commands in-process start servers
 	flag.Parse()
 	os.Exit(runTests(m))
 }
