@@ -18,8 +18,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/lsp-hook/lsp-hook/internal/proc"
 )
 
 // Part 5, diagnose: `lsp-hook diagnose --no-daemon` over a whole real
@@ -265,7 +266,7 @@ func writeDiagnose(w io.Writer, res diagnoseResult) {
 	fmt.Fprintln(w, "   in the order shown. diagnose runs with "+strings.Join(diagnoseArgs[1:], " ")+" (its servers start and stop inside).")
 	fmt.Fprintln(w, "   wall: start to exit. peak RSS: ru_maxrss from wait4, the largest SINGLE process of the tree the command")
 	fmt.Fprintln(w, "   reaped (for diagnose the max of lsp-hook, gopls, each go vet…, not their sum). tree peak: the largest")
-	fmt.Fprintln(w, "   sum of VmRSS of the command and its live descendants, sampled from /proc every 100 ms (n: processes then).")
+	fmt.Fprintln(w, "   sum of the RSS of the command and its live descendants, sampled every 100 ms (n: processes then).")
 	for i, p := range res.projects {
 		writeDiagProject(w, fmt.Sprintf("5%c", 'a'+i), p)
 	}
@@ -316,35 +317,30 @@ type procResult struct {
 	leftover []string
 }
 
-// measureProc runs argv in dir with env, in its own process group (killed
-// whole on timeout or cancel), sampling its process tree's memory until it
+// measureProc runs argv in dir with env as a proc.Child (its own process
+// group, killed whole on timeout or cancel), sampling its process tree's memory until it
 // exits. A non-zero exit is reported in code, not as an error.
 func measureProc(ctx context.Context, dir string, env []string, argv ...string) (procResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, diagChildTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	child := proc.Command(ctx, argv[0], argv[1:]...)
+	cmd := child.Cmd
 	cmd.Dir, cmd.Env = dir, env
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 10 * time.Second // a descendant holding stdout open must not hang the bench
 	begin := time.Now()
-	if err := cmd.Start(); err != nil {
+	if err := child.Start(); err != nil {
 		return procResult{}, fmt.Errorf("starting %s: %w", argv[0], err)
 	}
 	stop, sampled := make(chan struct{}), make(chan treeSample, 1)
-	go func() { sampled <- sampleTree(cmd.Process.Pid, stop) }()
-	err := cmd.Wait()
+	go func() { sampled <- sampleTree(child.Pid(), stop) }()
+	err := child.Wait()
 	r := procResult{execResult: execResult{wall: time.Since(begin), stdout: stdout.Bytes(), stderr: stderr.Bytes()}}
 	close(stop)
 	t := <-sampled
 	r.treePeak, r.treeN = t.peak, t.n
-	if cmd.ProcessState != nil {
-		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			r.maxRSS = ru.Maxrss // KiB on Linux
-		}
-	}
+	r.maxRSS = maxRSSKiB(cmd.ProcessState)
 	r.leftover = reapLeftovers(t.seen, 2*time.Second)
 	var ee *exec.ExitError
 	switch {
@@ -366,12 +362,11 @@ type treeSample struct {
 	seen map[int]seenProc
 }
 
-// seenProc is one descendant: its start time (clock ticks since boot,
-// /proc/PID/stat field 22), which tells it from a later process given the
-// same pid, and the last command line sampled (a forked shell child first
+// seenProc is one descendant: its start time (startTime, ms since the
+// epoch), which tells it from a later process given the same pid, and the last command line sampled (a forked shell child first
 // shows the shell's command line, then the program it execs).
 type seenProc struct {
-	start uint64
+	start int64
 	cmd   string
 }
 
@@ -423,12 +418,12 @@ func reapLeftovers(seen map[int]seenProc, grace time.Duration) []string {
 	}
 	deadline := time.Now().Add(grace)
 	for len(running()) > 0 && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond) // polling /proc: there is no exit event for a non-child
+		time.Sleep(50 * time.Millisecond) // polling: there is no exit event for a non-child
 	}
 	var out []string
 	for _, pid := range running() {
 		out = append(out, fmt.Sprintf("pid %d (%s)", pid, cmdline(pid)))
-		_ = syscall.Kill(pid, syscall.SIGKILL)
+		kill(pid)
 	}
 	return out
 }

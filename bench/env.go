@@ -12,6 +12,11 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/shirou/gopsutil/v4/cpu"
+	"github.com/shirou/gopsutil/v4/host"
+	"github.com/shirou/gopsutil/v4/load"
+	"github.com/shirou/gopsutil/v4/mem"
 )
 
 // childTimeout bounds every child process the bench runs; a hook, a build
@@ -204,14 +209,16 @@ type machine struct {
 
 // describeMachine gathers the header; what cannot be read shows as "?".
 func (b *bench) describeMachine(ctx context.Context, goplsBin string) machine {
-	m := machine{started: time.Now(), cpus: runtime.NumCPU(), memory: "?", goplsBin: goplsBin, bin: b.opts.bin}
-	m.cpuModel = procField("/proc/cpuinfo", "model name")
-	if kb := procField("/proc/meminfo", "MemTotal"); kb != "?" {
-		var n int64
-		fmt.Sscanf(kb, "%d", &n)
-		m.memory = fmt.Sprintf("%.1f GiB", float64(n)/(1<<20))
+	m := machine{started: time.Now(), cpus: runtime.NumCPU(), cpuModel: "?", memory: "?", kernel: "?", goplsBin: goplsBin, bin: b.opts.bin}
+	if cpus, err := cpu.Info(); err == nil && len(cpus) > 0 && cpus[0].ModelName != "" {
+		m.cpuModel = cpus[0].ModelName
 	}
-	m.kernel = firstLine(os.ReadFile("/proc/sys/kernel/osrelease"))
+	if vm, err := mem.VirtualMemory(); err == nil {
+		m.memory = fmt.Sprintf("%.1f GiB", float64(vm.Total)/(1<<30))
+	}
+	if k, err := host.KernelVersion(); err == nil && k != "" {
+		m.kernel = k
+	}
 	m.load = loadAvg()
 	m.goVer = orUnknown(output(ctx, "", b.env, "go", "env", "GOVERSION"))
 	m.gopls = orUnknown(output(ctx, "", b.env, goplsBin, "version"))
@@ -231,26 +238,11 @@ func (b *bench) onlineEnv() []string {
 	return withEnv(b.env, "GOPROXY="+os.Getenv("GOPROXY"))
 }
 
-// loadAvg is the 1, 5 and 15 minute load averages now, or "?".
+// loadAvg is the 1, 5 and 15 minute load averages now (gopsutil's
+// load.Avg: /proc/loadavg on Linux, sysctl vm.loadavg on macOS), or "?".
 func loadAvg() string {
-	if f := strings.Fields(firstLine(os.ReadFile("/proc/loadavg"))); len(f) >= 3 {
-		return strings.Join(f[:3], " ")
-	}
-	return "?"
-}
-
-// procField returns the value of the first "key: value" line of a /proc
-// file, or "?".
-func procField(file, key string) string {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return "?"
-	}
-	for line := range strings.Lines(string(data)) {
-		k, v, ok := strings.Cut(line, ":")
-		if ok && strings.TrimSpace(k) == key {
-			return strings.TrimSpace(v)
-		}
+	if l, err := load.Avg(); err == nil {
+		return fmt.Sprintf("%.2f %.2f %.2f", l.Load1, l.Load5, l.Load15)
 	}
 	return "?"
 }

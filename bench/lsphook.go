@@ -1,18 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -155,90 +151,23 @@ func reapSurvivors(wsName string, pids map[int]string, grace time.Duration) []st
 		if !running {
 			return nil
 		}
-		time.Sleep(50 * time.Millisecond) // polling /proc: there is no exit event for a non-child
+		time.Sleep(50 * time.Millisecond) // polling: there is no exit event for a non-child
 	}
 	var notes []string
 	for pid, what := range pids {
 		if alive(pid) {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
+			kill(pid)
 			notes = append(notes, fmt.Sprintf("%s: %s pid %d still running %s after lsp-hook stop; killed it", wsName, what, pid, grace))
 		}
 	}
 	return notes
 }
 
-// descendants returns every live descendant of root (not root itself),
-// by pid, named by its command line, from the parent links in /proc.
-func descendants(root int) map[int]string {
-	children := make(map[int][]int) // parent pid → child pids
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		var ppid int
-		if _, err := fmt.Sscanf(procField(fmt.Sprintf("/proc/%d/status", pid), "PPid"), "%d", &ppid); err == nil {
-			children[ppid] = append(children[ppid], pid)
-		}
-	}
-	out := make(map[int]string)
-	queue := []int{root}
-	for len(queue) > 0 {
-		p := queue[0]
-		queue = queue[1:]
-		for _, c := range children[p] {
-			if _, seen := out[c]; !seen && alive(c) {
-				out[c] = cmdline(c)
-				queue = append(queue, c)
-			}
-		}
-	}
-	return out
-}
-
-// cmdline is pid's command line, arguments joined by spaces, cut at 60
-// bytes; "?" when unreadable.
-func cmdline(pid int) string {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
-	if err != nil || len(data) == 0 {
-		return "?"
-	}
-	s := strings.TrimSpace(strings.ReplaceAll(string(data), "\x00", " "))
-	if len(s) > 60 {
-		s = s[:60] + "…"
-	}
-	return s
-}
-
-// alive reports whether pid is a live process (a zombie counts as gone).
-func alive(pid int) bool {
-	state := procField(fmt.Sprintf("/proc/%d/status", pid), "State")
-	return state != "?" && !strings.HasPrefix(state, "Z")
-}
-
-// procMem is a process's resident memory now (VmRSS) and at its peak
-// (VmHWM), in KiB, from /proc/<pid>/status. It counts the process alone,
-// not its children.
+// procMem is a process's resident memory now and at its peak, in KiB
+// (readProcMem). It counts the process alone, not its children.
 type procMem struct {
 	pid       int
 	rss, peak int64
-}
-
-// readProcMem reads pid's memory; ok is false when the process is gone.
-func readProcMem(pid int) (m procMem, ok bool) {
-	m.pid = pid
-	file := fmt.Sprintf("/proc/%d/status", pid)
-	for _, f := range []struct {
-		key string
-		dst *int64
-	}{{"VmRSS", &m.rss}, {"VmHWM", &m.peak}} {
-		v := procField(file, f.key)
-		if _, err := fmt.Sscanf(v, "%d kB", f.dst); err != nil {
-			return m, false
-		}
-	}
-	return m, true
 }
 
 // memRow is part 4 for one workspace: its daemon, its language servers,
@@ -333,25 +262,4 @@ func (r memRow) treeRSS() int64 {
 func (b *bench) logPath(ws *workspace) string {
 	sum := sha256.Sum256([]byte(ws.dir))
 	return filepath.Join(b.runDir, "lsp-hook", hex.EncodeToString(sum[:])[:16]+".log")
-}
-
-// startTime is pid's start time in clock ticks since boot, field 22 of
-// /proc/PID/stat (proc(5)); ok is false when the process is gone. The
-// fields are counted after the last ')' because the command name in field
-// 2 may itself hold spaces and parentheses.
-func startTime(pid int) (ticks uint64, ok bool) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, false
-	}
-	i := bytes.LastIndexByte(data, ')')
-	if i < 0 {
-		return 0, false
-	}
-	fields := strings.Fields(string(data[i+1:])) // field 3 onwards
-	if len(fields) < 20 {
-		return 0, false
-	}
-	ticks, err = strconv.ParseUint(fields[19], 10, 64)
-	return ticks, err == nil
 }

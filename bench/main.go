@@ -66,11 +66,15 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/lsp-hook/lsp-hook/internal/proc"
 )
 
 // main runs the bench until done or interrupted; Ctrl-C still stops the
-// daemons and removes the temporary tree.
+// daemons and removes the temporary tree. Started as the supervisor of a
+// child (internal/proc, on macOS), it is that instead.
 func main() {
+	proc.SupervisorMain()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()

@@ -13,12 +13,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/lsp-hook/lsp-hook/internal/proc"
 )
 
 // This file is section 6, mcp (issue 8, "Measure and report"): warm
@@ -170,8 +171,8 @@ func timeToolCall(ctx context.Context, cs *sdk.ClientSession, tool string, tgt m
 
 // goplsConn is a gopls process the bench started, and its connection.
 type goplsConn struct {
-	cmd  *exec.Cmd
-	conn *jsonrpc2.Conn
+	child *proc.Child
+	conn  *jsonrpc2.Conn
 }
 
 // stdioRWC joins a child's stdout and stdin into one stream.
@@ -186,12 +187,13 @@ func (s stdioRWC) Write(p []byte) (int, error) { return s.w.Write(p) }
 // Close closes both pipes.
 func (s stdioRWC) Close() error { return errors.Join(s.w.Close(), s.ReadCloser.Close()) }
 
-// startGopls starts gopls on stdio in its own process group, in dir with
-// env, and runs the initialize handshake for dir as the workspace folder.
+// startGopls starts gopls on stdio as a proc.Child (its own process group,
+// dying with the bench), in dir with env, and runs the initialize
+// handshake for dir as the workspace folder.
 func startGopls(ctx context.Context, dir string, env []string) (*goplsConn, error) {
-	cmd := exec.Command("gopls")
+	child := proc.Command(context.Background(), "gopls")
+	cmd := child.Cmd
 	cmd.Dir, cmd.Env = dir, env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -200,10 +202,10 @@ func startGopls(ctx context.Context, dir string, env []string) (*goplsConn, erro
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	if err := child.Start(); err != nil {
 		return nil, fmt.Errorf("starting gopls: %w", err)
 	}
-	g := &goplsConn{cmd: cmd}
+	g := &goplsConn{child: child}
 	stream := jsonrpc2.NewBufferedStream(stdioRWC{io.NopCloser(bufio.NewReader(out)), in}, jsonrpc2.VSCodeObjectCodec{})
 	g.conn = jsonrpc2.NewConn(context.Background(), stream, jsonrpc2.HandlerWithError(answerGopls))
 	uri := fileURI(dir)
@@ -282,11 +284,11 @@ func (g *goplsConn) close() {
 		_ = g.conn.Notify(ctx, "exit", nil)
 	}
 	done := make(chan struct{})
-	go func() { g.cmd.Wait(); close(done) }()
+	go func() { g.child.Wait(); close(done) }()
 	select {
 	case <-done:
 	case <-ctx.Done():
-		syscall.Kill(-g.cmd.Process.Pid, syscall.SIGKILL)
+		g.child.Kill()
 		<-done
 	}
 	g.conn.Close()

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -18,8 +16,8 @@ import (
 // long it was busy after the hook answered.
 
 // idleTicks is how much CPU the daemon tree may use over one cooldown and
-// still count as idle, in clock ticks of /proc/<pid>/stat (USER_HZ, 1/100 s
-// on Linux).
+// still count as idle, in clock ticks of 1/100 s (USER_HZ of
+// /proc/<pid>/stat on Linux; cpuTicks).
 const idleTicks = 1
 
 // quietDeadline bounds quiet's wait: a tree still busy after it (gopls
@@ -28,7 +26,7 @@ const quietDeadline = 2 * time.Minute
 
 // quiet waits until ws's daemon and every process under it (its servers and
 // what they started, such as go list) have used at most idleTicks of CPU
-// over the last cooldown, polling /proc (there is no event for "idle"),
+// over the last cooldown, polling (there is no event for "idle"),
 // or until quietDeadline or ctx ends. It always takes at least one
 // cooldown, so it stands in for pause, and returns how long the tree was
 // busy before its idle cooldown began (to the poll step, cooldown/5).
@@ -98,16 +96,6 @@ func treeTicks(pid int) int64 {
 		sum += cpuTicks(p)
 	}
 	return sum
-}
-
-// cpuTicks is utime+stime+cutime+cstime of pid from /proc/<pid>/stat
-// (proc(5), fields 14–17); 0 when it cannot be read (the process is gone).
-func cpuTicks(pid int) int64 {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0
-	}
-	return statTicks(string(data))
 }
 
 // statTicks is cpuTicks of the content of a /proc/<pid>/stat; 0 when it

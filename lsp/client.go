@@ -12,12 +12,12 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
 
 	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/internal/proc"
 )
 
 // ErrBroken is returned by a Client whose server process exited or whose
@@ -42,7 +42,7 @@ type Client struct {
 	root   string
 	log    *slog.Logger
 
-	cmd    *exec.Cmd
+	child  *proc.Child
 	io     *stdio
 	conn   *jsonrpc2.Conn
 	stderr *tail
@@ -127,7 +127,7 @@ func Start(ctx context.Context, server config.Server, root string, trusted bool,
 		c.kill()
 		return nil, fmt.Errorf("initializing %s for %s: %w%s", server.Name, root, err, c.stderrHint())
 	}
-	c.log.Info("server started", "server_pid", c.cmd.Process.Pid, "encoding", c.encoding, "server_info", c.serverName,
+	c.log.Info("server started", "server_pid", c.child.Pid(), "encoding", c.encoding, "server_info", c.serverName,
 		"tsserver_pull", c.ts.on.Load())
 	return c, nil
 }
@@ -154,7 +154,9 @@ func (c *Client) connect(rwc io.ReadWriteCloser) {
 }
 
 // spawn starts the process in env with pipes we own (os.Pipe, so writes
-// can carry deadlines) and a jsonrpc2 connection over them.
+// can carry deadlines) and a jsonrpc2 connection over them. The process is
+// a proc.Child: in its own process group (Job Object on Windows), which
+// dies with the daemon.
 func (c *Client) spawn(exe string, env []string) error {
 	inR, inW, err := os.Pipe()
 	if err != nil {
@@ -166,12 +168,12 @@ func (c *Client) spawn(exe string, env []string) error {
 		inW.Close()
 		return err
 	}
-	cmd := exec.Command(exe, c.server.Command[1:]...)
+	child := proc.Command(context.Background(), exe, c.server.Command[1:]...)
+	cmd := child.Cmd
 	cmd.Dir = c.root
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, c.stderr
 	cmd.Env = env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
+	if err := child.Start(); err != nil {
 		for _, f := range []*os.File{inR, inW, outR, outW} {
 			f.Close()
 		}
@@ -179,13 +181,13 @@ func (c *Client) spawn(exe string, env []string) error {
 	}
 	inR.Close() // the child has its own copies
 	outW.Close()
-	c.cmd = cmd
+	c.child = child
 	c.io = &stdio{r: outR, w: inW, writeTimeout: DefaultWriteTimeout, onWriteError: func(err error) {
 		c.fail(err)
 	}}
 	c.connect(c.io)
 	go func() {
-		err := cmd.Wait()
+		err := child.Wait()
 		c.fail(fmt.Errorf("server process exited: %v", exitReason(err)))
 		close(c.exited)
 		c.conn.Close()
@@ -278,7 +280,7 @@ func (c *Client) Err() error {
 }
 
 // Pid returns the server's process ID.
-func (c *Client) Pid() int { return c.cmd.Process.Pid }
+func (c *Client) Pid() int { return c.child.Pid() }
 
 // Root returns the workspace root the server was started for.
 func (c *Client) Root() string { return c.root }
@@ -339,16 +341,17 @@ func (c *Client) Shutdown(grace time.Duration) {
 	c.kill()
 }
 
-// kill sends SIGKILL to the server's process group and waits for it.
+// kill ends the server's process group (proc.Child.Kill: SIGKILL, or
+// TerminateJobObject on Windows) and waits for the server.
 func (c *Client) kill() {
-	if c.cmd == nil || c.cmd.Process == nil {
+	if c.child == nil || c.child.Pid() == 0 {
 		return
 	}
-	_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
+	_ = c.child.Kill()
 	select {
 	case <-c.exited:
 	case <-time.After(5 * time.Second):
-		c.log.Error("server process did not exit after SIGKILL", "pid", c.cmd.Process.Pid)
+		c.log.Error("server process did not exit after SIGKILL", "pid", c.child.Pid())
 	}
 	c.io.Close()
 }

@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -115,17 +114,4 @@ func BenchmarkDependents(b *testing.B) {
 func reportCPU(b *testing.B) func() {
 	before := cpuTime()
 	return func() { b.ReportMetric(float64((cpuTime()-before).Microseconds())/1000/float64(b.N), "cpu-ms/op") }
-}
-
-// cpuTime is the user and system time of this process and its waited-for
-// children.
-func cpuTime() time.Duration {
-	var total time.Duration
-	for _, who := range []int{syscall.RUSAGE_SELF, syscall.RUSAGE_CHILDREN} {
-		var ru syscall.Rusage
-		if err := syscall.Getrusage(who, &ru); err == nil {
-			total += time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-		}
-	}
-	return total
 }

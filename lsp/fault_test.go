@@ -1,3 +1,5 @@
+//go:build unix
+
 package lsp
 
 import (
@@ -164,22 +166,6 @@ func checkFlood(t *testing.T, o Outcome) {
 	if !strings.Contains(block, "... and 9980 more") {
 		t.Errorf("lint block does not count what it cut:\n%s", block)
 	}
-}
-
-func outFreshness(out []Outcome) string {
-	var s []string
-	for _, o := range out {
-		s = append(s, string(o.Freshness))
-	}
-	return strings.Join(s, ",")
-}
-
-func outErr(out []Outcome) error {
-	var errs []error
-	for _, o := range out {
-		errs = append(errs, o.Err)
-	}
-	return errors.Join(errs...)
 }
 
 // TestCrashFailsPendingRequests: requests pending when the server dies fail

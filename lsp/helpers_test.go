@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -121,4 +122,22 @@ func eventually(d time.Duration, cond func() bool) bool {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// outFreshness is the outcomes' freshness, comma-separated.
+func outFreshness(out []Outcome) string {
+	var s []string
+	for _, o := range out {
+		s = append(s, string(o.Freshness))
+	}
+	return strings.Join(s, ",")
+}
+
+// outErr joins the outcomes' errors.
+func outErr(out []Outcome) error {
+	var errs []error
+	for _, o := range out {
+		errs = append(errs, o.Err)
+	}
+	return errors.Join(errs...)
 }

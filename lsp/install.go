@@ -9,10 +9,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/internal/proc"
 )
 
 // ServersDir returns the directory `lsp-hook servers install` installs
@@ -211,9 +211,9 @@ func replaceSymlink(target, link string) error {
 }
 
 // runStep runs argv, with env added to lsp-hook's environment, as one
-// step of installing server: in its own process group, killed whole when
-// ctx ends; its output streamed to opts.Output or captured; one progress
-// line when it ends.
+// step of installing server: a proc.Child (its own process group, killed
+// whole when ctx ends, and with lsp-hook); its output streamed to
+// opts.Output or captured; one progress line when it ends.
 func runStep(ctx context.Context, server string, argv, env []string, opts InstallOptions) error {
 	step := strings.Join(argv, " ")
 	if _, err := exec.LookPath(argv[0]); err != nil {
@@ -224,14 +224,13 @@ func runStep(ctx context.Context, server string, argv, env []string, opts Instal
 	if out == nil {
 		out = captured
 	}
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	child := proc.Command(ctx, argv[0], argv[1:]...)
+	cmd := child.Cmd
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 5 * time.Second // a grandchild holding the output pipe open
 	begin := time.Now()
-	if err := cmd.Run(); err != nil {
+	if err := child.Run(); err != nil {
 		if ctx.Err() != nil {
 			err = fmt.Errorf("%w (%v)", ctx.Err(), err)
 		}

@@ -9,11 +9,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/internal/proc"
 )
 
 // isolateTools gives the test a servers directory of its own (through
@@ -174,14 +174,7 @@ func TestInstallCancel(t *testing.T) {
 
 // alive reports whether process pid exists and is not a zombie (one
 // killed but not yet reaped by whoever inherited it).
-func alive(pid int) bool {
-	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
-	if err != nil {
-		return syscall.Kill(pid, 0) == nil // no /proc: ask the kernel
-	}
-	i := bytes.LastIndexByte(stat, ')') // the command name, in parentheses, may hold anything
-	return i < 0 || !bytes.HasPrefix(stat[i+1:], []byte(" Z"))
-}
+func alive(pid int) bool { return proc.Alive(pid) }
 
 // TestInstallManual: apt and system servers, and servers defined in
 // config, are not installed; the error says what to run instead.

@@ -13,6 +13,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/internal/proc"
 	"github.com/lsp-hook/lsp-hook/lsp"
 	"github.com/lsp-hook/lsp-hook/mcp"
 	"github.com/lsp-hook/lsp-hook/sidecar"
@@ -23,8 +24,10 @@ import (
 // SDK's client over in-memory transports, against real gopls, pyright and
 // typescript-language-server on copies of testdata/langs.
 
-// TestMain puts the servers `make tools` installs on PATH.
+// TestMain puts the servers `make tools` installs on PATH. Started as a
+// server's supervisor (internal/proc), the test binary is that instead.
 func TestMain(m *testing.M) {
+	proc.SupervisorMain()
 	if root, err := filepath.Abs(".."); err == nil {
 		tools := filepath.Join(root, ".tools")
 		os.Setenv("PATH", filepath.Join(tools, "bin")+string(os.PathListSeparator)+

@@ -1,7 +1,6 @@
 package sidecar
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -19,6 +18,7 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/internal/proc"
 )
 
 // Client is a connection to a daemon.
@@ -232,9 +232,10 @@ func awaitDaemonLock(ctx context.Context, socket, version string) (c *Client, er
 const lostRaceWait = 2 * time.Second
 
 // StartDaemon starts `lsp-hook serve` for opts.Root detached from the caller:
-// a new session (setsid), stdin/stdout/stderr on /dev/null, so the hook can
-// exit while the daemon lives on. It does not wait for it to listen; the
-// returned channel is closed if the daemon exits while the caller lives.
+// a new session (proc.Detach: setsid, or a detached process on Windows),
+// stdin/stdout/stderr on /dev/null, so the hook can exit while the daemon
+// lives on. It does not wait for it to listen; the returned channel is
+// closed if the daemon exits while the caller lives.
 func StartDaemon(opts StartOptions) (<-chan struct{}, error) {
 	exe := opts.Executable
 	if exe == "" {
@@ -252,7 +253,7 @@ func StartDaemon(opts StartOptions) (<-chan struct{}, error) {
 	cmd := exec.Command(exe, args...)
 	cmd.Dir = opts.Root
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = devnull, devnull, devnull
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	proc.Detach(cmd)
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting daemon %s serve: %w", exe, err)
 	}
@@ -284,10 +285,12 @@ func IsNoDaemon(err error) bool {
 }
 
 // WaitExit waits until the process pid is gone (the daemon after shutdown:
-// its servers are stopped before it exits), or ctx ends.
+// its servers are stopped before it exits), or ctx ends. An exited process
+// not yet reaped counts as gone (proc.Alive): where PID 1 does not reap, an
+// exited daemon stays a zombie.
 func WaitExit(ctx context.Context, pid int) error {
 	for delay := 5 * time.Millisecond; ; delay = min(delay*2, 100*time.Millisecond) {
-		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) || zombie(pid) {
+		if !proc.Alive(pid) {
 			return nil
 		}
 		select {
@@ -296,16 +299,4 @@ func WaitExit(ctx context.Context, pid int) error {
 		case <-time.After(delay):
 		}
 	}
-}
-
-// zombie reports whether pid has exited but not been reaped yet (state Z in
-// /proc/PID/stat): where PID 1 does not reap, an exited daemon stays so.
-func zombie(pid int) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	// The state follows the parenthesised command name, which may hold spaces.
-	i := bytes.LastIndexByte(b, ')')
-	return i >= 0 && i+2 < len(b) && b[i+2] == 'Z'
 }

@@ -8,10 +8,12 @@ import (
 	"testing"
 
 	"github.com/lsp-hook/lsp-hook/internal/fakelsptest"
+	"github.com/lsp-hook/lsp-hook/internal/proc"
 	"github.com/lsp-hook/lsp-hook/lsp"
 )
 
 func TestMain(m *testing.M) {
+	proc.SupervisorMain() // before the test daemon: a supervisor inherits its environment
 	if os.Getenv(testDaemonEnv) != "" {
 		os.Exit(testDaemon(os.Args[1:]))
 	}

@@ -12,11 +12,11 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/config"
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/internal/proc"
 	"github.com/lsp-hook/lsp-hook/lsp"
 	"github.com/lsp-hook/lsp-hook/parsers"
 )
@@ -423,19 +423,19 @@ func linterParser(l config.Linter) (parsers.Parser, *parsers.Format, error) {
 // runCommand runs argv in dir with env (config.ProgramEnv) and returns
 // what it printed (stdout capped at 64 MiB, stderr at 64 KiB) and its exit
 // code. An error means it could not be run or was killed; a non-zero exit
-// is not an error.
+// is not an error. It runs as a proc.Child: its own process group, killed
+// whole when ctx ends, and with the daemon.
 func runCommand(ctx context.Context, argv []string, dir string, env []string) (stdout, stderr []byte, code int, err error) {
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	child := proc.Command(ctx, argv[0], argv[1:]...)
+	cmd := child.Cmd
 	cmd.Dir = dir
 	cmd.Env = env
 	cmd.Stdin = nil
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = time.Second
 	var out, errb cappedBuffer
 	out.max, errb.max = maxLinterStdout, maxLinterStderr
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	err = cmd.Run()
+	err = child.Run()
 	var exit *exec.ExitError
 	switch {
 	case err == nil:

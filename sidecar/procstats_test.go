@@ -12,8 +12,8 @@ import (
 // descriptor and closing it gives it back; goroutines, RSS and heap are
 // there.
 func TestReadProcessStats(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("reads /proc")
+	if runtime.GOOS == "windows" {
+		t.Skip("counts every handle, not only files")
 	}
 	before := ReadProcessStats()
 	f, err := os.Open(os.DevNull)

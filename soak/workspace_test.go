@@ -10,11 +10,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/shirou/gopsutil/v4/process"
+
+	"github.com/lsp-hook/lsp-hook/internal/proc"
 )
 
 // hookTimeout bounds one hook process: far above its own cold budget, so a
@@ -270,7 +272,9 @@ func (w *workspace) stop(t *testing.T) {
 		if time.Now().After(end) {
 			for pid, cmdline := range left {
 				t.Errorf("process %d (%s) survived `lsp-hook stop`; killing it", pid, cmdline)
-				_ = syscall.Kill(pid, syscall.SIGKILL)
+				if p, err := os.FindProcess(pid); err == nil {
+					_ = p.Kill() // SIGKILL; TerminateProcess on Windows
+				}
 			}
 			return
 		}
@@ -279,26 +283,25 @@ func (w *workspace) stop(t *testing.T) {
 }
 
 // procsIn maps the pid of every live process (not a zombie) whose working
-// directory is dir or below it to its command line.
+// directory is dir or below it to its command line (gopsutil: /proc on
+// Linux, libproc on macOS).
 func procsIn(dir string) map[int]string {
-	ents, _ := os.ReadDir("/proc")
+	pids, _ := process.Pids()
 	out := make(map[int]string)
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == os.Getpid() {
+	for _, pid := range pids {
+		if int(pid) == os.Getpid() {
 			continue
 		}
-		p := "/proc/" + e.Name()
-		cwd, err := os.Readlink(p + "/cwd")
-		if err != nil || (cwd != dir && !strings.HasPrefix(cwd, dir+"/")) {
+		p, err := process.NewProcess(pid)
+		if err != nil {
 			continue
 		}
-		stat, _ := os.ReadFile(p + "/stat")
-		if i := bytes.LastIndexByte(stat, ')'); i < 0 || i+2 >= len(stat) || stat[i+2] == 'Z' || stat[i+2] == 'X' {
+		cwd, err := p.Cwd()
+		if err != nil || (cwd != dir && !strings.HasPrefix(cwd, dir+string(filepath.Separator))) || !proc.Alive(int(pid)) {
 			continue
 		}
-		cmdline, _ := os.ReadFile(p + "/cmdline")
-		out[pid] = strings.TrimSpace(strings.ReplaceAll(string(cmdline), "\x00", " "))
+		args, _ := p.CmdlineSlice()
+		out[int(pid)] = strings.TrimSpace(strings.Join(args, " "))
 	}
 	return out
 }

@@ -13,11 +13,31 @@ import (
 
 	"github.com/lsp-hook/lsp-hook/diag"
 	"github.com/lsp-hook/lsp-hook/hooks"
+	"github.com/lsp-hook/lsp-hook/internal/proc"
 	"github.com/lsp-hook/lsp-hook/sidecar"
 )
 
 var socketFlag = &cli.StringFlag{Name: "socket", Usage: "daemon socket `PATH` (default: per workspace)", EnvVars: []string{sidecar.SocketEnv}}
 var rootFlag = &cli.StringFlag{Name: "root", Usage: "workspace root `DIR` (default: git top level of the working directory)"}
+
+// superviseCommand is the hidden `lsp-hook supervise --parent=PID --
+// COMMAND [ARG...]` that internal/proc starts each language server and
+// linter under on macOS (and on Linux with LSP_HOOK_SUPERVISE=1): it runs
+// COMMAND and kills its process group when PID exits (proc.Supervise).
+func superviseCommand() *cli.Command {
+	return &cli.Command{
+		Name:            proc.SuperviseCommand,
+		Usage:           "run a command, killing its process group when the parent process exits (internal)",
+		Hidden:          true,
+		SkipFlagParsing: true,
+		Action: func(c *cli.Context) error {
+			if code := proc.Supervise(c.Args().Slice(), c.App.ErrWriter); code != 0 {
+				return cli.Exit("", code)
+			}
+			return nil
+		},
+	}
+}
 
 func serveCommand() *cli.Command {
 	return &cli.Command{

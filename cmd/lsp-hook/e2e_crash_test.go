@@ -2,7 +2,6 @@ package main_test
 
 import (
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -23,7 +22,7 @@ func TestCrashedGoplsComesBack(t *testing.T) {
 	w := newWorkspace(t)
 	warmGopls(t, w)
 	old := w.gopls(w.daemonStatus())
-	if err := syscall.Kill(old.Pid, syscall.SIGKILL); err != nil {
+	if err := killProcess(old.Pid); err != nil {
 		t.Fatal(err)
 	}
 

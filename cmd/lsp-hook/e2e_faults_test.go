@@ -15,9 +15,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -82,7 +82,7 @@ func TestFaults(t *testing.T) {
 				wait := w.start(w.edit("s", "main.go", mainBroken(w)), nil, "hook", "claude")
 				w.waitServer("gopls", func(s sidecar.ServerStatus) bool { return s.Documents == 2 }) // main.go's didOpen sent
 				killed := time.Now()
-				if err := syscall.Kill(g.Pid, syscall.SIGKILL); err != nil {
+				if err := killProcess(g.Pid); err != nil {
 					t.Fatal(err)
 				}
 				r := waitResult(t, wait)
@@ -155,7 +155,7 @@ func TestFaults(t *testing.T) {
 				}
 			},
 			recover: func(t *testing.T, w *workspace) {
-				if err := syscall.Kill(w.serverNamed("gopls").Pid, syscall.SIGCONT); err != nil {
+				if err := sigcont(w.serverNamed("gopls").Pid); err != nil {
 					t.Fatal(err)
 				}
 			},
@@ -180,12 +180,12 @@ func TestFaults(t *testing.T) {
 				if !pollUntil(20*time.Second, func() bool { return w.daemonStatus().Counters[sidecar.MethodNotifyChange] == 2 }) {
 					t.Fatal("the second notify_change never reached the daemon")
 				}
-				if err := syscall.Kill(st.Pid, syscall.SIGKILL); err != nil {
+				if err := killProcess(st.Pid); err != nil {
 					t.Fatal(err)
 				}
 				r := waitResult(t, wait)
 				if !pollUntil(5*time.Second, func() bool { return !alive(fake.Pid) }) {
-					_ = syscall.Kill(fake.Pid, syscall.SIGKILL)
+					_ = killProcess(fake.Pid)
 					t.Errorf("fake server %d outlived its daemon's SIGKILL by 5s (orphan)", fake.Pid)
 				}
 				killedDaemon = st.Pid
@@ -304,16 +304,6 @@ func stopWhileStopped(t *testing.T, w *workspace) {
 	if left := waitFor(10*time.Second, func() []procInfo { return procsIn(w.root, "") }); len(left) > 0 {
 		t.Errorf("processes left after `lsp-hook stop` with gopls stopped: %+v", left)
 	}
-}
-
-// sigstop sends SIGSTOP to pid and registers a SIGCONT for the test's end,
-// so that a process left stopped by a failed test can still be killed.
-func sigstop(t *testing.T, pid int) {
-	t.Helper()
-	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
-		t.Fatalf("stopping %d: %v", pid, err)
-	}
-	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGCONT) })
 }
 
 func waitResult(t *testing.T, wait func() (result, error)) result {
@@ -561,7 +551,7 @@ func stderrFlood() faultCase {
 				t.Errorf("status fake = %+v, want active", fake)
 			}
 			// A broken server's stderr lines show in status: a few, short.
-			if err := syscall.Kill(fake.Pid, syscall.SIGKILL); err != nil {
+			if err := killProcess(fake.Pid); err != nil {
 				t.Fatal(err)
 			}
 			w.waitServer("fake", func(s sidecar.ServerStatus) bool { return s.State == "broken" })
@@ -649,6 +639,9 @@ func garbageStdout() faultCase {
 // procKiB reads a size field of /proc/PID: a "Vm…" line of status in KiB,
 // or a byte counter of io ("wchar") in KiB.
 func procKiB(t *testing.T, pid int, field string) int {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
 	t.Helper()
 	file := "status"
 	if !strings.HasPrefix(field, "Vm") {

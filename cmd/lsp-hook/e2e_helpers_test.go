@@ -14,12 +14,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/shirou/gopsutil/v4/process"
+
+	"github.com/lsp-hook/lsp-hook/internal/proc"
 	"github.com/lsp-hook/lsp-hook/sidecar"
 )
 
@@ -326,7 +327,7 @@ func (w *workspace) stopAll() {
 	left := waitFor(10*time.Second, func() []procInfo { return procsIn(w.root, "") })
 	for _, p := range left {
 		w.t.Errorf("process %d (%s) survived `lsp-hook stop`; killing it", p.pid, p.cmdline)
-		_ = syscall.Kill(p.pid, syscall.SIGKILL)
+		_ = killProcess(p.pid)
 	}
 	if len(left) > 0 {
 		waitFor(5*time.Second, func() []procInfo { return procsIn(w.root, "") })
@@ -337,7 +338,7 @@ func (w *workspace) stopAll() {
 type procInfo struct {
 	pid     int
 	ppid    int
-	comm    string // the executable's base name, as /proc/PID/comm has it
+	comm    string // the executable's base name (gopsutil's Name: /proc/PID/comm on Linux)
 	cmdline string
 	cwd     string
 }
@@ -366,17 +367,18 @@ func procsIn(dir, comm string) []procInfo {
 	return out
 }
 
-// procs scans /proc. Processes that vanish while being read, zombies, and
-// processes of other users are left out.
+// procs lists every process but this one (gopsutil: /proc on Linux,
+// libproc on macOS). Processes that vanish while being read, zombies, and
+// processes whose working directory cannot be read (other users') are
+// left out.
 func procs() []procInfo {
-	ents, _ := os.ReadDir("/proc")
+	pids, _ := process.Pids()
 	var out []procInfo
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == os.Getpid() {
+	for _, pid := range pids {
+		if int(pid) == os.Getpid() {
 			continue
 		}
-		if p, ok := procByPid(pid); ok {
+		if p, ok := procByPid(int(pid)); ok {
 			out = append(out, p)
 		}
 	}
@@ -385,30 +387,32 @@ func procs() []procInfo {
 
 // procByPid reads one process; ok is false when it is gone or a zombie.
 func procByPid(pid int) (procInfo, bool) {
-	dir := "/proc/" + strconv.Itoa(pid)
-	stat, err := os.ReadFile(dir + "/stat")
+	p, err := process.NewProcess(int32(pid))
+	if err != nil || !proc.Alive(pid) {
+		return procInfo{}, false
+	}
+	cwd, err := p.Cwd()
 	if err != nil {
 		return procInfo{}, false
 	}
-	// pid (comm) state …: comm may hold spaces and parentheses.
-	i := bytes.LastIndexByte(stat, ')')
-	if i < 0 || i+2 >= len(stat) || stat[i+2] == 'Z' || stat[i+2] == 'X' {
-		return procInfo{}, false
-	}
-	var ppid int
-	if f := strings.Fields(string(stat[i+2:])); len(f) > 1 {
-		ppid, _ = strconv.Atoi(f[1])
-	}
-	cwd, err := os.Readlink(dir + "/cwd")
-	if err != nil {
-		return procInfo{}, false
-	}
-	comm, _ := os.ReadFile(dir + "/comm")
-	cmdline, _ := os.ReadFile(dir + "/cmdline")
+	ppid, _ := p.Ppid()
+	comm, _ := p.Name()
+	args, _ := p.CmdlineSlice()
 	return procInfo{
-		pid: pid, ppid: ppid, comm: strings.TrimSpace(string(comm)), cwd: cwd,
-		cmdline: strings.TrimSpace(strings.ReplaceAll(string(cmdline), "\x00", " ")),
+		pid: pid, ppid: int(ppid), comm: comm, cwd: cwd,
+		cmdline: strings.TrimSpace(strings.Join(args, " ")),
 	}, true
+}
+
+// killProcess kills pid alone: SIGKILL (kill(2)), TerminateProcess on
+// Windows.
+func killProcess(pid int) error {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return err
+	}
+	defer p.Release()
+	return p.Kill()
 }
 
 // goplsServers lists the gopls processes running in dir, leaving out

@@ -3,7 +3,6 @@ package main_test
 import (
 	"fmt"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -60,7 +59,7 @@ func TestRestartCommand(t *testing.T) {
 	if first.State != "active" || first.Pid == 0 {
 		t.Fatalf("status = %+v", first)
 	}
-	if err := syscall.Kill(first.Pid, syscall.SIGKILL); err != nil {
+	if err := killProcess(first.Pid); err != nil {
 		t.Fatal(err)
 	}
 	if !pollUntil(5*time.Second, func() bool { return w.fakeServer().State == "broken" }) {
@@ -103,11 +102,11 @@ func TestRestartCommand(t *testing.T) {
 	if !ok {
 		t.Fatal("no daemon after the hook that restarted fake")
 	}
-	if err := syscall.Kill(st.Pid, syscall.SIGKILL); err != nil {
+	if err := killProcess(st.Pid); err != nil {
 		t.Fatal(err)
 	}
 	if !pollUntil(5*time.Second, func() bool { return !alive(second.Pid) }) {
-		syscall.Kill(second.Pid, syscall.SIGKILL)
+		killProcess(second.Pid)
 		t.Errorf("fake server %d outlived its daemon's SIGKILL by 5s", second.Pid)
 	}
 }

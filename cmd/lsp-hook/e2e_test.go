@@ -16,14 +16,15 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/lsp-hook/lsp-hook/internal/proc"
 	"github.com/lsp-hook/lsp-hook/sidecar"
 )
 
 func TestMain(m *testing.M) {
+	proc.SupervisorMain() // tests that run commands in-process start servers
 	flag.Parse()
 	os.Exit(runTests(m))
 }
@@ -262,14 +263,14 @@ func TestDaemonKilled(t *testing.T) {
 		t.Fatal("no daemon after the first hook")
 	}
 	old := w.gopls(st)
-	if err := syscall.Kill(st.Pid, syscall.SIGKILL); err != nil {
+	if err := killProcess(st.Pid); err != nil {
 		t.Fatalf("killing daemon %d: %v", st.Pid, err)
 	}
 	if !pollUntil(5*time.Second, func() bool { return !alive(st.Pid) }) {
 		t.Fatalf("daemon %d still alive 5s after SIGKILL", st.Pid)
 	}
 	if !pollUntil(5*time.Second, func() bool { return !alive(old.Pid) }) {
-		_ = syscall.Kill(old.Pid, syscall.SIGKILL)
+		_ = killProcess(old.Pid)
 		t.Errorf("gopls %d outlived its daemon by 5s (orphan)", old.Pid)
 	}
 

@@ -3,13 +3,13 @@ package main_test
 import (
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/shirou/gopsutil/v4/process"
 )
 
 // toolchainGoMod asks for a Go that does not exist yet: under
@@ -152,21 +152,24 @@ func (p *recordingProxy) requests() []string {
 }
 
 // goplsEnv returns the environment of the gopls the daemon's status names,
-// as /proc/PID/environ has it (the last entry of a name wins, as for
-// exec.Cmd).
+// as gopsutil's Environ reads it (/proc/PID/environ on Linux; the last
+// entry of a name wins, as for exec.Cmd).
 func (w *workspace) goplsEnv() map[string]string {
 	w.t.Helper()
 	st, ok := w.status()
 	if !ok {
 		w.t.Fatal("no daemon answers status")
 	}
-	pid := w.gopls(st).Pid
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	p, err := process.NewProcess(int32(w.gopls(st).Pid))
+	if err != nil {
+		w.t.Fatalf("reading gopls's environment: %v", err)
+	}
+	environ, err := p.Environ()
 	if err != nil {
 		w.t.Fatalf("reading gopls's environment: %v", err)
 	}
 	env := make(map[string]string)
-	for _, kv := range strings.Split(string(b), "\x00") {
+	for _, kv := range environ {
 		if k, v, ok := strings.Cut(kv, "="); ok {
 			env[k] = v
 		}

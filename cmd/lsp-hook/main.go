@@ -47,7 +47,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			serversCommand(),
 			installCommand(), uninstallCommand(),
 			hooksCommand(), subscribeCommand(),
-			mcpCommand(),
+			mcpCommand(), superviseCommand(),
 		},
 		HideVersion:    true,
 		ExitErrHandler: func(*cli.Context, error) {},

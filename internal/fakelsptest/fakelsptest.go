@@ -1,7 +1,7 @@
 // Package fakelsptest builds testdata/fakelsp, the scripted language server
 // of the fault tests, and configures it as a server. It is shared by the
-// tests of lsp and sidecar, so it imports only config and the standard
-// library, never lsp or sidecar.
+// tests of lsp and sidecar, so it imports only config, internal/proc and
+// the standard library, never lsp or sidecar.
 package fakelsptest
 
 import (
@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/internal/proc"
 )
 
 // build is the executable Bin builds, once per test binary.
@@ -27,8 +28,11 @@ var build struct {
 
 // Main runs the tests of m, then removes what Bin built. A package whose
 // tests use Bin calls it from TestMain; the test wrapper exits with the
-// code of m.Run when TestMain returns.
+// code of m.Run when TestMain returns. Started as the supervisor of a
+// server (internal/proc, on macOS or with LSP_HOOK_SUPERVISE=1), the test
+// binary is the supervisor instead, and runs no test.
 func Main(m *testing.M) {
+	proc.SupervisorMain()
 	m.Run()
 	if build.dir != "" {
 		os.RemoveAll(build.dir)

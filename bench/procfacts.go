@@ -1,0 +1,97 @@
+package main
+
+import (
+	"os"
+	"strings"
+
+	"github.com/shirou/gopsutil/v4/process"
+
+	"github.com/lsp-hook/lsp-hook/internal/proc"
+)
+
+// This file is what the bench learns about processes it did not start
+// itself (the daemon's servers, what they start), from gopsutil on every
+// platform; procfacts_linux.go adds what only Linux's /proc tells.
+
+// descendants returns every live descendant of root (not root itself),
+// by pid, named by its command line, from every process's parent pid.
+func descendants(root int) map[int]string {
+	children := make(map[int][]int) // parent pid → child pids
+	procs, _ := process.Processes()
+	for _, p := range procs {
+		if ppid, err := p.Ppid(); err == nil {
+			children[int(ppid)] = append(children[int(ppid)], int(p.Pid))
+		}
+	}
+	out := make(map[int]string)
+	queue := []int{root}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		for _, c := range children[p] {
+			if _, seen := out[c]; !seen && alive(c) {
+				out[c] = cmdline(c)
+				queue = append(queue, c)
+			}
+		}
+	}
+	return out
+}
+
+// cmdline is pid's command line, arguments joined by spaces, cut at 60
+// bytes; "?" when unreadable.
+func cmdline(pid int) string {
+	p, err := process.NewProcess(int32(pid))
+	if err != nil {
+		return "?"
+	}
+	args, err := p.CmdlineSlice()
+	s := strings.TrimSpace(strings.Join(args, " "))
+	if err != nil || s == "" {
+		return "?"
+	}
+	if len(s) > 60 {
+		s = s[:60] + "…"
+	}
+	return s
+}
+
+// alive reports whether pid is a live process (a zombie counts as gone).
+func alive(pid int) bool { return proc.Alive(pid) }
+
+// kill kills pid alone (SIGKILL; TerminateProcess on Windows), if it is
+// still there.
+func kill(pid int) {
+	if p, err := os.FindProcess(pid); err == nil {
+		_ = p.Kill()
+	}
+}
+
+// readProcMem reads pid's memory: RSS from gopsutil, the peak from
+// peakRSSKiB where the platform keeps one (else the RSS now); ok is false
+// when the process is gone.
+func readProcMem(pid int) (m procMem, ok bool) {
+	m.pid = pid
+	p, err := process.NewProcess(int32(pid))
+	if err != nil {
+		return m, false
+	}
+	mi, err := p.MemoryInfo()
+	if err != nil {
+		return m, false
+	}
+	m.rss = int64(mi.RSS / 1024)
+	m.peak = max(peakRSSKiB(pid), m.rss)
+	return m, true
+}
+
+// startTime is pid's start time in milliseconds since the epoch
+// (gopsutil's CreateTime); ok is false when the process is gone.
+func startTime(pid int) (ms int64, ok bool) {
+	p, err := process.NewProcess(int32(pid))
+	if err != nil {
+		return 0, false
+	}
+	ms, err = p.CreateTime()
+	return ms, err == nil
+}
