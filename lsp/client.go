@@ -71,7 +71,7 @@ type Client struct {
 	docs     map[string]*document
 	err      error                // why the client is broken; nil while healthy
 	touched  bool                 // a change has been answered fresh, by a pass no other text overtook, at least once
-	sends    uint64               // texts sent so far (didOpen, didChange): a pass that began before the last may have been cut short
+	sends    uint64               // texts and watched-file events sent so far: a pass that began before the last may have been cut short
 	updating map[string]int       // path → Updates about to sync it (the watcher leaves those alone)
 	dirs     map[string]bool      // directories a document was opened in (newDir)
 	watched  map[string]sentWatch // URI → the last watched-file event sent for it (baseline.go)

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -244,4 +245,103 @@ func sortedValues(m map[string][]string) map[string][]string {
 		slices.Sort(v)
 	}
 	return m
+}
+
+// TestClangdSameHeaderTwice plays two hooks for one header edit arriving
+// together (an agent's hook and the watcher's, or two agents'): both send
+// the same text, and each re-checks the header's importers, which clangd
+// needs closed and opened again (config.Server.IgnoresUnchangedText). The
+// second re-check carries on the first one's versions of the same text,
+// so neither check is overtaken: both answer fresh, with the importers'
+// errors clang -fsyntax-only reports.
+func TestClangdSameHeaderTwice(t *testing.T) {
+	c := depServerCases[2]
+	requireServer(t, c.exe)
+	dir := workspace(t, c.files)
+	callee := filepath.Join(dir, filepath.FromSlash(c.callee))
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	cl := startClient(ctx, t, catalogueServer(t, c.server), dir)
+	if o := cl.Update(ctx, []Doc{{Path: callee}}, DefaultSettle); o.Freshness != Fresh {
+		t.Fatalf("warm-up: %s, %v", o.Freshness, o.Err)
+	}
+	for round := range 5 {
+		text := c.changed
+		if round%2 == 1 {
+			text = c.files[c.callee] // fixed again
+		}
+		writeFile(t, dir, c.callee, text)
+		truth := c.compiler(t, dir)
+		var outs [2]Outcome
+		var wg sync.WaitGroup
+		rctx, rcancel := context.WithTimeout(ctx, 10*time.Second) // a hook's budget
+		for i := range outs {
+			wg.Go(func() { outs[i] = cl.Update(rctx, []Doc{{Path: callee}}, DefaultSettle) })
+		}
+		wg.Wait()
+		rcancel()
+		for i, o := range outs {
+			if o.Freshness != Fresh || o.Err != nil {
+				t.Errorf("round %d, check %d: %s, %v; want fresh", round, i, o.Freshness, o.Err)
+				continue
+			}
+			for _, rel := range c.deps {
+				p := filepath.Join(dir, filepath.FromSlash(rel))
+				if got := positions(o.Others[p]); !slices.Equal(got, truth[rel]) {
+					t.Errorf("round %d, check %d: %s errors at %v, the compiler's at %v", round, i, rel, got, truth[rel])
+				}
+			}
+		}
+	}
+}
+
+// TestClangdHeaderRace plays two hooks for two quick edits of one header
+// (older text first, newer text a moment later, both checking at once):
+// each re-checks the header's importers with its own header text, so the
+// second closes and opens them again while clangd may still build the
+// first's. clangd must go on answering: the newer check answers fresh with
+// the importers' errors clang -fsyntax-only reports for the newer text,
+// and a check after the race answers fresh too.
+func TestClangdHeaderRace(t *testing.T) {
+	c := depServerCases[2]
+	requireServer(t, c.exe)
+	dir := workspace(t, c.files)
+	callee := filepath.Join(dir, filepath.FromSlash(c.callee))
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	cl := startClient(ctx, t, catalogueServer(t, c.server), dir)
+	if o := cl.Update(ctx, []Doc{{Path: callee}}, DefaultSettle); o.Freshness != Fresh {
+		t.Fatalf("warm-up: %s, %v", o.Freshness, o.Err)
+	}
+	texts := []string{c.changed, c.files[c.callee]}
+	for round := range 6 {
+		older, newer := texts[round%2], texts[(round+1)%2]
+		writeFile(t, dir, c.callee, newer)
+		truth := c.compiler(t, dir)
+		var outs [2]Outcome
+		var wg sync.WaitGroup
+		rctx, rcancel := context.WithTimeout(ctx, 10*time.Second) // a hook's budget
+		for i, text := range []string{older, newer} {
+			wg.Go(func() { outs[i] = cl.Update(rctx, []Doc{{Path: callee, Text: []byte(text)}}, DefaultSettle) })
+			time.Sleep(time.Duration(round) * 5 * time.Millisecond)
+		}
+		wg.Wait()
+		rcancel()
+		if o := outs[1]; o.Freshness != Fresh {
+			// The older check may be overtaken; the newer one answers.
+			t.Errorf("round %d, newer check: %s, %v; want fresh", round, o.Freshness, o.Err)
+		} else {
+			for _, rel := range c.deps {
+				p := filepath.Join(dir, filepath.FromSlash(rel))
+				if got := positions(o.Others[p]); !slices.Equal(got, truth[rel]) {
+					t.Errorf("round %d, newer check: %s errors at %v, the compiler's at %v", round, rel, got, truth[rel])
+				}
+			}
+		}
+		after, acancel := context.WithTimeout(ctx, 10*time.Second)
+		if o := cl.Update(after, []Doc{{Path: callee}}, DefaultSettle); o.Freshness != Fresh {
+			t.Errorf("round %d, a check after the race: %s, %v; want fresh (clangd stalled?)", round, o.Freshness, o.Err)
+		}
+		acancel()
+	}
 }

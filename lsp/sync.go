@@ -496,9 +496,22 @@ func (c *Client) sync(d Doc) (string, int32, error) {
 	// closed one's, so that a late answer about the closed document is
 	// never taken for the new one's.
 	reopen := open && forced && c.server.IgnoresUnchangedText && bytes.Equal(doc.text, text)
+	if reopen && doc.lastSent().forced && !c.changedAfterLocked(uri, doc.lastSent().seq) {
+		// A forced re-check of this text went out and nothing else
+		// changed since: its answer is this one's. Closing and opening
+		// the document again while clangd still builds it (two hooks
+		// re-checking one header's importers) stalls clangd 14 for good:
+		// it publishes nothing after that (TestClangdSameHeaderTwice).
+		v := doc.version
+		c.mu.Unlock()
+		return uri, v, nil
+	}
 	switch {
 	case reopen:
-		doc = &document{path: d.Path, langID: doc.langID, version: doc.version + 1, newDir: doc.newDir, delivered: doc.delivered}
+		// The versions sent before carry on: a check waiting for one of
+		// them takes this version's answer when its text is the same
+		// (findRun), instead of counting its document closed.
+		doc = &document{path: d.Path, langID: doc.langID, version: doc.version + 1, newDir: doc.newDir, delivered: doc.delivered, sent: doc.sent}
 		c.docs[uri] = doc
 	case !open:
 		doc = &document{path: d.Path, langID: c.server.LanguageIDFor(d.Path), version: 1, newDir: c.newDirLocked(d.Path)}
@@ -513,11 +526,12 @@ func (c *Client) sync(d Doc) (string, int32, error) {
 	}
 	version := doc.version
 	c.sends++
+	seq := c.sends
 	mark, _ := c.store.mark()
 	if len(doc.sent) >= sentHistory {
 		doc.sent = slices.Delete(doc.sent, 0, len(doc.sent)-sentHistory+1)
 	}
-	doc.sent = append(doc.sent, sentVersion{version: version, hash: textHash(text), mark: mark, at: time.Now(), forced: forced})
+	doc.sent = append(doc.sent, sentVersion{version: version, hash: textHash(text), mark: mark, at: time.Now(), forced: forced, seq: seq})
 	c.mu.Unlock()
 
 	var err error
@@ -546,6 +560,14 @@ func (c *Client) sync(d Doc) (string, int32, error) {
 		err = c.notify("textDocument/didSave", p)
 	}
 	return uri, version, err
+}
+
+// lastSent returns the newest version sent of d; the zero value when none.
+func (d *document) lastSent() sentVersion {
+	if len(d.sent) == 0 {
+		return sentVersion{}
+	}
+	return d.sent[len(d.sent)-1]
 }
 
 // resyncChangedOnDisk sends didChange for open documents, other than those
