@@ -6,13 +6,15 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/lsp-hook/lsp-hook/internal/testdir"
 )
 
 // TestLock: a lock belongs to its open file: a second open of the file
 // does not get it (TryLock: ErrLocked; Lock: waits), Unlock and Close
 // release it, on every platform.
 func TestLock(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "lock")
+	p := filepath.Join(testdir.New(t), "lock")
 	open := func() *os.File {
 		f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o600)
 		if err != nil {

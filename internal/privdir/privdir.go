@@ -13,7 +13,8 @@
 //
 // On unix (privdir_unix.go) private is owned by our uid with mode 0700
 // (mkdir(2), stat(2)). On Windows (privdir_windows.go) it is owned by our
-// user's SID with a protected DACL whose only entries admit that SID
+// user's SID with a protected DACL whose entries admit that SID (and no
+// one else but LocalSystem and Administrators, who can take any file)
 // ("O:<SID>D:P(A;OICI;GA;;;<SID>)" in SDDL, inherited by what is created
 // inside; CreateDirectoryW with those SECURITY_ATTRIBUTES,
 // GetNamedSecurityInfoW to check) — the Windows form of 0700, and the

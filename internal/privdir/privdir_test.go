@@ -7,12 +7,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lsp-hook/lsp-hook/internal/testdir"
 )
 
 // TestCheck: what Make accepts and what Check refuses, with the reason,
 // on every platform; platformCases adds each platform's own rows.
 func TestCheck(t *testing.T) {
-	base := t.TempDir()
+	base := testdir.New(t)
 	made := filepath.Join(base, "made")
 	if err := Make(made); err != nil {
 		t.Fatalf("Make(%s) = %v", made, err)
@@ -28,7 +30,9 @@ func TestCheck(t *testing.T) {
 		{name: "missing", dir: filepath.Join(base, "nope"), notExist: true},
 	}
 	if link := filepath.Join(base, "link"); os.Symlink(made, link) == nil {
-		tests = append(tests, checkCase{name: "symlink", dir: link, want: "is a symlink"})
+		if _, err := os.Lstat(link); err == nil { // Wine 8 says it made one
+			tests = append(tests, checkCase{name: "symlink", dir: link, want: "is a symlink"})
+		}
 	}
 	tests = append(tests, platformCases(t, base)...)
 	for _, tt := range tests {
@@ -61,7 +65,7 @@ type checkCase struct {
 // TestMakeExisting: Make on an existing private directory is no error;
 // on a file it is Check's refusal.
 func TestMakeExisting(t *testing.T) {
-	d := filepath.Join(t.TempDir(), "d")
+	d := filepath.Join(testdir.New(t), "d")
 	for range 2 {
 		if err := Make(d); err != nil {
 			t.Fatalf("Make = %v", err)

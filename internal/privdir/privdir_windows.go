@@ -38,8 +38,11 @@ func mkdir(dir string) error {
 
 // check refuses a directory whose owner is not our user's SID, with no
 // DACL (which admits everyone), or whose DACL has an access-allowed entry
-// for any other SID (GetNamedSecurityInfoW, GetAce). Deny entries narrow
-// access and are let be.
+// for any SID but ours, LocalSystem's (S-1-5-18) and the Administrators
+// group's (S-1-5-32-544) (GetNamedSecurityInfoW, GetAce). The two are let
+// in as OpenSSH for Windows lets them into a private key's ACL: they can
+// take any file anyway, and Windows (and Wine) add them to ACLs. Deny
+// entries narrow access and are let be.
 func check(dir string, _ os.FileInfo) (string, error) {
 	me, err := userSID()
 	if err != nil {
@@ -69,11 +72,16 @@ func check(dir string, _ os.FileInfo) (string, error) {
 		if ace.Header.AceType != windows.ACCESS_ALLOWED_ACE_TYPE {
 			continue
 		}
-		if other := (*windows.SID)(unsafe.Pointer(&ace.SidStart)); !other.Equals(me) {
+		if other := (*windows.SID)(unsafe.Pointer(&ace.SidStart)); !other.Equals(me) && !trusted(other) {
 			return fmt.Sprintf("its ACL lets %s in (want only %s)", other, me), nil
 		}
 	}
 	return "", nil
+}
+
+// trusted reports whether sid is LocalSystem or the Administrators group.
+func trusted(sid *windows.SID) bool {
+	return sid.IsWellKnown(windows.WinLocalSystemSid) || sid.IsWellKnown(windows.WinBuiltinAdministratorsSid)
 }
 
 // userSID is the SID of the user this process runs as (its token's

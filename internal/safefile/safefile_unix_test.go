@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/lsp-hook/lsp-hook/internal/testdir"
 )
 
 // platformCases adds TestRead's unix rows: a FIFO (never opened, so never
@@ -41,7 +43,7 @@ func platformCases(t *testing.T, dir, file string) []readCase {
 
 // TestRegularNamesTheKind: the refusal says what the path is.
 func TestRegularNamesTheKind(t *testing.T) {
-	fifo := filepath.Join(t.TempDir(), "pipe")
+	fifo := filepath.Join(testdir.New(t), "pipe")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +57,7 @@ func TestRegularNamesTheKind(t *testing.T) {
 // Open's look cannot see: a file swapped for a link after it), with the
 // error Regular gives a symlink.
 func TestOpenFileNoFollow(t *testing.T) {
-	dir := t.TempDir()
+	dir := testdir.New(t)
 	file := filepath.Join(dir, "a")
 	if err := os.WriteFile(file, []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
