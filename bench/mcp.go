@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +18,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/sourcegraph/jsonrpc2"
 
+	"github.com/lsp-hook/lsp-hook/internal/fileuri"
 	"github.com/lsp-hook/lsp-hook/internal/proc"
 )
 
@@ -294,10 +294,8 @@ func (g *goplsConn) close() {
 	g.conn.Close()
 }
 
-// fileURI is the file:// URI of an absolute path.
-func fileURI(path string) string {
-	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
-}
+// fileURI is the file:// URI of an absolute path (internal/fileuri).
+func fileURI(path string) string { return fileuri.FromPath(path) }
 
 // writeMCP prints section 6: p50 (and p90) of each request on both sides,
 // the ratio of the p50s and the time MCP adds at p50; nothing when the section did not run.

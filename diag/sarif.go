@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/lsp-hook/lsp-hook/internal/fileuri"
 )
 
 // SARIF constants shared by the renderer here and the SARIF parser.
@@ -273,14 +275,14 @@ func sarifResultOf(f reportFile, d Diagnostic, tool string) sarifResult {
 }
 
 // fileURI returns the file:// URI of the absolute path p, percent-encoded
-// by net/url; dir adds the trailing "/" SARIF requires of a base URI
-// (§3.14.14).
+// by net/url (internal/fileuri: a Windows drive as "file:///c%3A/…"); dir
+// adds the trailing "/" SARIF requires of a base URI (§3.14.14).
 func fileURI(p string, dir bool) string {
-	s := filepath.ToSlash(p)
+	s := fileuri.FromPath(p)
 	if dir && !strings.HasSuffix(s, "/") {
 		s += "/"
 	}
-	return (&url.URL{Scheme: "file", Path: s}).String()
+	return s
 }
 
 // relURI returns the relative URI reference of the slash-separated relative

@@ -11,9 +11,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/lsp-hook/lsp-hook/internal/filelock"
+	"github.com/lsp-hook/lsp-hook/internal/privdir"
 	"github.com/lsp-hook/lsp-hook/sidecar"
 )
 
@@ -23,8 +24,9 @@ import (
 // (Cursor's afterFileEdit for the next postToolUse, Copilot's postToolUse
 // for agentStop), and which lint blocks were already delivered (Cursor and
 // Copilot also run the hooks of .claude/settings.json, so one change can
-// reach lsp-hook twice). Every operation holds an exclusive flock(2) on the
-// directory's lock file, so concurrent hooks of one change see each other.
+// reach lsp-hook twice). Every operation holds an exclusive lock on the
+// directory's lock file (internal/filelock: flock(2), or LockFileEx on
+// Windows), so concurrent hooks of one change see each other.
 
 // Spool limits.
 const (
@@ -45,19 +47,16 @@ type spool struct {
 }
 
 // openSpool returns the spool beside socket, creating its directory: a
-// real directory (not a symlink), owned by us, 0700.
+// real directory (not a link), ours, that no other user may enter (0700 on
+// unix, an ACL admitting only us on Windows: internal/privdir).
 func openSpool(socket string) (*spool, error) {
 	dir := strings.TrimSuffix(socket, filepath.Ext(socket)) + ".spool"
-	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-		return nil, fmt.Errorf("creating hook spool %s: %w", dir, err)
-	}
-	fi, err := os.Lstat(dir)
-	if err != nil {
-		return nil, fmt.Errorf("checking hook spool: %w", err)
-	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !fi.IsDir() || fi.Mode().Perm()&0o077 != 0 || ok && int(st.Uid) != os.Getuid() {
-		return nil, fmt.Errorf("hook spool %s is not a private directory of ours (mode %v)", dir, fi.Mode())
+	if err := privdir.Make(dir); err != nil {
+		var unsafe *privdir.UnsafeError
+		if errors.As(err, &unsafe) {
+			return nil, fmt.Errorf("hook spool %s is not a private directory of ours: %s", dir, unsafe.Reason)
+		}
+		return nil, fmt.Errorf("creating hook spool: %w", err)
 	}
 	return &spool{dir: dir}, nil
 }
@@ -69,10 +68,10 @@ func (s *spool) locked(f func() error) error {
 		return fmt.Errorf("opening hook spool lock: %w", err)
 	}
 	defer lock.Close()
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+	if err := filelock.Lock(lock); err != nil {
 		return fmt.Errorf("locking hook spool: %w", err)
 	}
-	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
+	defer filelock.Unlock(lock)
 	s.pruneLocked(time.Now())
 	return f()
 }

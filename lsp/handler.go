@@ -147,6 +147,7 @@ func (c *Client) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Reque
 			c.ts.dropped.Add(1)
 			return nil, nil
 		}
+		p.URI = canonicalURI(p.URI) // the server's spelling of a Windows drive or an '@' may not be ours
 		c.store.publish(p)
 		return nil, nil
 	case "$/progress":

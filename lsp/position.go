@@ -3,13 +3,12 @@ package lsp
 import (
 	"bytes"
 	"fmt"
-	"net/url"
-	"path/filepath"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/internal/fileuri"
 	"github.com/lsp-hook/lsp-hook/internal/safefile"
 )
 
@@ -127,27 +126,30 @@ func (x *lineIndex) convert(p Position, enc string) (line, col int) {
 	return int(p.Line) + 1, toColumn(l, p.Character, enc)
 }
 
-// pathToURI turns an absolute file path into a file:// URI, percent-encoding
-// what needs it (spaces, '%', '#', non-ASCII) with net/url.
-func pathToURI(path string) string {
-	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path)}
-	return u.String()
+// pathToURI turns an absolute file path into a file:// URI, percent-encoded
+// with net/url, a Windows drive as VS Code writes it ("file:///c%3A/x"):
+// internal/fileuri, LSP 3.17 "URI".
+func pathToURI(path string) string { return fileuri.FromPath(path) }
+
+// uriToPath turns a file:// URI back into a cleaned absolute path, taking
+// any spelling of a Windows drive ("file:///C:/x", "file:///c%3A/x").
+func uriToPath(uri string) (string, error) {
+	p, err := fileuri.ToPath(uri)
+	if err != nil {
+		return "", fmt.Errorf("document URI: %w", err)
+	}
+	return p, nil
 }
 
-// uriToPath turns a file:// URI back into a cleaned absolute path.
-func uriToPath(uri string) (string, error) {
-	u, err := url.Parse(uri)
-	if err != nil {
-		return "", fmt.Errorf("parsing document URI %q: %w", uri, err)
+// canonicalURI is the URI pathToURI gives for the file uri names, so that a
+// server's spelling of it ("file:///C:/x" from gopls, "file:///c%3A/x"
+// from servers built on vscode-uri; '@' escaped or not) finds the document
+// we opened; a URI of no local file is left as it is.
+func canonicalURI(uri string) string {
+	if p, err := uriToPath(uri); err == nil {
+		return pathToURI(p)
 	}
-	if u.Scheme != "file" {
-		return "", fmt.Errorf("document URI %q: scheme %q is not file", uri, u.Scheme)
-	}
-	p := filepath.FromSlash(u.Path)
-	if !strings.HasPrefix(p, "/") {
-		return "", fmt.Errorf("document URI %q: path is not absolute", uri)
-	}
-	return filepath.Clean(p), nil
+	return uri
 }
 
 // convert maps wire diagnostics to diag.Diagnostic, using the text the

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -87,7 +88,11 @@ func TestLineIndexCRLF(t *testing.T) {
 }
 
 func TestURIRoundTrip(t *testing.T) {
-	for _, p := range []string{"/tmp/a b/c%d#e.go", "/home/ü/x.go", "/a/b.go"} {
+	paths := []string{"/tmp/a b/c%d#e.go", "/home/ü/x.go", "/a/b.go"}
+	if runtime.GOOS == "windows" {
+		paths = []string{`C:\tmp\a b\c%d#e.go`, `D:\home\ü\x.go`, `\\server\share\b.go`}
+	}
+	for _, p := range paths {
 		uri := pathToURI(p)
 		got, err := uriToPath(uri)
 		if err != nil || got != p {
@@ -96,6 +101,25 @@ func TestURIRoundTrip(t *testing.T) {
 	}
 	if _, err := uriToPath("untitled:foo"); err == nil {
 		t.Errorf("non-file URI accepted")
+	}
+}
+
+// TestCanonicalURI: a server's spelling of a document's URI finds the one
+// we opened it under; one of no local file is kept as sent.
+func TestCanonicalURI(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("unix paths; internal/fileuri's tests spell Windows drives")
+	}
+	ours := pathToURI("/home/u/a@b c.go")
+	for _, uri := range []string{ours, "file:///home/u/a%40b%20c.go", "file://localhost/home/u/./a@b%20c.go"} {
+		if got := canonicalURI(uri); got != ours {
+			t.Errorf("canonicalURI(%q) = %q, want %q", uri, got, ours)
+		}
+	}
+	for _, uri := range []string{"untitled:Untitled-1", "file://server/a.go"} {
+		if got := canonicalURI(uri); got != uri {
+			t.Errorf("canonicalURI(%q) = %q, want it unchanged", uri, got)
+		}
 	}
 }
 

@@ -238,6 +238,7 @@ func (c *Client) pullOnce(ctx context.Context, key pullKey, version int32) (kind
 	r.version = version
 	c.store.recordPull(key.uri, key.identifier, r)
 	for uri, sub := range rep.related {
+		uri = canonicalURI(uri)
 		rprev, _ := c.store.lastPull(uri, key.identifier)
 		rr, err := sub.resolve(rprev)
 		if err != nil {

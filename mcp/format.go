@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"path/filepath"
 	"strings"
 
+	"github.com/lsp-hook/lsp-hook/internal/fileuri"
 	"github.com/lsp-hook/lsp-hook/lsp"
 )
 
@@ -84,19 +84,19 @@ func decodeLocations(raw json.RawMessage) ([]wireLocation, error) {
 	return out, nil
 }
 
-// uriPath turns a file:// URI into a path.
+// uriPath turns a file:// URI into a cleaned absolute path, any spelling
+// of a Windows drive included (internal/fileuri).
 func uriPath(uri string) (string, error) {
-	u, err := url.Parse(uri)
-	if err != nil || u.Scheme != "file" {
-		return "", fmt.Errorf("location %q is not a file URI", uri)
+	p, err := fileuri.ToPath(uri)
+	if err != nil {
+		return "", fmt.Errorf("location %q is not a file URI: %w", uri, err)
 	}
-	return filepath.Clean(filepath.FromSlash(u.Path)), nil
+	return p, nil
 }
 
-// fileURI turns an absolute path into a file:// URI.
-func fileURI(path string) string {
-	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
-}
+// fileURI turns an absolute path into a file:// URI (internal/fileuri:
+// a Windows drive as VS Code writes it, "file:///c%3A/x").
+func fileURI(path string) string { return fileuri.FromPath(path) }
 
 // renderer renders locations for one answer, reading each file once.
 type renderer struct {

@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"path/filepath"
 
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/internal/fileuri"
 )
 
 func init() {
@@ -130,14 +130,14 @@ func lspObject(v json.RawMessage, top bool) ([]diag.Diagnostic, error) {
 
 // lspPublish converts PublishDiagnosticsParams.
 func lspPublish(uri string, diagnostics json.RawMessage) ([]diag.Diagnostic, error) {
-	u, err := url.Parse(uri)
-	if err != nil {
+	if _, err := url.Parse(uri); err != nil {
 		return nil, fmt.Errorf("parsing uri %q: %w", uri, err)
 	}
-	if u.Scheme != "file" || (u.Host != "" && u.Host != "localhost") || u.Path == "" {
-		return nil, fmt.Errorf("uri %q is not a file:// URI of a local file", uri)
+	path, err := fileuri.ToPath(uri)
+	if err != nil {
+		return nil, fmt.Errorf("uri %q is not a file:// URI of a local file: %w", uri, err)
 	}
-	ds, err := lspDiagnostics(diagnostics, filepath.FromSlash(u.Path))
+	ds, err := lspDiagnostics(diagnostics, path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", uri, err)
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/internal/fileuri"
 )
 
 func init() {
@@ -388,7 +389,7 @@ func (run *sarifInRun) path(al *sarifInArtifactLocation) (string, error) {
 		if u.Host != "" && u.Host != "localhost" {
 			return "", fmt.Errorf("uri %q names host %q: only local files are supported", u, u.Host)
 		}
-		return filepath.FromSlash(u.Path), nil
+		return fileuri.ToPath(u.String()) // a Windows drive in any spelling
 	}
 	return "", fmt.Errorf("uri %q: scheme %q is not file", u, u.Scheme)
 }

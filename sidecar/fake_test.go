@@ -1,6 +1,7 @@
 package sidecar
 
 import (
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -40,6 +41,11 @@ func fakeEngine(t *testing.T, mode string, flags ...string) *Engine {
 // testLog logs to t.
 func testLog(t *testing.T) *slog.Logger {
 	return slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelInfo}))
+}
+
+// captureLog logs to t and to buf.
+func captureLog(t *testing.T, buf *fakelsptest.LockedBuffer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(io.MultiWriter(buf, testWriter{t}), &slog.HandlerOptions{Level: slog.LevelInfo}))
 }
 
 type testWriter struct{ t *testing.T }

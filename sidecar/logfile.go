@@ -3,7 +3,6 @@ package sidecar
 import (
 	"os"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -48,10 +47,6 @@ func openLogFile(path string) (*logFile, error) {
 	}
 	l.f, l.checked = f, time.Now()
 	return l, nil
-}
-
-func openAppend(path string) (*os.File, error) {
-	return os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
 }
 
 // Write appends p, after looking at the path when checkEvery has passed.

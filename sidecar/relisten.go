@@ -7,7 +7,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 )
 
@@ -124,12 +123,12 @@ func (s *Server) checkLock(held fileKey) (*os.File, fileKey, error) {
 	if err != nil {
 		return nil, held, err
 	}
-	var st syscall.Stat_t
-	if err := syscall.Fstat(int(f.Fd()), &st); err != nil {
+	id, err := openFileID(f)
+	if err != nil {
 		f.Close()
 		return nil, held, fmt.Errorf("reading lock: %w", err)
 	}
-	return f, fileKey{dev: uint64(st.Dev), ino: st.Ino}, nil
+	return f, id, nil
 }
 
 // relisten removes what is at the socket path and listens there anew, as
@@ -214,20 +213,8 @@ func servedFiles(socket string) socketFiles {
 	return socketFiles{socket: sock, lock: lock}
 }
 
-// fileKey identifies a file: device and inode.
+// fileKey identifies a file: device and inode on unix, volume serial
+// number and file index on Windows (fileID, openFileID).
 type fileKey struct {
 	dev, ino uint64
-}
-
-// fileID returns the identity of the file at p, not following a symlink.
-func fileID(p string) (fileKey, error) {
-	fi, err := os.Lstat(p)
-	if err != nil {
-		return fileKey{}, err
-	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return fileKey{}, fmt.Errorf("%s: no inode", p)
-	}
-	return fileKey{dev: uint64(st.Dev), ino: st.Ino}, nil
 }

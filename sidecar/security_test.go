@@ -1,3 +1,9 @@
+//go:build unix
+
+// The security tests run on unix: they need another uid, FIFOs, device
+// nodes and /proc. On Windows the socket's guard is its directory's ACL
+// (internal/privdir's tests).
+
 package sidecar
 
 import (
@@ -6,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"os"
 	"os/exec"
@@ -340,11 +345,6 @@ func skipIf(cond bool, why string) string {
 		return why
 	}
 	return ""
-}
-
-// captureLog logs to t and to buf.
-func captureLog(t *testing.T, buf *fakelsptest.LockedBuffer) *slog.Logger {
-	return slog.New(slog.NewTextHandler(io.MultiWriter(buf, testWriter{t}), &slog.HandlerOptions{Level: slog.LevelInfo}))
 }
 
 // TestRepositoryProgramNeedsTrust: a repository with no lsp-hook config at

@@ -11,11 +11,11 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
 
+	"github.com/lsp-hook/lsp-hook/internal/filelock"
 	"github.com/lsp-hook/lsp-hook/lsp"
 )
 
@@ -80,39 +80,31 @@ func (s *Server) Listen(socket string) error {
 }
 
 // takeLock opens (creating it, 0600) the lock file of socket and takes its
-// exclusive flock without waiting: ErrAlreadyRunning when another daemon
-// holds it.
+// exclusive lock without waiting (internal/filelock: flock(2), or
+// LockFileEx on Windows): ErrAlreadyRunning when another daemon holds it.
 func takeLock(socket string) (*os.File, error) {
 	f, err := os.OpenFile(lockPath(socket), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("opening lock: %w", err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := filelock.TryLock(f); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("%w (%s)", ErrAlreadyRunning, socket)
+		if errors.Is(err, filelock.ErrLocked) {
+			return nil, fmt.Errorf("%w (%s)", ErrAlreadyRunning, socket)
+		}
+		return nil, fmt.Errorf("taking lock: %w", err)
 	}
 	return f, nil
 }
 
-// listenSocket listens on the Unix socket path, which must not exist,
-// creating it 0600 (no moment with a wider mode: the umask covers the
-// bind).
-func listenSocket(socket string) (*net.UnixListener, error) {
-	oldMask := syscall.Umask(0o177)
-	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: socket, Net: "unix"})
-	syscall.Umask(oldMask)
-	if err != nil {
-		return nil, fmt.Errorf("listening on %s: %w", socket, err)
-	}
-	if err := os.Chmod(socket, 0o600); err != nil {
-		ln.Close()
-		return nil, fmt.Errorf("setting socket mode: %w", err)
-	}
-	return ln, nil
-}
+// listenSocket listens on the socket path, which must not exist, the
+// socket file private from its first moment: 0600 on unix, inside a
+// directory only our user may enter on Windows (listenUnix).
+func listenSocket(socket string) (*net.UnixListener, error) { return listenUnix(socket) }
 
 // Serve accepts connections until Shutdown. Peers with another uid are
-// refused (SO_PEERCRED).
+// refused (checkPeer: SO_PEERCRED on Linux, LOCAL_PEERCRED on macOS; on
+// Windows the socket directory's ACL keeps them out).
 func (s *Server) Serve() error {
 	go s.idleLoop()
 	go s.keepSocket(servedFiles(s.socket)) // listens again if the socket file is deleted or replaced (relisten.go)
@@ -136,28 +128,6 @@ func (s *Server) Serve() error {
 		}
 		s.serveConn(conn)
 	}
-}
-
-// checkPeer refuses a peer whose uid is not ours.
-func checkPeer(conn *net.UnixConn) error {
-	raw, err := conn.SyscallConn()
-	if err != nil {
-		return err
-	}
-	var cred *syscall.Ucred
-	var cerr error
-	if err := raw.Control(func(fd uintptr) {
-		cred, cerr = syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
-	}); err != nil {
-		return err
-	}
-	if cerr != nil {
-		return fmt.Errorf("reading peer credentials: %w", cerr)
-	}
-	if int(cred.Uid) != os.Getuid() {
-		return fmt.Errorf("peer pid %d has uid %d, not %d", cred.Pid, cred.Uid, os.Getuid())
-	}
-	return nil
 }
 
 func (s *Server) serveConn(nc net.Conn) {

@@ -3,10 +3,12 @@ package sidecar
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -244,12 +246,18 @@ func TestUnsafeSocketDir(t *testing.T) {
 	}
 }
 
+// TestSocketPath: one socket per root, in the platform's default
+// directory (socketDir), unless LSP_HOOK_SOCKET names one.
 func TestSocketPath(t *testing.T) {
 	t.Setenv(SocketEnv, "")
-	t.Setenv("XDG_RUNTIME_DIR", "/run/user/1000")
+	dir, env := filepath.FromSlash("/run/user/1000"), "XDG_RUNTIME_DIR"
+	if runtime.GOOS == "windows" {
+		dir, env = `C:\Users\u\AppData\Local`, "LOCALAPPDATA"
+	}
+	t.Setenv(env, dir)
 	p := SocketPath("/home/u/repo")
-	if !strings.HasPrefix(p, "/run/user/1000/lsp-hook/") || len(filepath.Base(p)) != 16+len(".sock") {
-		t.Errorf("SocketPath = %q", p)
+	if filepath.Dir(p) != filepath.Join(dir, "lsp-hook") || len(filepath.Base(p)) != 16+len(".sock") {
+		t.Errorf("SocketPath = %q, want <16 hex digits>.sock in %s", p, filepath.Join(dir, "lsp-hook"))
 	}
 	if SocketPath("/home/u/other") == p {
 		t.Errorf("two roots share a socket")
@@ -260,5 +268,17 @@ func TestSocketPath(t *testing.T) {
 	}
 	if LogPath("/tmp/x.sock") != "/tmp/x.log" {
 		t.Errorf("LogPath = %q", LogPath("/tmp/x.sock"))
+	}
+}
+
+// TestCheckSocketPath: a path longer than the platform's sun_path allows
+// is refused before bind, naming the limit.
+func TestCheckSocketPath(t *testing.T) {
+	ok := "/" + strings.Repeat("a", maxSocketPath-1)
+	if err := checkSocketPath(ok); err != nil {
+		t.Errorf("checkSocketPath(%d bytes) = %v", len(ok), err)
+	}
+	if err := checkSocketPath(ok + "a"); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("Unix sockets allow %d", maxSocketPath)) {
+		t.Errorf("checkSocketPath(%d bytes) = %v, want a refusal naming %d", len(ok)+1, err, maxSocketPath)
 	}
 }

@@ -7,28 +7,45 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
-	"syscall"
+
+	"github.com/lsp-hook/lsp-hook/internal/privdir"
 )
 
 // SocketEnv overrides the socket path (DESIGN.md "Socket and wire protocol").
 const SocketEnv = "LSP_HOOK_SOCKET"
 
 // SocketPath returns the daemon socket for the workspace root (absolute):
-// $LSP_HOOK_SOCKET when set; else $XDG_RUNTIME_DIR/lsp-hook/<hash>.sock; else
-// $TMPDIR/lsp-hook-<uid>/<hash>.sock, where <hash> is the first 16 hex digits
-// of sha256(root).
+// $LSP_HOOK_SOCKET when set; else <hash>.sock in the platform's default
+// socket directory (socketDir: $XDG_RUNTIME_DIR/lsp-hook, else
+// $TMPDIR/lsp-hook-<uid> on unix; %LOCALAPPDATA%\lsp-hook on Windows),
+// where <hash> is the first 16 hex digits of sha256(root).
 func SocketPath(root string) string {
 	if p := os.Getenv(SocketEnv); p != "" {
 		return p
 	}
 	sum := sha256.Sum256([]byte(root))
-	name := hex.EncodeToString(sum[:])[:16] + ".sock"
-	if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" {
-		return filepath.Join(d, "lsp-hook", name)
-	}
-	return filepath.Join(os.TempDir(), "lsp-hook-"+strconv.Itoa(os.Getuid()), name)
+	return filepath.Join(socketDir(), hex.EncodeToString(sum[:])[:16]+".sock")
 }
+
+// The platform's part of the socket, one set per platform file
+// (socket_unix.go, socket_windows.go; peer_linux.go, peer_darwin.go,
+// peer_windows.go):
+//
+//	socketDir() string                                  // the default socket directory
+//	maxSocketPath                                       // the longest socket path bind accepts, in bytes
+//	socketDirHint                                       // what to set for a shorter one
+//	listenUnix(socket string) (*net.UnixListener, error) // listen, the socket file private from the start
+//	checkPeer(conn *net.UnixConn) error                 // refuse a peer of another user
+//	fileID(p string) (fileKey, error)                   // identity of the file at p, not following a link
+//	openFileID(f *os.File) (fileKey, error)             // identity of an open file
+//	openAppend(path string) (*os.File, error)           // the log, 0600, not through a link
+//
+// On unix the socket directory is 0700 and ours, the socket 0600, and
+// checkPeer reads the peer's uid (SO_PEERCRED on Linux, LOCAL_PEERCRED on
+// macOS). On Windows (AF_UNIX, Windows 10 1803 and later) a socket has no
+// peer credentials: the directory's ACL, admitting only our user
+// (internal/privdir), is the check, and checkPeer admits every peer that
+// got through it.
 
 // LogPath returns the daemon's default log file, beside its socket:
 // <socket without .sock>.log.
@@ -44,49 +61,35 @@ func trimExt(p string) string { return p[:len(p)-len(filepath.Ext(p))] }
 // with.
 var ErrUnsafeDir = errors.New("unsafe socket directory")
 
-// ensureDir creates the socket directory 0700 if needed and checks it is
-// safe: a real directory (not a symlink), owned by us, with no group or
-// world permissions.
+// ensureDir creates the socket directory private if needed (0700 on unix;
+// on Windows an ACL admitting only our user; its parent as usual) and
+// checks it is safe: a real directory (not a link), ours, that no other
+// user may enter (internal/privdir).
 func ensureDir(dir string) error {
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return fmt.Errorf("creating %s: %w", filepath.Dir(dir), err)
 	}
-	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
-		return fmt.Errorf("creating socket directory %s: %w", dir, err)
-	}
-	return checkDir(dir)
-}
-
-func checkDir(dir string) error {
-	fi, err := os.Lstat(dir)
-	if err != nil {
-		return fmt.Errorf("checking socket directory: %w", err)
-	}
-	if fi.Mode()&os.ModeSymlink != 0 {
-		return fmt.Errorf("%w %s: is a symlink", ErrUnsafeDir, dir)
-	}
-	if !fi.IsDir() {
-		return fmt.Errorf("%w %s: not a directory", ErrUnsafeDir, dir)
-	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if ok && int(st.Uid) != os.Getuid() {
-		return fmt.Errorf("%w %s: owned by uid %d, not %d", ErrUnsafeDir, dir, st.Uid, os.Getuid())
-	}
-	if fi.Mode().Perm()&0o077 != 0 {
-		return fmt.Errorf("%w %s: mode %v lets other users in (want 0700)", ErrUnsafeDir, dir, fi.Mode().Perm())
+	if err := privdir.Make(dir); err != nil {
+		return dirError(dir, err)
 	}
 	return nil
 }
 
-// maxSocketPath is the longest socket path Linux accepts: sun_path holds
-// 108 bytes including the terminating NUL (unix(7)).
-const maxSocketPath = 107
+// dirError words privdir.Make's error for the socket directory dir:
+// ErrUnsafeDir with its reason, or what failed in making or looking at it.
+func dirError(dir string, err error) error {
+	var unsafe *privdir.UnsafeError
+	if errors.As(err, &unsafe) {
+		return fmt.Errorf("%w %s: %s", ErrUnsafeDir, dir, unsafe.Reason)
+	}
+	return fmt.Errorf("preparing socket directory: %w", err)
+}
 
 // checkSocketPath refuses a socket path the kernel would refuse, with an
 // error that says so (bind's own is "invalid argument").
 func checkSocketPath(p string) error {
 	if len(p) > maxSocketPath {
-		return fmt.Errorf("socket path %s is %d bytes; Unix sockets allow %d (set %s or XDG_RUNTIME_DIR to a shorter directory)", p, len(p), maxSocketPath, SocketEnv)
+		return fmt.Errorf("socket path %s is %d bytes; Unix sockets allow %d (set %s or %s to a shorter directory)", p, len(p), maxSocketPath, SocketEnv, socketDirHint)
 	}
 	return nil
 }

@@ -5,15 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"syscall"
 	"time"
+
+	"github.com/lsp-hook/lsp-hook/internal/filelock"
 )
 
 // startLockPath is the file hooks lock while one of them starts the daemon
 // for socket: <socket without .sock>.start, beside the daemon's own lock.
 func startLockPath(socket string) string { return trimExt(socket) + ".start" }
 
-// lockStart takes the start lock of socket (an exclusive flock), waiting
+// lockStart takes the start lock of socket (an exclusive lock,
+// internal/filelock: flock(2), or LockFileEx on Windows), waiting
 // for a hook that holds it (it is starting the daemon) until ctx ends.
 // Many hooks that find no daemon at once (an agent's parallel edits on a
 // cold workspace) then start one daemon, not one each: the first takes the
@@ -26,11 +28,11 @@ func lockStart(ctx context.Context, socket string) (unlock func(), err error) {
 		return nil, fmt.Errorf("opening start lock: %w", err)
 	}
 	for delay := 2 * time.Millisecond; ; delay = min(delay*2, 50*time.Millisecond) {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		err := filelock.TryLock(f)
 		if err == nil {
 			return func() { f.Close() }, nil
 		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) {
+		if !errors.Is(err, filelock.ErrLocked) {
 			f.Close()
 			return nil, fmt.Errorf("taking start lock %s: %w", f.Name(), err)
 		}

@@ -7,6 +7,25 @@
 // environments and kernel state, which stat as regular and empty), and it
 // never reads more than the caller's bound. It imports nothing of
 // lsp-hook's: any package may use it.
+//
+// The platform's part is two functions, one pair per platform file:
+//
+//	openFile(path string, follow bool) (*os.File, error)
+//	onPseudoFS(f *os.File) (bool, error)
+//
+// openFile opens path for reading without ever blocking and, when follow
+// is false, refuses a link in the last element at the open itself, so a
+// file swapped for a link after the look is not followed: O_NOFOLLOW and
+// O_NONBLOCK on unix (safefile_unix.go, open(2)); on Windows
+// FILE_FLAG_OPEN_REPARSE_POINT, then the handle's attributes
+// (safefile_windows.go, CreateFileW, GetFileInformationByHandle), refusing
+// any reparse point (symlink, junction, mount point) the way unix refuses
+// a symlink, and any handle that is not a disk file (GetFileType). Its
+// errors for a link are ErrNotRegular wrapped as Regular wraps it.
+// onPseudoFS says whether the open file lives on a kernel
+// pseudo-filesystem: statfs(2) magic numbers on Linux
+// (pseudofs_linux.go), f_fstypename on macOS (pseudofs_darwin.go), never
+// on Windows, which has none.
 package safefile
 
 import (
@@ -15,7 +34,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"syscall"
 )
 
 // Errors a file is refused with.
@@ -43,21 +61,21 @@ func (e *TooLargeError) Error() string {
 // followed, so that a file swapped for a link after that check is not
 // followed). See OpenFollow for the checks.
 func Open(path string) (*os.File, os.FileInfo, error) {
-	return open(path, os.Lstat, syscall.O_NOFOLLOW)
+	return open(path, os.Lstat, false)
 }
 
 // OpenFollow opens the regular file at path, or that a symlink at path
 // leads to, for reading. It looks before it opens (a FIFO or a device is
-// never opened), opens with O_NONBLOCK so a file swapped for a FIFO in
-// between cannot block it, then checks the open file again: a regular file
+// never opened), opens without blocking (O_NONBLOCK) so a file swapped for
+// a FIFO in between cannot block it, then checks the open file again: a regular file
 // (else ErrNotRegular, wrapped with the kind), not on a pseudo-filesystem
 // (else ErrPseudoFile). The file's FileInfo comes back with it; the
 // caller closes the file.
 func OpenFollow(path string) (*os.File, os.FileInfo, error) {
-	return open(path, os.Stat, 0)
+	return open(path, os.Stat, true)
 }
 
-func open(path string, stat func(string) (os.FileInfo, error), flags int) (*os.File, os.FileInfo, error) {
+func open(path string, stat func(string) (os.FileInfo, error), follow bool) (*os.File, os.FileInfo, error) {
 	fi, err := stat(path)
 	if err != nil {
 		return nil, nil, err
@@ -65,7 +83,7 @@ func open(path string, stat func(string) (os.FileInfo, error), flags int) (*os.F
 	if err := Regular(fi); err != nil {
 		return nil, nil, err
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY|flags, 0)
+	f, err := openFile(path, follow)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -73,10 +91,10 @@ func open(path string, stat func(string) (os.FileInfo, error), flags int) (*os.F
 		err = Regular(fi)
 	}
 	if err == nil {
-		var fs syscall.Statfs_t
-		if err = syscall.Fstatfs(int(f.Fd()), &fs); err != nil {
+		var pseudo bool
+		if pseudo, err = onPseudoFS(f); err != nil {
 			err = fmt.Errorf("checking the file system of %s: %w", path, err)
-		} else if pseudoFS[uint32(fs.Type)] {
+		} else if pseudo {
 			err = ErrPseudoFile
 		}
 	}
@@ -117,6 +135,9 @@ func ReadFollow(path string, max int64) ([]byte, error) {
 	return ReadAll(f, fi, max)
 }
 
+// kindSymlink is how a refusal names a symlink.
+const kindSymlink = "a symlink"
+
 // Regular returns nil for a regular file, else ErrNotRegular wrapped with
 // what fi is ("not a regular file: a named pipe (FIFO)").
 func Regular(fi os.FileInfo) error {
@@ -134,19 +155,11 @@ func Regular(fi os.FileInfo) error {
 	case m&os.ModeSocket != 0:
 		kind = "a socket"
 	case m&os.ModeSymlink != 0:
-		kind = "a symlink"
+		kind = kindSymlink
 	case m.IsDir():
 		kind = "a directory"
 	default:
 		kind = "mode " + m.String()
 	}
 	return fmt.Errorf("%w: %s", ErrNotRegular, kind)
-}
-
-// pseudoFS holds the statfs(2) magic numbers (linux/magic.h) of the kernel
-// pseudo-filesystems refused: proc, sysfs, debugfs, tracefs, securityfs,
-// configfs, efivarfs, cgroup and cgroup2, bpf.
-var pseudoFS = map[uint32]bool{
-	0x9fa0: true, 0x62656572: true, 0x64626720: true, 0x74726163: true, 0x73636673: true,
-	0x62656570: true, 0xde5e81e4: true, 0x27e0eb: true, 0x63677270: true, 0xcafe4a11: true,
 }
