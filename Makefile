@@ -1,6 +1,6 @@
 # lsp-hook — build, test, demo and benchmarks.
 #
-#   make test    install pinned language servers into ./.tools, then go vet, go test -race and the MCP Inspector check
+#   make test    install pinned language servers into ./.tools, then go vet (every platform), go test -race, the MCP Inspector check and the Windows unit tests under Wine
 #   make demo    build, then replay recorded Claude Code events against testdata/demo
 #   make soak    the long form of the compiler-judged soak (SOAK_CALLS hook calls, default 1000; SOAK_SEED replays one)
 #   make bench   every bench section against baselines measured in the same run; writes docs/benchmarks.md
@@ -81,7 +81,7 @@ cross:
 # way Go 1.26 asks (internal/testdir logs it). About 6 s once set up,
 # 9 s with a fresh prefix; installing wine and mingw-w64 with apt adds
 # about a minute the first time.
-WINE_PKGS   ?= ./internal/safefile ./internal/filelock ./internal/privdir ./internal/fileuri
+WINE_PKGS   ?= ./internal/safefile ./internal/filelock ./internal/privdir ./internal/fileuri ./internal/proc
 WINE_PREFIX := $(TOOLS)/wine/prefix
 wine-test:
 	@$(MAKE) --no-print-directory apt-install PKGS="wine gcc-mingw-w64-x86-64-win32:x86_64-w64-mingw32-gcc"
@@ -100,10 +100,13 @@ wine-test:
 
 # After go test, the MCP Inspector CLI (pinned in the script) lists
 # `lsp-hook mcp`'s tools; skipped when npx is missing. go test runs the
-# soak's short form (./soak, 208 judged hook calls).
-test: tools fmt-check vet build
+# soak's short form (./soak, 208 judged hook calls). cross builds, vets and
+# links the tests of every other platform; wine-test runs the Windows unit
+# tests that Wine can run.
+test: tools fmt-check vet cross build
 	LSP_HOOK_REQUIRE_SERVERS=1 $(GO) test -race -count=1 ./...
 	./scripts/mcp-inspector-check.sh $(BIN)
+	@$(MAKE) --no-print-directory wine-test
 
 # The soak's long form: SOAK_CALLS hook calls over Go, Python, TypeScript
 # and C, every answer judged against the compiler (soak/doc.go). A random
