@@ -29,7 +29,6 @@ const maxWatched = 4096
 type sentWatch struct {
 	mark uint64
 	at   time.Time
-	seq  uint64 // Client.sends after it
 }
 
 // noteWatched remembers the watched-file events about to be sent.
@@ -42,8 +41,9 @@ func (c *Client) noteWatched(changes []fileEventWire) {
 		clear(c.watched)
 	}
 	c.sends++ // a watched-file event, too, can cut a server's pass short (sendCount)
+	c.changed = c.sends
 	for _, ch := range changes {
-		c.watched[ch.URI] = sentWatch{mark: mark, at: now, seq: c.sends}
+		c.watched[ch.URI] = sentWatch{mark: mark, at: now}
 	}
 }
 

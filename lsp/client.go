@@ -72,6 +72,7 @@ type Client struct {
 	err      error                // why the client is broken; nil while healthy
 	touched  bool                 // a change has been answered fresh, by a pass no other text overtook, at least once
 	sends    uint64               // texts and watched-file events sent so far: a pass that began before the last may have been cut short
+	changed  uint64               // sends when the server's view last changed: a new text, a document closed, a watched-file event
 	updating map[string]int       // path → Updates about to sync it (the watcher leaves those alone)
 	dirs     map[string]bool      // directories a document was opened in (newDir)
 	watched  map[string]sentWatch // URI → the last watched-file event sent for it (baseline.go)

@@ -191,28 +191,6 @@ func (c *Client) forceOutdatedRuns(docs []Doc, want map[string]int32) {
 // new text (not the same text again, as a forced re-check sends it), or a
 // watched-file event went out, after the store's arrival number was mark.
 // c.mu must be held.
-// changedAfterLocked is changedSinceLocked by send order: whether another
-// document's new text or a watched-file event went out after the send
-// numbered seq (Client.sends). c.mu is held.
-func (c *Client) changedAfterLocked(uri string, seq uint64) bool {
-	for other, d := range c.docs {
-		if other == uri {
-			continue
-		}
-		for i := len(d.sent) - 1; i >= 0 && d.sent[i].seq > seq; i-- {
-			if i == 0 || d.sent[i].hash != d.sent[i-1].hash {
-				return true
-			}
-		}
-	}
-	for _, w := range c.watched {
-		if w.seq > seq {
-			return true
-		}
-	}
-	return false
-}
-
 func (c *Client) changedSinceLocked(uri string, mark uint64) bool {
 	for other, d := range c.docs {
 		if other == uri {

@@ -40,6 +40,11 @@ func TestDeletedAndRestored(t *testing.T) {
 			"util.go": "package main\n\nfunc slug(s string) string { return s }\n",
 			"a.go":    "package main\n\nvar x = slug(\"a\")\n\nfunc main() {}\n",
 		}, "util.go", "a.go", "undefined: slug"},
+		{"clangd", "clangd", map[string]string{ // restoring re-checks a.c (forced): its deletion must re-check it again
+			"compile_flags.txt": "-std=c11\n",
+			"util.h":            "int slug(int s);\n",
+			"a.c":               "#include \"util.h\"\n\nint x(void) { return slug(1); }\n",
+		}, "util.h", "a.c", "'util.h' file not found"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.server, func(t *testing.T) {
@@ -73,11 +78,13 @@ func TestDeletedAndRestored(t *testing.T) {
 			if o := m.Check(ctx, []Doc{{Path: user}}, 0); errorsIn(o, user, true) != "" {
 				t.Fatalf("as written: %s has errors %q", tc.user, errorsIn(o, user, true))
 			}
-			for i := range 3 {
+			for i := range 4 {
 				if err := os.Remove(module); err != nil {
 					t.Fatal(err)
 				}
-				time.Sleep(150 * time.Millisecond) // the hook comes late: the server's own watcher may see it first
+				// The hook comes at once, or late: the server's own watcher
+				// may see it first.
+				time.Sleep(time.Duration(i%2) * 150 * time.Millisecond)
 				if got := errorsIn(m.Gone(ctx, []string{module}, 0), user, false); !strings.Contains(got, tc.wantWhenGone) {
 					t.Fatalf("round %d, %s deleted: %s's errors %q, want %q", i, tc.module, tc.user, got, tc.wantWhenGone)
 				}

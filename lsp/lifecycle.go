@@ -100,6 +100,10 @@ func (c *Client) closeDocs(paths []string) []string {
 			delete(c.docs, uri)
 		}
 	}
+	if len(uris) > 0 {
+		c.sends++
+		c.changed = c.sends
+	}
 	c.mu.Unlock()
 	sort.Strings(uris)
 	sort.Strings(closed)

@@ -496,9 +496,10 @@ func (c *Client) sync(d Doc) (string, int32, error) {
 	// closed one's, so that a late answer about the closed document is
 	// never taken for the new one's.
 	reopen := open && forced && c.server.IgnoresUnchangedText && bytes.Equal(doc.text, text)
-	if reopen && doc.lastSent().forced && !c.changedAfterLocked(uri, doc.lastSent().seq) {
-		// A forced re-check of this text went out and nothing else
-		// changed since: its answer is this one's. Closing and opening
+	if reopen && doc.lastSent().forced && c.changed <= doc.lastSent().seq {
+		// A forced re-check of this text went out and nothing the server
+		// sees changed since (no new text, close or watched-file event):
+		// its answer is this one's. Closing and opening
 		// the document again while clangd still builds it (two hooks
 		// re-checking one header's importers) stalls clangd 14 for good:
 		// it publishes nothing after that (TestClangdSameHeaderTwice).
@@ -526,12 +527,15 @@ func (c *Client) sync(d Doc) (string, int32, error) {
 	}
 	version := doc.version
 	c.sends++
-	seq := c.sends
+	seq, hash := c.sends, textHash(text)
+	if len(doc.sent) == 0 || doc.lastSent().hash != hash {
+		c.changed = seq
+	}
 	mark, _ := c.store.mark()
 	if len(doc.sent) >= sentHistory {
 		doc.sent = slices.Delete(doc.sent, 0, len(doc.sent)-sentHistory+1)
 	}
-	doc.sent = append(doc.sent, sentVersion{version: version, hash: textHash(text), mark: mark, at: time.Now(), forced: forced, seq: seq})
+	doc.sent = append(doc.sent, sentVersion{version: version, hash: hash, mark: mark, at: time.Now(), forced: forced, seq: seq})
 	c.mu.Unlock()
 
 	var err error
