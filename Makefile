@@ -94,7 +94,7 @@ wine-test:
 	fi; \
 	failed=; for pkg in $(WINE_PKGS); do \
 		CGO_ENABLED=0 GOOS=windows GOARCH=amd64 $(GO) test -c -o $(TOOLS)/wine/bin/t.exe $$pkg; \
-		echo "wine $$pkg"; wine $(TOOLS)/wine/bin/t.exe -test.count=1 || failed="$$failed $$pkg"; \
+		echo "wine $$pkg"; wine $(TOOLS)/wine/bin/t.exe -test.count=1 -test.timeout=5m || failed="$$failed $$pkg"; \
 	done; \
 	if [ -n "$$failed" ]; then echo "failed under Wine:$$failed"; exit 1; fi
 
