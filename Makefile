@@ -78,7 +78,8 @@ cross:
 # lacks the ProcessPrng every Go >= 1.24 program needs at start-up) in a
 # Wine prefix of its own under .tools/wine. Wine 8 has no AF_UNIX and no
 # working symlinks (those rows skip), and cannot remove a directory the
-# way Go 1.26 asks (internal/testdir logs it). About 6 s once set up,
+# way Go 1.26 asks (internal/testdir logs it). Each binary runs in its
+# package's directory, as go test runs it (testdata/). About 6 s once set up,
 # 9 s with a fresh prefix; installing wine and mingw-w64 with apt adds
 # about a minute the first time.
 WINE_PKGS   ?= ./internal/safefile ./internal/filelock ./internal/privdir ./internal/fileuri ./internal/proc
@@ -94,7 +95,7 @@ wine-test:
 	fi; \
 	failed=; for pkg in $(WINE_PKGS); do \
 		CGO_ENABLED=0 GOOS=windows GOARCH=amd64 $(GO) test -c -o $(TOOLS)/wine/bin/t.exe $$pkg; \
-		echo "wine $$pkg"; wine $(TOOLS)/wine/bin/t.exe -test.count=1 -test.timeout=5m || failed="$$failed $$pkg"; \
+		echo "wine $$pkg"; (cd $$pkg && wine $(TOOLS)/wine/bin/t.exe -test.count=1 -test.timeout=5m) || failed="$$failed $$pkg"; \
 	done; \
 	if [ -n "$$failed" ]; then echo "failed under Wine:$$failed"; exit 1; fi
 
