@@ -79,7 +79,7 @@ cross:
 # Wine prefix of its own under .tools/wine. Wine 8 has no AF_UNIX and no
 # working symlinks (those rows skip), and cannot remove a directory the
 # way Go 1.26 asks (internal/testdir logs it). Each binary runs in its
-# package's directory, as go test runs it (testdata/). About 6 s once set up,
+# package's directory, as go test runs it (testdata/). About 8 s once set up,
 # 9 s with a fresh prefix; installing wine and mingw-w64 with apt adds
 # about a minute the first time.
 # Not yet: diag, parsers and hooks, whose tests still write unix-absolute
