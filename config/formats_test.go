@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lsp-hook/lsp-hook/internal/testdir"
 )
 
 // TestFormats loads the same settings from YAML, TOML and JSON: values,
@@ -25,8 +27,8 @@ func TestFormats(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-			root := t.TempDir()
+			t.Setenv("XDG_CONFIG_HOME", testdir.New(t))
+			root := testdir.New(t)
 			if err := os.WriteFile(filepath.Join(root, tt.file), []byte(tt.text), 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -54,8 +56,8 @@ func TestFormats(t *testing.T) {
 // TestSeveralConfigFiles checks that only the first config file is read
 // and the others are reported.
 func TestSeveralConfigFiles(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	root := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", testdir.New(t))
+	root := testdir.New(t)
 	os.WriteFile(filepath.Join(root, ".lsp-hook.yaml"), []byte("severity: hint\n"), 0o644)
 	os.WriteFile(filepath.Join(root, ".lsp-hook.json"), []byte(`{"severity": "info"}`), 0o644)
 	c, problems := Load(root)
@@ -67,8 +69,8 @@ func TestSeveralConfigFiles(t *testing.T) {
 // TestSettings checks config show's sources: file:line, catalogue,
 // built-in, default.
 func TestSettings(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	root := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", testdir.New(t))
+	root := testdir.New(t)
 	os.WriteFile(filepath.Join(root, ".lsp-hook.yaml"), []byte("lsp:\n  servers:\n    gopls: {enabled: false}\nlinters:\n  mypy: false\n"), 0o644)
 	c, _ := Load(root)
 	want := map[string]string{
@@ -95,10 +97,10 @@ func TestSettings(t *testing.T) {
 // TestPrecedence: the workspace file wins over the user file, which wins
 // over the defaults, key by key; config show names each value's file.
 func TestPrecedence(t *testing.T) {
-	user := t.TempDir()
+	user := testdir.New(t)
 	t.Setenv("XDG_CONFIG_HOME", user)
-	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	root := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", testdir.New(t))
+	root := testdir.New(t)
 	userFile := filepath.Join(user, "lsp-hook", "config.yaml")
 	os.MkdirAll(filepath.Dir(userFile), 0o755)
 	os.WriteFile(userFile, []byte("severity: warning\nlsp:\n  timeout: 7s\nonly_new: true\n"), 0o644)

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lsp-hook/lsp-hook/internal/testdir"
+
 	"github.com/BurntSushi/toml"
 	"gopkg.in/yaml.v3"
 )
@@ -24,10 +26,10 @@ import (
 // environment, settings or initialization options differ from the
 // built-in ones (DESIGN.md "Config"; config/trust.go).
 func FuzzLoad(f *testing.F) {
-	f.Setenv("XDG_CONFIG_HOME", f.TempDir()) // no user config
-	state := f.TempDir()
+	f.Setenv("XDG_CONFIG_HOME", testdir.New(f)) // no user config
+	state := testdir.New(f)
 	f.Setenv("XDG_STATE_HOME", state)
-	root := f.TempDir()
+	root := testdir.New(f)
 
 	// Seeds: the README's YAML examples in every file form, and import
 	// files in the shapes opencode and Claude Code plugins write.

@@ -6,15 +6,17 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lsp-hook/lsp-hook/internal/testdir"
 )
 
 // TestImport: opencode's lsp section and a Claude Code plugin's .lsp.json
 // become servers, lsp-hook config wins by name, disabled entries and bad
 // ones are handled, and imported commands need trust.
 func TestImport(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	root := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", testdir.New(t))
+	t.Setenv("XDG_STATE_HOME", testdir.New(t))
+	root := testdir.New(t)
 	write := func(name, text string) {
 		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lsp-hook/lsp-hook/internal/testdir"
 )
 
 func TestLoad(t *testing.T) {
@@ -258,9 +260,9 @@ func TestLoad(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-			t.Setenv("XDG_STATE_HOME", t.TempDir())
-			root := t.TempDir()
+			t.Setenv("XDG_CONFIG_HOME", testdir.New(t))
+			t.Setenv("XDG_STATE_HOME", testdir.New(t))
+			root := testdir.New(t)
 			if tt.yaml != "" {
 				if err := os.WriteFile(filepath.Join(root, FileName), []byte(tt.yaml), 0o644); err != nil {
 					t.Fatal(err)

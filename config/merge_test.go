@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/lsp-hook/lsp-hook/internal/testdir"
 )
 
 // TestServerOptionsMerge: a config that sets some of a catalogue server's
@@ -29,7 +31,7 @@ func TestServerOptionsMerge(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			user := t.TempDir() // the user file: always trusted
+			user := testdir.New(t) // the user file: always trusted
 			t.Setenv("XDG_CONFIG_HOME", user)
 			file := filepath.Join(user, "lsp-hook", "config.yaml")
 			if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
@@ -38,7 +40,7 @@ func TestServerOptionsMerge(t *testing.T) {
 			if err := os.WriteFile(file, []byte(tt.yaml), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			c, problems := Load(t.TempDir())
+			c, problems := Load(testdir.New(t))
 			if len(problems) > 0 {
 				t.Fatalf("problems: %v", problems)
 			}

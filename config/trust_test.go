@@ -5,16 +5,18 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/lsp-hook/lsp-hook/internal/testdir"
 )
 
 // TestTrust: commands from an untrusted workspace file are skipped, other
 // keys apply; trust lets them in; a changed file needs trust again; the
 // user file is always trusted.
 func TestTrust(t *testing.T) {
-	user := t.TempDir()
+	user := testdir.New(t)
 	t.Setenv("XDG_CONFIG_HOME", user)
-	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	root := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", testdir.New(t))
+	root := testdir.New(t)
 	write := func(path, text string) {
 		t.Helper()
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -103,10 +105,10 @@ func TestTrustAutoInstall(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			user := t.TempDir()
+			user := testdir.New(t)
 			t.Setenv("XDG_CONFIG_HOME", user)
-			t.Setenv("XDG_STATE_HOME", t.TempDir())
-			root := t.TempDir()
+			t.Setenv("XDG_STATE_HOME", testdir.New(t))
+			root := testdir.New(t)
 			if tt.user != "" {
 				if err := os.MkdirAll(filepath.Join(user, "lsp-hook"), 0o755); err != nil {
 					t.Fatal(err)
@@ -140,13 +142,11 @@ func TestTrustAutoInstall(t *testing.T) {
 // still records the workspace (its own programs may run), under its real
 // path whichever way it was named; another workspace stays untrusted.
 func TestTrustWorkspace(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	root, other := t.TempDir(), t.TempDir()
-	link := filepath.Join(t.TempDir(), "link")
-	if err := os.Symlink(root, link); err != nil {
-		t.Fatal(err)
-	}
+	t.Setenv("XDG_CONFIG_HOME", testdir.New(t))
+	t.Setenv("XDG_STATE_HOME", testdir.New(t))
+	root, other := testdir.New(t), testdir.New(t)
+	link := filepath.Join(testdir.New(t), "link")
+	testdir.Symlink(t, root, link)
 	if c, _ := Load(root); c.WorkspaceTrusted || TrustedWorkspace(root) {
 		t.Fatalf("a fresh workspace is trusted")
 	}

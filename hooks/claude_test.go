@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lsp-hook/lsp-hook/internal/testdir"
+
 	"github.com/lsp-hook/lsp-hook/sidecar"
 )
 
@@ -183,7 +185,7 @@ func FuzzClaudeDecode(f *testing.F) {
 
 // TestRunInProcess runs the hook with no daemon: the validators still answer.
 func TestRunInProcess(t *testing.T) {
-	root, _ := filepath.EvalSymlinks(t.TempDir())
+	root, _ := filepath.EvalSymlinks(testdir.New(t))
 	os.Mkdir(filepath.Join(root, ".git"), 0o755)
 	event := map[string]any{
 		"session_id": "s", "cwd": root, "hook_event_name": "PostToolUse", "tool_name": "Write",
@@ -193,7 +195,7 @@ func TestRunInProcess(t *testing.T) {
 	in, _ := json.Marshal(event)
 	var out bytes.Buffer
 	// The log goes beside a socket in a private runtime directory.
-	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	t.Setenv("XDG_RUNTIME_DIR", testdir.New(t))
 	t.Setenv(sidecar.SocketEnv, "")
 	res := Run(context.Background(), Claude{}, bytes.NewReader(in), &out, Options{NoDaemon: true, Budget: 2 * time.Second}).Result
 	if len(res.Files) != 1 || res.Files[0].Rel != "conf.toml" {

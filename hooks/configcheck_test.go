@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/lsp-hook/lsp-hook/internal/testdir"
+
 	"github.com/lsp-hook/lsp-hook/config"
 )
 
@@ -13,7 +15,7 @@ import (
 // hooks: key is fine, and each broken declaration is its own problem with
 // the file, line and hook.
 func TestCheckConfig(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("XDG_CONFIG_HOME", testdir.New(t))
 	tests := []struct {
 		name   string
 		config string // "" writes no file
@@ -37,7 +39,7 @@ func TestCheckConfig(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root := t.TempDir()
+			root := testdir.New(t)
 			file := filepath.Join(root, config.FileName)
 			if tt.config != "" {
 				if err := os.WriteFile(file, []byte(tt.config), 0o644); err != nil {

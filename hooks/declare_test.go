@@ -4,8 +4,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/lsp-hook/lsp-hook/internal/testdir"
 
 	"gopkg.in/yaml.v3"
 
@@ -147,8 +150,8 @@ func TestParseDeclarationsNone(t *testing.T) {
 // TestWorkspaceDeclarations reads the `hooks:` of a workspace config and
 // names the config file in errors.
 func TestWorkspaceDeclarations(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	root := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", testdir.New(t))
+	root := testdir.New(t)
 	file := filepath.Join(root, config.FileName)
 	if _, err := WorkspaceDeclarations(root); !errors.Is(err, ErrNoDeclarations) {
 		t.Errorf("no config: err = %v, want ErrNoDeclarations", err)
@@ -222,8 +225,49 @@ func TestEventPaths(t *testing.T) {
 		{"/r", ".", "/r"},
 		{"/rr/x", "", "/rr/x"},
 	} {
-		if rel, abs := eventPaths("/r", tc.p); rel != tc.rel || abs != tc.abs {
-			t.Errorf("eventPaths(%q) = %q, %q; want %q, %q", tc.p, rel, abs, tc.rel, tc.abs)
+		p, want := testdir.Abs(tc.p), filepath.ToSlash(testdir.Abs(tc.abs))
+		if rel, abs := eventPaths(testdir.Abs("/r"), p); rel != tc.rel || abs != want {
+			t.Errorf("eventPaths(%q) = %q, %q; want %q, %q", p, rel, abs, tc.rel, want)
+		}
+	}
+}
+
+// TestWindowsPathGlobs: on Windows an agent's `C:\...` path is absolute
+// (not joined to the root), is inside the root whatever the case of its
+// drive letter and directories, and matches relative globs and absolute
+// globs with a drive letter.
+func TestWindowsPathGlobs(t *testing.T) {
+	if runtime.GOOS != "windows" {
+		t.Skip("Windows paths")
+	}
+	for _, tc := range []struct{ root, p, rel, abs string }{
+		{`C:\r`, `C:\r\src\a.go`, "src/a.go", "C:/r/src/a.go"},
+		{`C:\r`, `c:\R\src\a.go`, "src/a.go", "C:/R/src/a.go"},
+		{`c:\r`, `C:/r/src/a.go`, "src/a.go", "C:/r/src/a.go"},
+		{`C:\r`, `D:\r\a.go`, "", "D:/r/a.go"},
+		{`C:\r`, `C:\rr\a.go`, "", "C:/rr/a.go"},
+	} {
+		if rel, abs := eventPaths(tc.root, tc.p); rel != tc.rel || abs != tc.abs {
+			t.Errorf("eventPaths(%q, %q) = %q, %q; want %q, %q", tc.root, tc.p, rel, abs, tc.rel, tc.abs)
+		}
+	}
+	for _, tc := range []struct {
+		match, p string
+		want     bool
+	}{
+		{"src/**/*.go", `C:\r\src\x\a.go`, true},
+		{"src/**/*.go", `c:\r\src\a.go`, true},
+		{"C:/r/src/**", `c:\r\src\a.go`, true},
+		{"c:/r/src/**", `C:\r\src\a.go`, true},
+		{"C:/r/src/**", `D:\r\src\a.go`, false},
+		{"/r/src/**", `C:\r\src\a.go`, false},
+	} {
+		g, err := compilePathGlobs(tc.match)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := g.match(eventPaths(`C:\r`, tc.p)); got != tc.want {
+			t.Errorf("%q matches %q: %v, want %v", tc.match, tc.p, got, tc.want)
 		}
 	}
 }

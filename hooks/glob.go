@@ -3,7 +3,6 @@ package hooks
 import (
 	"errors"
 	"fmt"
-	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -38,17 +37,18 @@ func (g toolGlobs) match(name string) bool {
 }
 
 // pathGlobs is a compiled path `match`: any alternative may match. An
-// absolute glob ("/srv/**") is matched against the absolute path, any other
-// against the path relative to the workspace root; both slash-separated.
+// absolute glob ("/srv/**", on Windows also "C:/srv/**") is matched against
+// the absolute path, any other against the path relative to the workspace
+// root; both slash-separated, a drive letter upper-cased.
 type pathGlobs []string
 
 // match reports whether a file matches any alternative; rel is its
 // root-relative path ("" when it is outside the root), abs its absolute
-// path.
+// path (eventPaths).
 func (g pathGlobs) match(rel, abs string) bool {
 	for _, glob := range g {
 		subject := rel
-		if strings.HasPrefix(glob, "/") || rel == "" {
+		if absGlob(glob) || rel == "" {
 			subject = abs
 		}
 		if ok, _ := doublestar.Match(glob, subject); ok {
@@ -95,31 +95,48 @@ func compilePathGlobs(match string) (pathGlobs, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, a := range alts {
+	for i, a := range alts {
 		if !doublestar.ValidatePattern(a) {
 			return nil, fmt.Errorf("bad glob %q", a)
 		}
+		alts[i] = upperDrive(a)
 	}
 	return pathGlobs(alts), nil
 }
 
+// absGlob reports whether a path glob is absolute: it starts with "/", or
+// with a drive letter (filepath.VolumeName, "" except on Windows).
+func absGlob(glob string) bool {
+	return strings.HasPrefix(glob, "/") || filepath.VolumeName(glob) != ""
+}
+
+// upperDrive upper-cases the drive letter of a Windows path ("c:/w" →
+// "C:/w"): agents disagree on its case (VS Code-based ones lower it) and
+// Windows ignores it. Elsewhere it returns p.
+func upperDrive(p string) string {
+	if v := filepath.VolumeName(p); len(v) == 2 && v[1] == ':' {
+		return strings.ToUpper(v) + p[2:]
+	}
+	return p
+}
+
 // eventPaths returns the forms of an event's path p (absolute, or
 // relative to root) that path globs match: root-relative ("" when p is
-// outside root) and absolute, both cleaned and slash-separated.
+// outside root) and absolute, both cleaned and slash-separated, a drive
+// letter upper-cased. Absolute and relative are the platform's
+// (filepath.IsAbs: `C:\w\a.go` on Windows, where "/w/a.go" is relative to
+// the drive); on Windows p is inside root whatever the case of its
+// letters (filepath.Rel).
 func eventPaths(root, p string) (rel, abs string) {
-	abs = filepath.ToSlash(p)
-	if !path.IsAbs(abs) {
-		abs = path.Join(filepath.ToSlash(root), abs)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(root, p)
 	}
-	abs = path.Clean(abs)
-	r := strings.TrimSuffix(path.Clean(filepath.ToSlash(root)), "/")
-	switch {
-	case abs == r:
-		rel = "."
-	case strings.HasPrefix(abs, r+"/"):
-		rel = strings.TrimPrefix(abs, r+"/")
+	p = filepath.Clean(p)
+	if r, err := filepath.Rel(root, p); err == nil && root != "" &&
+		r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		rel = filepath.ToSlash(r)
 	}
-	return rel, abs
+	return rel, upperDrive(filepath.ToSlash(p))
 }
 
 // errUnclosedClass is a `[` without its `]`.

@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/lsp-hook/lsp-hook/internal/testdir"
 )
 
 // TestInstallMCP registers lsp-hook in .mcp.json and takes it out again,
@@ -37,7 +39,7 @@ func TestInstallMCP(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root := t.TempDir()
+			root := testdir.New(t)
 			opts := InstallOptions{Scope: InstallProject, Root: root}
 			path := filepath.Join(root, MCPConfigFile)
 			if tt.orig != nil {
@@ -110,7 +112,7 @@ func cmpOr(a, b []byte) []byte {
 // --mcp is refused, and a server of the same name that is not lsp-hook is
 // left alone by uninstall.
 func TestInstallMCPDryRunAndRefusals(t *testing.T) {
-	root := t.TempDir()
+	root := testdir.New(t)
 	path := filepath.Join(root, MCPConfigFile)
 	fixture := readInstallFile(t, filepath.Join(installFixtureDir, "mcp.json"))
 	writeInstallFile(t, path, fixture)

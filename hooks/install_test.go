@@ -6,8 +6,11 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/lsp-hook/lsp-hook/internal/testdir"
 )
 
 // updateInstall rewrites testdata/install/*.golden from Install's output:
@@ -108,7 +111,7 @@ func TestInstallRoundTrip(t *testing.T) {
 			orig := readInstallFile(t, filepath.Join(installFixtureDir, agent+".json"))
 			tgt, _ := LookupInstallTarget(agent)
 			for _, viaBackup := range []bool{true, false} {
-				root := t.TempDir()
+				root := testdir.New(t)
 				path := filepath.Join(root, filepath.FromSlash(tgt.ProjectFile))
 				writeInstallFile(t, path, orig)
 				opts := installProjectOpts(root, agent)
@@ -160,7 +163,7 @@ func TestInstallRoundTrip(t *testing.T) {
 func TestInstallNewFile(t *testing.T) {
 	for _, agent := range InstallTargetNames() {
 		t.Run(agent, func(t *testing.T) {
-			root := t.TempDir()
+			root := testdir.New(t)
 			opts := installProjectOpts(root, agent)
 			res := mustInstall(t, agent, opts)
 			if res.Action != InstallCreated || res.Backup != "" || !strings.HasPrefix(res.Diff, "--- /dev/null\n") {
@@ -184,7 +187,7 @@ func TestInstallNewFile(t *testing.T) {
 // TestInstallDryRun writes nothing: no file, no backup, no directory, and
 // the original bytes stay, for install and uninstall alike.
 func TestInstallDryRun(t *testing.T) {
-	root := t.TempDir()
+	root := testdir.New(t)
 	opts := installProjectOpts(root, "claude")
 	opts.DryRun = true
 	res := mustInstall(t, "claude", opts)
@@ -238,7 +241,7 @@ func TestInstallRefusesBadConfig(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root := t.TempDir()
+			root := testdir.New(t)
 			path := filepath.Join(root, ".claude", "settings.json")
 			writeInstallFile(t, path, []byte(tt.content))
 			for _, f := range []func(string, InstallOptions) (*InstallResult, error){Install, Uninstall} {
@@ -263,7 +266,7 @@ func TestInstallRefusesBadConfig(t *testing.T) {
 // TestInstallBackupOnce: an existing backup is never overwritten, by
 // install or by uninstall.
 func TestInstallBackupOnce(t *testing.T) {
-	root := t.TempDir()
+	root := testdir.New(t)
 	path := filepath.Join(root, ".cursor", "hooks.json")
 	writeInstallFile(t, path, readInstallFile(t, filepath.Join(installFixtureDir, "cursor.json")))
 	writeInstallFile(t, path+InstallBackupSuffix, []byte("older backup\n"))
@@ -343,7 +346,7 @@ func TestInstallKeepsOtherEntries(t *testing.T) {
   }
 }
 `
-	root := t.TempDir()
+	root := testdir.New(t)
 	path := filepath.Join(root, ".claude", "settings.json")
 	writeInstallFile(t, path, []byte(in))
 	opts := installProjectOpts(root, "claude")
@@ -362,7 +365,7 @@ func TestInstallKeepsOtherEntries(t *testing.T) {
 // later install without it keeps that entry, uninstall removes both, and
 // --batch is refused for agents without a batch hook.
 func TestInstallBatch(t *testing.T) {
-	root := t.TempDir()
+	root := testdir.New(t)
 	opts := installProjectOpts(root, "claude")
 	opts.Batch = true
 	res := mustInstall(t, "claude", opts)
@@ -420,7 +423,7 @@ func TestInstallUserScope(t *testing.T) {
 		"copilot":  ".copilot/hooks/lsp-hook.json",
 		"windsurf": ".codeium/windsurf/hooks.json",
 	}
-	home := t.TempDir()
+	home := testdir.New(t)
 	noEnv := func(string) string { return "" }
 	for _, agent := range InstallTargetNames() {
 		opts := InstallOptions{Scope: InstallUser, Home: home, Getenv: noEnv, Command: installTestCommand(agent)}
@@ -429,7 +432,7 @@ func TestInstallUserScope(t *testing.T) {
 			t.Errorf("%s: %s %s, want %s created", agent, res.Path, res.Action, want[agent])
 		}
 	}
-	codexHome := t.TempDir()
+	codexHome := testdir.New(t)
 	opts := InstallOptions{Scope: InstallUser, Home: home, Command: installTestCommand("codex"),
 		Getenv: func(k string) string {
 			if k == "CODEX_HOME" {
@@ -446,7 +449,7 @@ func TestInstallUserScope(t *testing.T) {
 // refused, an unknown agent lists the known ones, and a changed command
 // (the binary moved) replaces the entry.
 func TestInstallCommandChecks(t *testing.T) {
-	root := t.TempDir()
+	root := testdir.New(t)
 	opts := installProjectOpts(root, "claude")
 	opts.Command = "my-linter --fix"
 	if _, err := Install("claude", opts); err == nil || !strings.Contains(err.Error(), "does not run `lsp-hook hook claude`") {
@@ -470,7 +473,7 @@ func TestInstallCommandChecks(t *testing.T) {
 // TestInstallCodexInlineHooksNote: a config.toml beside the Codex
 // hooks.json that has [hooks] tables earns a note.
 func TestInstallCodexInlineHooksNote(t *testing.T) {
-	root := t.TempDir()
+	root := testdir.New(t)
 	writeInstallFile(t, filepath.Join(root, ".codex", "config.toml"), []byte("model = \"o4\"\n\n[[hooks.Stop]]\n"))
 	res := mustInstall(t, "codex", installProjectOpts(root, "codex"))
 	if n := res.Notes[len(res.Notes)-1]; !strings.Contains(n, "config.toml also has [hooks] tables") {
@@ -481,14 +484,12 @@ func TestInstallCodexInlineHooksNote(t *testing.T) {
 // TestInstallFollowsSymlink: a config file that is a symlink (dotfiles)
 // is edited through the link, which stays a link.
 func TestInstallFollowsSymlink(t *testing.T) {
-	root := t.TempDir()
+	root := testdir.New(t)
 	real := filepath.Join(root, "dotfiles", "settings.json")
 	writeInstallFile(t, real, []byte("{\n  \"model\": \"opus\"\n}\n"))
 	link := filepath.Join(root, ".claude", "settings.json")
 	os.MkdirAll(filepath.Dir(link), 0o755)
-	if err := os.Symlink(real, link); err != nil {
-		t.Skip(err)
-	}
+	testdir.Symlink(t, real, link)
 	opts := installProjectOpts(root, "claude")
 	mustInstall(t, "claude", opts)
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
@@ -507,7 +508,10 @@ func TestInstallFollowsSymlink(t *testing.T) {
 // TestInstallKeepsFileMode: the rewritten file keeps its permissions, and
 // so does the backup.
 func TestInstallKeepsFileMode(t *testing.T) {
-	root := t.TempDir()
+	if runtime.GOOS == "windows" {
+		t.Skip("Windows files have no unix permission bits (os.Chmod sets only read-only)")
+	}
+	root := testdir.New(t)
 	path := filepath.Join(root, ".claude", "settings.json")
 	writeInstallFile(t, path, []byte("{\"env\": {\"API_KEY\": \"secret\"}}\n"))
 	os.Chmod(path, 0o600)

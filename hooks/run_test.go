@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lsp-hook/lsp-hook/internal/testdir"
+
 	"github.com/lsp-hook/lsp-hook/sidecar"
 )
 
@@ -19,7 +21,7 @@ import (
 // directory for the spool and the log.
 func hookEnv(t *testing.T) string {
 	t.Helper()
-	root, _ := filepath.EvalSymlinks(t.TempDir())
+	root, _ := filepath.EvalSymlinks(testdir.New(t))
 	if git, err := exec.LookPath("git"); err == nil {
 		if out, err := exec.Command(git, "-C", root, "init", "-q").CombinedOutput(); err != nil {
 			t.Fatalf("git init: %v\n%s", err, out)
@@ -27,7 +29,7 @@ func hookEnv(t *testing.T) string {
 	} else if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	t.Setenv("XDG_RUNTIME_DIR", testdir.New(t))
 	t.Setenv(sidecar.SocketEnv, "")
 	return root
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lsp-hook/lsp-hook/internal/testdir"
+
 	"github.com/lsp-hook/lsp-hook/diag"
 )
 
@@ -99,7 +101,7 @@ func TestOwnOutputSamples(t *testing.T) {
 // what a format cannot carry: SARIF and rdf have no hint level, so a hint
 // comes back as info.
 func TestRoundTrip(t *testing.T) {
-	root := t.TempDir()
+	root := testdir.New(t)
 	for rel, text := range ownFiles {
 		p := filepath.Join(root, filepath.FromSlash(rel))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"testing"
+	"time"
 )
 
 // TestAlive: this process is alive; a child that exited and was reaped is
@@ -22,4 +23,14 @@ func TestAlive(t *testing.T) {
 	if Alive(0) {
 		t.Errorf("Alive(0) = true")
 	}
+}
+
+// eventually polls cond every 10 ms until it holds or d has passed.
+func eventually(d time.Duration, cond func() bool) bool {
+	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		if cond() {
+			return true
+		}
+	}
+	return cond()
 }

@@ -91,16 +91,6 @@ func atoi(t *testing.T, s string) int {
 	return n
 }
 
-// eventually polls cond every 10 ms until it holds or d has passed.
-func eventually(d time.Duration, cond func() bool) bool {
-	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
-		if cond() {
-			return true
-		}
-	}
-	return cond()
-}
-
 // TestDaemonKilledTakesItsChildren: a daemon killed with SIGKILL, which
 // cleans nothing up, takes its child with it: under the supervisor (which
 // watches its parent) the child's whole process group, the server's own

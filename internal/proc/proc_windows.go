@@ -34,8 +34,9 @@ func Supervise(_ []string, stderr io.Writer) int {
 // created suspended (CREATE_SUSPENDED), assigned to the job, then resumed,
 // so it starts nothing outside the job.
 type job struct {
-	mu sync.Mutex     // guards h
-	h  windows.Handle // 0 once released
+	mu     sync.Mutex     // guards h and killed
+	h      windows.Handle // 0 before started has the job, and once released
+	killed bool           // kill came while h was 0
 }
 
 var _ group = (*job)(nil)
@@ -54,41 +55,56 @@ func (j *job) prepare(cmd *exec.Cmd, _ bool) {
 // JobObjectExtendedLimitInformation), assigns the child
 // (AssignProcessToJobObject) and resumes its threads. If anything fails
 // the child is still resumed, so the caller can kill and reap it.
+//
+// A kill that came before the job was there (exec.Cmd.Cancel is armed as
+// soon as os.StartProcess returns, so a context ending meanwhile calls it
+// before started) is done here: the job is terminated with its child
+// still suspended, which never runs.
 func (j *job) started(cmd *exec.Cmd) error {
 	pid := uint32(cmd.Process.Pid)
-	err := j.assign(pid)
+	killed, err := j.assign(pid)
+	if killed {
+		return nil
+	}
 	if rerr := resume(pid); rerr != nil {
 		err = errors.Join(err, rerr)
 	}
 	return err
 }
 
-func (j *job) assign(pid uint32) error {
+// assign creates the job and puts pid in it; it terminates the job at
+// once, and says killed, when a kill came before.
+func (j *job) assign(pid uint32) (killed bool, err error) {
 	h, err := windows.CreateJobObject(nil, nil)
 	if err != nil {
-		return fmt.Errorf("CreateJobObject: %w", err)
+		return false, fmt.Errorf("CreateJobObject: %w", err)
 	}
 	var info windows.JOBOBJECT_EXTENDED_LIMIT_INFORMATION
 	info.BasicLimitInformation.LimitFlags = windows.JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE
 	if _, err := windows.SetInformationJobObject(h, windows.JobObjectExtendedLimitInformation,
 		uintptr(unsafe.Pointer(&info)), uint32(unsafe.Sizeof(info))); err != nil {
 		windows.CloseHandle(h)
-		return fmt.Errorf("SetInformationJobObject: %w", err)
+		return false, fmt.Errorf("SetInformationJobObject: %w", err)
 	}
 	p, err := windows.OpenProcess(windows.PROCESS_SET_QUOTA|windows.PROCESS_TERMINATE, false, pid)
 	if err != nil {
 		windows.CloseHandle(h)
-		return fmt.Errorf("OpenProcess %d: %w", pid, err)
+		return false, fmt.Errorf("OpenProcess %d: %w", pid, err)
 	}
 	defer windows.CloseHandle(p)
 	if err := windows.AssignProcessToJobObject(h, p); err != nil {
 		windows.CloseHandle(h)
-		return fmt.Errorf("AssignProcessToJobObject: %w", err)
+		return false, fmt.Errorf("AssignProcessToJobObject: %w", err)
 	}
 	j.mu.Lock()
+	defer j.mu.Unlock()
 	j.h = h
-	j.mu.Unlock()
-	return nil
+	if j.killed {
+		if err := windows.TerminateJobObject(h, 1); err != nil {
+			return false, fmt.Errorf("TerminateJobObject of a child killed while starting: %w", err)
+		}
+	}
+	return j.killed, nil
 }
 
 // resume resumes every thread of pid (a process created suspended has
@@ -124,11 +140,13 @@ func resume(pid uint32) error {
 }
 
 // kill ends every process in the job (TerminateJobObject, exit code 1). A
-// released job's processes already ended when it closed.
+// released job's processes already ended when it closed; a kill before
+// started has the job is left for started to do.
 func (j *job) kill(cmd *exec.Cmd) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.h == 0 {
+		j.killed = true
 		return nil
 	}
 	return windows.TerminateJobObject(j.h, 1)

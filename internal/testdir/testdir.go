@@ -10,6 +10,8 @@ package testdir
 
 import (
 	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -30,4 +32,36 @@ func New(t testing.TB) string {
 		}
 	})
 	return d
+}
+
+// Abs turns p, a slash-separated path absolute on unix ("/r/a.go"), into
+// an absolute path of this platform: p itself on unix; on Windows, where
+// "/r/a.go" is only rooted (filepath.IsAbs is false), the same path on
+// drive C: with backslashes (`C:\r\a.go`), as agents on Windows send.
+func Abs(p string) string {
+	if runtime.GOOS == "windows" && strings.HasPrefix(p, "/") {
+		return filepath.FromSlash("C:" + p)
+	}
+	return p
+}
+
+// Symlink makes link a symbolic link to target. On Windows it skips t when
+// symlinks cannot be made (no SeCreateSymbolicLinkPrivilege) or do not
+// work (Wine 8, whose os.Symlink succeeds but leaves no link, or no
+// link os.Lstat sees); elsewhere a failure fails t.
+func Symlink(t testing.TB, target, link string) {
+	t.Helper()
+	err := os.Symlink(target, link)
+	if runtime.GOOS != "windows" {
+		if err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if err != nil {
+		t.Skipf("no symlinks here: %v", err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Skipf("the symlink made is not there (Wine 8): %v", err)
+	}
 }
