@@ -1,4 +1,4 @@
-package hooks
+package install
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 )
 
 // Install and Uninstall edit an agent's own hook config file (an
-// InstallTarget) so that the agent runs `lsp-hook hook <agent>` after its
+// Target) so that the agent runs `lsp-hook hook <agent>` after its
 // write tools:
 //
 //   - Only lsp-hook's entries change. The file is edited as a syntax tree
@@ -26,26 +26,26 @@ import (
 //   - A file that is not valid JSON (JWCC: comments and trailing commas are
 //     accepted and kept) is an error naming the file, line and column, and
 //     is never written.
-//   - With DryRun nothing is written; InstallResult.Diff shows the change.
+//   - With DryRun nothing is written; Result.Diff shows the change.
 
-// InstallScope selects the project-level or the user-level config file.
-type InstallScope int
+// Scope selects the project-level or the user-level config file.
+type Scope int
 
 const (
-	// InstallProject is the file under the workspace root (.claude/settings.json, …).
-	InstallProject InstallScope = iota
-	// InstallUser is the file under the home directory (~/.claude/settings.json, …).
-	InstallUser
+	// ProjectScope is the file under the workspace root (.claude/settings.json, …).
+	ProjectScope Scope = iota
+	// UserScope is the file under the home directory (~/.claude/settings.json, …).
+	UserScope
 )
 
-// InstallBackupSuffix is appended to a config file's path to name its backup.
-const InstallBackupSuffix = ".lsp-hook.bak"
+// BackupSuffix is appended to a config file's path to name its backup.
+const BackupSuffix = ".lsp-hook.bak"
 
-// InstallOptions are the inputs of Install and Uninstall.
-type InstallOptions struct {
+// Options are the inputs of Install and Uninstall.
+type Options struct {
 	// Scope selects the file; Root (the workspace root, absolute) is used
-	// with InstallProject, Home (the user's home directory) with InstallUser.
-	Scope InstallScope
+	// with ProjectScope, Home (the user's home directory) with UserScope.
+	Scope Scope
 	Root  string
 	Home  string
 	// Getenv reads the environment (CODEX_HOME); nil means os.Getenv.
@@ -60,38 +60,38 @@ type InstallOptions struct {
 	DryRun bool
 }
 
-// InstallAction is what Install or Uninstall did, or with DryRun would do, to
+// Action is what Install or Uninstall did, or with DryRun would do, to
 // the config file.
-type InstallAction string
+type Action string
 
 const (
-	InstallUnchanged InstallAction = "unchanged" // nothing to do
-	InstallCreated   InstallAction = "created"   // a new file
-	InstallUpdated   InstallAction = "updated"   // entries added, replaced or removed
-	InstallRemoved   InstallAction = "removed"   // only lsp-hook's entries were left: file deleted
+	Unchanged Action = "unchanged" // nothing to do
+	Created   Action = "created"   // a new file
+	Updated   Action = "updated"   // entries added, replaced or removed
+	Removed   Action = "removed"   // only lsp-hook's entries were left: file deleted
 )
 
-// InstallResult describes one Install or Uninstall.
-type InstallResult struct {
-	Target *InstallTarget
+// Result describes one Install or Uninstall.
+type Result struct {
+	Target *Target
 	// Path is the config file (as configured; a symlink is followed for
 	// reading and writing).
 	Path   string
-	Action InstallAction
+	Action Action
 	// Backup is the backup file this run wrote, "" when none.
 	Backup string
 	// Restored is set when Uninstall wrote the backup's bytes back (the
 	// backup is then removed, its content being the file's).
 	Restored bool
-	// Diff is the unified diff of the change, "" for InstallUnchanged.
+	// Diff is the unified diff of the change, "" for Unchanged.
 	Diff string
 	// Notes tell the user what is left to do after a change.
 	Notes []string
 }
 
-// Install adds agent's lsp-hook entries to its config file; see InstallOptions
-// and the comment above InstallScope for the guarantees.
-func Install(agent string, opts InstallOptions) (*InstallResult, error) {
+// Install adds agent's lsp-hook entries to its config file; see Options
+// and the comment above Scope for the guarantees.
+func Add(agent string, opts Options) (*Result, error) {
 	t, path, err := prepareInstall(agent, opts)
 	if err != nil {
 		return nil, err
@@ -102,7 +102,7 @@ func Install(agent string, opts InstallOptions) (*InstallResult, error) {
 	if opts.Batch && !t.HasBatch() {
 		return nil, fmt.Errorf("%s has no batch hook (--batch is for claude's PostToolBatch)", t.Title)
 	}
-	old, exists, err := readHookConfig(path)
+	old, exists, err := readConfig(path)
 	if err != nil {
 		return nil, err
 	}
@@ -115,15 +115,15 @@ func Install(agent string, opts InstallOptions) (*InstallResult, error) {
 	if _, err := d.install(t, opts.Command, opts.Batch); err != nil {
 		return nil, err
 	}
-	res := &InstallResult{Target: t, Path: path, Action: InstallUpdated}
+	res := &Result{Target: t, Path: path, Action: Updated}
 	out := d.bytes()
 	if exists && bytes.Equal(out, old) {
-		res.Action = InstallUnchanged
+		res.Action = Unchanged
 		return res, nil
 	}
 	oldName := path
 	if !exists {
-		res.Action, oldName = InstallCreated, "/dev/null"
+		res.Action, oldName = Created, "/dev/null"
 	}
 	res.Diff = unifiedDiff(oldName, path, old, out)
 	res.Notes = t.notes(path)
@@ -131,11 +131,11 @@ func Install(agent string, opts InstallOptions) (*InstallResult, error) {
 		return res, nil
 	}
 	if exists {
-		if res.Backup, err = backupHookConfig(path, old); err != nil {
+		if res.Backup, err = backupConfig(path, old); err != nil {
 			return nil, err
 		}
 	}
-	return res, writeHookConfig(path, out)
+	return res, writeConfig(path, out)
 }
 
 // Uninstall removes agent's lsp-hook entries (every handler whose command
@@ -144,13 +144,13 @@ func Install(agent string, opts InstallOptions) (*InstallResult, error) {
 // backup's bytes are written back and the backup removed; when no backup
 // exists and only the skeleton of a new file is left, the file (which
 // Install created) is deleted.
-func Uninstall(agent string, opts InstallOptions) (*InstallResult, error) {
+func Remove(agent string, opts Options) (*Result, error) {
 	t, path, err := prepareInstall(agent, opts)
 	if err != nil {
 		return nil, err
 	}
-	res := &InstallResult{Target: t, Path: path, Action: InstallUnchanged}
-	old, exists, err := readHookConfig(path)
+	res := &Result{Target: t, Path: path, Action: Unchanged}
+	old, exists, err := readConfig(path)
 	if err != nil || !exists || len(bytes.TrimSpace(old)) == 0 {
 		return res, err
 	}
@@ -165,8 +165,8 @@ func Uninstall(agent string, opts InstallOptions) (*InstallResult, error) {
 }
 
 // prepareInstall looks up the agent's target and its file for opts.
-func prepareInstall(agent string, opts InstallOptions) (*InstallTarget, string, error) {
-	t, err := LookupInstallTarget(agent)
+func prepareInstall(agent string, opts Options) (*Target, string, error) {
+	t, err := Lookup(agent)
 	if err != nil {
 		return nil, "", err
 	}
@@ -185,7 +185,7 @@ func sameJSONIgnoringEmpty(a, b *jsonDoc) bool {
 }
 
 // notes returns the target's notes plus those about this file.
-func (t *InstallTarget) notes(path string) []string {
+func (t *Target) notes(path string) []string {
 	notes := append([]string(nil), t.Notes...)
 	if t.Agent == "codex" {
 		toml := filepath.Join(filepath.Dir(path), "config.toml")
@@ -216,8 +216,8 @@ func isSymlinkPath(path string) bool {
 	return err == nil && fi.Mode()&fs.ModeSymlink != 0
 }
 
-// readHookConfig reads the config file; a missing file is not an error.
-func readHookConfig(path string) (data []byte, exists bool, err error) {
+// readConfig reads the config file; a missing file is not an error.
+func readConfig(path string) (data []byte, exists bool, err error) {
 	real, err := configRealPath(path)
 	if err != nil {
 		return nil, false, err
@@ -232,11 +232,11 @@ func readHookConfig(path string) (data []byte, exists bool, err error) {
 	return data, true, nil
 }
 
-// backupHookConfig copies old, the content of path, to
-// path+InstallBackupSuffix unless that file exists already, with the config
+// backupConfig copies old, the content of path, to
+// path+BackupSuffix unless that file exists already, with the config
 // file's permissions. It returns the backup's path when it wrote one.
-func backupHookConfig(path string, old []byte) (string, error) {
-	bak := path + InstallBackupSuffix
+func backupConfig(path string, old []byte) (string, error) {
+	bak := path + BackupSuffix
 	f, err := os.OpenFile(bak, os.O_WRONLY|os.O_CREATE|os.O_EXCL, configFileMode(path))
 	if errors.Is(err, fs.ErrExist) {
 		return "", nil
@@ -263,10 +263,10 @@ func configFileMode(path string) fs.FileMode {
 	return 0o644
 }
 
-// writeHookConfig replaces path's target with data atomically (a temporary
+// writeConfig replaces path's target with data atomically (a temporary
 // file in the same directory, renamed over it), keeping its permissions
 // and creating missing parent directories.
-func writeHookConfig(path string, data []byte) error {
+func writeConfig(path string, data []byte) error {
 	real, err := configRealPath(path)
 	if err != nil {
 		return err
@@ -301,8 +301,8 @@ func writeHookConfig(path string, data []byte) error {
 	return nil
 }
 
-// removeHookConfig deletes path's target.
-func removeHookConfig(path string) error {
+// removeConfig deletes path's target.
+func removeConfig(path string) error {
 	real, err := configRealPath(path)
 	if err != nil {
 		return err

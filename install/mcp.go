@@ -1,4 +1,4 @@
-package hooks
+package install
 
 import (
 	"bytes"
@@ -34,8 +34,8 @@ const mcpServerName = ProgramName
 // MCPConfigPath returns the .mcp.json install edits for opts: only the
 // project scope has one (Claude Code's user-scoped servers live in
 // ~/.claude.json, which install does not edit).
-func MCPConfigPath(opts InstallOptions) (string, error) {
-	if opts.Scope != InstallProject {
+func MCPConfigPath(opts Options) (string, error) {
+	if opts.Scope != ProjectScope {
 		return "", errors.New("--mcp edits the project's .mcp.json only: add the server to user scope with `claude mcp add --scope user lsp-hook -- lsp-hook mcp`")
 	}
 	if opts.Root == "" {
@@ -75,7 +75,7 @@ func (d *jsonDoc) mcpServers() (*hujson.Object, string, error) {
 	m := root.Members[i]
 	obj, ok := m.Value.Value.(*hujson.Object)
 	if !ok {
-		return nil, "", fmt.Errorf("%s: %w: \"mcpServers\" is %s, want an object", d.path, ErrBadHookConfig, jsonKind(m.Value))
+		return nil, "", fmt.Errorf("%s: %w: \"mcpServers\" is %s, want an object", d.path, ErrBadConfig, jsonKind(m.Value))
 	}
 	ind, _ := extraLineIndent(m.Name.BeforeExtra)
 	return obj, ind, nil
@@ -123,16 +123,16 @@ func (d *jsonDoc) uninstallMCP() (bool, error) {
 	return true, nil
 }
 
-// InstallMCP registers `program mcp` as the "lsp-hook" server in the
+// AddMCP registers `program mcp` as the "lsp-hook" server in the
 // project's .mcp.json (MCPConfigPath), creating the file when needed.
 // opts.Command and opts.Batch are not used. Result.Target is Claude Code's.
-func InstallMCP(program string, opts InstallOptions) (*InstallResult, error) {
+func AddMCP(program string, opts Options) (*Result, error) {
 	path, err := MCPConfigPath(opts)
 	if err != nil {
 		return nil, err
 	}
-	t, _ := LookupInstallTarget("claude")
-	old, exists, err := readHookConfig(path)
+	t, _ := Lookup("claude")
+	old, exists, err := readConfig(path)
 	if err != nil {
 		return nil, err
 	}
@@ -145,15 +145,15 @@ func InstallMCP(program string, opts InstallOptions) (*InstallResult, error) {
 	if err := d.installMCP(program); err != nil {
 		return nil, err
 	}
-	res := &InstallResult{Target: t, Path: path, Action: InstallUpdated}
+	res := &Result{Target: t, Path: path, Action: Updated}
 	out := d.bytes()
 	if exists && bytes.Equal(out, old) {
-		res.Action = InstallUnchanged
+		res.Action = Unchanged
 		return res, nil
 	}
 	oldName := path
 	if !exists {
-		res.Action, oldName = InstallCreated, "/dev/null"
+		res.Action, oldName = Created, "/dev/null"
 	}
 	res.Diff = unifiedDiff(oldName, path, old, out)
 	res.Notes = []string{"Claude Code asks you to approve a project's .mcp.json servers when a session starts; /mcp lists them."}
@@ -161,26 +161,26 @@ func InstallMCP(program string, opts InstallOptions) (*InstallResult, error) {
 		return res, nil
 	}
 	if exists {
-		if res.Backup, err = backupHookConfig(path, old); err != nil {
+		if res.Backup, err = backupConfig(path, old); err != nil {
 			return nil, err
 		}
 	}
-	return res, writeHookConfig(path, out)
+	return res, writeConfig(path, out)
 }
 
-// UninstallMCP removes the "lsp-hook" server from the project's .mcp.json
+// RemoveMCP removes the "lsp-hook" server from the project's .mcp.json
 // when it runs lsp-hook, and mcpServers when that left it empty; like
 // Uninstall it restores the backup when the result equals it up to empty
 // containers, and deletes a file that install created and that is now
 // empty.
-func UninstallMCP(opts InstallOptions) (*InstallResult, error) {
+func RemoveMCP(opts Options) (*Result, error) {
 	path, err := MCPConfigPath(opts)
 	if err != nil {
 		return nil, err
 	}
-	t, _ := LookupInstallTarget("claude")
-	res := &InstallResult{Target: t, Path: path, Action: InstallUnchanged}
-	old, exists, err := readHookConfig(path)
+	t, _ := Lookup("claude")
+	res := &Result{Target: t, Path: path, Action: Unchanged}
+	old, exists, err := readConfig(path)
 	if err != nil || !exists || len(bytes.TrimSpace(old)) == 0 {
 		return res, err
 	}
@@ -199,11 +199,11 @@ func UninstallMCP(opts InstallOptions) (*InstallResult, error) {
 // containers (the backup is then removed), nothing at all (the file is
 // deleted) when there is no backup and only skeleton is left, else d's
 // bytes after backing old up. With dryRun only res is filled in.
-func finishUninstall(res *InstallResult, d *jsonDoc, skeleton []ConfigField, old []byte, dryRun bool) (*InstallResult, error) {
+func finishUninstall(res *Result, d *jsonDoc, skeleton []Field, old []byte, dryRun bool) (*Result, error) {
 	path := res.Path
 	out, newName := d.bytes(), path
-	res.Action = InstallUpdated
-	bakPath := path + InstallBackupSuffix
+	res.Action = Updated
+	bakPath := path + BackupSuffix
 	switch bak, err := os.ReadFile(bakPath); {
 	case err == nil:
 		if bd, perr := parseJSONDoc(bakPath, bak); perr == nil && sameJSONIgnoringEmpty(d, bd) {
@@ -211,7 +211,7 @@ func finishUninstall(res *InstallResult, d *jsonDoc, skeleton []ConfigField, old
 		}
 	case errors.Is(err, fs.ErrNotExist):
 		if !isSymlinkPath(path) && sameJSONIgnoringEmpty(d, newJSONDoc(path, skeleton)) {
-			out, newName, res.Action = nil, "/dev/null", InstallRemoved
+			out, newName, res.Action = nil, "/dev/null", Removed
 		}
 	default:
 		return nil, fmt.Errorf("reading the backup: %w", err)
@@ -221,17 +221,17 @@ func finishUninstall(res *InstallResult, d *jsonDoc, skeleton []ConfigField, old
 		return res, nil
 	}
 	switch {
-	case res.Action == InstallRemoved:
-		return res, removeHookConfig(path)
+	case res.Action == Removed:
+		return res, removeConfig(path)
 	case res.Restored:
-		if err := writeHookConfig(path, out); err != nil {
+		if err := writeConfig(path, out); err != nil {
 			return nil, err
 		}
 		return res, os.Remove(bakPath)
 	}
 	var err error
-	if res.Backup, err = backupHookConfig(path, old); err != nil {
+	if res.Backup, err = backupConfig(path, old); err != nil {
 		return nil, err
 	}
-	return res, writeHookConfig(path, out)
+	return res, writeConfig(path, out)
 }
