@@ -10,9 +10,9 @@ import (
 	"testing"
 )
 
-// updateInstall rewrites testdata/*.golden from Install's output:
+// updateInstall rewrites testdata/*.golden from Add's output:
 // go test ./install -run Install -update-install
-var updateInstall = flag.Bool("update-install", false, "rewrite testdata/*.golden from Install's output")
+var updateInstall = flag.Bool("update-install", false, "rewrite testdata/*.golden from Add's output")
 
 // installFixtureDir is where the per-agent config files and goldens live.
 const installFixtureDir = "testdata"
@@ -75,7 +75,7 @@ func installIsSubsequence(a, b []byte) bool {
 	return true
 }
 
-// mustInstall runs Install and fails the test on an error.
+// mustInstall runs Add and fails the test on an error.
 func mustInstall(t *testing.T, agent string, opts Options) *Result {
 	t.Helper()
 	res, err := Add(agent, opts)
@@ -85,7 +85,7 @@ func mustInstall(t *testing.T, agent string, opts Options) *Result {
 	return res
 }
 
-// mustUninstall runs Uninstall and fails the test on an error.
+// mustUninstall runs Remove and fails the test on an error.
 func mustUninstall(t *testing.T, agent string, opts Options) *Result {
 	t.Helper()
 	res, err := Remove(agent, opts)

@@ -150,6 +150,24 @@ func jsonMember(obj *hujson.Object, key string) int {
 	return -1
 }
 
+// topObject returns the top-level member key's object and the
+// indentation of its line, nil when there is none. A key whose value is
+// not an object is an error (ErrBadConfig).
+func (d *jsonDoc) topObject(key string) (*hujson.Object, string, error) {
+	root := d.root.Value.(*hujson.Object)
+	i := jsonMember(root, key)
+	if i < 0 {
+		return nil, "", nil
+	}
+	m := root.Members[i]
+	obj, ok := m.Value.Value.(*hujson.Object)
+	if !ok {
+		return nil, "", fmt.Errorf("%s: %w: %q is %s, want an object", d.path, ErrBadConfig, key, jsonKind(m.Value))
+	}
+	ind, _ := extraLineIndent(m.Name.BeforeExtra)
+	return obj, ind, nil
+}
+
 // jsonString returns the string value of obj's member key, if it is one.
 func jsonString(obj *hujson.Object, key string) (string, bool) {
 	i := jsonMember(obj, key)
@@ -186,6 +204,12 @@ func jsonSame(v hujson.Value, want any) bool {
 		return false
 	}
 	return reflect.DeepEqual(jsonDecode(v), w)
+}
+
+// sameJSONIgnoringEmpty reports whether two documents hold the same JSON once
+// empty objects and arrays are dropped from both.
+func sameJSONIgnoringEmpty(a, b *jsonDoc) bool {
+	return reflect.DeepEqual(jsonPruneEmpty(jsonDecode(a.root)), jsonPruneEmpty(jsonDecode(b.root)))
 }
 
 // jsonPruneEmpty drops empty objects and arrays from a decoded value,

@@ -1,11 +1,7 @@
 package install
 
 import (
-	"bytes"
 	"errors"
-	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -19,10 +15,11 @@ import (
 //	{"mcpServers": {"lsp-hook": {"command": "lsp-hook", "args": ["mcp"]}}}
 //
 // It is `lsp-hook install claude --mcp`. The file is edited with the same
-// syntax-tree helpers as the hook files (install_json.go), with the same
-// guarantees as Install and Uninstall: other servers and every other byte
-// stay, installing twice changes nothing, uninstalling gives back the
-// original bytes, the first change backs the file up, DryRun writes nothing.
+// syntax-tree helpers as the hook files (json.go, jsonedit.go) and goes
+// through the same steps (file.go), so it keeps the same guarantees as Add
+// and Remove: other servers and every other byte stay, installing twice
+// changes nothing, uninstalling gives back the original bytes, the first
+// change backs the file up, DryRun writes nothing.
 
 // MCPConfigFile is the project-level MCP server list, relative to the
 // workspace root.
@@ -63,51 +60,31 @@ func isLSPHookMCPEntry(v hujson.Value) bool {
 	return ok && strings.HasPrefix(filepath.Base(s), ProgramName)
 }
 
-// mcpServers returns the document's "mcpServers" object and the
-// indentation of its line, nil when there is none; one that is not an
-// object is an error.
-func (d *jsonDoc) mcpServers() (*hujson.Object, string, error) {
-	root := d.root.Value.(*hujson.Object)
-	i := jsonMember(root, "mcpServers")
-	if i < 0 {
-		return nil, "", nil
-	}
-	m := root.Members[i]
-	obj, ok := m.Value.Value.(*hujson.Object)
-	if !ok {
-		return nil, "", fmt.Errorf("%s: %w: \"mcpServers\" is %s, want an object", d.path, ErrBadConfig, jsonKind(m.Value))
-	}
-	ind, _ := extraLineIndent(m.Name.BeforeExtra)
-	return obj, ind, nil
-}
-
 // installMCP makes mcpServers.lsp-hook the entry for program; an entry
 // there already with the same JSON is left alone, a different one is
 // replaced at the end of the object.
 func (d *jsonDoc) installMCP(program string) error {
-	servers, ind, err := d.mcpServers()
+	servers, ind, err := d.topObject("mcpServers")
 	if err != nil {
 		return err
 	}
 	entry := mcpServerEntry(program)
-	if servers == nil {
-		d.appendMember(d.root.Value.(*hujson.Object), "", "mcpServers", jsonFields{{mcpServerName, entry}})
-		return nil
-	}
-	if i := jsonMember(servers, mcpServerName); i >= 0 {
-		if jsonSame(servers.Members[i].Value, entry) {
-			return nil
+	if servers != nil {
+		if i := jsonMember(servers, mcpServerName); i >= 0 {
+			if jsonSame(servers.Members[i].Value, entry) {
+				return nil
+			}
+			jsonRemoveMember(servers, i)
 		}
-		jsonRemoveMember(servers, i)
 	}
-	d.appendMember(servers, ind, mcpServerName, entry)
+	d.addUnder("mcpServers", servers, ind, mcpServerName, entry)
 	return nil
 }
 
 // uninstallMCP removes lsp-hook's entry from mcpServers, and mcpServers
 // when that left it empty. It reports whether it removed anything.
 func (d *jsonDoc) uninstallMCP() (bool, error) {
-	servers, _, err := d.mcpServers()
+	servers, _, err := d.topObject("mcpServers")
 	if err != nil || servers == nil {
 		return false, err
 	}
@@ -116,122 +93,46 @@ func (d *jsonDoc) uninstallMCP() (bool, error) {
 		return false, nil
 	}
 	jsonRemoveMember(servers, i)
-	if len(servers.Members) == 0 {
-		root := d.root.Value.(*hujson.Object)
-		jsonRemoveMember(root, jsonMember(root, "mcpServers"))
-	}
+	d.dropEmptyTop("mcpServers", servers)
 	return true, nil
+}
+
+// mcpNotes are the notes of a change to .mcp.json.
+func mcpNotes() []string {
+	return []string{"Claude Code asks you to approve a project's .mcp.json servers when a session starts; /mcp lists them."}
+}
+
+// mcpEdit is the change edit makes to the project's .mcp.json
+// (MCPConfigPath); Result.Target is Claude Code's.
+func mcpEdit(opts Options, edit func(d *jsonDoc) (bool, error)) (*fileEdit, error) {
+	path, err := MCPConfigPath(opts)
+	if err != nil {
+		return nil, err
+	}
+	t, _ := Lookup("claude")
+	return &fileEdit{target: t, path: path, edit: edit, notes: mcpNotes}, nil
 }
 
 // AddMCP registers `program mcp` as the "lsp-hook" server in the
 // project's .mcp.json (MCPConfigPath), creating the file when needed.
 // opts.Command and opts.Batch are not used. Result.Target is Claude Code's.
 func AddMCP(program string, opts Options) (*Result, error) {
-	path, err := MCPConfigPath(opts)
+	e, err := mcpEdit(opts, func(d *jsonDoc) (bool, error) { return true, d.installMCP(program) })
 	if err != nil {
 		return nil, err
 	}
-	t, _ := Lookup("claude")
-	old, exists, err := readConfig(path)
-	if err != nil {
-		return nil, err
-	}
-	var d *jsonDoc
-	if len(bytes.TrimSpace(old)) == 0 {
-		d = newJSONDoc(path, nil)
-	} else if d, err = parseJSONDoc(path, old); err != nil {
-		return nil, err
-	}
-	if err := d.installMCP(program); err != nil {
-		return nil, err
-	}
-	res := &Result{Target: t, Path: path, Action: Updated}
-	out := d.bytes()
-	if exists && bytes.Equal(out, old) {
-		res.Action = Unchanged
-		return res, nil
-	}
-	oldName := path
-	if !exists {
-		res.Action, oldName = Created, "/dev/null"
-	}
-	res.Diff = unifiedDiff(oldName, path, old, out)
-	res.Notes = []string{"Claude Code asks you to approve a project's .mcp.json servers when a session starts; /mcp lists them."}
-	if opts.DryRun {
-		return res, nil
-	}
-	if exists {
-		if res.Backup, err = backupConfig(path, old); err != nil {
-			return nil, err
-		}
-	}
-	return res, writeConfig(path, out)
+	return e.add(opts.DryRun)
 }
 
 // RemoveMCP removes the "lsp-hook" server from the project's .mcp.json
 // when it runs lsp-hook, and mcpServers when that left it empty; like
-// Uninstall it restores the backup when the result equals it up to empty
+// Remove it restores the backup when the result equals it up to empty
 // containers, and deletes a file that install created and that is now
 // empty.
 func RemoveMCP(opts Options) (*Result, error) {
-	path, err := MCPConfigPath(opts)
+	e, err := mcpEdit(opts, (*jsonDoc).uninstallMCP)
 	if err != nil {
 		return nil, err
 	}
-	t, _ := Lookup("claude")
-	res := &Result{Target: t, Path: path, Action: Unchanged}
-	old, exists, err := readConfig(path)
-	if err != nil || !exists || len(bytes.TrimSpace(old)) == 0 {
-		return res, err
-	}
-	d, err := parseJSONDoc(path, old)
-	if err != nil {
-		return nil, err
-	}
-	if removed, err := d.uninstallMCP(); err != nil || !removed {
-		return res, err
-	}
-	return finishUninstall(res, d, nil, old, opts.DryRun)
-}
-
-// finishUninstall writes the document an uninstall left in d, whose file
-// held old: the backup's bytes when they hold the same JSON up to empty
-// containers (the backup is then removed), nothing at all (the file is
-// deleted) when there is no backup and only skeleton is left, else d's
-// bytes after backing old up. With dryRun only res is filled in.
-func finishUninstall(res *Result, d *jsonDoc, skeleton []Field, old []byte, dryRun bool) (*Result, error) {
-	path := res.Path
-	out, newName := d.bytes(), path
-	res.Action = Updated
-	bakPath := path + BackupSuffix
-	switch bak, err := os.ReadFile(bakPath); {
-	case err == nil:
-		if bd, perr := parseJSONDoc(bakPath, bak); perr == nil && sameJSONIgnoringEmpty(d, bd) {
-			out, res.Restored = bak, true
-		}
-	case errors.Is(err, fs.ErrNotExist):
-		if !isSymlinkPath(path) && sameJSONIgnoringEmpty(d, newJSONDoc(path, skeleton)) {
-			out, newName, res.Action = nil, "/dev/null", Removed
-		}
-	default:
-		return nil, fmt.Errorf("reading the backup: %w", err)
-	}
-	res.Diff = unifiedDiff(path, newName, old, out)
-	if dryRun {
-		return res, nil
-	}
-	switch {
-	case res.Action == Removed:
-		return res, removeConfig(path)
-	case res.Restored:
-		if err := writeConfig(path, out); err != nil {
-			return nil, err
-		}
-		return res, os.Remove(bakPath)
-	}
-	var err error
-	if res.Backup, err = backupConfig(path, old); err != nil {
-		return nil, err
-	}
-	return res, writeConfig(path, out)
+	return e.remove(opts.DryRun)
 }

@@ -138,24 +138,6 @@ func entryUpToDate(arr *hujson.Array, e Entry, command, agent string) bool {
 	return true
 }
 
-// hooksObject returns the document's "hooks" object and the indentation
-// of its line, or nil when there is none. A "hooks" that is not an object
-// is an error.
-func (d *jsonDoc) hooksObject() (*hujson.Object, string, error) {
-	root := d.root.Value.(*hujson.Object)
-	i := jsonMember(root, "hooks")
-	if i < 0 {
-		return nil, "", nil
-	}
-	m := root.Members[i]
-	obj, ok := m.Value.Value.(*hujson.Object)
-	if !ok {
-		return nil, "", fmt.Errorf("%s: %w: \"hooks\" is %s, want an object", d.path, ErrBadConfig, jsonKind(m.Value))
-	}
-	ind, _ := extraLineIndent(m.Name.BeforeExtra)
-	return obj, ind, nil
-}
-
 // install makes the document hold t's entries (the Batch ones only when
 // batch is set) running command, and reports whether it changed anything.
 // An entry already there as wanted is left alone; an lsp-hook entry for
@@ -166,19 +148,17 @@ func (d *jsonDoc) hooksObject() (*hujson.Object, string, error) {
 func (d *jsonDoc) install(t *Target, command string, batch bool) (bool, error) {
 	changed := false
 	for _, e := range t.entries(batch) {
-		hooks, hooksInd, err := d.hooksObject()
+		hooks, hooksInd, err := d.topObject("hooks")
 		if err != nil {
 			return false, err
 		}
 		value := entryValue(e, command)
-		if hooks == nil {
-			d.appendMember(d.root.Value.(*hujson.Object), "", "hooks", jsonFields{{e.Event, []any{value}}})
-			changed = true
-			continue
+		i := -1
+		if hooks != nil {
+			i = jsonMember(hooks, e.Event)
 		}
-		i := jsonMember(hooks, e.Event)
 		if i < 0 {
-			d.appendMember(hooks, hooksInd, e.Event, []any{value})
+			d.addUnder("hooks", hooks, hooksInd, e.Event, []any{value})
 			changed = true
 			continue
 		}
@@ -206,7 +186,7 @@ func (d *jsonDoc) install(t *Target, command string, batch bool) (bool, error) {
 // this left empty (and only those). It returns how many handlers it
 // removed.
 func (d *jsonDoc) uninstall(agent string) (int, error) {
-	hooks, _, err := d.hooksObject()
+	hooks, _, err := d.topObject("hooks")
 	if err != nil || hooks == nil {
 		return 0, err
 	}
@@ -222,9 +202,8 @@ func (d *jsonDoc) uninstall(agent string) (int, error) {
 			jsonRemoveMember(hooks, i)
 		}
 	}
-	if total > 0 && len(hooks.Members) == 0 {
-		root := d.root.Value.(*hujson.Object)
-		jsonRemoveMember(root, jsonMember(root, "hooks"))
+	if total > 0 {
+		d.dropEmptyTop("hooks", hooks)
 	}
 	return total, nil
 }
