@@ -3,9 +3,9 @@
 // encodes the lint block in that agent's output JSON; Run is the hook
 // process itself — connect to (or start) the workspace daemon, send the
 // changes, print the answer within the budget, and never fail the agent's
-// tool. Install merges lsp-hook's entry into each agent's hook config.
-// Declarations (declare.go) are the YAML hook declarations of agent
-// runtimes, run over a stream of JSON-lines events by Runner.
+// tool. Declarations (declare.go) are the YAML hook declarations of agent
+// runtimes, run over a stream of JSON-lines events by Runner. Writing
+// lsp-hook into agents' own config files is package install's.
 //
 // hooks imports the sidecar client side, config and diag; never cmd.
 package hooks

@@ -11,15 +11,15 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/lsp-hook/lsp-hook/hooks"
+	"github.com/lsp-hook/lsp-hook/install"
 	"github.com/lsp-hook/lsp-hook/sidecar"
 )
 
 // This file wires `lsp-hook install AGENT` and `lsp-hook uninstall AGENT`
-// to hooks.Install and hooks.Uninstall, which own the config-file logic.
+// to install.Add and install.Remove, which own the config-file logic.
 
 // installAgents is the ArgsUsage of both commands.
-var installAgents = "AGENT (" + strings.Join(hooks.InstallTargetNames(), ", ") + ")"
+var installAgents = "AGENT (" + strings.Join(install.Agents(), ", ") + ")"
 
 // installScopeFlags are the flags install and uninstall share.
 func installScopeFlags() []cli.Flag {
@@ -106,7 +106,7 @@ func (a *installArgs) String(name string) string { return a.set.Lookup(name).Val
 
 // runInstall runs install (or uninstall) from the command line and prints
 // what changed.
-func runInstall(c *cli.Context, install bool) error {
+func runInstall(c *cli.Context, adding bool) error {
 	name := c.Command.Name
 	a, err := parseInstallArgs(c)
 	if errors.Is(err, flag.ErrHelp) || (err == nil && a.Bool("help")) {
@@ -121,13 +121,13 @@ func runInstall(c *cli.Context, install bool) error {
 	if a.Bool("user") && a.Bool("project") {
 		return cli.Exit(name+": --user and --project exclude each other", exitError)
 	}
-	t, err := hooks.LookupInstallTarget(a.args[0])
+	t, err := install.Lookup(a.args[0])
 	if err != nil {
 		return cli.Exit(name+": "+err.Error(), exitError)
 	}
-	opts := hooks.InstallOptions{Scope: hooks.InstallProject, DryRun: a.Bool("dry-run")}
+	opts := install.Options{Scope: install.ProjectScope, DryRun: a.Bool("dry-run")}
 	if a.Bool("user") {
-		opts.Scope = hooks.InstallUser
+		opts.Scope = install.UserScope
 		opts.Home, err = os.UserHomeDir()
 	} else {
 		// --root, else the git top level of the working directory
@@ -137,37 +137,37 @@ func runInstall(c *cli.Context, install bool) error {
 		return cli.Exit(name+": "+err.Error(), exitError)
 	}
 	var notes []string
-	var res, mcpRes *hooks.InstallResult
+	var res, mcpRes *install.Result
 	withMCP := a.Bool("mcp")
 	if withMCP && t.Agent != "claude" {
 		return cli.Exit(name+": --mcp is for claude (it edits the project's .mcp.json)", exitError)
 	}
 	if withMCP {
-		if _, err := hooks.MCPConfigPath(opts); err != nil {
+		if _, err := install.MCPConfigPath(opts); err != nil {
 			return cli.Exit(name+": "+err.Error(), exitError)
 		}
 	}
-	if install {
+	if adding {
 		opts.Batch = a.Bool("batch")
 		if opts.Command = a.String("command"); opts.Command == "" {
-			prog, onPath, err := hooks.HookProgram()
+			prog, onPath, err := install.HookProgram()
 			if err != nil {
 				return cli.Exit(name+": "+err.Error(), exitError)
 			}
-			opts.Command = hooks.HookCommand(prog, t.Agent)
+			opts.Command = install.HookCommand(prog, t.Agent)
 			if !onPath {
 				notes = append(notes, "lsp-hook is not on PATH, so the hook runs "+prog+" by its absolute path; "+
 					"move the binary onto PATH and install again to write plain `lsp-hook`.")
 			}
 		}
-		res, err = hooks.Install(t.Agent, opts)
+		res, err = install.Add(t.Agent, opts)
 		if err == nil && withMCP {
 			mcpRes, err = installMCP(opts)
 		}
 	} else {
-		res, err = hooks.Uninstall(t.Agent, opts)
+		res, err = install.Remove(t.Agent, opts)
 		if err == nil && withMCP {
-			mcpRes, err = hooks.UninstallMCP(opts)
+			mcpRes, err = install.RemoveMCP(opts)
 		}
 	}
 	if err != nil {
@@ -182,18 +182,18 @@ func runInstall(c *cli.Context, install bool) error {
 
 // installMCP registers `lsp-hook mcp` in the project's .mcp.json, running
 // the same program a hook command would: "lsp-hook" when it is on PATH,
-// else this binary's absolute path (hooks.HookProgram).
-func installMCP(opts hooks.InstallOptions) (*hooks.InstallResult, error) {
-	prog, _, err := hooks.HookProgram()
+// else this binary's absolute path (install.HookProgram).
+func installMCP(opts install.Options) (*install.Result, error) {
+	prog, _, err := install.HookProgram()
 	if err != nil {
 		return nil, err
 	}
-	return hooks.InstallMCP(prog, opts)
+	return install.AddMCP(prog, opts)
 }
 
 // printInstallResult reports res: the diff for a dry run, else one line
 // saying what happened to which file, then the notes of a change.
-func printInstallResult(w io.Writer, res *hooks.InstallResult, dryRun bool, notes []string) {
+func printInstallResult(w io.Writer, res *install.Result, dryRun bool, notes []string) {
 	if dryRun {
 		if res.Diff == "" {
 			fmt.Fprintf(w, "%s: nothing to change\n", res.Path)
@@ -203,17 +203,17 @@ func printInstallResult(w io.Writer, res *hooks.InstallResult, dryRun bool, note
 		return
 	}
 	switch {
-	case res.Action == hooks.InstallUnchanged:
+	case res.Action == install.Unchanged:
 		fmt.Fprintf(w, "%s: nothing to change\n", res.Path)
 		return
 	case res.Restored:
-		fmt.Fprintf(w, "restored %s from %s\n", res.Path, res.Path+hooks.InstallBackupSuffix)
+		fmt.Fprintf(w, "restored %s from %s\n", res.Path, res.Path+install.BackupSuffix)
 	case res.Backup != "":
 		fmt.Fprintf(w, "%s %s (the original is in %s)\n", res.Action, res.Path, res.Backup)
 	default:
 		fmt.Fprintf(w, "%s %s\n", res.Action, res.Path)
 	}
-	if res.Action == hooks.InstallRemoved {
+	if res.Action == install.Removed {
 		return
 	}
 	for _, n := range notes {

@@ -1,4 +1,4 @@
-package hooks
+package install
 
 import (
 	"bytes"
@@ -169,6 +169,26 @@ func (d *jsonDoc) appendMember(obj *hujson.Object, ind, key string, v any) {
 		m.Value.AfterExtra = hujson.Extra{} // keep the trailing comma
 	}
 	obj.Members = append(obj.Members, m)
+}
+
+// addUnder adds name: v at the end of top, the top-level object key
+// whose line is indented by ind (topObject's results); when top is nil
+// it adds key: {name: v} at the end of the document instead.
+func (d *jsonDoc) addUnder(key string, top *hujson.Object, ind, name string, v any) {
+	if top == nil {
+		d.appendMember(d.root.Value.(*hujson.Object), "", key, jsonFields{{name, v}})
+		return
+	}
+	d.appendMember(top, ind, name, v)
+}
+
+// dropEmptyTop removes the top-level member key when top, its object,
+// has no members left: the inverse of addUnder creating it.
+func (d *jsonDoc) dropEmptyTop(key string, top *hujson.Object) {
+	if len(top.Members) == 0 {
+		root := d.root.Value.(*hujson.Object)
+		jsonRemoveMember(root, jsonMember(root, key))
+	}
 }
 
 // appendElement adds v at the end of arr, whose line is indented by ind.

@@ -1,4 +1,4 @@
-package hooks
+package install
 
 import (
 	"bytes"
@@ -19,9 +19,9 @@ import (
 // the matching removal are inverses, so install followed by uninstall gives
 // back the original file (see placeNew and unplaceExtra).
 
-// ErrBadHookConfig is wrapped by the error for a config file that cannot be
+// ErrBadConfig is wrapped by the error for a config file that cannot be
 // parsed, or whose shape is not a hooks file; such a file is never written.
-var ErrBadHookConfig = errors.New("not a valid hooks config")
+var ErrBadConfig = errors.New("not a valid hooks config")
 
 // jsonDoc is a parsed config file and the style new text follows.
 type jsonDoc struct {
@@ -39,10 +39,10 @@ type jsonDoc struct {
 func parseJSONDoc(path string, data []byte) (*jsonDoc, error) {
 	root, err := hujson.Parse(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w: %s", path, ErrBadHookConfig, strings.TrimPrefix(err.Error(), "hujson: "))
+		return nil, fmt.Errorf("%s: %w: %s", path, ErrBadConfig, strings.TrimPrefix(err.Error(), "hujson: "))
 	}
 	if _, ok := root.Value.(*hujson.Object); !ok {
-		return nil, fmt.Errorf("%s: %w: the top-level value is %s, want an object", path, ErrBadHookConfig, jsonKind(root))
+		return nil, fmt.Errorf("%s: %w: the top-level value is %s, want an object", path, ErrBadConfig, jsonKind(root))
 	}
 	d := &jsonDoc{path: path, root: root, unit: jsonDetectIndent(data), nl: "\n"}
 	if bytes.Contains(data, []byte("\r\n")) {
@@ -56,7 +56,7 @@ func parseJSONDoc(path string, data []byte) (*jsonDoc, error) {
 
 // newJSONDoc is the document of a file that does not exist yet: skeleton,
 // two-space indented, ending in a newline.
-func newJSONDoc(path string, skeleton []ConfigField) *jsonDoc {
+func newJSONDoc(path string, skeleton []Field) *jsonDoc {
 	b, err := json.MarshalIndent(jsonFields(skeleton), "", "  ")
 	if err != nil {
 		panic(err) // skeletons are string, bool and int values
@@ -96,7 +96,7 @@ func jsonDetectIndent(data []byte) string {
 }
 
 // jsonFields is an object whose members marshal in order.
-type jsonFields []ConfigField
+type jsonFields []Field
 
 // MarshalJSON writes the members in order.
 func (f jsonFields) MarshalJSON() ([]byte, error) {
@@ -150,6 +150,24 @@ func jsonMember(obj *hujson.Object, key string) int {
 	return -1
 }
 
+// topObject returns the top-level member key's object and the
+// indentation of its line, nil when there is none. A key whose value is
+// not an object is an error (ErrBadConfig).
+func (d *jsonDoc) topObject(key string) (*hujson.Object, string, error) {
+	root := d.root.Value.(*hujson.Object)
+	i := jsonMember(root, key)
+	if i < 0 {
+		return nil, "", nil
+	}
+	m := root.Members[i]
+	obj, ok := m.Value.Value.(*hujson.Object)
+	if !ok {
+		return nil, "", fmt.Errorf("%s: %w: %q is %s, want an object", d.path, ErrBadConfig, key, jsonKind(m.Value))
+	}
+	ind, _ := extraLineIndent(m.Name.BeforeExtra)
+	return obj, ind, nil
+}
+
 // jsonString returns the string value of obj's member key, if it is one.
 func jsonString(obj *hujson.Object, key string) (string, bool) {
 	i := jsonMember(obj, key)
@@ -186,6 +204,12 @@ func jsonSame(v hujson.Value, want any) bool {
 		return false
 	}
 	return reflect.DeepEqual(jsonDecode(v), w)
+}
+
+// sameJSONIgnoringEmpty reports whether two documents hold the same JSON once
+// empty objects and arrays are dropped from both.
+func sameJSONIgnoringEmpty(a, b *jsonDoc) bool {
+	return reflect.DeepEqual(jsonPruneEmpty(jsonDecode(a.root)), jsonPruneEmpty(jsonDecode(b.root)))
 }
 
 // jsonPruneEmpty drops empty objects and arrays from a decoded value,

@@ -1,4 +1,4 @@
-package hooks
+package install
 
 import (
 	"fmt"
@@ -8,17 +8,17 @@ import (
 	"strings"
 )
 
-// An InstallTarget is one agent's hook configuration file as `lsp-hook install`
+// An Target is one agent's hook configuration file as `lsp-hook install`
 // edits it: where the file lives, the JSON skeleton of a new file, and the
 // entries lsp-hook adds. Every path, event name, field and matcher below is
 // taken from the agent's own documentation, cited in Docs and in
-// testdata/install/README.md.
+// testdata/README.md.
 //
 // The file is always a JSON object with a "hooks" object mapping event
 // names to arrays. An array element is either a matcher group
 // ({"matcher": "…", "hooks": [handler…]}: Claude Code, Gemini CLI, Codex)
 // or a handler itself (Cursor, GitHub Copilot, Windsurf).
-type InstallTarget struct {
+type Target struct {
 	// Agent is the name given to `lsp-hook install` and `lsp-hook hook`.
 	Agent string
 	// Title is the agent's product name, for messages.
@@ -30,24 +30,24 @@ type InstallTarget struct {
 	userFile func(home string, getenv func(string) string) string
 	// Skeleton is the object a new file starts from, before "hooks" is
 	// added: {} or {"version": 1}.
-	Skeleton []ConfigField
+	Skeleton []Field
 	// Events are the entries install adds, one per hook event.
-	Events []InstallEntry
+	Events []Entry
 	// Notes are printed after a change: what the user still has to do.
 	Notes []string
 	// Docs are the documentation pages the shapes above come from.
 	Docs []string
 }
 
-// ConfigField is one member of a JSON object lsp-hook writes, kept in order so
+// Field is one member of a JSON object lsp-hook writes, kept in order so
 // that new entries read like the documentation's examples.
-type ConfigField struct {
+type Field struct {
 	Key   string
 	Value any // string, bool or int; "{command}" in a string is replaced by the hook command
 }
 
-// An InstallEntry is what install adds under hooks.<Event>.
-type InstallEntry struct {
+// An Entry is what install adds under hooks.<Event>.
+type Entry struct {
 	// Event is the key under "hooks" (PostToolUse, postToolUse, AfterTool, …).
 	Event string
 	// Grouped says the event's array holds matcher groups; otherwise it
@@ -56,18 +56,18 @@ type InstallEntry struct {
 	// Matcher is the group's "matcher" ("" writes a group without one).
 	Matcher string
 	// Handler is the handler object; one of its values is "{command}".
-	Handler []ConfigField
+	Handler []Field
 	// Batch marks Claude Code's PostToolBatch entry, added only with
-	// --batch (InstallOptions.Batch).
+	// --batch (Options.Batch).
 	Batch bool
 }
 
-// installCommandPlaceholder stands for the hook command in Handler values.
-const installCommandPlaceholder = "{command}"
+// commandPlaceholder stands for the hook command in Handler values.
+const commandPlaceholder = "{command}"
 
-// installCommandKeys are the handler fields that hold a shell command: "command"
+// commandKeys are the handler fields that hold a shell command: "command"
 // everywhere, "bash" and "powershell" in GitHub Copilot's files.
-var installCommandKeys = []string{"command", "bash", "powershell"}
+var commandKeys = []string{"command", "bash", "powershell"}
 
 // userFileUnder joins elem under home.
 func userFileUnder(elem ...string) func(string, func(string) string) string {
@@ -76,8 +76,8 @@ func userFileUnder(elem ...string) func(string, func(string) string) string {
 	}
 }
 
-// installTargets is the table of supported agents, keyed by InstallTarget.Agent.
-var installTargets = map[string]*InstallTarget{
+// targets is the table of supported agents, keyed by Target.Agent.
+var targets = map[string]*Target{
 	// https://code.claude.com/docs/en/hooks (Configuration; PostToolUse;
 	// PostToolBatch) and https://code.claude.com/docs/en/settings (file
 	// locations): hooks.<Event> is an array of {matcher, hooks:[{type:
@@ -86,11 +86,11 @@ var installTargets = map[string]*InstallTarget{
 		Agent: "claude", Title: "Claude Code",
 		ProjectFile: ".claude/settings.json",
 		userFile:    userFileUnder(".claude", "settings.json"),
-		Events: []InstallEntry{
+		Events: []Entry{
 			{Event: "PostToolUse", Grouped: true, Matcher: "Write|Edit|MultiEdit|NotebookEdit",
-				Handler: []ConfigField{{"type", "command"}, {"command", installCommandPlaceholder}}},
+				Handler: []Field{{"type", "command"}, {"command", commandPlaceholder}}},
 			{Event: "PostToolBatch", Grouped: true, Batch: true,
-				Handler: []ConfigField{{"type", "command"}, {"command", installCommandPlaceholder}}},
+				Handler: []Field{{"type", "command"}, {"command", commandPlaceholder}}},
 		},
 		Notes: []string{"Claude Code reads hooks when a session starts: " +
 			"restart running sessions (or review the change in /hooks)."},
@@ -104,10 +104,10 @@ var installTargets = map[string]*InstallTarget{
 		Agent: "cursor", Title: "Cursor",
 		ProjectFile: ".cursor/hooks.json",
 		userFile:    userFileUnder(".cursor", "hooks.json"),
-		Skeleton:    []ConfigField{{"version", 1}},
-		Events: []InstallEntry{
-			{Event: "postToolUse", Handler: []ConfigField{{"command", installCommandPlaceholder}}},
-			{Event: "afterFileEdit", Handler: []ConfigField{{"command", installCommandPlaceholder}}},
+		Skeleton:    []Field{{"version", 1}},
+		Events: []Entry{
+			{Event: "postToolUse", Handler: []Field{{"command", commandPlaceholder}}},
+			{Event: "afterFileEdit", Handler: []Field{{"command", commandPlaceholder}}},
 		},
 		Notes: []string{"Cursor lists configured hooks in its settings (Hooks); restart Cursor if the new one is missing."},
 		Docs:  []string{"https://cursor.com/docs/hooks"},
@@ -120,9 +120,9 @@ var installTargets = map[string]*InstallTarget{
 		Agent: "gemini", Title: "Gemini CLI",
 		ProjectFile: ".gemini/settings.json",
 		userFile:    userFileUnder(".gemini", "settings.json"),
-		Events: []InstallEntry{
+		Events: []Entry{
 			{Event: "AfterTool", Grouped: true, Matcher: "write_file|replace",
-				Handler: []ConfigField{{"name", "lsp-hook"}, {"type", "command"}, {"command", installCommandPlaceholder}}},
+				Handler: []Field{{"name", "lsp-hook"}, {"type", "command"}, {"command", commandPlaceholder}}},
 		},
 		Notes: []string{"Gemini CLI asks you to trust a project's hooks the first time it sees them; /hooks panel lists them."},
 		Docs: []string{"https://geminicli.com/docs/hooks/reference",
@@ -144,9 +144,9 @@ var installTargets = map[string]*InstallTarget{
 			}
 			return filepath.Join(home, ".codex", "hooks.json")
 		},
-		Events: []InstallEntry{
+		Events: []Entry{
 			{Event: "PostToolUse", Grouped: true, Matcher: "apply_patch",
-				Handler: []ConfigField{{"type", "command"}, {"command", installCommandPlaceholder}}},
+				Handler: []Field{{"type", "command"}, {"command", commandPlaceholder}}},
 		},
 		Notes: []string{"Codex runs a new or changed hook only after you review and trust it: " +
 			"open /hooks in Codex. Project hooks load only in a trusted project."},
@@ -162,10 +162,10 @@ var installTargets = map[string]*InstallTarget{
 		Agent: "copilot", Title: "GitHub Copilot",
 		ProjectFile: ".github/hooks/lsp-hook.json",
 		userFile:    userFileUnder(".copilot", "hooks", "lsp-hook.json"),
-		Skeleton:    []ConfigField{{"version", 1}},
-		Events: []InstallEntry{
-			{Event: "postToolUse", Handler: []ConfigField{{"type", "command"}, {"bash", installCommandPlaceholder}}},
-			{Event: "agentStop", Handler: []ConfigField{{"type", "command"}, {"bash", installCommandPlaceholder}}},
+		Skeleton:    []Field{{"version", 1}},
+		Events: []Entry{
+			{Event: "postToolUse", Handler: []Field{{"type", "command"}, {"bash", commandPlaceholder}}},
+			{Event: "agentStop", Handler: []Field{{"type", "command"}, {"bash", commandPlaceholder}}},
 		},
 		Notes: []string{"Copilot cloud agent reads .github/hooks/*.json from the default branch: " +
 			"commit and merge the file there; Copilot CLI reads it from the working directory."},
@@ -180,8 +180,8 @@ var installTargets = map[string]*InstallTarget{
 		Agent: "windsurf", Title: "Windsurf",
 		ProjectFile: ".windsurf/hooks.json",
 		userFile:    userFileUnder(".codeium", "windsurf", "hooks.json"),
-		Events: []InstallEntry{
-			{Event: "post_write_code", Handler: []ConfigField{{"command", installCommandPlaceholder}, {"show_output", true}}},
+		Events: []Entry{
+			{Event: "post_write_code", Handler: []Field{{"command", commandPlaceholder}, {"show_output", true}}},
 		},
 		Docs: []string{"https://docs.windsurf.com/windsurf/cascade/hooks"},
 	},
@@ -192,22 +192,22 @@ var installTargets = map[string]*InstallTarget{
 // hooks.json.
 var codexInlineHooks = regexp.MustCompile(`(?m)^[ \t]*\[\[?[ \t]*hooks[ \t]*[\].]`)
 
-// LookupInstallTarget returns the install target for an agent name ("claude-code"
+// Lookup returns the install target for an agent name ("claude-code"
 // is accepted for "claude"), or an error listing the known agents.
-func LookupInstallTarget(agent string) (*InstallTarget, error) {
+func Lookup(agent string) (*Target, error) {
 	if agent == "claude-code" {
 		agent = "claude"
 	}
-	if t, ok := installTargets[agent]; ok {
+	if t, ok := targets[agent]; ok {
 		return t, nil
 	}
-	return nil, fmt.Errorf("unknown agent %q (known: %s)", agent, strings.Join(InstallTargetNames(), ", "))
+	return nil, fmt.Errorf("unknown agent %q (known: %s)", agent, strings.Join(Agents(), ", "))
 }
 
-// InstallTargetNames lists the agents install supports, sorted.
-func InstallTargetNames() []string {
-	names := make([]string, 0, len(installTargets))
-	for n := range installTargets {
+// Agents lists the agents install supports, sorted.
+func Agents() []string {
+	names := make([]string, 0, len(targets))
+	for n := range targets {
 		names = append(names, n)
 	}
 	sort.Strings(names)
@@ -215,16 +215,16 @@ func InstallTargetNames() []string {
 }
 
 // Path returns the absolute path of the file install edits for scope:
-// root/ProjectFile for InstallProject, the user-level file under home for
-// InstallUser.
-func (t *InstallTarget) Path(scope InstallScope, root, home string, getenv func(string) string) (string, error) {
+// root/ProjectFile for ProjectScope, the user-level file under home for
+// UserScope.
+func (t *Target) Path(scope Scope, root, home string, getenv func(string) string) (string, error) {
 	switch scope {
-	case InstallProject:
+	case ProjectScope:
 		if root == "" {
 			return "", fmt.Errorf("no workspace root for the project-level %s file", t.Title)
 		}
 		return filepath.Join(root, filepath.FromSlash(t.ProjectFile)), nil
-	case InstallUser:
+	case UserScope:
 		if home == "" {
 			return "", fmt.Errorf("no home directory for the user-level %s file", t.Title)
 		}
@@ -235,8 +235,8 @@ func (t *InstallTarget) Path(scope InstallScope, root, home string, getenv func(
 
 // entries returns the events install writes: all of them, or all but the
 // Batch ones when batch is false.
-func (t *InstallTarget) entries(batch bool) []InstallEntry {
-	var out []InstallEntry
+func (t *Target) entries(batch bool) []Entry {
+	var out []Entry
 	for _, e := range t.Events {
 		if !e.Batch || batch {
 			out = append(out, e)
@@ -247,7 +247,7 @@ func (t *InstallTarget) entries(batch bool) []InstallEntry {
 
 // HasBatch reports whether the target has a --batch entry (Claude Code's
 // PostToolBatch).
-func (t *InstallTarget) HasBatch() bool {
+func (t *Target) HasBatch() bool {
 	for _, e := range t.Events {
 		if e.Batch {
 			return true

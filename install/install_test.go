@@ -1,4 +1,4 @@
-package hooks
+package install
 
 import (
 	"bytes"
@@ -13,20 +13,20 @@ import (
 	"github.com/lsp-hook/lsp-hook/internal/testdir"
 )
 
-// updateInstall rewrites testdata/install/*.golden from Install's output:
-// go test ./hooks -run Install -update-install
-var updateInstall = flag.Bool("update-install", false, "rewrite testdata/install/*.golden from Install's output")
+// updateInstall rewrites testdata/*.golden from Add's output:
+// go test ./install -run Install -update-install
+var updateInstall = flag.Bool("update-install", false, "rewrite testdata/*.golden from Add's output")
 
 // installFixtureDir is where the per-agent config files and goldens live.
-const installFixtureDir = "../testdata/install"
+const installFixtureDir = "testdata"
 
 // installTestCommand is the hook command the tests install (HookCommand with the
 // bare program name, as when lsp-hook is on PATH).
 func installTestCommand(agent string) string { return HookCommand(ProgramName, agent) }
 
 // installProjectOpts are options for the project-level file under root.
-func installProjectOpts(root, agent string) InstallOptions {
-	return InstallOptions{Scope: InstallProject, Root: root, Command: installTestCommand(agent)}
+func installProjectOpts(root, agent string) Options {
+	return Options{Scope: ProjectScope, Root: root, Command: installTestCommand(agent)}
 }
 
 // writeInstallFile writes data to path, creating its directory.
@@ -50,7 +50,7 @@ func readInstallFile(t *testing.T, path string) []byte {
 	return b
 }
 
-// checkInstallGolden compares got with testdata/install/name, or rewrites it
+// checkInstallGolden compares got with testdata/name, or rewrites it
 // with -update-install.
 func checkInstallGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
@@ -78,20 +78,20 @@ func installIsSubsequence(a, b []byte) bool {
 	return true
 }
 
-// mustInstall runs Install and fails the test on an error.
-func mustInstall(t *testing.T, agent string, opts InstallOptions) *InstallResult {
+// mustInstall runs Add and fails the test on an error.
+func mustInstall(t *testing.T, agent string, opts Options) *Result {
 	t.Helper()
-	res, err := Install(agent, opts)
+	res, err := Add(agent, opts)
 	if err != nil {
 		t.Fatalf("install %s: %v", agent, err)
 	}
 	return res
 }
 
-// mustUninstall runs Uninstall and fails the test on an error.
-func mustUninstall(t *testing.T, agent string, opts InstallOptions) *InstallResult {
+// mustUninstall runs Remove and fails the test on an error.
+func mustUninstall(t *testing.T, agent string, opts Options) *Result {
 	t.Helper()
-	res, err := Uninstall(agent, opts)
+	res, err := Remove(agent, opts)
 	if err != nil {
 		t.Fatalf("uninstall %s: %v", agent, err)
 	}
@@ -106,10 +106,10 @@ func mustUninstall(t *testing.T, agent string, opts InstallOptions) *InstallResu
 // both through the backup and, with the backup gone, through the edit
 // alone.
 func TestInstallRoundTrip(t *testing.T) {
-	for _, agent := range InstallTargetNames() {
+	for _, agent := range Agents() {
 		t.Run(agent, func(t *testing.T) {
 			orig := readInstallFile(t, filepath.Join(installFixtureDir, agent+".json"))
-			tgt, _ := LookupInstallTarget(agent)
+			tgt, _ := Lookup(agent)
 			for _, viaBackup := range []bool{true, false} {
 				root := testdir.New(t)
 				path := filepath.Join(root, filepath.FromSlash(tgt.ProjectFile))
@@ -117,7 +117,7 @@ func TestInstallRoundTrip(t *testing.T) {
 				opts := installProjectOpts(root, agent)
 
 				res := mustInstall(t, agent, opts)
-				if res.Action != InstallUpdated || res.Path != path || res.Backup != path+InstallBackupSuffix {
+				if res.Action != Updated || res.Path != path || res.Backup != path+BackupSuffix {
 					t.Fatalf("first install: action %s, path %s, backup %q", res.Action, res.Path, res.Backup)
 				}
 				installed := readInstallFile(t, path)
@@ -130,7 +130,7 @@ func TestInstallRoundTrip(t *testing.T) {
 				}
 
 				again := mustInstall(t, agent, opts)
-				if again.Action != InstallUnchanged || again.Backup != "" || again.Diff != "" {
+				if again.Action != Unchanged || again.Backup != "" || again.Diff != "" {
 					t.Errorf("second install: action %s, backup %q, diff:\n%s", again.Action, again.Backup, again.Diff)
 				}
 				if !bytes.Equal(readInstallFile(t, path), installed) {
@@ -138,19 +138,19 @@ func TestInstallRoundTrip(t *testing.T) {
 				}
 
 				if !viaBackup {
-					os.Remove(path + InstallBackupSuffix)
+					os.Remove(path + BackupSuffix)
 				}
 				un := mustUninstall(t, agent, opts)
-				if un.Action != InstallUpdated || un.Restored != viaBackup {
+				if un.Action != Updated || un.Restored != viaBackup {
 					t.Errorf("uninstall: action %s, restored %v", un.Action, un.Restored)
 				}
 				if got := readInstallFile(t, path); !bytes.Equal(got, orig) {
 					t.Errorf("uninstall (via backup: %v) did not restore the original:\n%s", viaBackup, unifiedDiff("original", "after uninstall", orig, got))
 				}
-				if _, err := os.Stat(path + InstallBackupSuffix); viaBackup && !errors.Is(err, os.ErrNotExist) {
+				if _, err := os.Stat(path + BackupSuffix); viaBackup && !errors.Is(err, os.ErrNotExist) {
 					t.Errorf("the backup was not removed after restoring it: %v", err)
 				}
-				if un := mustUninstall(t, agent, opts); un.Action != InstallUnchanged {
+				if un := mustUninstall(t, agent, opts); un.Action != Unchanged {
 					t.Errorf("second uninstall: action %s", un.Action)
 				}
 			}
@@ -161,20 +161,20 @@ func TestInstallRoundTrip(t *testing.T) {
 // TestInstallNewFile creates each agent's file from nothing (golden
 // <agent>.new.golden) and uninstall deletes it again.
 func TestInstallNewFile(t *testing.T) {
-	for _, agent := range InstallTargetNames() {
+	for _, agent := range Agents() {
 		t.Run(agent, func(t *testing.T) {
 			root := testdir.New(t)
 			opts := installProjectOpts(root, agent)
 			res := mustInstall(t, agent, opts)
-			if res.Action != InstallCreated || res.Backup != "" || !strings.HasPrefix(res.Diff, "--- /dev/null\n") {
+			if res.Action != Created || res.Backup != "" || !strings.HasPrefix(res.Diff, "--- /dev/null\n") {
 				t.Fatalf("install: action %s, backup %q, diff:\n%s", res.Action, res.Backup, res.Diff)
 			}
 			checkInstallGolden(t, agent+".new.golden", readInstallFile(t, res.Path))
-			if again := mustInstall(t, agent, opts); again.Action != InstallUnchanged {
+			if again := mustInstall(t, agent, opts); again.Action != Unchanged {
 				t.Errorf("second install: %s", again.Action)
 			}
 			un := mustUninstall(t, agent, opts)
-			if un.Action != InstallRemoved || !strings.Contains(un.Diff, "+++ /dev/null\n") {
+			if un.Action != Removed || !strings.Contains(un.Diff, "+++ /dev/null\n") {
 				t.Errorf("uninstall: action %s, diff:\n%s", un.Action, un.Diff)
 			}
 			if _, err := os.Stat(res.Path); !errors.Is(err, os.ErrNotExist) {
@@ -191,7 +191,7 @@ func TestInstallDryRun(t *testing.T) {
 	opts := installProjectOpts(root, "claude")
 	opts.DryRun = true
 	res := mustInstall(t, "claude", opts)
-	if res.Action != InstallCreated || res.Diff == "" {
+	if res.Action != Created || res.Diff == "" {
 		t.Fatalf("dry-run install of a new file: action %s, diff %q", res.Action, res.Diff)
 	}
 	if entries, _ := os.ReadDir(root); len(entries) != 0 {
@@ -201,13 +201,13 @@ func TestInstallDryRun(t *testing.T) {
 	orig := readInstallFile(t, filepath.Join(installFixtureDir, "claude.json"))
 	writeInstallFile(t, res.Path, orig)
 	res = mustInstall(t, "claude", opts)
-	if res.Action != InstallUpdated || !strings.Contains(res.Diff, "+            \"command\": \"lsp-hook hook claude\"\n") {
+	if res.Action != Updated || !strings.Contains(res.Diff, "+            \"command\": \"lsp-hook hook claude\"\n") {
 		t.Fatalf("dry-run install: action %s, diff:\n%s", res.Action, res.Diff)
 	}
 	if !bytes.Equal(readInstallFile(t, res.Path), orig) {
 		t.Error("dry-run install changed the file")
 	}
-	if _, err := os.Stat(res.Path + InstallBackupSuffix); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(res.Path + BackupSuffix); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("dry-run install made a backup: %v", err)
 	}
 
@@ -215,13 +215,13 @@ func TestInstallDryRun(t *testing.T) {
 	installed := readInstallFile(t, mustInstall(t, "claude", opts).Path)
 	opts.DryRun = true
 	un := mustUninstall(t, "claude", opts)
-	if un.Action != InstallUpdated || !un.Restored || un.Diff == "" {
+	if un.Action != Updated || !un.Restored || un.Diff == "" {
 		t.Errorf("dry-run uninstall: action %s, restored %v", un.Action, un.Restored)
 	}
 	if !bytes.Equal(readInstallFile(t, res.Path), installed) {
 		t.Error("dry-run uninstall changed the file")
 	}
-	if _, err := os.Stat(res.Path + InstallBackupSuffix); err != nil {
+	if _, err := os.Stat(res.Path + BackupSuffix); err != nil {
 		t.Errorf("dry-run uninstall removed the backup: %v", err)
 	}
 }
@@ -244,19 +244,19 @@ func TestInstallRefusesBadConfig(t *testing.T) {
 			root := testdir.New(t)
 			path := filepath.Join(root, ".claude", "settings.json")
 			writeInstallFile(t, path, []byte(tt.content))
-			for _, f := range []func(string, InstallOptions) (*InstallResult, error){Install, Uninstall} {
+			for _, f := range []func(string, Options) (*Result, error){Add, Remove} {
 				_, err := f("claude", installProjectOpts(root, "claude"))
 				if tt.name == "event object" && err == nil {
 					continue // uninstall has nothing to remove there
 				}
-				if err == nil || !errors.Is(err, ErrBadHookConfig) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tt.want) {
-					t.Errorf("err = %v, want ErrBadHookConfig naming %s and %q", err, path, tt.want)
+				if err == nil || !errors.Is(err, ErrBadConfig) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tt.want) {
+					t.Errorf("err = %v, want ErrBadConfig naming %s and %q", err, path, tt.want)
 				}
 			}
 			if got := readInstallFile(t, path); string(got) != tt.content {
 				t.Errorf("the file was changed to %q", got)
 			}
-			if _, err := os.Stat(path + InstallBackupSuffix); !errors.Is(err, os.ErrNotExist) {
+			if _, err := os.Stat(path + BackupSuffix); !errors.Is(err, os.ErrNotExist) {
 				t.Errorf("a backup was made: %v", err)
 			}
 		})
@@ -269,15 +269,15 @@ func TestInstallBackupOnce(t *testing.T) {
 	root := testdir.New(t)
 	path := filepath.Join(root, ".cursor", "hooks.json")
 	writeInstallFile(t, path, readInstallFile(t, filepath.Join(installFixtureDir, "cursor.json")))
-	writeInstallFile(t, path+InstallBackupSuffix, []byte("older backup\n"))
+	writeInstallFile(t, path+BackupSuffix, []byte("older backup\n"))
 	opts := installProjectOpts(root, "cursor")
-	if res := mustInstall(t, "cursor", opts); res.Action != InstallUpdated || res.Backup != "" {
+	if res := mustInstall(t, "cursor", opts); res.Action != Updated || res.Backup != "" {
 		t.Errorf("install: action %s, backup %q", res.Action, res.Backup)
 	}
-	if res := mustUninstall(t, "cursor", opts); res.Action != InstallUpdated || res.Backup != "" || res.Restored {
+	if res := mustUninstall(t, "cursor", opts); res.Action != Updated || res.Backup != "" || res.Restored {
 		t.Errorf("uninstall: action %s, backup %q, restored %v", res.Action, res.Backup, res.Restored)
 	}
-	if got := readInstallFile(t, path+InstallBackupSuffix); string(got) != "older backup\n" {
+	if got := readInstallFile(t, path+BackupSuffix); string(got) != "older backup\n" {
 		t.Errorf("backup overwritten: %q", got)
 	}
 }
@@ -354,7 +354,7 @@ func TestInstallKeepsOtherEntries(t *testing.T) {
 	if got := readInstallFile(t, path); string(got) != installed {
 		t.Errorf("install:\n%s", unifiedDiff("want", "got", []byte(installed), got))
 	}
-	os.Remove(path + InstallBackupSuffix)
+	os.Remove(path + BackupSuffix)
 	mustUninstall(t, "claude", opts)
 	if got := readInstallFile(t, path); string(got) != uninstalled {
 		t.Errorf("uninstall:\n%s", unifiedDiff("want", "got", []byte(uninstalled), got))
@@ -399,15 +399,15 @@ func TestInstallBatch(t *testing.T) {
 		t.Errorf("install --batch:\n%s", unifiedDiff("want", "got", []byte(want), got))
 	}
 	opts.Batch = false
-	if again := mustInstall(t, "claude", opts); again.Action != InstallUnchanged {
+	if again := mustInstall(t, "claude", opts); again.Action != Unchanged {
 		t.Errorf("install without --batch after --batch: %s\n%s", again.Action, again.Diff)
 	}
-	if un := mustUninstall(t, "claude", opts); un.Action != InstallRemoved {
+	if un := mustUninstall(t, "claude", opts); un.Action != Removed {
 		t.Errorf("uninstall: %s", un.Action)
 	}
 	bad := installProjectOpts(root, "cursor")
 	bad.Batch = true
-	if _, err := Install("cursor", bad); err == nil || !strings.Contains(err.Error(), "no batch hook") {
+	if _, err := Add("cursor", bad); err == nil || !strings.Contains(err.Error(), "no batch hook") {
 		t.Errorf("install cursor --batch: %v", err)
 	}
 }
@@ -425,15 +425,15 @@ func TestInstallUserScope(t *testing.T) {
 	}
 	home := testdir.New(t)
 	noEnv := func(string) string { return "" }
-	for _, agent := range InstallTargetNames() {
-		opts := InstallOptions{Scope: InstallUser, Home: home, Getenv: noEnv, Command: installTestCommand(agent)}
+	for _, agent := range Agents() {
+		opts := Options{Scope: UserScope, Home: home, Getenv: noEnv, Command: installTestCommand(agent)}
 		res := mustInstall(t, agent, opts)
-		if res.Path != filepath.Join(home, filepath.FromSlash(want[agent])) || res.Action != InstallCreated {
+		if res.Path != filepath.Join(home, filepath.FromSlash(want[agent])) || res.Action != Created {
 			t.Errorf("%s: %s %s, want %s created", agent, res.Path, res.Action, want[agent])
 		}
 	}
 	codexHome := testdir.New(t)
-	opts := InstallOptions{Scope: InstallUser, Home: home, Command: installTestCommand("codex"),
+	opts := Options{Scope: UserScope, Home: home, Command: installTestCommand("codex"),
 		Getenv: func(k string) string {
 			if k == "CODEX_HOME" {
 				return codexHome
@@ -452,17 +452,17 @@ func TestInstallCommandChecks(t *testing.T) {
 	root := testdir.New(t)
 	opts := installProjectOpts(root, "claude")
 	opts.Command = "my-linter --fix"
-	if _, err := Install("claude", opts); err == nil || !strings.Contains(err.Error(), "does not run `lsp-hook hook claude`") {
+	if _, err := Add("claude", opts); err == nil || !strings.Contains(err.Error(), "does not run `lsp-hook hook claude`") {
 		t.Errorf("foreign command: %v", err)
 	}
-	if _, err := Install("vim", opts); err == nil || !strings.Contains(err.Error(), "known: claude, codex, copilot, cursor, gemini, windsurf") {
+	if _, err := Add("vim", opts); err == nil || !strings.Contains(err.Error(), "known: claude, codex, copilot, cursor, gemini, windsurf") {
 		t.Errorf("unknown agent: %v", err)
 	}
 	opts.Command = installTestCommand("claude")
 	mustInstall(t, "claude", opts)
 	opts.Command = HookCommand("/opt/my tools/lsp-hook", "claude")
 	res := mustInstall(t, "claude", opts)
-	if res.Action != InstallUpdated || !strings.Contains(string(readInstallFile(t, res.Path)), `"command": "'/opt/my tools/lsp-hook' hook claude"`) {
+	if res.Action != Updated || !strings.Contains(string(readInstallFile(t, res.Path)), `"command": "'/opt/my tools/lsp-hook' hook claude"`) {
 		t.Errorf("moved binary: action %s\n%s", res.Action, readInstallFile(t, res.Path))
 	}
 	if strings.Count(string(readInstallFile(t, res.Path)), "hook claude") != 1 {
@@ -498,7 +498,7 @@ func TestInstallFollowsSymlink(t *testing.T) {
 	if !strings.Contains(string(readInstallFile(t, real)), "lsp-hook hook claude") {
 		t.Error("the link's target was not edited")
 	}
-	os.Remove(link + InstallBackupSuffix)
+	os.Remove(link + BackupSuffix)
 	mustUninstall(t, "claude", opts)
 	if got := string(readInstallFile(t, real)); got != "{\n  \"model\": \"opus\"\n}\n" {
 		t.Errorf("after uninstall: %q", got)

@@ -1,4 +1,4 @@
-package hooks
+package install
 
 import (
 	"bytes"
@@ -27,25 +27,25 @@ func TestInstallMCP(t *testing.T) {
 		golden    string // "" when not compared with a golden file
 		dropBak   bool   // remove the backup before uninstalling
 		subseq    bool   // install only inserts bytes
-		wantFirst InstallAction
+		wantFirst Action
 		after     []byte // the file after uninstall when it is not orig
 	}{
-		{name: "fixture", orig: fixture, golden: "mcp.golden", subseq: true, wantFirst: InstallUpdated},
-		{name: "fixture without backup", orig: fixture, dropBak: true, subseq: true, wantFirst: InstallUpdated},
-		{name: "new file", golden: "mcp.new.golden", wantFirst: InstallCreated},
-		{name: "other keys only", orig: []byte("{\"x\": 1}\n"), dropBak: true, subseq: true, wantFirst: InstallUpdated},
-		{name: "stale entry", orig: []byte("{\n  \"mcpServers\": {\n    \"lsp-hook\": {\"command\": \"/old/lsp-hook\", \"args\": [\"mcp\"]}\n  }\n}\n"), wantFirst: InstallUpdated,
+		{name: "fixture", orig: fixture, golden: "mcp.golden", subseq: true, wantFirst: Updated},
+		{name: "fixture without backup", orig: fixture, dropBak: true, subseq: true, wantFirst: Updated},
+		{name: "new file", golden: "mcp.new.golden", wantFirst: Created},
+		{name: "other keys only", orig: []byte("{\"x\": 1}\n"), dropBak: true, subseq: true, wantFirst: Updated},
+		{name: "stale entry", orig: []byte("{\n  \"mcpServers\": {\n    \"lsp-hook\": {\"command\": \"/old/lsp-hook\", \"args\": [\"mcp\"]}\n  }\n}\n"), wantFirst: Updated,
 			after: []byte("{}\n")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			root := testdir.New(t)
-			opts := InstallOptions{Scope: InstallProject, Root: root}
+			opts := Options{Scope: ProjectScope, Root: root}
 			path := filepath.Join(root, MCPConfigFile)
 			if tt.orig != nil {
 				writeInstallFile(t, path, tt.orig)
 			}
-			res, err := InstallMCP(ProgramName, opts)
+			res, err := AddMCP(ProgramName, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -64,21 +64,21 @@ func TestInstallMCP(t *testing.T) {
 			if tt.subseq && !installIsSubsequence(tt.orig, installed) {
 				t.Errorf("install removed or changed original bytes:\n%s", res.Diff)
 			}
-			if again, err := InstallMCP(ProgramName, opts); err != nil || again.Action != InstallUnchanged || again.Diff != "" {
+			if again, err := AddMCP(ProgramName, opts); err != nil || again.Action != Unchanged || again.Diff != "" {
 				t.Errorf("second install: %v, %+v", err, again)
 			}
 			if !bytes.Equal(readInstallFile(t, path), installed) {
 				t.Error("second install changed the file")
 			}
 			if tt.dropBak {
-				os.Remove(path + InstallBackupSuffix)
+				os.Remove(path + BackupSuffix)
 			}
-			un, err := UninstallMCP(opts)
+			un, err := RemoveMCP(opts)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if tt.orig == nil {
-				if un.Action != InstallRemoved {
+				if un.Action != Removed {
 					t.Errorf("uninstall of a created file: action %s", un.Action)
 				}
 				if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
@@ -87,7 +87,7 @@ func TestInstallMCP(t *testing.T) {
 			} else if want, got := cmpOr(tt.after, tt.orig), readInstallFile(t, path); !bytes.Equal(got, want) {
 				t.Errorf("uninstall did not give the expected bytes:\n%s", unifiedDiff("want", "after uninstall", want, got))
 			}
-			if un, err := UninstallMCP(opts); err != nil || un.Action != InstallUnchanged {
+			if un, err := RemoveMCP(opts); err != nil || un.Action != Unchanged {
 				t.Errorf("second uninstall: %v, %+v", err, un)
 			}
 		})
@@ -116,27 +116,27 @@ func TestInstallMCPDryRunAndRefusals(t *testing.T) {
 	path := filepath.Join(root, MCPConfigFile)
 	fixture := readInstallFile(t, filepath.Join(installFixtureDir, "mcp.json"))
 	writeInstallFile(t, path, fixture)
-	res, err := InstallMCP("/opt/bin/lsp-hook", InstallOptions{Root: root, DryRun: true})
+	res, err := AddMCP("/opt/bin/lsp-hook", Options{Root: root, DryRun: true})
 	if err != nil || !strings.Contains(res.Diff, `+        "lsp-hook": {`) || !strings.Contains(res.Diff, `"command": "/opt/bin/lsp-hook"`) {
 		t.Fatalf("dry run: %v\n%s", err, res.Diff)
 	}
 	if !bytes.Equal(readInstallFile(t, path), fixture) {
 		t.Error("dry run changed the file")
 	}
-	if _, err := os.Stat(path + InstallBackupSuffix); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(path + BackupSuffix); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("dry run made a backup: %v", err)
 	}
-	if _, err := InstallMCP(ProgramName, InstallOptions{Scope: InstallUser, Home: root}); err == nil {
+	if _, err := AddMCP(ProgramName, Options{Scope: UserScope, Home: root}); err == nil {
 		t.Error("user scope was accepted")
 	}
 	other := []byte(`{"mcpServers": {"lsp-hook": {"command": "my-own-server"}}}`)
 	writeInstallFile(t, path, other)
-	if un, err := UninstallMCP(InstallOptions{Root: root}); err != nil || un.Action != InstallUnchanged {
+	if un, err := RemoveMCP(Options{Root: root}); err != nil || un.Action != Unchanged {
 		t.Errorf("uninstall of a foreign entry: %v, %+v", err, un)
 	}
 	bad := []byte(`{"mcpServers": []}`)
 	writeInstallFile(t, path, bad)
-	if _, err := InstallMCP(ProgramName, InstallOptions{Root: root}); !errors.Is(err, ErrBadHookConfig) {
+	if _, err := AddMCP(ProgramName, Options{Root: root}); !errors.Is(err, ErrBadConfig) {
 		t.Errorf("mcpServers array: %v", err)
 	}
 }

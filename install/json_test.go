@@ -1,4 +1,4 @@
-package hooks
+package install
 
 import (
 	"strings"
@@ -49,7 +49,7 @@ func TestInstallEditIsReversible(t *testing.T) {
 			want: "{\n  \"hooks\": {\n    \"PostToolUse\": [\n      {\n        \"matcher\": \"Write|Edit|MultiEdit|NotebookEdit\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"lsp-hook hook claude\"\n          }\n        ]\n      }\n    ]\n  }\n}\n",
 		},
 	}
-	tgt, _ := LookupInstallTarget("claude")
+	tgt, _ := Lookup("claude")
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			d, err := parseJSONDoc("settings.json", []byte(tt.in))

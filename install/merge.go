@@ -1,4 +1,4 @@
-package hooks
+package install
 
 import (
 	"fmt"
@@ -8,17 +8,17 @@ import (
 )
 
 // This file adds and removes lsp-hook's entries in a parsed hooks file
-// (see InstallTarget for the shapes). An entry is lsp-hook's when one of its
+// (see Target for the shapes). An entry is lsp-hook's when one of its
 // command fields runs `lsp-hook hook <agent>` (IsHookCommand); nothing
 // else in the file is looked at or touched.
 
-// installEntryValue is the JSON install appends to hooks.<e.Event> for command:
+// entryValue is the JSON install appends to hooks.<e.Event> for command:
 // the handler, or a matcher group holding it.
-func installEntryValue(e InstallEntry, command string) any {
+func entryValue(e Entry, command string) any {
 	h := make(jsonFields, len(e.Handler))
 	for i, f := range e.Handler {
 		if s, ok := f.Value.(string); ok {
-			f.Value = strings.ReplaceAll(s, installCommandPlaceholder, command)
+			f.Value = strings.ReplaceAll(s, commandPlaceholder, command)
 		}
 		h[i] = f
 	}
@@ -27,9 +27,9 @@ func installEntryValue(e InstallEntry, command string) any {
 	}
 	var g jsonFields
 	if e.Matcher != "" {
-		g = append(g, ConfigField{"matcher", e.Matcher})
+		g = append(g, Field{"matcher", e.Matcher})
 	}
-	return append(g, ConfigField{"hooks", []any{h}})
+	return append(g, Field{"hooks", []any{h}})
 }
 
 // isLSPHookHandler reports whether v is a handler object whose command runs
@@ -39,7 +39,7 @@ func isLSPHookHandler(v hujson.Value, agent string) bool {
 	if !ok {
 		return false
 	}
-	for _, k := range installCommandKeys {
+	for _, k := range commandKeys {
 		if s, ok := jsonString(obj, k); ok && IsHookCommand(s, agent) {
 			return true
 		}
@@ -96,7 +96,7 @@ func removeLSPHookHandlers(arr *hujson.Array, agent string) int {
 // wanted field values (other fields, such as a timeout the user added,
 // are allowed), alone in a group with the wanted matcher when e is
 // grouped.
-func entryUpToDate(arr *hujson.Array, e InstallEntry, command, agent string) bool {
+func entryUpToDate(arr *hujson.Array, e Entry, command, agent string) bool {
 	var found []hujson.Value // our handlers
 	var group *hujson.Object // the group of the last one found
 	var groupSize int
@@ -129,31 +129,13 @@ func entryUpToDate(arr *hujson.Array, e InstallEntry, command, agent string) boo
 		return false
 	}
 	h := found[0].Value.(*hujson.Object)
-	for _, f := range installEntryValue(InstallEntry{Handler: e.Handler}, command).(jsonFields) {
+	for _, f := range entryValue(Entry{Handler: e.Handler}, command).(jsonFields) {
 		i := jsonMember(h, f.Key)
 		if i < 0 || !jsonSame(h.Members[i].Value, f.Value) {
 			return false
 		}
 	}
 	return true
-}
-
-// hooksObject returns the document's "hooks" object and the indentation
-// of its line, or nil when there is none. A "hooks" that is not an object
-// is an error.
-func (d *jsonDoc) hooksObject() (*hujson.Object, string, error) {
-	root := d.root.Value.(*hujson.Object)
-	i := jsonMember(root, "hooks")
-	if i < 0 {
-		return nil, "", nil
-	}
-	m := root.Members[i]
-	obj, ok := m.Value.Value.(*hujson.Object)
-	if !ok {
-		return nil, "", fmt.Errorf("%s: %w: \"hooks\" is %s, want an object", d.path, ErrBadHookConfig, jsonKind(m.Value))
-	}
-	ind, _ := extraLineIndent(m.Name.BeforeExtra)
-	return obj, ind, nil
 }
 
 // install makes the document hold t's entries (the Batch ones only when
@@ -163,29 +145,27 @@ func (d *jsonDoc) hooksObject() (*hujson.Object, string, error) {
 // by the wanted one at the end of the event's array. A container of the
 // wrong kind on the way (a "hooks" that is an array, an event that is an
 // object) is an error and nothing is changed.
-func (d *jsonDoc) install(t *InstallTarget, command string, batch bool) (bool, error) {
+func (d *jsonDoc) install(t *Target, command string, batch bool) (bool, error) {
 	changed := false
 	for _, e := range t.entries(batch) {
-		hooks, hooksInd, err := d.hooksObject()
+		hooks, hooksInd, err := d.topObject("hooks")
 		if err != nil {
 			return false, err
 		}
-		value := installEntryValue(e, command)
-		if hooks == nil {
-			d.appendMember(d.root.Value.(*hujson.Object), "", "hooks", jsonFields{{e.Event, []any{value}}})
-			changed = true
-			continue
+		value := entryValue(e, command)
+		i := -1
+		if hooks != nil {
+			i = jsonMember(hooks, e.Event)
 		}
-		i := jsonMember(hooks, e.Event)
 		if i < 0 {
-			d.appendMember(hooks, hooksInd, e.Event, []any{value})
+			d.addUnder("hooks", hooks, hooksInd, e.Event, []any{value})
 			changed = true
 			continue
 		}
 		m := &hooks.Members[i]
 		arr, ok := m.Value.Value.(*hujson.Array)
 		if !ok {
-			return false, fmt.Errorf("%s: %w: hooks.%s is %s, want an array", d.path, ErrBadHookConfig, e.Event, jsonKind(m.Value))
+			return false, fmt.Errorf("%s: %w: hooks.%s is %s, want an array", d.path, ErrBadConfig, e.Event, jsonKind(m.Value))
 		}
 		if entryUpToDate(arr, e, command, t.Agent) {
 			continue
@@ -206,7 +186,7 @@ func (d *jsonDoc) install(t *InstallTarget, command string, batch bool) (bool, e
 // this left empty (and only those). It returns how many handlers it
 // removed.
 func (d *jsonDoc) uninstall(agent string) (int, error) {
-	hooks, _, err := d.hooksObject()
+	hooks, _, err := d.topObject("hooks")
 	if err != nil || hooks == nil {
 		return 0, err
 	}
@@ -222,9 +202,8 @@ func (d *jsonDoc) uninstall(agent string) (int, error) {
 			jsonRemoveMember(hooks, i)
 		}
 	}
-	if total > 0 && len(hooks.Members) == 0 {
-		root := d.root.Value.(*hujson.Object)
-		jsonRemoveMember(root, jsonMember(root, "hooks"))
+	if total > 0 {
+		d.dropEmptyTop("hooks", hooks)
 	}
 	return total, nil
 }
