@@ -12,5 +12,22 @@
 // what leaves it is diag.Diagnostic, 1-based with columns in Unicode code
 // points. The one converter is in position.go.
 //
-// lsp imports only diag and config.
+// # Locks
+//
+// Where one lock is taken while another is held, always in this order
+// (outer first); no lock is held while a server is written to, except
+// Client.syncMu, whose point is that versions go out in order:
+//
+//	Manager.mu → Client.mu (Warm, Status read a client's state)
+//	entry.docs (read: a check; write: closing documents) → every Client lock
+//	Client.syncMu → Client.mu → store.mu (a version bumped, recorded, sent)
+//	Client.mu → store.mu (arrival marks: baseMark, runsBegan, noteWatched)
+//	Client.pullMu, Client.loadMu, progress.mu, fileStates.mu, registrations.mu:
+//	leaves, taken alone
+//	Watcher.markMu → Watcher.mu; scanner.mu → Watcher.mu (never the reverse)
+//
+// Nothing touches the disk while Client.mu is held: stats are taken
+// before it (sync, resyncChangedOnDisk).
+//
+// lsp imports only diag, config and internal leaf packages.
 package lsp

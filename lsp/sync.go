@@ -214,16 +214,15 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 
 // newDirLocked reports whether path's directory is new to the server: no
 // document was opened in it before, and it changed after the client was
-// made (so the server may not have loaded what is in it). It records the
+// made (so the server may not have loaded what is in it): dir is the
+// directory's stat, taken before c.mu (nil when it failed). It records the
 // directory as seen. c.mu must be held.
-func (c *Client) newDirLocked(path string) bool {
-	dir := filepath.Dir(path)
-	if c.dirs[dir] {
+func (c *Client) newDirLocked(path string, dir os.FileInfo) bool {
+	if c.dirs[filepath.Dir(path)] {
 		return false
 	}
-	c.dirs[dir] = true
-	fi, err := os.Stat(dir)
-	return err == nil && fi.ModTime().After(c.began)
+	c.dirs[filepath.Dir(path)] = true
+	return dir != nil && dir.ModTime().After(c.began)
 }
 
 // recheckNewDirs sends again, as a new version with the same text, each
@@ -474,9 +473,12 @@ func (c *Client) waitFresh(ctx context.Context, since time.Time, mark uint64, wa
 func (c *Client) sync(d Doc) (string, int32, error) {
 	forced := d.Recheck
 	text := d.Text
-	var fi os.FileInfo
+	var fi, dirFI os.FileInfo // stat outside c.mu: a slow disk never holds up the client
 	if st, err := os.Stat(d.Path); err == nil {
 		fi = st
+	}
+	if st, err := os.Stat(filepath.Dir(d.Path)); err == nil {
+		dirFI = st
 	}
 	if text == nil {
 		b, err := readBounded(d.Path, maxConvertRead) // never a FIFO, whose open would block for good
@@ -515,7 +517,7 @@ func (c *Client) sync(d Doc) (string, int32, error) {
 		doc = &document{path: d.Path, langID: doc.langID, version: doc.version + 1, newDir: doc.newDir, delivered: doc.delivered, sent: doc.sent}
 		c.docs[uri] = doc
 	case !open:
-		doc = &document{path: d.Path, langID: c.server.LanguageIDFor(d.Path), version: 1, newDir: c.newDirLocked(d.Path)}
+		doc = &document{path: d.Path, langID: c.server.LanguageIDFor(d.Path), version: 1, newDir: c.newDirLocked(d.Path, dirFI)}
 		c.docs[uri] = doc
 		c.store.reopen(uri) // versions start again at 1
 	default:
@@ -582,23 +584,31 @@ func (c *Client) resyncChangedOnDisk(except []Doc) {
 	for _, d := range except {
 		skip[d.Path] = true
 	}
+	type known struct {
+		path    string
+		modTime time.Time
+		size    int64
+	}
+	var open []known
 	c.mu.Lock()
-	var stale, gone []string
 	for _, doc := range c.docs {
-		if skip[doc.path] {
-			continue
+		if !skip[doc.path] {
+			open = append(open, known{doc.path, doc.modTime, doc.size})
 		}
-		fi, err := os.Stat(doc.path)
-		if errors.Is(err, os.ErrNotExist) {
-			gone = append(gone, doc.path)
-			continue
-		}
-		if err != nil || (fi.ModTime().Equal(doc.modTime) && fi.Size() == doc.size) {
-			continue
-		}
-		stale = append(stale, doc.path)
 	}
 	c.mu.Unlock()
+	var stale, gone []string
+	for _, k := range open { // stat outside c.mu
+		fi, err := os.Stat(k.path)
+		if errors.Is(err, os.ErrNotExist) {
+			gone = append(gone, k.path)
+			continue
+		}
+		if err != nil || (fi.ModTime().Equal(k.modTime) && fi.Size() == k.size) {
+			continue
+		}
+		stale = append(stale, k.path)
+	}
 	_ = c.forgetGone(gone)
 	for _, p := range stale {
 		if _, _, err := c.sync(Doc{Path: p}); err != nil {
