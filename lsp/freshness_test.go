@@ -96,3 +96,32 @@ func storeFresh(s *store, uri string, mark uint64, v int32) bool {
 	sent := []sentVersion{{version: v, hash: 1, mark: mark}}
 	return judge(sent, v, pushes, pulls, pulling, versioned).state == docFresh
 }
+
+// TestWaitPhase: a check's wait is complete only when every changed
+// document is answered or overtaken and nothing it set off is still
+// running; then it settles.
+func TestWaitPhase(t *testing.T) {
+	tests := []struct {
+		name                               string
+		n, fresh, superseded               int
+		pending, othersPulling, othersOpen bool
+		want                               phase
+	}{
+		{"nothing answered yet", 2, 0, 0, false, false, false, phaseUnanswered},
+		{"one of two answered", 2, 1, 0, false, false, false, phaseUnanswered},
+		{"answered and overtaken: nothing more to wait for", 2, 1, 1, false, false, false, phaseSettling},
+		{"all overtaken (a newer check reports them)", 1, 0, 1, false, false, false, phaseSettling},
+		{"answered, cargo check still running", 1, 1, 0, true, false, false, phaseWorking},
+		{"answered, other documents' pulls running (pyright)", 1, 1, 0, false, true, false, phaseWorking},
+		{"answered, tsserver's other files to come", 1, 1, 0, false, false, true, phaseWorking},
+		{"answered while work runs but another lost its answer", 2, 1, 0, true, true, true, phaseUnanswered},
+		{"all in", 3, 3, 0, false, false, false, phaseSettling},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := waitPhase(tt.n, tt.fresh, tt.superseded, tt.pending, tt.othersPulling, tt.othersOpen); got != tt.want {
+				t.Errorf("waitPhase = %d, want %d", got, tt.want)
+			}
+		})
+	}
+}

@@ -422,25 +422,22 @@ func (c *Client) waitFresh(ctx context.Context, since time.Time, mark uint64, wa
 		// Other documents' pulls are part of a write's answer; a file
 		// clangd still works on may be published again (filestatus.go).
 		othersPulling := waitPulls && c.store.pullingOther(want) || c.busy(want)
-		switch {
-		case len(w.fresh)+len(w.superseded) < len(want):
-			// Not (or no longer) fresh: a refresh made a pull server start
-			// over. Wait for its answer, within ctx.
+		switch waitPhase(len(want), len(w.fresh), len(w.superseded), len(pending) > 0, othersPulling, others != nil) {
+		case phaseUnanswered:
 			settleTimer, allFresh, completed = nil, time.Time{}, time.Time{}
-		case othersPulling, len(pending) > 0:
-			// The other open documents' pulls are part of a write's
-			// answer (Outcome.Others); work the change set off
-			// (rust-analyzer's cargo check after didSave) is part of it too.
+		case phaseWorking:
 			settleTimer, completed = nil, time.Time{}
 			if allFresh.IsZero() {
 				allFresh = time.Now()
 			}
-		case allFresh.IsZero():
-			allFresh = time.Now()
-		}
-		if !allFresh.IsZero() && len(pending) == 0 && others == nil && !othersPulling && settleTimer == nil {
-			completed = time.Now()
-			settleTimer = time.After(settle)
+		case phaseSettling:
+			if allFresh.IsZero() {
+				allFresh = time.Now()
+			}
+			if settleTimer == nil {
+				completed = time.Now()
+				settleTimer = time.After(settle)
+			}
 		}
 		select {
 		case <-arrived:
@@ -464,6 +461,44 @@ func (c *Client) waitFresh(ctx context.Context, since time.Time, mark uint64, wa
 			return w
 		}
 	}
+}
+
+// phase is where a check's wait stands (waitPhase).
+type phase int
+
+const (
+	// phaseUnanswered: a changed document has no fresh answer yet, or
+	// lost it (a refresh made a pull server start over). Wait, within
+	// the check's budget.
+	phaseUnanswered phase = iota
+	// phaseWorking: every changed document is answered (or its check
+	// overtaken), but work the change set off goes on: the other open
+	// documents' pulls (part of a write's answer, Outcome.Others), clangd
+	// still building a file (filestatus.go), progress begun since the
+	// change (rust-analyzer's cargo check after didSave), other files'
+	// answers asked of tsserver.
+	phaseWorking
+	// phaseSettling: all is in; the answer is complete once the settle
+	// window passes with nothing new arriving (a wave of publications
+	// restarts it).
+	phaseSettling
+)
+
+// waitPhase decides where a wait over n changed documents stands, of
+// which fresh are answered (judge) and superseded overtaken by a newer
+// check; pending says work the server began since the change is still
+// running, othersPulling that other documents' pulls (or clangd's builds)
+// are, othersOpen that answers about other files are still to come. It is
+// pure: waitFresh wakes on every arrival, progress report and timer, and
+// asks it.
+func waitPhase(n, fresh, superseded int, pending, othersPulling, othersOpen bool) phase {
+	switch {
+	case fresh+superseded < n:
+		return phaseUnanswered
+	case pending, othersPulling, othersOpen:
+		return phaseWorking
+	}
+	return phaseSettling
 }
 
 // sync sends one document's current text and returns its URI and the
