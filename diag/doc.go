@@ -6,7 +6,9 @@
 //
 // Positions here are 1-based lines and 1-based columns counted in Unicode
 // code points (characters). Wire units such as LSP's 0-based UTF-16
-// positions never reach this package; each producer converts once.
+// positions never reach a Diagnostic; each producer converts once, with the
+// one column converter here (columns.go: ToCodePoints and FromCodePoints,
+// for bytes, UTF-16 code units, code points and display columns).
 //
 // diag is a leaf: it imports nothing from lsp-hook.
 package diag

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"io"
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
 )
 
 // rdjson wire types: the JSON (protojson) form of reviewdog's Reviewdog
@@ -115,34 +113,5 @@ func bytesColumn(text string, n, col int) int {
 	if !ok {
 		return col
 	}
-	return fromCodePoints(line, col, UnitBytes)
-}
-
-// fromCodePoints is the inverse of ToCodePoints: it converts the 1-based
-// column col, counted in code points on line (the line's text without its
-// line ending), into a 1-based column counted in unit. A column past the end
-// of the line keeps its excess (one unit per missing character), so
-// ToCodePoints(line, fromCodePoints(line, c, u), u) == c for every c ≥ 1.
-// Invalid UTF-8 counts one column per byte in every unit. Columns below 1
-// are returned unchanged.
-func fromCodePoints(line string, col int, unit ColumnUnit) int {
-	if unit == UnitCodePoints || col < 1 {
-		return col
-	}
-	chars := col - 1 // characters before the target column
-	units := 0
-	for i := 0; i < len(line) && chars > 0; {
-		r, size := utf8.DecodeRuneInString(line[i:])
-		switch {
-		case unit == UnitBytes:
-			units += size
-		case r == utf8.RuneError && size == 1:
-			units++
-		default:
-			units += utf16.RuneLen(r)
-		}
-		i += size
-		chars--
-	}
-	return units + chars + 1
+	return FromCodePoints(line, col, UnitBytes)
 }

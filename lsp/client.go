@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
@@ -48,6 +49,7 @@ type Client struct {
 	stderr *tail
 	exited chan struct{} // closed when the process has been reaped
 	store  *store
+	ids    atomic.Uint64 // the last request id picked for conn (call, Shutdown); ids count from 1, per client
 
 	// Set once by initialize, read-only after.
 	encoding                        string
@@ -322,7 +324,10 @@ func (c *Client) Shutdown(grace time.Duration) {
 	ctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
 	if c.Err() == nil {
-		if err := c.conn.Call(ctx, "shutdown", nil, nil); err == nil {
+		// The id is picked as call picks them: the connection's own
+		// default could be one a request still pending was given.
+		id := jsonrpc2.PickID(jsonrpc2.ID{Num: c.ids.Add(1)})
+		if err := c.conn.Call(ctx, "shutdown", nil, nil, id); err == nil {
 			_ = c.conn.Notify(ctx, "exit", nil)
 		}
 	}
@@ -364,7 +369,7 @@ func (c *Client) call(ctx context.Context, method string, params, result any) er
 	if err := c.Err(); err != nil {
 		return err
 	}
-	id := jsonrpc2.ID{Num: nextID()}
+	id := jsonrpc2.ID{Num: c.ids.Add(1)}
 	err := c.conn.Call(ctx, method, params, result, jsonrpc2.PickID(id))
 	if ctx.Err() != nil && c.Err() == nil {
 		_ = c.conn.Notify(context.Background(), "$/cancelRequest", map[string]any{"id": id.Num})
@@ -389,16 +394,6 @@ func (c *Client) notify(method string, params any) error {
 		return fmt.Errorf("%s: %w", method, err)
 	}
 	return nil
-}
-
-var idMu sync.Mutex
-var idSeq uint64
-
-func nextID() uint64 {
-	idMu.Lock()
-	defer idMu.Unlock()
-	idSeq++
-	return idSeq
 }
 
 // LookPath finds a server executable: on $PATH, else in lsp-hook's own tools

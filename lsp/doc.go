@@ -10,7 +10,9 @@
 // Wire types — 0-based lines, characters in the negotiated position encoding
 // (UTF-16 unless the server chose UTF-8 or UTF-32) — stay inside this package;
 // what leaves it is diag.Diagnostic, 1-based with columns in Unicode code
-// points. The one converter is in position.go.
+// points. The conversion is diag's one column converter (diag.ToCodePoints,
+// diag.FromCodePoints), called through Column and Character in position.go,
+// which map the negotiated encoding to a diag.ColumnUnit.
 //
 // # Locks
 //

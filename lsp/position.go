@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/lsp-hook/lsp-hook/diag"
 	"github.com/lsp-hook/lsp-hook/internal/fileuri"
@@ -17,14 +15,15 @@ import (
 // (a character outside the Basic Multilingual Plane, such as most emoji,
 // counts 2), bytes for "utf-8", code points for "utf-32" (LSP 3.17
 // "Position", "PositionEncodingKind"). A diag.Diagnostic is 1-based in both
-// line and column, with the column in Unicode code points. toColumn is the
-// one conversion between the two, and it needs the line's text: without the
-// text, a UTF-16 offset cannot be turned into characters.
+// line and column, with the column in Unicode code points. Column and
+// Character convert between the two on the line's text (without the text, a
+// UTF-16 offset cannot be turned into characters), through diag's one
+// converter (diag.ToCodePoints, diag.FromCodePoints: its rules for an offset
+// inside a character, past the end of the line, or on invalid UTF-8);
+// columnUnit names the diag.ColumnUnit an encoding counts in.
 //
 // Lines are split at "\n"; a "\r" before it belongs to the line ending, as
-// the specification says for "\r\n". A character offset past the end of the
-// line is clamped to the end (the specification says to default back to the
-// line length). Invalid UTF-8 counts one column per byte.
+// the specification says for "\r\n".
 
 // lineIndex gives fast access to the lines of a document.
 type lineIndex struct {
@@ -56,50 +55,47 @@ func (x *lineIndex) line(n int) ([]byte, bool) {
 	return bytes.TrimSuffix(l, []byte("\r")), true
 }
 
-// toColumn converts a 0-based character offset in encoding enc on line text
-// into a 1-based column in code points.
-func toColumn(line []byte, character uint32, enc string) int {
-	units := int(character)
-	col := 0
-	for i := 0; i < len(line) && units > 0; {
-		r, size := utf8.DecodeRune(line[i:])
-		switch enc {
-		case EncodingUTF8:
-			units -= size
-		case EncodingUTF32:
-			units--
-		default: // UTF-16
-			if r == utf8.RuneError && size == 1 {
-				units--
-			} else {
-				units -= utf16.RuneLen(r)
-			}
-		}
-		i += size
-		col++
+// columnUnit is the diag.ColumnUnit that position encoding enc counts:
+// bytes for "utf-8", code points for "utf-32", UTF-16 code units for
+// "utf-16" and anything else (the client settles on one of the three at
+// initialize).
+func columnUnit(enc string) diag.ColumnUnit {
+	switch enc {
+	case EncodingUTF8:
+		return diag.UnitBytes
+	case EncodingUTF32:
+		return diag.UnitCodePoints
 	}
-	return col + 1
+	return diag.UnitUTF16
 }
 
-// fromColumn is toColumn's inverse: the 0-based offset, in encoding enc, of
-// the 1-based code-point column col on line text. A column past the end of
-// the line counts one unit per extra column.
-func fromColumn(line []byte, col int, enc string) uint32 {
-	units := 0
-	i := 0
-	for ; col > 1 && i < len(line); col-- {
-		r, size := utf8.DecodeRune(line[i:])
-		switch {
-		case enc == EncodingUTF8:
-			units += size
-		case enc == EncodingUTF32, r == utf8.RuneError && size == 1:
-			units++
-		default: // UTF-16
-			units += utf16.RuneLen(r)
-		}
-		i += size
+// Column returns the 1-based code-point column, as a diag.Diagnostic counts
+// columns, of the 0-based offset character counted in encoding enc on line
+// (its text without the line ending). An offset inside a character (a UTF-8
+// continuation byte, a low surrogate) is that character; an offset past the
+// end of the line is one past its last character (diag.ToCodePoints).
+func Column(line []byte, character uint32, enc string) int {
+	// No encoding counts more units than the line has bytes: an offset
+	// beyond that is past the end whatever it is, and int(character)+1
+	// cannot overflow.
+	units := len(line)
+	if int64(character) < int64(units) {
+		units = int(character)
 	}
-	return uint32(units + max(col-1, 0))
+	return diag.ToCodePoints(string(line), units+1, columnUnit(enc))
+}
+
+// Character returns the 0-based offset, in encoding enc, of the 1-based
+// code-point column col on line (its text without the line ending): the
+// Position.Character a server that negotiated enc expects. It is the
+// inverse of Column; a column past the end of the line counts one unit per
+// extra column, a column below 1 is the start of the line
+// (diag.FromCodePoints).
+func Character(line []byte, col int, enc string) uint32 {
+	if col < 1 {
+		return 0
+	}
+	return uint32(diag.FromCodePoints(string(line), col, columnUnit(enc)) - 1)
 }
 
 // recode converts p, whose character counts units of encoding from, into
@@ -112,7 +108,7 @@ func (x *lineIndex) recode(p Position, from, to string) Position {
 	if !ok {
 		return p
 	}
-	return Position{Line: p.Line, Character: fromColumn(l, toColumn(l, p.Character, from), to)}
+	return Position{Line: p.Line, Character: Character(l, Column(l, p.Character, from), to)}
 }
 
 // convert turns an LSP position into a 1-based line and code-point column.
@@ -123,7 +119,7 @@ func (x *lineIndex) convert(p Position, enc string) (line, col int) {
 	if !ok {
 		return int(p.Line) + 1, int(p.Character) + 1
 	}
-	return int(p.Line) + 1, toColumn(l, p.Character, enc)
+	return int(p.Line) + 1, Column(l, p.Character, enc)
 }
 
 // pathToURI turns an absolute file path into a file:// URI, percent-encoded

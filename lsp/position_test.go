@@ -12,7 +12,9 @@ import (
 	"github.com/lsp-hook/lsp-hook/config"
 )
 
-func TestToColumn(t *testing.T) {
+// TestColumn: a server's offset, in each encoding, becomes a code-point
+// column (the cases of every unit are diag's TestColumns).
+func TestColumn(t *testing.T) {
 	tests := []struct {
 		name string
 		line string
@@ -30,18 +32,22 @@ func TestToColumn(t *testing.T) {
 		{"past end clamps", "ab", 10, EncodingUTF16, 3},
 		{"invalid utf8 byte", "\xffx", 1, EncodingUTF16, 2},
 		{"mixed", "a日😀b", 4, EncodingUTF16, 4},
+		{"inside a surrogate pair is the emoji", "a😀b", 2, EncodingUTF16, 2},
+		{"inside a utf8 sequence is the emoji", "a😀b", 3, EncodingUTF8, 2},
+		{"past the end of an astral line clamps", "a😀b", 5, EncodingUTF16, 4},
+		{"largest offset clamps", "a😀b", ^uint32(0), EncodingUTF8, 4},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := toColumn([]byte(tt.line), tt.char, tt.enc); got != tt.want {
-				t.Errorf("toColumn(%q, %d, %s) = %d, want %d", tt.line, tt.char, tt.enc, got, tt.want)
+			if got := Column([]byte(tt.line), tt.char, tt.enc); got != tt.want {
+				t.Errorf("Column(%q, %d, %s) = %d, want %d", tt.line, tt.char, tt.enc, got, tt.want)
 			}
 		})
 	}
 }
 
 // TestRecode: a position moves between encodings through its code-point
-// column, and fromColumn inverts toColumn.
+// column, and Character inverts Column.
 func TestRecode(t *testing.T) {
 	x := newLineIndex([]byte("a日😀b\r\nx"))
 	tests := []struct {
@@ -67,8 +73,8 @@ func TestRecode(t *testing.T) {
 	for _, enc := range []string{EncodingUTF8, EncodingUTF16, EncodingUTF32} {
 		line := []byte("a日😀b")
 		for col := 1; col <= 5; col++ {
-			if got := toColumn(line, fromColumn(line, col, enc), enc); got != col {
-				t.Errorf("%s: toColumn(fromColumn(%d)) = %d", enc, col, got)
+			if got := Column(line, Character(line, col, enc), enc); got != col {
+				t.Errorf("%s: Column(Character(%d)) = %d", enc, col, got)
 			}
 		}
 	}

@@ -201,14 +201,3 @@ func (c *Client) openForRequest(ctx context.Context, path string) error {
 	_, _, err = c.sync(Doc{Path: path, Text: disk})
 	return err
 }
-
-// Character returns the 0-based offset, in encoding enc, of the 1-based
-// code-point column col on line (its text without the line ending): the
-// Position.Character a server that negotiated enc expects. It is the
-// inverse of Column (see position.go for the units).
-func Character(line []byte, col int, enc string) uint32 { return fromColumn(line, col, enc) }
-
-// Column returns the 1-based code-point column of the 0-based offset
-// character, counted in encoding enc, on line (its text without the line
-// ending), as a diag.Diagnostic counts columns.
-func Column(line []byte, character uint32, enc string) int { return toColumn(line, character, enc) }
