@@ -279,7 +279,7 @@ func (c *Client) Err() error {
 	if c.err == nil {
 		return nil
 	}
-	return fmt.Errorf("%w: %v", ErrBroken, c.err)
+	return fmt.Errorf("%w: %w", ErrBroken, c.err)
 }
 
 // Pid returns the server's process ID.

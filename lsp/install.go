@@ -232,7 +232,7 @@ func runStep(ctx context.Context, server string, argv, env []string, opts Instal
 	begin := time.Now()
 	if err := child.Run(); err != nil {
 		if ctx.Err() != nil {
-			err = fmt.Errorf("%w (%v)", ctx.Err(), err)
+			err = fmt.Errorf("%w (%w)", ctx.Err(), err)
 		}
 		fmt.Fprintf(opts.Progress, "%s: %s failed after %s\n", server, step, elapsed(begin))
 		return &StepError{Server: server, Step: step, Output: captured.String(), Err: err}

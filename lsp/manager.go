@@ -415,7 +415,7 @@ func (m *Manager) start(ctx context.Context, e *entry) {
 	defer e.cancel()
 	exe, err := LookPath(e.server.Command[0])
 	if err != nil {
-		e.err, e.missing = fmt.Errorf("%w: %v", ErrUnavailable, err), true
+		e.err, e.missing = fmt.Errorf("%w: %w", ErrUnavailable, err), true
 		m.log.Warn("server unavailable", "server", e.server.Name, "err", err)
 		if m.cfg.AutoInstall {
 			m.autoInstall(e.server)

@@ -277,7 +277,7 @@ func (c *Client) tsserverRequest(ctx context.Context, command string, args, body
 	if err != nil {
 		var rpcErr *jsonrpc2.Error
 		if errors.As(err, &rpcErr) && (rpcErr.Code == jsonrpc2.CodeMethodNotFound || rpcErr.Code == jsonrpc2.CodeInvalidParams) {
-			return fmt.Errorf("%w: %v", errTSUnsupported, err)
+			return fmt.Errorf("%w: %w", errTSUnsupported, err)
 		}
 		return fmt.Errorf("tsserver %s: %w", command, err)
 	}

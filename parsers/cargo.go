@@ -11,16 +11,15 @@ import (
 	"github.com/lsp-hook/lsp-hook/diag"
 )
 
-func init() {
-	register(Format{
-		Name:     "cargo",
-		Aliases:  []string{"clippy"},
-		Doc:      "cargo check --message-format=json (or cargo clippy, cargo build, cargo test --no-run)",
-		Unit:     diag.UnitCodePoints,
-		Parser:   ParserFunc(ParseCargo),
-		Detect:   detectCargo,
-		Priority: 50,
-	})
+// formatCargo is the cargo format (registry, parser.go).
+var formatCargo = Format{
+	Name:     "cargo",
+	Aliases:  []string{"clippy"},
+	Doc:      "cargo check --message-format=json (or cargo clippy, cargo build, cargo test --no-run)",
+	Unit:     diag.UnitCodePoints,
+	Parser:   ParserFunc(ParseCargo),
+	Detect:   detectCargo,
+	Priority: 50,
 }
 
 // cargoLine is what ParseCargo first reads of a line of cargo's JSON

@@ -9,15 +9,14 @@ import (
 	"github.com/lsp-hook/lsp-hook/diag"
 )
 
-func init() {
-	register(Format{
-		Name:     "cargo-short",
-		Doc:      "cargo check --message-format=short (stderr; or cargo clippy, rustc --error-format=short)",
-		Unit:     diag.UnitCodePoints,
-		Parser:   ParserFunc(ParseCargoShort),
-		Detect:   detectCargoShort,
-		Priority: 40,
-	})
+// formatCargoShort is the cargo-short format (registry, parser.go).
+var formatCargoShort = Format{
+	Name:     "cargo-short",
+	Doc:      "cargo check --message-format=short (stderr; or cargo clippy, rustc --error-format=short)",
+	Unit:     diag.UnitCodePoints,
+	Parser:   ParserFunc(ParseCargoShort),
+	Detect:   detectCargoShort,
+	Priority: 40,
 }
 
 // cargoShortLine matches one rustc diagnostic in short form:

@@ -7,15 +7,14 @@ import (
 	"github.com/lsp-hook/lsp-hook/diag"
 )
 
-func init() {
-	register(Format{
-		Name:     "eslint",
-		Doc:      "eslint -f json (ESLint's built-in json formatter)",
-		Unit:     diag.UnitUTF16,
-		Parser:   ParserFunc(ParseESLint),
-		Detect:   detectESLint,
-		Priority: 50,
-	})
+// formatEslint is the eslint format (registry, parser.go).
+var formatEslint = Format{
+	Name:     "eslint",
+	Doc:      "eslint -f json (ESLint's built-in json formatter)",
+	Unit:     diag.UnitUTF16,
+	Parser:   ParserFunc(ParseESLint),
+	Detect:   detectESLint,
+	Priority: 50,
 }
 
 // eslintResult is one file's entry in `eslint -f json` output: ESLint's

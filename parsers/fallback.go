@@ -15,13 +15,12 @@ import (
 // FallbackName is the last-resort format auto-detection falls back to.
 const FallbackName = "fallback"
 
-func init() {
-	register(Format{
-		Name:   FallbackName,
-		Doc:    "any output with path:line[:col] or path(line,col) positions; what auto uses when no format matches",
-		Unit:   diag.UnitBytes,
-		Parser: ParserFunc(ParseFallback),
-	})
+// formatFallback is the fallback format (FallbackName; formats, parser.go).
+var formatFallback = Format{
+	Name:   FallbackName,
+	Doc:    "any output with path:line[:col] or path(line,col) positions; what auto uses when no format matches",
+	Unit:   diag.UnitBytes,
+	Parser: ParserFunc(ParseFallback),
 }
 
 // fallbackColon matches "path:line" or "path:line:col" where the path has

@@ -9,24 +9,23 @@ import (
 	"github.com/lsp-hook/lsp-hook/diag"
 )
 
-func init() {
-	register(Format{
-		Name: "gcc",
-		Doc: "gcc -fsyntax-only (display columns, gcc ≥ 11's default: a tab reaches the next multiple of 8; " +
-			"also the generic file:line[:col]: severity: message form)",
-		Unit:     diag.UnitDisplay,
-		Parser:   ParserFunc(ParseGCC),
-		Detect:   detectGCC,
-		Priority: 20,
-	})
-	// clang prints the same lines with byte columns; auto-detection cannot
-	// tell the two apart and picks gcc.
-	register(Format{
-		Name:   "clang",
-		Doc:    "clang -fsyntax-only, or gcc -fdiagnostics-column-unit=byte (byte columns)",
-		Unit:   diag.UnitBytes,
-		Parser: ParserFunc(ParseGCC),
-	})
+// formatGcc is the gcc format (formats, parser.go).
+var formatGcc = Format{
+	Name: "gcc",
+	Doc: "gcc -fsyntax-only (display columns, gcc ≥ 11's default: a tab reaches the next multiple of 8; " +
+		"also the generic file:line[:col]: severity: message form)",
+	Unit:     diag.UnitDisplay,
+	Parser:   ParserFunc(ParseGCC),
+	Detect:   detectGCC,
+	Priority: 20,
+}
+
+// formatClang is the clang format (formats, parser.go).
+var formatClang = Format{
+	Name:   "clang",
+	Doc:    "clang -fsyntax-only, or gcc -fdiagnostics-column-unit=byte (byte columns)",
+	Unit:   diag.UnitBytes,
+	Parser: ParserFunc(ParseGCC),
 }
 
 // gccLine matches a diagnostic line of gcc or clang (gcc's

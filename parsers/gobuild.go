@@ -11,15 +11,14 @@ import (
 	"github.com/lsp-hook/lsp-hook/diag"
 )
 
-func init() {
-	register(Format{
-		Name:     "go-build",
-		Doc:      "go build ./... (or go build -json, Go ≥ 1.24)",
-		Unit:     diag.UnitBytes,
-		Parser:   ParserFunc(ParseGoBuild),
-		Detect:   detectGoBuild,
-		Priority: 30,
-	})
+// formatGoBuild is the go-build format (formats, parser.go).
+var formatGoBuild = Format{
+	Name:     "go-build",
+	Doc:      "go build ./... (or go build -json, Go ≥ 1.24)",
+	Unit:     diag.UnitBytes,
+	Parser:   ParserFunc(ParseGoBuild),
+	Detect:   detectGoBuild,
+	Priority: 30,
 }
 
 // ParseGoBuild reads the output of `go build` (stdout and stderr together),

@@ -10,16 +10,15 @@ import (
 	"github.com/lsp-hook/lsp-hook/diag"
 )
 
-func init() {
-	register(Format{
-		Name:     "golangci-lint",
-		Aliases:  []string{"golangci"},
-		Doc:      "golangci-lint run --output.json.path stdout (v2) or --out-format json (v1)",
-		Unit:     diag.UnitBytes,
-		Parser:   ParserFunc(ParseGolangciLint),
-		Detect:   detectGolangciLint,
-		Priority: 50,
-	})
+// formatGolangciLint is the golangci-lint format (formats, parser.go).
+var formatGolangciLint = Format{
+	Name:     "golangci-lint",
+	Aliases:  []string{"golangci"},
+	Doc:      "golangci-lint run --output.json.path stdout (v2) or --out-format json (v1)",
+	Unit:     diag.UnitBytes,
+	Parser:   ParserFunc(ParseGolangciLint),
+	Detect:   detectGolangciLint,
+	Priority: 50,
 }
 
 // golangciReport is golangci-lint's JSON report (pkg/printers/json.go,

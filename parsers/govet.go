@@ -13,15 +13,14 @@ import (
 	"github.com/lsp-hook/lsp-hook/diag"
 )
 
-func init() {
-	register(Format{
-		Name:     "go-vet",
-		Doc:      "go vet ./... (or go vet -json ./...), stdout and stderr together",
-		Unit:     diag.UnitBytes,
-		Parser:   ParserFunc(ParseGoVet),
-		Detect:   detectGoVet,
-		Priority: 35,
-	})
+// formatGoVet is the go-vet format (formats, parser.go).
+var formatGoVet = Format{
+	Name:     "go-vet",
+	Doc:      "go vet ./... (or go vet -json ./...), stdout and stderr together",
+	Unit:     diag.UnitBytes,
+	Parser:   ParserFunc(ParseGoVet),
+	Detect:   detectGoVet,
+	Priority: 35,
 }
 
 // ParseGoVet reads the output of `go vet`, plain or with -json; one parser

@@ -10,15 +10,14 @@ import (
 	"github.com/lsp-hook/lsp-hook/diag"
 )
 
-func init() {
-	register(Format{
-		Name:     "json",
-		Doc:      "a JSON array of diagnostics {path|file|filename, line, column|col, …, severity, code, source, message}, or lsp-hook --format json",
-		Unit:     diag.UnitCodePoints,
-		Parser:   ParserFunc(ParseJSONArray),
-		Detect:   detectJSONArray,
-		Priority: 10,
-	})
+// formatJSON is the json format (formats, parser.go).
+var formatJSON = Format{
+	Name:     "json",
+	Doc:      "a JSON array of diagnostics {path|file|filename, line, column|col, …, severity, code, source, message}, or lsp-hook --format json",
+	Unit:     diag.UnitCodePoints,
+	Parser:   ParserFunc(ParseJSONArray),
+	Detect:   detectJSONArray,
+	Priority: 10,
 }
 
 // ParseJSONArray reads diagnostics written as plain JSON, in one of two

@@ -12,15 +12,14 @@ import (
 	"github.com/lsp-hook/lsp-hook/internal/fileuri"
 )
 
-func init() {
-	register(Format{
-		Name:     "lsp",
-		Doc:      "LSP 3.17 Diagnostic[] arrays, PublishDiagnosticsParams objects or publishDiagnostics notifications (a language server trace)",
-		Unit:     diag.UnitUTF16,
-		Parser:   ParserFunc(ParseLSP),
-		Detect:   detectLSP,
-		Priority: 55,
-	})
+// formatLsp is the lsp format (formats, parser.go).
+var formatLsp = Format{
+	Name:     "lsp",
+	Doc:      "LSP 3.17 Diagnostic[] arrays, PublishDiagnosticsParams objects or publishDiagnostics notifications (a language server trace)",
+	Unit:     diag.UnitUTF16,
+	Parser:   ParserFunc(ParseLSP),
+	Detect:   detectLSP,
+	Priority: 55,
 }
 
 // ParseLSP reads diagnostics as language servers send them (LSP 3.17). The

@@ -10,15 +10,14 @@ import (
 	"github.com/lsp-hook/lsp-hook/diag"
 )
 
-func init() {
-	register(Format{
-		Name:     "mypy",
-		Doc:      "mypy [--show-column-numbers [--show-error-end]] or mypy --output json",
-		Unit:     diag.UnitBytes,
-		Parser:   ParserFunc(ParseMypy),
-		Detect:   detectMypy,
-		Priority: 40,
-	})
+// formatMypy is the mypy format (formats, parser.go).
+var formatMypy = Format{
+	Name:     "mypy",
+	Doc:      "mypy [--show-column-numbers [--show-error-end]] or mypy --output json",
+	Unit:     diag.UnitBytes,
+	Parser:   ParserFunc(ParseMypy),
+	Detect:   detectMypy,
+	Priority: 40,
 }
 
 // mypyTextLine matches one message of mypy's text output:

@@ -60,17 +60,49 @@ type Format struct {
 // SniffLen is how many leading bytes of output auto-detection looks at.
 const SniffLen = 64 << 10
 
-var registry = map[string]*Format{}
+// formats are the formats Lookup knows besides auto, each defined in its
+// own file; Priority, not this order, orders detection.
+var formats = []*Format{
+	&formatCargo,
+	&formatCargoShort,
+	&formatClang,
+	&formatEslint,
+	&formatFallback,
+	&formatGcc,
+	&formatGoBuild,
+	&formatGoVet,
+	&formatGolangciLint,
+	&formatJSON,
+	&formatLsp,
+	&formatMypy,
+	&formatPyright,
+	&formatRdjson,
+	&formatRdjsonl,
+	&formatRuff,
+	&formatSarif,
+	&formatShellcheck,
+	&formatShellcheckGcc,
+	&formatTsc,
+}
 
-// register adds f to the registry; each format file calls it from init.
-// A duplicate name is a programming error and panics.
-func register(f Format) {
-	for _, n := range append([]string{f.Name}, f.Aliases...) {
-		if _, dup := registry[n]; dup {
-			panic("parsers: format " + n + " registered twice")
+// registry maps every format's name and aliases to it (newRegistry).
+var registry = newRegistry(formats)
+
+// newRegistry maps the name and aliases of each of fs to it, built
+// explicitly from the list rather than by init side effects (as
+// reviewdog's parser.New is). A duplicate name is a programming error and
+// panics at start-up.
+func newRegistry(fs []*Format) map[string]*Format {
+	r := make(map[string]*Format)
+	for _, f := range fs {
+		for _, n := range append([]string{f.Name}, f.Aliases...) {
+			if _, dup := r[n]; dup {
+				panic("parsers: format " + n + " defined twice")
+			}
+			r[n] = f
 		}
-		registry[n] = &f
 	}
+	return r
 }
 
 // Lookup returns the format called name (a Name or an alias), or an error

@@ -7,15 +7,14 @@ import (
 	"github.com/lsp-hook/lsp-hook/diag"
 )
 
-func init() {
-	register(Format{
-		Name:     "pyright",
-		Doc:      "pyright --outputjson",
-		Unit:     diag.UnitUTF16,
-		Parser:   ParserFunc(ParsePyright),
-		Detect:   detectPyright,
-		Priority: 50,
-	})
+// formatPyright is the pyright format (formats, parser.go).
+var formatPyright = Format{
+	Name:     "pyright",
+	Doc:      "pyright --outputjson",
+	Unit:     diag.UnitUTF16,
+	Parser:   ParserFunc(ParsePyright),
+	Detect:   detectPyright,
+	Priority: 50,
 }
 
 // pyrightReport is the document `pyright --outputjson` prints (pyright's

@@ -10,23 +10,24 @@ import (
 	"github.com/lsp-hook/lsp-hook/diag"
 )
 
-func init() {
-	register(Format{
-		Name:     "rdjson",
-		Doc:      "reviewdog rdjson: one DiagnosticResult JSON object (reviewdog -f=rdjson input)",
-		Unit:     diag.UnitBytes,
-		Parser:   ParserFunc(ParseRDJSON),
-		Detect:   detectRDJSON,
-		Priority: 55,
-	})
-	register(Format{
-		Name:     "rdjsonl",
-		Doc:      "reviewdog rdjsonl: one rdf Diagnostic JSON object per line (reviewdog -f=rdjsonl input, lsp-hook --format rdjsonl)",
-		Unit:     diag.UnitBytes,
-		Parser:   ParserFunc(ParseRDJSONL),
-		Detect:   detectRDJSONL,
-		Priority: 55,
-	})
+// formatRdjson is the rdjson format (formats, parser.go).
+var formatRdjson = Format{
+	Name:     "rdjson",
+	Doc:      "reviewdog rdjson: one DiagnosticResult JSON object (reviewdog -f=rdjson input)",
+	Unit:     diag.UnitBytes,
+	Parser:   ParserFunc(ParseRDJSON),
+	Detect:   detectRDJSON,
+	Priority: 55,
+}
+
+// formatRdjsonl is the rdjsonl format (formats, parser.go).
+var formatRdjsonl = Format{
+	Name:     "rdjsonl",
+	Doc:      "reviewdog rdjsonl: one rdf Diagnostic JSON object per line (reviewdog -f=rdjsonl input, lsp-hook --format rdjsonl)",
+	Unit:     diag.UnitBytes,
+	Parser:   ParserFunc(ParseRDJSONL),
+	Detect:   detectRDJSONL,
+	Priority: 55,
 }
 
 // Reviewdog Diagnostic Format (reviewdog proto/rdf/reviewdog.proto), as

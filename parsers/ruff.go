@@ -7,15 +7,14 @@ import (
 	"github.com/lsp-hook/lsp-hook/diag"
 )
 
-func init() {
-	register(Format{
-		Name:     "ruff",
-		Doc:      "ruff check --output-format json",
-		Unit:     diag.UnitCodePoints,
-		Parser:   ParserFunc(ParseRuff),
-		Detect:   detectRuff,
-		Priority: 50,
-	})
+// formatRuff is the ruff format (formats, parser.go).
+var formatRuff = Format{
+	Name:     "ruff",
+	Doc:      "ruff check --output-format json",
+	Unit:     diag.UnitCodePoints,
+	Parser:   ParserFunc(ParseRuff),
+	Detect:   detectRuff,
+	Priority: 50,
 }
 
 // ruffDiagnostic is one element of `ruff check --output-format json`, as

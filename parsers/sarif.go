@@ -14,15 +14,14 @@ import (
 	"github.com/lsp-hook/lsp-hook/internal/fileuri"
 )
 
-func init() {
-	register(Format{
-		Name:     "sarif",
-		Doc:      "SARIF 2.1.0 logs (golangci-lint --output.sarif.path, eslint -f @microsoft/eslint-formatter-sarif, CodeQL, lsp-hook --format sarif)",
-		Unit:     diag.UnitUTF16,
-		Parser:   SARIFParser{},
-		Detect:   detectSARIF,
-		Priority: 60,
-	})
+// formatSarif is the sarif format (formats, parser.go).
+var formatSarif = Format{
+	Name:     "sarif",
+	Doc:      "SARIF 2.1.0 logs (golangci-lint --output.sarif.path, eslint -f @microsoft/eslint-formatter-sarif, CodeQL, lsp-hook --format sarif)",
+	Unit:     diag.UnitUTF16,
+	Parser:   SARIFParser{},
+	Detect:   detectSARIF,
+	Priority: 60,
 }
 
 // SARIFParser reads a SARIF 2.1.0 log (OASIS SARIF 2.1.0 errata 01): every

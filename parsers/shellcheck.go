@@ -8,15 +8,14 @@ import (
 	"github.com/lsp-hook/lsp-hook/diag"
 )
 
-func init() {
-	register(Format{
-		Name:     "shellcheck",
-		Doc:      "shellcheck -f json1",
-		Unit:     diag.UnitCodePoints,
-		Parser:   ParserFunc(ParseShellCheck),
-		Detect:   detectShellCheck,
-		Priority: 50,
-	})
+// formatShellcheck is the shellcheck format (formats, parser.go).
+var formatShellcheck = Format{
+	Name:     "shellcheck",
+	Doc:      "shellcheck -f json1",
+	Unit:     diag.UnitCodePoints,
+	Parser:   ParserFunc(ParseShellCheck),
+	Detect:   detectShellCheck,
+	Priority: 50,
 }
 
 // shellCheckReport is the document `shellcheck -f json1` prints

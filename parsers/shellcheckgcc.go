@@ -9,15 +9,14 @@ import (
 	"github.com/lsp-hook/lsp-hook/diag"
 )
 
-func init() {
-	register(Format{
-		Name:     "shellcheck-gcc",
-		Doc:      "shellcheck -f gcc",
-		Unit:     diag.UnitCodePoints,
-		Parser:   ParserFunc(ParseShellCheckGCC),
-		Detect:   detectShellCheckGCC,
-		Priority: 40,
-	})
+// formatShellcheckGcc is the shellcheck-gcc format (formats, parser.go).
+var formatShellcheckGcc = Format{
+	Name:     "shellcheck-gcc",
+	Doc:      "shellcheck -f gcc",
+	Unit:     diag.UnitCodePoints,
+	Parser:   ParserFunc(ParseShellCheckGCC),
+	Detect:   detectShellCheckGCC,
+	Priority: 40,
 }
 
 // shellCheckGCCLine matches one line of `shellcheck -f gcc`

@@ -10,15 +10,14 @@ import (
 	"github.com/lsp-hook/lsp-hook/diag"
 )
 
-func init() {
-	register(Format{
-		Name:     "tsc",
-		Doc:      "tsc --noEmit --pretty false",
-		Unit:     diag.UnitUTF16,
-		Parser:   ParserFunc(ParseTSC),
-		Detect:   detectTSC,
-		Priority: 40,
-	})
+// formatTsc is the tsc format (formats, parser.go).
+var formatTsc = Format{
+	Name:     "tsc",
+	Doc:      "tsc --noEmit --pretty false",
+	Unit:     diag.UnitUTF16,
+	Parser:   ParserFunc(ParseTSC),
+	Detect:   detectTSC,
+	Priority: 40,
 }
 
 // tscLine matches a diagnostic with a file (TypeScript's
