@@ -18,6 +18,7 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/internal/poll"
 	"github.com/lsp-hook/lsp-hook/internal/proc"
 )
 
@@ -180,7 +181,7 @@ func Connect(ctx context.Context, version string, opts StartOptions) (c *Client,
 	if err != nil {
 		return nil, false, err
 	}
-	for delay := 5 * time.Millisecond; ; delay = min(delay*2, 100*time.Millisecond) {
+	for b := poll.New(5*time.Millisecond, 100*time.Millisecond); ; {
 		c, err = Dial(wctx, opts.Socket, version)
 		if err == nil {
 			return c, true, nil
@@ -196,7 +197,7 @@ func Connect(ctx context.Context, version string, opts StartOptions) (c *Client,
 			var cancelLost context.CancelFunc
 			wctx, cancelLost = context.WithTimeout(wctx, lostRaceWait)
 			defer cancelLost()
-		case <-time.After(delay):
+		case <-time.After(b.Next()):
 		}
 	}
 }
@@ -208,23 +209,24 @@ func Connect(ctx context.Context, version string, opts StartOptions) (c *Client,
 // file watcher are gone, and a daemon started meanwhile would find the
 // lock taken and exit. The error is ctx's.
 func awaitDaemonLock(ctx context.Context, socket, version string) (c *Client, err error) {
-	for delay := 5 * time.Millisecond; ; delay = min(delay*2, 100*time.Millisecond) {
+	err = poll.Until(ctx, 5*time.Millisecond, 100*time.Millisecond, func() bool {
 		if f, err := takeLock(socket); err == nil {
 			f.Close() // free: the daemon about to start takes it
-			return nil, nil
+			return true
 		}
-		if c, err := Dial(ctx, socket, version); err == nil {
-			if c.Hello.Protocol >= ProtocolVersion {
-				return c, nil
+		if d, err := Dial(ctx, socket, version); err == nil {
+			if d.Hello.Protocol >= ProtocolVersion {
+				c = d
+				return true
 			}
-			c.Close()
+			d.Close()
 		}
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("waiting for the stopping daemon on %s to exit: %w", socket, ctx.Err())
-		case <-time.After(delay):
-		}
+		return false
+	})
+	if err != nil {
+		return nil, fmt.Errorf("waiting for the stopping daemon on %s to exit: %w", socket, err)
 	}
+	return c, nil
 }
 
 // lostRaceWait is how long Connect keeps trying after the daemon it started
@@ -269,14 +271,14 @@ func StartDaemon(opts StartOptions) (<-chan struct{}, error) {
 
 // waitGone waits until nothing answers on socket, or ctx ends.
 func waitGone(ctx context.Context, socket string) {
-	for ctx.Err() == nil {
+	_ = poll.Until(ctx, 5*time.Millisecond, 20*time.Millisecond, func() bool {
 		nc, err := net.Dial("unix", socket)
 		if err != nil {
-			return
+			return true
 		}
 		nc.Close()
-		time.Sleep(20 * time.Millisecond)
-	}
+		return false
+	})
 }
 
 // IsNoDaemon reports whether err means nobody is listening on the socket.
@@ -289,14 +291,8 @@ func IsNoDaemon(err error) bool {
 // not yet reaped counts as gone (proc.Alive): where PID 1 does not reap, an
 // exited daemon stays a zombie.
 func WaitExit(ctx context.Context, pid int) error {
-	for delay := 5 * time.Millisecond; ; delay = min(delay*2, 100*time.Millisecond) {
-		if !proc.Alive(pid) {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("daemon pid %d still running: %w", pid, ctx.Err())
-		case <-time.After(delay):
-		}
+	if err := poll.Until(ctx, 5*time.Millisecond, 100*time.Millisecond, func() bool { return !proc.Alive(pid) }); err != nil {
+		return fmt.Errorf("daemon pid %d still running: %w", pid, err)
 	}
+	return nil
 }

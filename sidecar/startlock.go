@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/internal/filelock"
+	"github.com/lsp-hook/lsp-hook/internal/poll"
 )
 
 // startLockPath is the file hooks lock while one of them starts the daemon
@@ -27,20 +28,18 @@ func lockStart(ctx context.Context, socket string) (unlock func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening start lock: %w", err)
 	}
-	for delay := 2 * time.Millisecond; ; delay = min(delay*2, 50*time.Millisecond) {
-		err := filelock.TryLock(f)
-		if err == nil {
-			return func() { f.Close() }, nil
-		}
-		if !errors.Is(err, filelock.ErrLocked) {
-			f.Close()
-			return nil, fmt.Errorf("taking start lock %s: %w", f.Name(), err)
-		}
-		select {
-		case <-ctx.Done():
-			f.Close()
-			return nil, fmt.Errorf("waiting for another hook to start the daemon: %w", ctx.Err())
-		case <-time.After(delay):
-		}
+	var lockErr error
+	err = poll.Until(ctx, 2*time.Millisecond, 50*time.Millisecond, func() bool {
+		lockErr = filelock.TryLock(f)
+		return !errors.Is(lockErr, filelock.ErrLocked)
+	})
+	switch {
+	case err != nil:
+		f.Close()
+		return nil, fmt.Errorf("waiting for another hook to start the daemon: %w", err)
+	case lockErr != nil:
+		f.Close()
+		return nil, fmt.Errorf("taking start lock %s: %w", f.Name(), lockErr)
 	}
+	return func() { f.Close() }, nil
 }
