@@ -255,16 +255,7 @@ func sortedValues(m map[string][]string) map[string][]string {
 // so neither check is overtaken: both answer fresh, with the importers'
 // errors clang -fsyntax-only reports.
 func TestClangdSameHeaderTwice(t *testing.T) {
-	c := depServerCases[2]
-	requireServer(t, c.exe)
-	dir := workspace(t, c.files)
-	callee := filepath.Join(dir, filepath.FromSlash(c.callee))
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-	defer cancel()
-	cl := startClient(ctx, t, catalogueServer(t, c.server), dir)
-	if o := cl.Update(ctx, []Doc{{Path: callee}}, DefaultSettle); o.Freshness != Fresh {
-		t.Fatalf("warm-up: %s, %v", o.Freshness, o.Err)
-	}
+	c, cl, dir, callee, ctx := warmClangdHeader(t)
 	for round := range 5 {
 		text := c.changed
 		if round%2 == 1 {
@@ -303,16 +294,7 @@ func TestClangdSameHeaderTwice(t *testing.T) {
 // the importers' errors clang -fsyntax-only reports for the newer text,
 // and a check after the race answers fresh too.
 func TestClangdHeaderRace(t *testing.T) {
-	c := depServerCases[2]
-	requireServer(t, c.exe)
-	dir := workspace(t, c.files)
-	callee := filepath.Join(dir, filepath.FromSlash(c.callee))
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-	defer cancel()
-	cl := startClient(ctx, t, catalogueServer(t, c.server), dir)
-	if o := cl.Update(ctx, []Doc{{Path: callee}}, DefaultSettle); o.Freshness != Fresh {
-		t.Fatalf("warm-up: %s, %v", o.Freshness, o.Err)
-	}
+	c, cl, dir, callee, ctx := warmClangdHeader(t)
 	texts := []string{c.changed, c.files[c.callee]}
 	for round := range 6 {
 		older, newer := texts[round%2], texts[(round+1)%2]
@@ -344,4 +326,22 @@ func TestClangdHeaderRace(t *testing.T) {
 		}
 		acancel()
 	}
+}
+
+// warmClangdHeader starts clangd on the C case of depServerCases, in a
+// workspace of its own, and checks its header once (the warm-up); the
+// context is the test's, 120 s.
+func warmClangdHeader(t *testing.T) (c depServerCase, cl *Client, dir, callee string, ctx context.Context) {
+	t.Helper()
+	c = depServerCases[2]
+	requireServer(t, c.exe)
+	dir = workspace(t, c.files)
+	callee = filepath.Join(dir, filepath.FromSlash(c.callee))
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	t.Cleanup(cancel)
+	cl = startClient(ctx, t, catalogueServer(t, c.server), dir)
+	if o := cl.Update(ctx, []Doc{{Path: callee}}, DefaultSettle); o.Freshness != Fresh {
+		t.Fatalf("warm-up: %s, %v", o.Freshness, o.Err)
+	}
+	return c, cl, dir, callee, ctx
 }
