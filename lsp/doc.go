@@ -12,5 +12,8 @@
 // what leaves it is diag.Diagnostic, 1-based with columns in Unicode code
 // points. The one converter is in position.go.
 //
-// lsp imports only diag and config.
+// lsp imports only diag and config, and internal/* leaf packages; paths
+// against a workspace or server root (inside, relative, the file listing)
+// are internal/workspace's, imported as ws (the tests' helper holds the
+// name workspace).
 package lsp

@@ -188,6 +188,48 @@ func TestContains(t *testing.T) {
 	}
 }
 
+// TestContainsPrograms (lsp.InWorkspace's table on main): a program is
+// the workspace's own when its path, or where its symlinks lead, is inside
+// the workspace, whichever way the workspace itself is reached.
+func TestContainsPrograms(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, outside := filepath.Join(base, "ws"), filepath.Join(base, "out")
+	writeTree(t, ws, map[string]string{"bin/tool": "#!/bin/sh\n"})
+	writeTree(t, outside, map[string]string{"tool": "#!/bin/sh\n"})
+	for link, target := range map[string]string{
+		filepath.Join(ws, "bin", "sys"):     filepath.Join(outside, "tool"), // the repository's own link to anything
+		filepath.Join(outside, "into"):      filepath.Join(ws, "bin", "tool"),
+		filepath.Join(base, "ws-link"):      ws,
+		filepath.Join(outside, "unrelated"): filepath.Join(outside, "tool"),
+	} {
+		if err := os.Symlink(target, link); err != nil {
+			t.Skipf("no symlinks: %v", err)
+		}
+	}
+	t.Chdir(ws)
+	tests := []struct {
+		p, workspace string
+		want         bool
+	}{
+		{filepath.Join(ws, "bin", "tool"), ws, true},
+		{filepath.Join(ws, "bin", "sys"), ws, true},
+		{filepath.Join(outside, "into"), ws, true},
+		{filepath.Join(ws, "bin", "tool"), filepath.Join(base, "ws-link"), true},
+		{"bin/tool", ws, true}, // relative, as a PATH entry "bin" finds it
+		{filepath.Join(outside, "tool"), ws, false},
+		{filepath.Join(outside, "unrelated"), ws, false},
+		{ws + "-other/tool", ws, false},
+	}
+	for _, tt := range tests {
+		if got := Contains(tt.workspace, tt.p); got != tt.want {
+			t.Errorf("Contains(%s, %s) = %v, want %v", tt.workspace, tt.p, got, tt.want)
+		}
+	}
+}
+
 func writeTree(t *testing.T, root string, files map[string]string) {
 	t.Helper()
 	for name, text := range files {
