@@ -8,5 +8,6 @@
 // code points (characters). Wire units such as LSP's 0-based UTF-16
 // positions never reach this package; each producer converts once.
 //
-// diag is a leaf: it imports nothing from lsp-hook.
+// diag is a leaf: it imports nothing from lsp-hook but internal/* leaf
+// packages (fileuri, workspace).
 package diag
