@@ -10,5 +10,6 @@
 // one column converter here (columns.go: ToCodePoints and FromCodePoints,
 // for bytes, UTF-16 code units, code points and display columns).
 //
-// diag is a leaf: it imports nothing from lsp-hook.
+// diag is a leaf: it imports nothing from lsp-hook but internal/* leaf
+// packages (fileuri, workspace).
 package diag

@@ -1,14 +1,11 @@
 package diag
 
-import (
-	"path/filepath"
-	"strings"
-)
+import "github.com/lsp-hook/lsp-hook/internal/workspace"
 
 // Group sorts and de-duplicates ds (SortDedupe) and splits them by file, in
 // path order. Rel is each Path relative to root, slash-separated; a path
 // outside root keeps its absolute form, and an empty Path (a message about
-// no file, such as tsc's config errors) stays empty. Files without
+// no file, such as tsc's config errors) stays empty (workspace.Display). Files without
 // diagnostics do not appear.
 func Group(ds []Diagnostic, root string) []FileDiagnostics {
 	ds = SortDedupe(ds)
@@ -18,20 +15,7 @@ func Group(ds []Diagnostic, root string) []FileDiagnostics {
 			out[n-1].Diagnostics = append(out[n-1].Diagnostics, d)
 			continue
 		}
-		out = append(out, FileDiagnostics{Path: d.Path, Rel: RelPath(root, d.Path), Diagnostics: []Diagnostic{d}})
+		out = append(out, FileDiagnostics{Path: d.Path, Rel: workspace.Display(root, d.Path), Diagnostics: []Diagnostic{d}})
 	}
 	return out
-}
-
-// RelPath returns path relative to root, slash-separated, or path itself
-// when it is empty, relative already, or outside root.
-func RelPath(root, path string) string {
-	if path == "" || !filepath.IsAbs(path) || root == "" {
-		return filepath.ToSlash(path)
-	}
-	rel, err := filepath.Rel(root, path)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return path
-	}
-	return filepath.ToSlash(rel)
 }

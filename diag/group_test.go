@@ -31,18 +31,3 @@ func TestGroup(t *testing.T) {
 		t.Errorf("of duplicates the most severe is kept, got %v", d.Severity)
 	}
 }
-
-func TestRelPath(t *testing.T) {
-	for _, tt := range []struct{ root, path, want string }{
-		{"/r", "/r/a/b.go", "a/b.go"},
-		{"/r", "/rx/b.go", "/rx/b.go"},
-		{"/r", "/b.go", "/b.go"},
-		{"/r", "rel/x.go", "rel/x.go"},
-		{"/r", "", ""},
-		{"", "/r/a.go", "/r/a.go"},
-	} {
-		if got := RelPath(tt.root, tt.path); got != tt.want {
-			t.Errorf("RelPath(%q, %q) = %q, want %q", tt.root, tt.path, got, tt.want)
-		}
-	}
-}

@@ -5,6 +5,8 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+
+	"github.com/lsp-hook/lsp-hook/internal/workspace"
 )
 
 // OutputFormat names a way WriteReport renders a Report: the value of
@@ -159,8 +161,8 @@ func (r Report) files() []reportFile {
 		}
 		rf := reportFile{path: path, rel: f.Rel}
 		if path != "" {
-			rf.rel = RelPath(r.Root, path)
-			rf.inside = r.Root != "" && filepath.IsAbs(path) && !filepath.IsAbs(filepath.FromSlash(rf.rel))
+			rf.rel = workspace.Display(r.Root, path)
+			_, rf.inside = workspace.Rel(r.Root, path)
 		}
 		if rf.rel == "" {
 			rf.rel = filepath.ToSlash(f.Rel)

@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/lsp-hook/lsp-hook/internal/workspace"
 )
 
 // DefaultMaxRows is how many diagnostics a Markdown summary lists when
@@ -151,10 +152,7 @@ func summaryRows(s Summary) []summaryRow {
 	for _, f := range s.Files {
 		name := f.Rel
 		if name == "" {
-			name = f.Path
-			if rel, err := filepath.Rel(s.Root, f.Path); s.Root != "" && err == nil && !strings.HasPrefix(rel, "..") {
-				name = filepath.ToSlash(rel)
-			}
+			name = workspace.Display(s.Root, f.Path)
 		}
 		for _, d := range SortDedupe(slices.Clone(f.Diagnostics)) {
 			rows = append(rows, summaryRow{name, d})

@@ -9,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/lsp-hook/lsp-hook/internal/workspace"
 	"github.com/lsp-hook/lsp-hook/sidecar"
 )
 
@@ -119,7 +120,7 @@ func workspaceOf(ev Event, opts Options) (root string, _ Options, closeLog func(
 	if cwd == "" {
 		cwd, _ = os.Getwd()
 	}
-	root, err = sidecar.FindWorkspace(cwd)
+	root, err = workspace.Find(cwd)
 	if opts.Socket == "" && err == nil {
 		opts.Socket = sidecar.SocketPath(root)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/config"
+	ws "github.com/lsp-hook/lsp-hook/internal/workspace"
 )
 
 // This file finds the dependents of a change: the files under a server's
@@ -49,8 +50,8 @@ import (
 //     Not followed: compile_commands.json, macros that expand to a name.
 //
 // One level only: a file that includes a header that includes the changed
-// one is not a dependent. Which files exist is WorkspaceFiles's answer
-// (git's, honouring .gitignore, or a walk); files larger than
+// one is not a dependent. Which files exist is the workspace's listing
+// (ws.Files: git's, honouring .gitignore, or a walk that does too); files larger than
 // maxDependentFileSize, in a directory the watcher skips (node_modules,
 // vendor, .venv, …) or not regular (symlinks) are never read. How the
 // listing and each file's imports are kept between calls is in
@@ -162,8 +163,8 @@ func (ix *ImportIndex) Dependents(ctx context.Context, changed []string) (deps [
 	}
 	targets := make(map[string]importRules) // root-relative changed path → its rules
 	for _, p := range changed {
-		rel, inside := relativeTo(filepath.Clean(p), ix.root)
-		if !inside {
+		rel, inside := ws.Rel(ix.root, filepath.Clean(p))
+		if !inside || rel == "." {
 			continue
 		}
 		if r := rulesFor(path.Ext(rel)); r != nil && ix.server.Serves(path.Ext(rel)) {

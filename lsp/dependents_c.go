@@ -6,6 +6,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	ws "github.com/lsp-hook/lsp-hook/internal/workspace"
 )
 
 // C, C++ and Objective-C includes (C17 6.10.2 "Source file inclusion"; the
@@ -152,11 +154,7 @@ func (q *depQuery) flagDir(dir, v string) (string, bool) {
 		return "", false
 	}
 	if filepath.IsAbs(v) {
-		rel, inside := relativeTo(filepath.Clean(v), q.root)
-		if filepath.Clean(v) == q.root {
-			return ".", true
-		}
-		return rel, inside
+		return ws.Rel(q.root, filepath.Clean(v))
 	}
 	d := path.Join(dir, filepath.ToSlash(v))
 	return d, !strings.HasPrefix(d, "../") && d != ".."

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	ws "github.com/lsp-hook/lsp-hook/internal/workspace"
 )
 
 // This file keeps an ImportIndex up to date: the root's listing and each
@@ -53,12 +55,12 @@ func (ix *ImportIndex) updateLocked(ctx context.Context, targets map[string]impo
 	return ix.refreshLocked(ctx, check)
 }
 
-// listLocked lists the root again (WorkspaceFiles, its first
+// listLocked lists the root again (ws.Files, its first
 // MaxScannedFiles files: in a bigger tree the rest are never searched) and
 // forgets the parsed files no longer listed. ix.mu must be held.
 func (ix *ImportIndex) listLocked(ctx context.Context) error {
 	listed := time.Now()
-	all, _, err := WorkspaceFiles(ctx, ix.root, MaxScannedFiles)
+	all, _, err := ws.Files(ctx, ix.root, MaxScannedFiles)
 	if err != nil {
 		return fmt.Errorf("listing the files of %s: %w", ix.root, err)
 	}

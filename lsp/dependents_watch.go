@@ -4,6 +4,8 @@ import (
 	"context"
 	"path"
 	"sync"
+
+	ws "github.com/lsp-hook/lsp-hook/internal/workspace"
 )
 
 // This file lets an ImportIndex learn from the workspace's Watcher which
@@ -63,8 +65,8 @@ func (ix *ImportIndex) filesChanged(events []FileEvent) {
 	iw.mu.Lock()
 	defer iw.mu.Unlock()
 	for _, ev := range events {
-		rel, inside := relativeTo(ev.Path, ix.root)
-		if !inside {
+		rel, inside := ws.Rel(ix.root, ev.Path)
+		if !inside || rel == "." {
 			continue
 		}
 		if iw.changed == nil {

@@ -31,5 +31,8 @@
 // Nothing touches the disk while Client.mu is held: stats are taken
 // before it (sync, resyncChangedOnDisk).
 //
-// lsp imports only diag, config and internal leaf packages.
+// lsp imports only diag and config, and internal/* leaf packages; paths
+// against a workspace or server root (inside, relative, the file listing)
+// are internal/workspace's, imported as ws (the tests' helper holds the
+// name workspace).
 package lsp

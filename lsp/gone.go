@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	ws "github.com/lsp-hook/lsp-hook/internal/workspace"
 )
 
 // This file handles files that disappear: deleted, or renamed away (`rm`,
@@ -169,7 +171,7 @@ func (m *Manager) Gone(ctx context.Context, paths []string, settle time.Duration
 		// whose root it lay has something to say about its deletion.
 		var closed []string
 		for _, p := range abs {
-			if _, inside := relativeTo(p, c.root); inside && c.server.LanguageIDFor(p) != "" {
+			if rel, inside := ws.Rel(c.root, p); inside && rel != "." && c.server.LanguageIDFor(p) != "" {
 				if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
 					closed = append(closed, p)
 				}

@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/config"
 	"github.com/lsp-hook/lsp-hook/diag"
+	ws "github.com/lsp-hook/lsp-hook/internal/workspace"
 )
 
 // Server states reported by status (DESIGN.md "LSP client essentials").
@@ -558,37 +558,11 @@ func (m *Manager) Serves(path string) bool {
 var ErrUntrustedProgram = errors.New("the program is the workspace's own; run `lsp-hook trust` here to allow it")
 
 // trustedProgram refuses exe (as LookPath found it) when it lies inside
-// the workspace, by its path or where its symlinks lead (InWorkspace), and
+// the workspace, by its path or where its symlinks lead (ws.Contains), and
 // the workspace is not trusted.
 func (m *Manager) trustedProgram(exe string) error {
-	if m.cfg.WorkspaceTrusted || m.workspace == "" || !InWorkspace(exe, m.workspace) {
+	if m.cfg.WorkspaceTrusted || m.workspace == "" || !ws.Contains(m.workspace, exe) {
 		return nil
 	}
 	return fmt.Errorf("not starting %s: %w", exe, ErrUntrustedProgram)
-}
-
-// InWorkspace reports whether the path p (made absolute), or the file its
-// symlinks lead to, lies inside workspace (absolute; its own symlinks are
-// resolved too): a program a repository could have put there, such as
-// node_modules/.bin/eslint, or a symlink of its own to anything.
-func InWorkspace(p, workspace string) bool {
-	if abs, err := filepath.Abs(p); err == nil {
-		p = abs
-	}
-	roots := []string{workspace}
-	if real, err := filepath.EvalSymlinks(workspace); err == nil && real != workspace {
-		roots = append(roots, real)
-	}
-	paths := []string{p}
-	if real, err := filepath.EvalSymlinks(p); err == nil && real != p {
-		paths = append(paths, real)
-	}
-	for _, r := range roots {
-		for _, q := range paths {
-			if within(q, r) {
-				return true
-			}
-		}
-	}
-	return false
 }

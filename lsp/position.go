@@ -8,6 +8,7 @@ import (
 	"github.com/lsp-hook/lsp-hook/diag"
 	"github.com/lsp-hook/lsp-hook/internal/fileuri"
 	"github.com/lsp-hook/lsp-hook/internal/safefile"
+	ws "github.com/lsp-hook/lsp-hook/internal/workspace"
 )
 
 // Units. An LSP Position is (line, character), both 0-based, where character
@@ -225,7 +226,7 @@ func (c *Client) relatedSuffix(ri DiagnosticRelatedInformation, indexes map[stri
 	}
 	line, col := idx.convert(ri.Location.Range.Start, c.encoding)
 	name := path
-	if rel, ok := relativeTo(path, c.root); ok {
+	if rel, ok := ws.Rel(c.root, path); ok && rel != "." {
 		name = rel
 	}
 	msg, _, _ := strings.Cut(strings.TrimSpace(ri.Message), "\n")

@@ -10,6 +10,8 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/sourcegraph/jsonrpc2"
+
+	ws "github.com/lsp-hook/lsp-hook/internal/workspace"
 )
 
 // This file handles dynamic registration (LSP 3.17 "Register Capability",
@@ -60,34 +62,21 @@ func (w fileWatcher) matches(path string, typ FileChangeType, root string) bool 
 	var name string
 	switch {
 	case w.base != "":
-		rel, ok := relativeTo(path, w.base)
-		if !ok {
+		rel, ok := ws.Rel(w.base, path)
+		if !ok || rel == "." {
 			return false
 		}
 		name = rel
 	case strings.HasPrefix(w.pattern, "/"):
 		name = filepath.ToSlash(path)
 	default:
-		if rel, ok := relativeTo(path, root); ok {
+		if rel, ok := ws.Rel(root, path); ok && rel != "." {
 			name = rel
 		} else {
 			name = strings.TrimPrefix(filepath.ToSlash(path), "/")
 		}
 	}
 	return doublestar.MatchUnvalidated(w.pattern, name)
-}
-
-// relativeTo returns path relative to dir with "/" separators, and false
-// when path is not strictly inside dir.
-func relativeTo(path, dir string) (string, bool) {
-	if dir == "/" {
-		return strings.TrimPrefix(filepath.ToSlash(path), "/"), path != "/"
-	}
-	rest, ok := strings.CutPrefix(path, dir+string(filepath.Separator))
-	if !ok || rest == "" {
-		return "", false
-	}
-	return filepath.ToSlash(rest), true
 }
 
 // pullRegistration is a source of pull diagnostics: the static

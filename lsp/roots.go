@@ -3,7 +3,8 @@ package lsp
 import (
 	"os"
 	"path/filepath"
-	"strings"
+
+	ws "github.com/lsp-hook/lsp-hook/internal/workspace"
 )
 
 // FindRoot returns the server root for path: for each marker in order, the
@@ -12,7 +13,7 @@ import (
 func FindRoot(path string, markers []string, workspace string) string {
 	for _, marker := range markers {
 		for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
-			if !within(dir, workspace) {
+			if !ws.Inside(workspace, dir) {
 				break
 			}
 			if _, err := os.Stat(filepath.Join(dir, marker)); err == nil {
@@ -24,9 +25,4 @@ func FindRoot(path string, markers []string, workspace string) string {
 		}
 	}
 	return workspace
-}
-
-// within reports whether path is dir or inside it (both clean and absolute).
-func within(path, dir string) bool {
-	return path == dir || strings.HasPrefix(path, dir+string(filepath.Separator)) || dir == "/"
 }

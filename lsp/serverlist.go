@@ -1,13 +1,9 @@
 package lsp
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"maps"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/lsp-hook/lsp-hook/config"
+	ws "github.com/lsp-hook/lsp-hook/internal/workspace"
 )
 
 // MaxScannedFiles is how many workspace files ListServers looks at to tell
@@ -66,9 +63,10 @@ type ServerList struct {
 // ListServers describes every server of cfg for the workspace at root:
 // where its program is (LookPath), how to install it when missing, and how
 // many of the workspace's files it serves (at most MaxScannedFiles files
-// are looked at; see WorkspaceFiles).
+// of the workspace's listing are looked at, ws.Files: the files
+// `lsp-hook diagnose` selects from).
 func ListServers(ctx context.Context, cfg *config.Config, root string) (*ServerList, error) {
-	files, capped, err := WorkspaceFiles(ctx, root, MaxScannedFiles)
+	files, capped, err := ws.Files(ctx, root, MaxScannedFiles)
 	if err != nil {
 		return nil, err
 	}
@@ -120,112 +118,6 @@ func locate(s config.Server) (where, path string) {
 		return FoundInServers, p
 	}
 	return FoundInGoBin, p
-}
-
-// WorkspaceFiles lists up to max files under root, as root-relative slash
-// paths: `git ls-files --cached --others --exclude-standard` when root is
-// in a git work tree, else (no git, not a work tree, git failing) a walk
-// that skips the directories the watcher skips (.git, node_modules,
-// vendor, build output). capped reports that there were more.
-func WorkspaceFiles(ctx context.Context, root string, max int) (files []string, capped bool, err error) {
-	files, capped, err = gitListFiles(ctx, root, max)
-	if err == nil {
-		return files, capped, nil
-	}
-	return walkFiles(root, max)
-}
-
-// errNotGit marks a root git cannot list (not a work tree, or no git).
-var errNotGit = errors.New("not a git work tree")
-
-// gitListFiles streams `git ls-files` and stops reading at max.
-func gitListFiles(ctx context.Context, root string, max int) ([]string, bool, error) {
-	if _, err := exec.LookPath("git"); err != nil {
-		return nil, false, errNotGit
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "-C", root, "ls-files", "--cached", "--others", "--exclude-standard", "-z")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, false, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, false, errNotGit
-	}
-	var files []string
-	capped := false
-	sc := bufio.NewScanner(out)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	sc.Split(splitNUL)
-	for sc.Scan() {
-		if len(files) == max {
-			capped = true
-			break
-		}
-		files = append(files, sc.Text())
-	}
-	scanErr := sc.Err()
-	if capped || scanErr != nil {
-		cancel() // git may be blocked writing the rest
-		io.Copy(io.Discard, out)
-		cmd.Wait()
-		if capped {
-			return files, true, nil
-		}
-		return nil, false, fmt.Errorf("reading git ls-files: %w", scanErr)
-	}
-	if err := cmd.Wait(); err != nil {
-		return nil, false, fmt.Errorf("%w: git ls-files: %v: %s", errNotGit, err, strings.TrimSpace(stderr.String()))
-	}
-	return files, false, nil
-}
-
-// splitNUL is a bufio.SplitFunc for NUL-terminated records.
-func splitNUL(data []byte, atEOF bool) (advance int, token []byte, err error) {
-	if i := bytes.IndexByte(data, 0); i >= 0 {
-		return i + 1, data[:i], nil
-	}
-	if atEOF && len(data) > 0 {
-		return len(data), data, nil
-	}
-	return 0, nil, nil
-}
-
-// walkFiles lists up to max regular files under root, skipping skipDirs.
-func walkFiles(root string, max int) ([]string, bool, error) {
-	var files []string
-	capped := false
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == root {
-				return err
-			}
-			return nil // an unreadable directory inside: skip it
-		}
-		if d.IsDir() {
-			if p != root && slices.Contains(skipDirs, d.Name()) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		if len(files) == max {
-			capped = true
-			return filepath.SkipAll
-		}
-		rel, _ := filepath.Rel(root, p)
-		files = append(files, filepath.ToSlash(rel))
-		return nil
-	})
-	if err != nil {
-		return nil, false, fmt.Errorf("listing the files of %s: %w", root, err)
-	}
-	return files, capped, nil
 }
 
 // WriteServerTable writes list as an aligned table (text/tabwriter): name,

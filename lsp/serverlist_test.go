@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/lsp-hook/lsp-hook/config"
+	ws "github.com/lsp-hook/lsp-hook/internal/workspace"
 )
 
 // listWorkspace is a project in Go, TypeScript and Python, with a
@@ -153,9 +154,9 @@ func TestServersListGit(t *testing.T) {
 	if out, err := exec.Command("git", "-C", root, "add", "main.go").CombinedOutput(); err != nil {
 		t.Fatalf("git add: %v: %s", err, out)
 	}
-	files, capped, err := WorkspaceFiles(context.Background(), root, MaxScannedFiles)
+	files, capped, err := ws.Files(context.Background(), root, MaxScannedFiles)
 	if err != nil || capped {
-		t.Fatalf("WorkspaceFiles = %v, capped %v, %v", files, capped, err)
+		t.Fatalf("Files = %v, capped %v, %v", files, capped, err)
 	}
 	want := []string{".gitignore", "Dockerfile", "README.md", "app/b.py", "cmd/tool/tool.go", "go.mod", "main.go",
 		"package.json", "pyproject.toml", "src/a.ts"}
@@ -175,9 +176,9 @@ func TestServersListGit(t *testing.T) {
 	walked := workspace(t, listWorkspace)
 	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(walked))
 	for _, dir := range []string{root, walked} { // git, then a walk
-		files, capped, err := WorkspaceFiles(context.Background(), dir, 3)
+		files, capped, err := ws.Files(context.Background(), dir, 3)
 		if err != nil || !capped || len(files) != 3 {
-			t.Errorf("WorkspaceFiles(%s, 3) = %v, capped %v, %v; want 3 files, capped", dir, files, capped, err)
+			t.Errorf("Files(%s, 3) = %v, capped %v, %v; want 3 files, capped", dir, files, capped, err)
 		}
 	}
 }

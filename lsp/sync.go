@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/diag"
+	ws "github.com/lsp-hook/lsp-hook/internal/workspace"
 )
 
 // Freshness says how much of a server's answer describes the changed text
@@ -323,7 +324,7 @@ func (c *Client) relPaths(uris []string) string {
 		if err != nil {
 			continue
 		}
-		if rel, ok := relativeTo(p, c.root); ok {
+		if rel, ok := ws.Rel(c.root, p); ok && rel != "." {
 			p = rel
 		}
 		out = append(out, p)

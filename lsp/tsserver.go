@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 
 	"github.com/sourcegraph/jsonrpc2"
+
+	ws "github.com/lsp-hook/lsp-hook/internal/workspace"
 )
 
 // This file pulls TypeScript and JavaScript diagnostics straight from
@@ -187,7 +189,7 @@ func (c *Client) tsOthers(ctx context.Context, want map[string]int32, open []ope
 	importers := slices.Concat(refs...)
 	slices.Sort(importers)
 	for _, p := range importers {
-		if _, inside := relativeTo(p, c.root); !inside || strings.Contains(p, "/node_modules/") {
+		if rel, inside := ws.Rel(c.root, p); !inside || rel == "." || strings.Contains(p, "/node_modules/") {
 			continue
 		}
 		uri := pathToURI(p)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+
+	ws "github.com/lsp-hook/lsp-hook/internal/workspace"
 )
 
 // This file turns tsserver's diagnostics (TypeScript
@@ -99,7 +101,7 @@ func (c *Client) tsToLSP(path string, ds []tsDiagnostic) ([]Diagnostic, error) {
 		if c.encoding == EncodingUTF16 {
 			return nil
 		}
-		if _, inside := relativeTo(p, c.root); !inside {
+		if rel, inside := ws.Rel(c.root, p); !inside || rel == "." {
 			return nil
 		}
 		if idx, ok := indexes[p]; ok {

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	ws "github.com/lsp-hook/lsp-hook/internal/workspace"
 )
 
 // FileChangeType is what happened to a file on disk, numbered as LSP 3.17
@@ -310,8 +312,8 @@ func (w *Watcher) handle(ev fsnotify.Event) bool {
 // lies outside the root. A file that merely has a skipped name (a "build"
 // script) is not skipped.
 func (w *Watcher) skipped(path string) bool {
-	rel, ok := relativeTo(path, w.root)
-	if !ok {
+	rel, ok := ws.Rel(w.root, path)
+	if !ok || rel == "." {
 		return true
 	}
 	parts := strings.Split(rel, "/")

@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/lsp-hook/lsp-hook/internal/fileuri"
+	"github.com/lsp-hook/lsp-hook/internal/workspace"
 	"github.com/lsp-hook/lsp-hook/lsp"
 )
 
@@ -119,12 +119,10 @@ func (r *renderer) lines(path string) []string {
 	return ls
 }
 
-// rel names path relative to the workspace root, or absolute outside it.
+// rel names path relative to the workspace root, or absolute outside it
+// (workspace.Display).
 func (r *renderer) rel(path string) string {
-	if rel, err := filepath.Rel(r.root, path); err == nil && !strings.HasPrefix(rel, "..") {
-		return filepath.ToSlash(rel)
-	}
-	return path
+	return workspace.Display(r.root, path)
 }
 
 // where renders a position of uri as "rel:line:col" and returns the line's

@@ -3,12 +3,12 @@ package mcp
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/lsp-hook/lsp-hook/internal/safefile"
+	"github.com/lsp-hook/lsp-hook/internal/workspace"
 	"github.com/lsp-hook/lsp-hook/sidecar"
 )
 
@@ -20,27 +20,17 @@ import (
 // lsp.Character and lsp.Column convert between the two on the line's text,
 // and nothing else here counts units.
 
-// ErrOutsideWorkspace is returned for a file outside the workspace root.
-var ErrOutsideWorkspace = errors.New("outside the workspace")
-
 // resolvePath turns a tool's path (absolute, or relative to root) into a
-// clean absolute path inside root, following symlinks, or fails with
-// ErrOutsideWorkspace naming the root.
+// clean absolute path inside root, following symlinks (workspace.Resolve:
+// a symlink leading out, "..", an empty path or one with a NUL byte are
+// refused), and says for a path outside the workspace
+// (workspace.ErrOutside) that only files in it can be asked about.
 func resolvePath(root, path string) (string, error) {
-	if path == "" {
-		return "", errors.New("path is empty")
+	p, err := workspace.Resolve(root, path)
+	if errors.Is(err, workspace.ErrOutside) {
+		return "", fmt.Errorf("%s is %w (%s): only files in the workspace can be asked about", path, err, root)
 	}
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(root, path)
-	}
-	path = filepath.Clean(path)
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		path = real
-	}
-	if path != root && !strings.HasPrefix(path, root+string(filepath.Separator)) {
-		return "", fmt.Errorf("%s is %w (%s): only files in the workspace can be asked about", path, ErrOutsideWorkspace, root)
-	}
-	return path, nil
+	return p, err
 }
 
 // maxFileSize bounds the file fileLines reads, in bytes: the daemon's

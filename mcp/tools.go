@@ -16,6 +16,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/sourcegraph/jsonrpc2"
 
+	"github.com/lsp-hook/lsp-hook/internal/workspace"
 	"github.com/lsp-hook/lsp-hook/lsp"
 	"github.com/lsp-hook/lsp-hook/sidecar"
 )
@@ -317,15 +318,15 @@ func (t *tools) expand(pattern string) ([]string, error) {
 		return []string{p}, nil
 	}
 	if filepath.IsAbs(pattern) {
-		rel, err := filepath.Rel(t.root, pattern)
-		if err != nil || strings.HasPrefix(rel, "..") {
-			return nil, fmt.Errorf("%s is %w (%s)", pattern, ErrOutsideWorkspace, t.root)
+		rel, ok := workspace.Rel(t.root, pattern)
+		if !ok {
+			return nil, fmt.Errorf("%s is %w (%s)", pattern, workspace.ErrOutside, t.root)
 		}
 		pattern = rel
 	}
 	pattern = filepath.ToSlash(pattern)
 	if strings.HasPrefix(pattern, "../") {
-		return nil, fmt.Errorf("%s is %w (%s)", pattern, ErrOutsideWorkspace, t.root)
+		return nil, fmt.Errorf("%s is %w (%s)", pattern, workspace.ErrOutside, t.root)
 	}
 	var out []string
 	err := doublestar.GlobWalk(os.DirFS(t.root), pattern, func(p string, d fs.DirEntry) error {

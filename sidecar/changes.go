@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/lsp-hook/lsp-hook/internal/workspace"
 )
 
 // This file is the changed_files method: which workspace files an agent's
@@ -268,8 +270,8 @@ func spanNotes(span string, def time.Duration, uncovered string) []string {
 func inRoot(root string, paths []string) []string {
 	out := []string{}
 	for _, p := range paths {
-		rel := relSlash(root, p)
-		if rel == "." || rel == ".." || strings.HasPrefix(rel, "../") || rel == ".git" || strings.HasPrefix(rel, ".git/") {
+		rel, ok := workspace.Rel(root, p)
+		if !ok || rel == "." || rel == ".git" || strings.HasPrefix(rel, ".git/") {
 			continue
 		}
 		out = append(out, p)

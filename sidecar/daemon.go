@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/lsp-hook/lsp-hook/internal/workspace"
 	"github.com/lsp-hook/lsp-hook/lsp"
 )
 
@@ -41,7 +42,7 @@ const maxLogSize = 10 << 20
 // removes the socket. It returns ErrAlreadyRunning when another daemon
 // serves the socket.
 func RunDaemon(ctx context.Context, opts DaemonOptions) error {
-	root, err := FindWorkspaceRoot(opts.Root)
+	root, err := workspace.Root(opts.Root)
 	if err != nil {
 		return err
 	}
@@ -119,32 +120,6 @@ func RunDaemon(ctx context.Context, opts DaemonOptions) error {
 	err = srv.Serve()
 	srv.Shutdown() // waits for a shutdown begun elsewhere to finish
 	return err
-}
-
-// FindWorkspaceRoot returns dir (default: the working directory) made
-// absolute and symlink-free, as the daemon's root. Unlike FindWorkspace it
-// does not climb to a git top level: serve is told its root.
-func FindWorkspaceRoot(dir string) (string, error) {
-	if dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return "", err
-		}
-		return FindWorkspace(wd)
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", err
-	}
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return "", fmt.Errorf("workspace root %s: %w", dir, err)
-	}
-	fi, err := os.Stat(real)
-	if err != nil || !fi.IsDir() {
-		return "", fmt.Errorf("workspace root %s: not a directory", dir)
-	}
-	return real, nil
 }
 
 // OpenLog opens (appending, 0600) the log file and returns a slog logger

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/lsp-hook/lsp-hook/config"
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/internal/workspace"
 	"github.com/lsp-hook/lsp-hook/lsp"
 	"github.com/lsp-hook/lsp-hook/validators"
 )
@@ -297,7 +297,7 @@ func (e *Engine) budget(p NotifyChangeParams, targets []target) time.Duration {
 func (e *Engine) targets(changes []Change, res *Result) (out []target, unchecked, gone []string) {
 	seen := make(map[string]int)
 	for _, c := range changes {
-		path, err := resolve(e.Root, c.Path)
+		path, err := workspace.Resolve(e.Root, c.Path)
 		if err == nil {
 			var text []byte
 			text, err = readContent(path, c.Content)
@@ -318,7 +318,7 @@ func (e *Engine) targets(changes []Change, res *Result) (out []target, unchecked
 		switch {
 		case errors.Is(err, ErrTooLarge):
 			unchecked = append(unchecked, fmt.Sprintf("%s not checked: %v", e.relOrAsGiven(c.Path), err))
-		case errors.Is(err, ErrOutsideWorkspace):
+		case errors.Is(err, workspace.ErrOutside):
 			unchecked = append(unchecked, note)
 		case errors.Is(err, os.ErrNotExist) && path != "":
 			gone = append(gone, path)
@@ -331,7 +331,7 @@ func (e *Engine) targets(changes []Change, res *Result) (out []target, unchecked
 // relOrAsGiven is path relative to the root when it is inside it, else
 // path as given.
 func (e *Engine) relOrAsGiven(path string) string {
-	if p, err := resolve(e.Root, path); err == nil {
+	if p, err := workspace.Resolve(e.Root, path); err == nil {
 		return e.rel(p)
 	}
 	return path
@@ -387,12 +387,10 @@ func outcomeResult(o lsp.Outcome) ServerResult {
 	return r
 }
 
+// rel is path as the lint block shows it: root-relative, or absolute
+// outside the root (workspace.Display).
 func (e *Engine) rel(path string) string {
-	r, err := filepath.Rel(e.Root, path)
-	if err != nil {
-		return path
-	}
-	return filepath.ToSlash(r)
+	return workspace.Display(e.Root, path)
 }
 
 // Current returns the latest diagnostics the language servers published for
@@ -407,7 +405,7 @@ func (e *Engine) Current(paths []string) Result {
 	all := e.Manager.Current()
 	want := make(map[string]bool)
 	for _, p := range paths {
-		if r, err := resolve(e.Root, p); err == nil {
+		if r, err := workspace.Resolve(e.Root, p); err == nil {
 			want[r] = true
 		} else {
 			res.Notes = append(res.Notes, fmt.Sprintf("skipped %s: %v", p, err))

@@ -1,41 +1,36 @@
 package sidecar
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/lsp-hook/lsp-hook/internal/workspace"
 )
 
 // This file selects the files `lsp-hook diagnose` checks. It works in three
 // steps, each on root-relative slash paths ("src/a.go"):
 //
-//  1. The listing: every file of the workspace that is not ignored. Inside a
-//     git work tree that is `git ls-files --cached --others
-//     --exclude-standard`, so nested .gitignore files, negations,
-//     .git/info/exclude and the global excludes file mean exactly what they
-//     mean to git; outside git, a walk honouring .gitignore files (see
-//     walkFiles). Only regular files that exist count: no symlinks (never
-//     followed, so nothing outside the root is reached through one), no
-//     submodules or their files, no files deleted from the working tree.
+//  1. The listing: every file of the workspace that is not ignored
+//     (workspace.Files: git ls-files in a git work tree, a walk honouring
+//     .gitignore files outside one; regular files only).
 //  2. The arguments select from the listing (a directory, a glob) or name a
 //     file directly, which is then taken even when ignored. With
 //     FileQuery.SkipFixtures, a directory or glob passes over fixtures
-//     (see fixture) below what it names.
+//     (see workspace.Fixture) below what it names.
 //  3. --changed intersects with the files git reports as changed, and
 //     --shard keeps this shard's part.
 
 // FileQuery says which files CollectFiles selects.
 type FileQuery struct {
-	// Root is the workspace root: absolute, as FindWorkspace returns it.
+	// Root is the workspace root: absolute, as workspace.Find returns it.
 	Root string
 	// Args are what the user named: files, directories and doublestar
 	// globs ("src/**/*.ts"), relative to Dir or absolute. None means the
@@ -86,7 +81,7 @@ var (
 // without duplicates.
 //
 // Each argument is resolved against q.Dir and must lie inside the root
-// (ErrOutsideWorkspace otherwise; a symlink is followed only to decide
+// (workspace.ErrOutside otherwise; a symlink is followed only to decide
 // that). An existing file is taken even when .gitignore ignores it, like
 // ripgrep does; an existing directory contributes the files of the listing
 // below it, so ignore rules do apply inside a named directory. An argument
@@ -118,10 +113,9 @@ func CollectFiles(ctx context.Context, q FileQuery) ([]string, error) {
 		return nil, fmt.Errorf("resolving %s: %w", q.Dir, err)
 	}
 	if real, err := filepath.EvalSymlinks(c.dir); err == nil {
-		c.dir = real // resolve compares with the symlink-free root
+		c.dir = real // Resolve compares with the symlink-free root
 	}
-	c.git = inGitWorkTree(root)
-	if q.Changed && !c.git {
+	if q.Changed && !workspace.InGit(root) {
 		return nil, fmt.Errorf("selecting changed files in %s: %w", root, ErrNotGit)
 	}
 	if len(q.Args) == 0 {
@@ -136,7 +130,7 @@ func CollectFiles(ctx context.Context, q FileQuery) ([]string, error) {
 	}
 	var changed map[string]bool
 	if q.Changed {
-		if changed, err = changedFiles(ctx, root, q.Base); err != nil {
+		if changed, err = workspace.Changed(ctx, root, q.Base); err != nil {
 			return nil, err
 		}
 	}
@@ -159,7 +153,6 @@ func CollectFiles(ctx context.Context, q FileQuery) ([]string, error) {
 type collector struct {
 	ctx          context.Context
 	root, dir    string
-	git          bool
 	want         func(string) bool
 	skipFixtures bool
 	listing      []string // root-relative slash paths, sorted; nil until listed
@@ -172,22 +165,23 @@ func (c *collector) arg(a string) error {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(c.dir, p)
 	}
-	real, err := resolve(c.root, p)
+	real, err := workspace.Resolve(c.root, p)
 	if err != nil {
 		return err
 	}
+	rel, _ := workspace.Rel(c.root, real) // inside: Resolve says so
 	fi, err := os.Stat(real)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && strings.ContainsAny(a, "*?[{"):
-		return c.glob(relSlash(c.root, filepath.Clean(p)))
+		return c.glob(rel) // real is p cleaned: Resolve resolves no path that does not exist
 	case errors.Is(err, fs.ErrNotExist):
 		return fs.ErrNotExist
 	case err != nil:
 		return err
 	case fi.IsDir():
-		return c.under(relSlash(c.root, real))
+		return c.under(rel)
 	case fi.Mode().IsRegular():
-		c.picked[relSlash(c.root, real)] = true
+		c.picked[rel] = true
 		return nil
 	}
 	return ErrNotRegular
@@ -261,7 +255,7 @@ func (c *collector) add(rel, named string) bool {
 		if named != "." && named != "" {
 			below = strings.TrimPrefix(rel, named+"/")
 		}
-		if fixture(below) {
+		if workspace.Fixture(below) {
 			return false
 		}
 	}
@@ -271,84 +265,21 @@ func (c *collector) add(rel, named string) bool {
 	return true
 }
 
-// fixture reports whether rel, a slash path, is a file builds and vets
-// pass over: one with a directory named "testdata" in its path, or a Go
-// file the go command ignores — in a directory named "vendor", or with a
-// path element beginning with "." or "_" (`go help packages`: "Directory
-// and file names that begin with "." or "_" are ignored by the go tool, as
-// are directories named "testdata"").
-func fixture(rel string) bool {
-	elems := strings.Split(rel, "/")
-	dirs := elems[:len(elems)-1]
-	if slices.Contains(dirs, "testdata") {
-		return true
-	}
-	if !strings.HasSuffix(rel, ".go") {
-		return false
-	}
-	if slices.Contains(dirs, "vendor") {
-		return true
-	}
-	return slices.ContainsFunc(elems, func(e string) bool {
-		return strings.HasPrefix(e, ".") || strings.HasPrefix(e, "_")
-	})
-}
-
 // list returns the listing (see the top of this file), computing it once.
 func (c *collector) list() ([]string, error) {
 	if c.listing != nil {
 		return c.listing, nil
 	}
-	var files []string
-	var err error
-	if c.git {
-		files, err = gitFiles(c.ctx, c.root)
-	} else {
-		files, err = walkFiles(c.ctx, c.root)
-	}
+	files, _, err := workspace.Files(c.ctx, c.root, 0)
 	if err != nil {
 		return nil, fmt.Errorf("listing files in %s: %w", c.root, err)
 	}
-	slices.Sort(files)
-	c.listing = slices.Compact(files)
-	if c.listing == nil {
-		c.listing = []string{}
-	}
+	c.listing = files
 	return c.listing, nil
 }
 
-// existing keeps the root-relative slash paths that are regular files now.
-func existing(root string, rels []string) []string {
-	out := rels[:0]
-	for _, rel := range rels {
-		fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
-		if err == nil && fi.Mode().IsRegular() {
-			out = append(out, rel)
-		}
-	}
-	return out
-}
-
-func splitNUL(b []byte) []string {
-	var out []string
-	for _, f := range bytes.Split(b, []byte{0}) {
-		if len(f) > 0 {
-			out = append(out, path.Clean(string(f)))
-		}
-	}
-	return out
-}
-
-func setOf(ss []string) map[string]bool {
-	m := make(map[string]bool, len(ss))
-	for _, s := range ss {
-		m[s] = true
-	}
-	return m
-}
-
 // cleanRoot checks that root is absolute and resolves its symlinks, as
-// resolve needs.
+// workspace.Resolve needs.
 func cleanRoot(root string) (string, error) {
 	if !filepath.IsAbs(root) {
 		return "", fmt.Errorf("workspace root %q is not absolute", root)
@@ -358,11 +289,4 @@ func cleanRoot(root string) (string, error) {
 		return "", fmt.Errorf("resolving workspace root: %w", err)
 	}
 	return real, nil
-}
-
-// relSlash returns path, which is root or below it, relative to root and
-// slash-separated. (filepath.Rel cannot fail on two absolute paths.)
-func relSlash(root, path string) string {
-	rel, _ := filepath.Rel(root, path)
-	return filepath.ToSlash(rel)
 }

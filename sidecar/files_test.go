@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lsp-hook/lsp-hook/internal/workspace"
 )
 
 // filesEnv isolates the git the tests and CollectFiles run from the
@@ -69,7 +71,7 @@ func relAll(t *testing.T, root string, paths []string) []string {
 		if !filepath.IsAbs(p) {
 			t.Errorf("path %s is not absolute", p)
 		}
-		out = append(out, relSlash(root, p))
+		out = append(out, workspace.Display(root, p))
 	}
 	return out
 }
@@ -199,10 +201,10 @@ func TestCollectFilesArgs(t *testing.T) {
 		{name: "glob matching nothing", args: []string{"**/*.rs"}, err: ErrNoFiles},
 		{name: "glob matching only ignored files", args: []string{"sub/gen_x*"}, err: ErrNoFiles},
 		{name: "missing file", args: []string{"missing.go"}, err: fs.ErrNotExist},
-		{name: "parent of root", args: []string{"../x.go"}, err: ErrOutsideWorkspace},
-		{name: "absolute outside", args: []string{"/etc/hostname"}, err: ErrOutsideWorkspace},
-		{name: "glob outside", args: []string{"../**/*.go"}, err: ErrOutsideWorkspace},
-		{name: "symlink out of the root", args: []string{"out/x.go"}, err: ErrOutsideWorkspace},
+		{name: "parent of root", args: []string{"../x.go"}, err: workspace.ErrOutside},
+		{name: "absolute outside", args: []string{"/etc/hostname"}, err: workspace.ErrOutside},
+		{name: "glob outside", args: []string{"../**/*.go"}, err: workspace.ErrOutside},
+		{name: "symlink out of the root", args: []string{"out/x.go"}, err: workspace.ErrOutside},
 	}
 	for _, mode := range []string{"git", "walk"} {
 		t.Run(mode, func(t *testing.T) {

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/lsp-hook/lsp-hook/internal/safefile"
 )
@@ -16,55 +14,13 @@ import (
 const MaxFileSize = 16 << 20
 
 // Errors an input can be refused with; each reaches the caller as a note
-// naming the file.
+// naming the file. A path outside the workspace is refused before, by
+// workspace.Resolve (workspace.ErrOutside).
 var (
-	ErrOutsideWorkspace = errors.New("outside the workspace")
-	ErrNotRegular       = safefile.ErrNotRegular
-	ErrTooLarge         = fmt.Errorf("larger than %d MiB", MaxFileSize>>20)
-	ErrBinary           = errors.New("binary content")
+	ErrNotRegular = safefile.ErrNotRegular
+	ErrTooLarge   = fmt.Errorf("larger than %d MiB", MaxFileSize>>20)
+	ErrBinary     = errors.New("binary content")
 )
-
-// resolve turns a change's path into a clean absolute path inside root,
-// following symlinks so a link that points outside the workspace is refused
-// too. root must be clean, absolute and symlink-free. The file need not exist
-// when it carries content; nothing is opened here.
-func resolve(root, path string) (string, error) {
-	if path == "" {
-		return "", errors.New("empty path")
-	}
-	if strings.ContainsRune(path, 0) {
-		return "", errors.New("path contains a NUL byte")
-	}
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(root, path)
-	}
-	path = filepath.Clean(path)
-	if !inside(path, root) {
-		return "", ErrOutsideWorkspace
-	}
-	real, err := filepath.EvalSymlinks(path)
-	switch {
-	case err == nil:
-		if !inside(real, root) {
-			return "", fmt.Errorf("%w (symlink to %s)", ErrOutsideWorkspace, real)
-		}
-		return real, nil
-	case errors.Is(err, os.ErrNotExist):
-		// A new file: its directory must still resolve inside the root.
-		dir, derr := filepath.EvalSymlinks(filepath.Dir(path))
-		if derr == nil && !inside(dir, root) {
-			return "", fmt.Errorf("%w (directory links to %s)", ErrOutsideWorkspace, dir)
-		}
-		return path, nil
-	default:
-		return "", err
-	}
-}
-
-// inside reports whether path is root or below it.
-func inside(path, root string) bool {
-	return path == root || strings.HasPrefix(path, root+string(filepath.Separator)) || root == "/"
-}
 
 // readContent returns the text to check for path: the event's content when it
 // has some, else the file on disk. It refuses, without reading a byte:
@@ -72,7 +28,8 @@ func inside(path, root string) bool {
 // for a writer, devices, sockets, directories), kernel pseudo-files
 // (ErrPseudoFile: /proc, /sys, which stat as regular but empty), and files
 // over MaxFileSize (ErrTooLarge); and after reading, binary content
-// (ErrBinary). path must come from resolve: symlinks already followed.
+// (ErrBinary). path must come from workspace.Resolve: symlinks already
+// followed.
 func readContent(path string, content *string) ([]byte, error) {
 	var data []byte
 	if content != nil {
@@ -100,8 +57,8 @@ var ErrPseudoFile = safefile.ErrPseudoFile
 // openRegular opens the regular file at path for reading, and refuses, with
 // nothing read, what readContent refuses before reading: anything but a
 // regular file (ErrNotRegular, a symlink included: path must come from
-// resolve), a kernel pseudo-file (ErrPseudoFile), a file over MaxFileSize
-// (ErrTooLarge). It looks before it opens (lstat: a FIFO or a device is
+// workspace.Resolve), a kernel pseudo-file (ErrPseudoFile), a file over
+// MaxFileSize (ErrTooLarge). It looks before it opens (lstat: a FIFO or a device is
 // never opened), opens with O_NONBLOCK and O_NOFOLLOW so a file swapped
 // for a FIFO or a symlink in between cannot block or redirect it, then
 // checks the open file again (safefile.Open). The caller closes the file.
@@ -142,25 +99,4 @@ func tooLarge(n int64) error {
 // binary: checkers report what they make of it.
 func isBinary(data []byte) bool {
 	return bytes.IndexByte(data[:min(len(data), 8<<10)], 0) >= 0
-}
-
-// FindWorkspace returns the workspace root for dir: the nearest ancestor
-// holding .git (a directory, or a file as in worktrees and submodules), else
-// dir itself; made absolute, cleaned and symlink-resolved.
-func FindWorkspace(dir string) (string, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", fmt.Errorf("finding workspace for %s: %w", dir, err)
-	}
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		abs = real
-	}
-	for d := abs; ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return d, nil
-		}
-		if d == filepath.Dir(d) {
-			return abs, nil
-		}
-	}
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lsp-hook/lsp-hook/internal/workspace"
 )
 
 func TestResolveAndRead(t *testing.T) {
@@ -36,10 +38,10 @@ func TestResolveAndRead(t *testing.T) {
 	}{
 		{name: "relative inside", path: "ok.json"},
 		{name: "absolute inside", path: filepath.Join(root, "ok.json")},
-		{name: "dot dot escape", path: "../x.json", wantErr: ErrOutsideWorkspace},
-		{name: "absolute elsewhere", path: "/etc/passwd", wantErr: ErrOutsideWorkspace},
-		{name: "symlink out", path: "link.json", wantErr: ErrOutsideWorkspace},
-		{name: "new file under linked dir", path: "linkdir/new.json", content: new(string), wantErr: ErrOutsideWorkspace},
+		{name: "dot dot escape", path: "../x.json", wantErr: workspace.ErrOutside},
+		{name: "absolute elsewhere", path: "/etc/passwd", wantErr: workspace.ErrOutside},
+		{name: "symlink out", path: "link.json", wantErr: workspace.ErrOutside},
+		{name: "new file under linked dir", path: "linkdir/new.json", content: new(string), wantErr: workspace.ErrOutside},
 		{name: "binary", path: "bin.json", wantErr: ErrBinary},
 		{name: "latin1 is text", path: "latin1.txt"},
 		{name: "missing", path: "gone.json", wantErr: os.ErrNotExist},
@@ -50,7 +52,7 @@ func TestResolveAndRead(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := resolve(root, tt.path)
+			p, err := workspace.Resolve(root, tt.path)
 			if err == nil {
 				_, err = readContent(p, tt.content)
 			}
@@ -69,19 +71,5 @@ func TestResolveAndRead(t *testing.T) {
 func TestReadContentRefusesDevices(t *testing.T) {
 	if _, err := readContent("/dev/zero", nil); !errors.Is(err, ErrNotRegular) {
 		t.Errorf("/dev/zero: %v", err)
-	}
-}
-
-func TestFindWorkspace(t *testing.T) {
-	root, _ := filepath.EvalSymlinks(t.TempDir())
-	os.MkdirAll(filepath.Join(root, ".git"), 0o755)
-	sub := filepath.Join(root, "a", "b")
-	os.MkdirAll(sub, 0o755)
-	if got, err := FindWorkspace(sub); err != nil || got != root {
-		t.Errorf("FindWorkspace = %q, %v; want %q", got, err, root)
-	}
-	plain, _ := filepath.EvalSymlinks(t.TempDir())
-	if got, err := FindWorkspace(plain); err != nil || got != plain && !strings.HasPrefix(plain, got+string(filepath.Separator)) {
-		t.Errorf("FindWorkspace(no git) = %q, %v; want %q or an ancestor repo", got, err, plain)
 	}
 }

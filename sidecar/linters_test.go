@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/internal/workspace"
 	"github.com/lsp-hook/lsp-hook/lsp"
 )
 
@@ -324,7 +325,7 @@ func TestLintersBatched(t *testing.T) {
 		for _, d := range f.Diagnostics {
 			msgs = append(msgs, d.Source+" "+d.Message)
 		}
-		got[relSlash(e.Root, f.Path)] = strings.Join(msgs, "; ")
+		got[workspace.Display(e.Root, f.Path)] = strings.Join(msgs, "; ")
 	}
 	for rel, want := range map[string]string{
 		"mod1/a/a.go":   "go-vet fmt.Printf format %d has arg \"s\" of wrong type string",

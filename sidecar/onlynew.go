@@ -5,12 +5,11 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
-	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/internal/workspace"
 	"github.com/lsp-hook/lsp-hook/lsp"
 	"github.com/lsp-hook/lsp-hook/validators"
 )
@@ -240,13 +239,13 @@ func (b *baseline) captureOthers(e *Engine, others map[string][]diag.Diagnostic)
 // gitHead returns the text of path (inside root) in root's git HEAD, and
 // false when there is none: no repository, or the file is not tracked.
 func gitHead(ctx context.Context, root, path string) ([]byte, bool) {
-	rel, err := filepath.Rel(root, path)
-	if err != nil || strings.HasPrefix(rel, "..") {
+	rel, ok := workspace.Rel(root, path)
+	if !ok {
 		return nil, false
 	}
 	ctx, cancel := context.WithTimeout(ctx, gitShowTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "-C", root, "show", "HEAD:./"+filepath.ToSlash(rel))
+	cmd := exec.CommandContext(ctx, "git", "-C", root, "show", "HEAD:./"+rel)
 	out, err := cmd.Output()
 	if err != nil {
 		return nil, false

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/lsp-hook/lsp-hook/internal/workspace"
 	"github.com/lsp-hook/lsp-hook/lsp"
 )
 
@@ -26,7 +27,7 @@ import (
 // looking from dir up to the workspace root (dir outside it: the root
 // only), or "".
 func (e *Engine) nearestBin(name, dir string) string {
-	if !inside(dir, e.Root) { // lexically: the walk up must meet the root
+	if !workspace.Inside(e.Root, dir) { // lexically: the walk up must meet the root
 		dir = e.Root
 	}
 	for d := dir; ; d = filepath.Dir(d) {
@@ -85,7 +86,7 @@ func (e *Engine) linterPath(name, dir string) (string, error) {
 		if abs, err := filepath.Abs(p); err == nil {
 			p = abs
 		}
-		if !e.Config.WorkspaceTrusted && lsp.InWorkspace(p, e.Root) {
+		if !e.Config.WorkspaceTrusted && workspace.Contains(e.Root, p) {
 			if refused == "" {
 				refused = p
 			}

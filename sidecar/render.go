@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/internal/workspace"
 	"github.com/lsp-hook/lsp-hook/lsp"
 )
 
@@ -31,7 +32,7 @@ func (e *Engine) render(res *Result, sev diag.Severity, targets []target, byFile
 		}
 	}
 	for _, path := range slices.Sorted(maps.Keys(others)) {
-		if isTarget[path] || !inside(path, e.Root) {
+		if isTarget[path] || !workspace.Inside(e.Root, path) {
 			continue
 		}
 		if ds := diag.SortDedupe(diag.Filter(others[path], sev)); len(ds) > 0 {

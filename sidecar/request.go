@@ -10,6 +10,7 @@ import (
 
 	"github.com/sourcegraph/jsonrpc2"
 
+	"github.com/lsp-hook/lsp-hook/internal/workspace"
 	"github.com/lsp-hook/lsp-hook/lsp"
 )
 
@@ -56,7 +57,7 @@ const CodeUnsupported = -32001
 
 // request serves MethodRequest: the method is checked against
 // RequestMethods, the file resolved inside the workspace
-// (ErrOutsideWorkspace otherwise) and refused unless it is a regular file
+// (workspace.ErrOutside otherwise) and refused unless it is a regular file
 // notify_change would read (checkRegular: a FIFO would block the server's
 // document sync for good), and the request sent through the Manager.
 func (s *Server) request(ctx context.Context, raw json.RawMessage) (RequestResult, error) {
@@ -68,7 +69,7 @@ func (s *Server) request(ctx context.Context, raw json.RawMessage) (RequestResul
 		return RequestResult{}, invalidParams(fmt.Sprintf("request: method %q is not passed on (one of %s)",
 			p.Method, strings.Join(RequestMethods, ", ")))
 	}
-	path, err := resolve(s.Engine.Root, p.Path)
+	path, err := workspace.Resolve(s.Engine.Root, p.Path)
 	if err == nil {
 		err = checkRegular(path)
 	}
@@ -98,7 +99,8 @@ func (s *Server) request(ctx context.Context, raw json.RawMessage) (RequestResul
 // checkRegular refuses, without reading a byte, what readContent refuses
 // before reading (openRegular): a path that does not exist, anything but a
 // regular file (ErrNotRegular), a kernel pseudo-file (ErrPseudoFile), a
-// file over MaxFileSize (ErrTooLarge). path must come from resolve.
+// file over MaxFileSize (ErrTooLarge). path must come from
+// workspace.Resolve.
 func checkRegular(path string) error {
 	f, _, err := openRegular(path)
 	if err != nil {

@@ -26,6 +26,7 @@ import (
 
 	"github.com/lsp-hook/lsp-hook/config"
 	"github.com/lsp-hook/lsp-hook/internal/fakelsptest"
+	"github.com/lsp-hook/lsp-hook/internal/workspace"
 	"github.com/lsp-hook/lsp-hook/lsp"
 )
 
@@ -320,7 +321,7 @@ func TestPseudoFilesRefused(t *testing.T) {
 			if _, err := os.Stat(tt.path); err != nil {
 				t.Skipf("not on this machine: %v", err)
 			}
-			p, err := resolve("/", tt.path)
+			p, err := workspace.Resolve("/", tt.path)
 			if err != nil {
 				t.Fatalf("resolve: %v", err)
 			}

@@ -111,7 +111,7 @@ func newWorkspaceOf(t *testing.T, project, sub string, extra []string) *workspac
 		if out, err := exec.Command(git, "-C", root, "init", "-q").CombinedOutput(); err != nil {
 			t.Fatalf("git init: %v\n%s", err, out)
 		}
-	} else if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil { // what FindWorkspace looks for
+	} else if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil { // what workspace.Find looks for
 		t.Fatal(err)
 	}
 	t.Cleanup(w.stopAll)

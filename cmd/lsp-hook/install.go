@@ -12,7 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/lsp-hook/lsp-hook/install"
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/internal/workspace"
 )
 
 // This file wires `lsp-hook install AGENT` and `lsp-hook uninstall AGENT`
@@ -131,7 +131,7 @@ func runInstall(c *cli.Context, adding bool) error {
 		opts.Home, err = os.UserHomeDir()
 	} else {
 		// --root, else the git top level of the working directory
-		opts.Root, err = sidecar.FindWorkspaceRoot(a.String("root"))
+		opts.Root, err = workspace.Root(a.String("root"))
 	}
 	if err != nil {
 		return cli.Exit(name+": "+err.Error(), exitError)

@@ -3,24 +3,18 @@ package main
 import (
 	"encoding/json"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/lsp-hook/lsp-hook/internal/workspace"
 	"github.com/lsp-hook/lsp-hook/sidecar"
 )
 
-// workspaceRoot is --root, else the git top level of the working directory.
+// workspaceRoot is --root, else the git top level of the working directory
+// (workspace.Root).
 func workspaceRoot(c *cli.Context) (string, error) {
-	if r := c.String("root"); r != "" {
-		return sidecar.FindWorkspaceRoot(r)
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	return sidecar.FindWorkspace(wd)
+	return workspace.Root(c.String("root"))
 }
 
 func socketFor(c *cli.Context, root string) string {

@@ -1,0 +1,188 @@
+package workspace
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path"
+	"strings"
+)
+
+// gitFiles lists the tracked and untracked files of the work tree under
+// root that git does not ignore, that lie in no skipped directory
+// (skipDirs, the walk's) and that exist as regular files: at most
+// max (> 0) or all (max <= 0); capped reports that there were more. It
+// stops reading git's output at the cap, so a huge work tree costs no more
+// than max files.
+func gitFiles(ctx context.Context, root string, max int) (files []string, capped bool, err error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	cmd := gitCommand(ctx, root, "ls-files", "--cached", "--others", "--exclude-standard", "-z")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, false, fmt.Errorf("running git ls-files: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, false, fmt.Errorf("running git ls-files: %w", err)
+	}
+	sc := bufio.NewScanner(out)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	sc.Split(splitNUL)
+	for sc.Scan() {
+		rel := path.Clean(sc.Text())
+		if inSkipDir(rel) || !regular(root, rel) {
+			continue
+		}
+		if max > 0 && len(files) == max {
+			capped = true
+			break
+		}
+		files = append(files, rel)
+	}
+	scanErr := sc.Err()
+	if capped || scanErr != nil {
+		cancel() // git may be blocked writing the rest
+		io.Copy(io.Discard, out)
+		cmd.Wait()
+		if scanErr != nil {
+			return nil, false, fmt.Errorf("reading git ls-files: %w", scanErr)
+		}
+		return files, true, nil
+	}
+	if err := cmd.Wait(); err != nil {
+		return nil, false, gitError("ls-files", err, stderr.String())
+	}
+	return files, false, nil
+}
+
+// Changed returns the root-relative slash paths git reports as changed
+// that exist as regular files. With base "" they are the changes against
+// HEAD: uncommitted ones, staged or not (all files before the first
+// commit). With a revision ("origin/main"), everything that changed since
+// the merge-base of base and HEAD, committed or not — what a pull request
+// changes; base must be one revision, not a range or an option. Either
+// way untracked files that are not ignored count as changed, and a rename
+// as an added file. root must be in a git work tree (InGit).
+func Changed(ctx context.Context, root, base string) (map[string]bool, error) {
+	from := "HEAD"
+	if base != "" {
+		mb, err := mergeBase(ctx, root, base)
+		if err != nil {
+			return nil, err
+		}
+		from = mb
+	} else if _, err := git(ctx, root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}"); err != nil {
+		// No commit yet: every file is new.
+		files, _, err := gitFiles(ctx, root, 0)
+		if err != nil {
+			return nil, fmt.Errorf("listing changed files: %w", err)
+		}
+		return setOf(files), nil
+	}
+	// Diffing a commit with the working tree covers what was committed
+	// since it and what is staged or not yet staged; --relative keeps the
+	// paths relative to root (and inside it), like ls-files prints them.
+	diff, err := git(ctx, root, "diff", "--name-only", "-z", "--relative", "--no-renames",
+		"--no-color", "--no-ext-diff", "--diff-filter=ACMT", from, "--")
+	if err != nil {
+		return nil, fmt.Errorf("listing changed files since %s: %w", from, err)
+	}
+	untracked, err := git(ctx, root, "ls-files", "--others", "--exclude-standard", "-z")
+	if err != nil {
+		return nil, fmt.Errorf("listing untracked files: %w", err)
+	}
+	changed := make(map[string]bool)
+	for _, rel := range append(splitAll(diff), splitAll(untracked)...) {
+		if regular(root, rel) {
+			changed[rel] = true
+		}
+	}
+	return changed, nil
+}
+
+// mergeBase returns the commit where HEAD forked from base, explaining the
+// usual CI causes when there is none.
+func mergeBase(ctx context.Context, root, base string) (string, error) {
+	if strings.HasPrefix(base, "-") || strings.Contains(base, "..") {
+		return "", fmt.Errorf("bad base revision %q: want one revision, not a range or an option", base)
+	}
+	if _, err := git(ctx, root, "rev-parse", "--verify", "--quiet", base+"^{commit}"); err != nil {
+		return "", fmt.Errorf("resolving base %q: no such commit (is it fetched?)", base)
+	}
+	out, err := git(ctx, root, "merge-base", base, "HEAD")
+	if err != nil {
+		hint := ""
+		if sh, _ := git(ctx, root, "rev-parse", "--is-shallow-repository"); strings.TrimSpace(string(sh)) == "true" {
+			hint = " (shallow clone: fetch more history, e.g. fetch-depth: 0)"
+		}
+		return "", fmt.Errorf("finding the merge-base of %s and HEAD%s: %w", base, hint, err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// git runs git in root and returns its standard output; a failure carries
+// git's standard error.
+func git(ctx context.Context, root string, args ...string) ([]byte, error) {
+	cmd := gitCommand(ctx, root, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, gitError(args[0], err, stderr.String())
+	}
+	return out, nil
+}
+
+// gitCommand is git with args, run in root, read-only: it never takes
+// index.lock (GIT_OPTIONAL_LOCKS=0).
+func gitCommand(ctx context.Context, root string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", root}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
+	return cmd
+}
+
+// gitError is the failure of git's subcommand sub, with its standard
+// error when it wrote one.
+func gitError(sub string, err error, stderr string) error {
+	if msg := strings.TrimSpace(stderr); msg != "" {
+		return fmt.Errorf("running git %s: %w: %s", sub, err, msg)
+	}
+	return fmt.Errorf("running git %s: %w", sub, err)
+}
+
+// splitNUL is a bufio.SplitFunc for NUL-terminated records.
+func splitNUL(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		return i + 1, data[:i], nil
+	}
+	if atEOF && len(data) > 0 {
+		return len(data), data, nil
+	}
+	return 0, nil, nil
+}
+
+// splitAll splits NUL-terminated records into cleaned slash paths,
+// skipping empty ones.
+func splitAll(b []byte) []string {
+	var out []string
+	for _, f := range bytes.Split(b, []byte{0}) {
+		if len(f) > 0 {
+			out = append(out, path.Clean(string(f)))
+		}
+	}
+	return out
+}
+
+func setOf(ss []string) map[string]bool {
+	m := make(map[string]bool, len(ss))
+	for _, s := range ss {
+		m[s] = true
+	}
+	return m
+}
