@@ -199,7 +199,7 @@ func (c *Client) spawn(exe string, env []string) error {
 		<-c.conn.DisconnectNotify()
 		select { // prefer the process's exit status as the reason
 		case <-c.exited:
-		case <-time.After(200 * time.Millisecond):
+		case <-time.After(exitReasonWait):
 		}
 		c.fail(errors.New("connection to server closed"))
 	}()
@@ -388,6 +388,14 @@ func (c *Client) notify(method string, params any) error {
 		return err
 	}
 	if err := c.conn.Notify(context.Background(), method, params); err != nil {
+		if errors.Is(err, jsonrpc2.ErrClosed) && c.exited != nil {
+			// The server died: its exit status, due in a moment, says
+			// why better than the closed pipe does (spawn's goroutines).
+			select {
+			case <-c.exited:
+			case <-time.After(exitReasonWait):
+			}
+		}
 		if b := c.Err(); b != nil {
 			return b
 		}
@@ -395,6 +403,10 @@ func (c *Client) notify(method string, params any) error {
 	}
 	return nil
 }
+
+// exitReasonWait is how long a failed write to a server whose connection
+// closed waits for the process's exit status, the better reason.
+const exitReasonWait = 200 * time.Millisecond
 
 // LookPath finds a server executable: on $PATH, else in lsp-hook's own tools
 // directories ($XDG_DATA_HOME/lsp-hook/servers/bin), else in Go's install
