@@ -534,13 +534,21 @@ func (c *Client) sync(d Doc) (string, int32, error) {
 	// closed one's, so that a late answer about the closed document is
 	// never taken for the new one's.
 	reopen := open && forced && c.server.IgnoresUnchangedText && bytes.Equal(doc.text, text)
-	if reopen && doc.lastSent().forced && c.changed <= doc.lastSent().seq {
+	if open && !forced && c.server.IgnoresUnchangedText && !bytes.Equal(doc.text, text) && revisits(doc.sent, textHash(text)) {
+		// A text sent before comes back (A, B, A): clangd compares a
+		// change with the last one it processed, not the last one sent,
+		// so when it dropped B for A it finds A unchanged and answers
+		// nothing (TestClangdHeaderRace). Send it as a forced version.
+		forced, reopen = true, true
+	}
+	if reopen && bytes.Equal(doc.text, text) && doc.lastSent().forced && c.changed <= doc.lastSent().seq {
 		// A forced re-check of this text went out and nothing the server
 		// sees changed since (no new text, close or watched-file event):
-		// its answer is this one's. Closing and opening
-		// the document again while clangd still builds it (two hooks
-		// re-checking one header's importers) stalls clangd 14 for good:
-		// it publishes nothing after that (TestClangdSameHeaderTwice).
+		// its answer is this one's. Closing and opening the document
+		// again while clangd still builds it (two hooks re-checking one
+		// header's importers) left clangd 14 answering none of the
+		// re-opened documents again: every later check timed out
+		// (TestClangdSameHeaderTwice).
 		v := doc.version
 		c.mu.Unlock()
 		return uri, v, nil
@@ -602,6 +610,11 @@ func (c *Client) sync(d Doc) (string, int32, error) {
 		err = c.notify("textDocument/didSave", p)
 	}
 	return uri, version, err
+}
+
+// revisits reports whether a version of sent had the text whose hash is h.
+func revisits(sent []sentVersion, h uint64) bool {
+	return slices.ContainsFunc(sent, func(s sentVersion) bool { return s.hash == h })
 }
 
 // lastSent returns the newest version sent of d; the zero value when none.
