@@ -85,7 +85,7 @@ cross:
 # Not yet: diag, parsers and hooks, whose tests still write unix-absolute
 # paths ("/r/a.go", file:///tmp/... fixtures captured on Linux), which are
 # not absolute on Windows (internal/testdir.Abs is the way to port them).
-WINE_PKGS   ?= ./internal/safefile ./internal/filelock ./internal/privdir ./internal/fileuri ./internal/proc ./config ./validators
+WINE_PKGS   ?= ./internal/safefile ./internal/filelock ./internal/privdir ./internal/fileuri ./internal/proc ./config ./validators ./install
 WINE_PREFIX := $(TOOLS)/wine/prefix
 wine-test:
 	@$(MAKE) --no-print-directory apt-install PKGS="wine gcc-mingw-w64-x86-64-win32:x86_64-w64-mingw32-gcc"

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lsp-hook/lsp-hook/internal/testdir"
 )
 
 // TestInstallIsHookCommand is the rule uninstall finds lsp-hook's entries
@@ -55,8 +57,9 @@ func TestInstallHookProgram(t *testing.T) {
 	if cmd != `'/home/me/dl/lsp hook/lsp-hook' hook gemini` || !IsHookCommand(cmd, "gemini") {
 		t.Errorf("command %q", cmd)
 	}
-	renamed := func() (string, error) { return "/tmp/lh", nil }
-	if _, _, err := hookProgram(missing, renamed); err == nil || !strings.Contains(err.Error(), "/tmp/lh, is not named lsp-hook") {
+	lh := testdir.Abs("/tmp/lh") // C:\tmp\lh on Windows
+	renamed := func() (string, error) { return lh, nil }
+	if _, _, err := hookProgram(missing, renamed); err == nil || !strings.Contains(err.Error(), lh+", is not named lsp-hook") {
 		t.Errorf("renamed binary: %v", err)
 	}
 	if got := hookShellWords(HookCommand("/it's/lsp-hook", "x")); !slices.Equal(got, []string{"/it's/lsp-hook", "hook", "x"}) {
