@@ -2,7 +2,6 @@ package sidecar
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -54,13 +53,9 @@ func spanStart(prev time.Time, examined bool, since time.Time, def time.Duration
 // previous hook and p (spanStart), answers from the language-server
 // manager's watcher when it covers the span, else by modification time,
 // and remembers this hook for the session's next one.
-func (s *Server) changedFiles(ctx context.Context, raw json.RawMessage) (wire.ChangedFilesResult, error) {
+func (s *Server) changedFiles(ctx context.Context, p wire.ChangedFilesParams) (wire.ChangedFilesResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, changedFilesTimeout)
 	defer cancel()
-	var p wire.ChangedFilesParams
-	if err := decodeParams(raw, &p); err != nil {
-		return wire.ChangedFilesResult{}, err
-	}
 	if err := p.Check(); err != nil {
 		return wire.ChangedFilesResult{}, invalidParams(err.Error())
 	}

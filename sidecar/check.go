@@ -2,7 +2,6 @@ package sidecar
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/sourcegraph/jsonrpc2"
@@ -17,11 +16,7 @@ const lspCancelRequest = "$/cancelRequest"
 
 // check serves MethodCheck: an edit-mode check of the file as it is on
 // disk, at warning severity, counted.
-func (s *Server) check(ctx context.Context, raw json.RawMessage) (wire.CheckResult, error) {
-	var p wire.CheckParams
-	if err := decodeParams(raw, &p); err != nil {
-		return wire.CheckResult{}, err
-	}
+func (s *Server) check(ctx context.Context, p wire.CheckParams) (wire.CheckResult, error) {
 	if p.Path == "" {
 		return wire.CheckResult{}, invalidParams("check: path is empty")
 	}
@@ -97,11 +92,7 @@ func (s *Server) track(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.R
 // context cancelled and answers with what it has (notify_change: the
 // servers that had not answered show "timeout"; request: an error). An id
 // that is not running is not an error: it may just have finished.
-func (s *Server) cancel(conn *jsonrpc2.Conn, raw json.RawMessage) (struct{}, error) {
-	var p wire.CancelParams
-	if err := decodeParams(raw, &p); err != nil {
-		return struct{}{}, err
-	}
+func (s *Server) cancel(conn *jsonrpc2.Conn, p wire.CancelParams) (struct{}, error) {
 	if p.ID == nil {
 		return struct{}{}, invalidParams(fmt.Sprintf("%s: id is missing", wire.MethodCancelRequest))
 	}

@@ -20,11 +20,7 @@ import (
 // (workspace.ErrOutside otherwise) and refused unless it is a regular file
 // notify_change would read (checkRegular: a FIFO would block the server's
 // document sync for good), and the request sent through the Manager.
-func (s *Server) request(ctx context.Context, raw json.RawMessage) (wire.RequestResult, error) {
-	var p wire.RequestParams
-	if err := decodeParams(raw, &p); err != nil {
-		return wire.RequestResult{}, err
-	}
+func (s *Server) request(ctx context.Context, p wire.RequestParams) (wire.RequestResult, error) {
 	if !slices.Contains(wire.RequestMethods, p.Method) {
 		return wire.RequestResult{}, invalidParams(fmt.Sprintf("request: method %q is not passed on (one of %s)",
 			p.Method, strings.Join(wire.RequestMethods, ", ")))

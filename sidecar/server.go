@@ -122,26 +122,6 @@ func (s *Server) serveConn(nc net.Conn) {
 	}()
 }
 
-// served lists the methods handle serves: each is counted under its own
-// name in status, any other under counterUnknown, so that made-up method
-// names cannot grow the counters (and status) without bound.
-var served = map[string]bool{
-	wire.MethodHello: true, wire.MethodNotifyChange: true, wire.MethodDiagnostics: true, wire.MethodStatus: true, wire.MethodSubscribe: true,
-	wire.MethodRestart: true, wire.MethodChangedFiles: true, wire.MethodRequest: true, wire.MethodShutdown: true,
-	wire.MethodCheck: true, wire.MethodCancelRequest: true, lspCancelRequest: true,
-}
-
-// counterUnknown counts requests for methods the daemon does not serve.
-const counterUnknown = "unknown_method"
-
-// counterOf is the counter a request for method counts under.
-func counterOf(method string) string {
-	if served[method] {
-		return method
-	}
-	return counterUnknown
-}
-
 func (s *Server) count(name string) {
 	v, _ := s.counters.LoadOrStore(name, new(atomic.Int64))
 	v.(*atomic.Int64).Add(1)
@@ -157,86 +137,6 @@ func (s *Server) handleCoded(ctx context.Context, conn *jsonrpc2.Conn, req *json
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: err.Error()}
 	}
 	return res, err
-}
-
-// handle serves one request. Errors are JSON-RPC errors naming the problem.
-func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
-	s.inflight.Add(1)
-	defer func() {
-		s.lastUse.Store(time.Now().UnixNano())
-		s.inflight.Add(-1)
-	}()
-	s.count("requests")
-	s.count(counterOf(req.Method))
-	var params json.RawMessage
-	if req.Params != nil {
-		params = *req.Params
-	}
-	if err := checkDepth(params, MaxParamsDepth); err != nil {
-		return nil, err
-	}
-	switch req.Method {
-	case wire.MethodNotifyChange, wire.MethodCheck, wire.MethodRequest:
-		var done func()
-		ctx, done = s.track(ctx, conn, req)
-		defer done()
-	}
-	switch req.Method {
-	case wire.MethodHello:
-		return wire.HelloResult{Version: s.Version, Protocol: wire.ProtocolVersion, Pid: os.Getpid(), Root: s.Engine.Root}, nil
-	case wire.MethodNotifyChange:
-		var p wire.NotifyChangeParams
-		if err := decodeParams(params, &p); err != nil {
-			return nil, err
-		}
-		if len(p.Changes) == 0 {
-			return nil, invalidParams("notify_change: changes is empty")
-		}
-		if len(p.Changes) > MaxChanges {
-			return nil, invalidParams(fmt.Sprintf("notify_change: %d changes, at most %d", len(p.Changes), MaxChanges))
-		}
-		res := s.Engine.Check(ctx, p)
-		s.Log.Info("notify_change", "source", p.Source, "changes", len(p.Changes), "files", len(res.Files),
-			"elapsed_ms", res.ElapsedMS, "notes", res.Notes)
-		return res, nil
-	case wire.MethodDiagnostics:
-		var p wire.DiagnosticsParams
-		if err := decodeParams(params, &p); err != nil {
-			return nil, err
-		}
-		return s.Engine.Current(p.Paths), nil
-	case wire.MethodStatus:
-		return s.status(), nil
-	case wire.MethodSubscribe:
-		return s.subscribe(conn)
-	case wire.MethodRestart:
-		var p wire.RestartParams
-		if err := decodeParams(params, &p); err != nil {
-			return nil, err
-		}
-		return s.restart(p)
-	case wire.MethodChangedFiles:
-		return s.changedFiles(ctx, params)
-	case wire.MethodRequest:
-		return s.request(ctx, params)
-	case wire.MethodCheck:
-		return s.check(ctx, params)
-	case wire.MethodCancelRequest, lspCancelRequest:
-		return s.cancel(conn, params)
-	case wire.MethodShutdown:
-		s.Log.Info("shutdown requested")
-		// Answer before the connections close; the handler's own reply
-		// then fails quietly on the closed connection.
-		if !req.Notif {
-			_ = conn.Reply(ctx, req.ID, struct{}{})
-		}
-		s.Shutdown()
-		return struct{}{}, nil
-	}
-	if req.Notif {
-		return nil, nil
-	}
-	return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "unknown method " + req.Method}
 }
 
 // MaxChanges is the most changes one notify_change may carry.
