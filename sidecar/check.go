@@ -64,7 +64,10 @@ func worstFreshness(servers []wire.ServerResult) string {
 }
 
 // track registers req's cancel function on conn and returns the context
-// the request runs under and a function that unregisters it.
+// the request runs under and a function that unregisters it, counting
+// the request as cancelled_disconnect when its connection closed while it
+// ran. cancel_request and the connection closing (cancelDropped) cancel
+// the context.
 func (s *Server) track(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (context.Context, func()) {
 	if req.Notif {
 		return ctx, func() {}
@@ -77,6 +80,13 @@ func (s *Server) track(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.R
 	s.cancels[conn][req.ID] = cancel
 	s.mu.Unlock()
 	return ctx, func() {
+		select {
+		case <-conn.DisconnectNotify():
+			if ctx.Err() != nil {
+				s.count("cancelled_disconnect") // its connection closed while it ran (cancelDropped)
+			}
+		default:
+		}
 		s.mu.Lock()
 		delete(s.cancels[conn], req.ID)
 		if len(s.cancels[conn]) == 0 {

@@ -157,6 +157,53 @@ func TestCancelRequest(t *testing.T) {
 	})
 }
 
+// TestDisconnectCancels: a client that starts checks which would run for
+// 30 s (a server that never publishes, 30 s budgets) and closes its
+// connection has them cancelled at once: the daemon's work on them ends
+// promptly, counted as cancelled_disconnect, while another connection's
+// check runs on. Repeated, as a race.
+func TestDisconnectCancels(t *testing.T) {
+	srv, socket, ctx := hungDaemon(t)
+	long := wire.NotifyChangeParams{Changes: []wire.Change{{Path: "hung.fake"}}, BudgetMS: 30000, ColdBudgetMS: 30000}
+	other := rawDial(t, socket)
+	otherDone := make(chan error, 1)
+	go func() { otherDone <- other.Call(ctx, wire.MethodNotifyChange, long, new(wire.Result)) }()
+	waitInflight(t, srv, 1)
+	const rounds = 20
+	for i := range rounds {
+		c := rawDial(t, socket)
+		for _, call := range []struct {
+			method string
+			params any
+		}{{wire.MethodNotifyChange, long}, {wire.MethodCheck, wire.CheckParams{Path: "hung.fake"}}} {
+			if _, err := c.DispatchCall(ctx, call.method, call.params); err != nil {
+				t.Fatal(err)
+			}
+		}
+		waitInflight(t, srv, 3)
+		begin := time.Now()
+		c.Close()
+		waitInflight(t, srv, 1) // the other connection's check runs on
+		if took := time.Since(begin); took > 2*time.Second {
+			t.Errorf("round %d: checks of a closed connection ended %v after it closed", i, took)
+		}
+	}
+	var st StatusResult
+	if err := dial(ctx, t, socket).Call(ctx, wire.MethodStatus, nil, &st); err != nil {
+		t.Fatal(err)
+	}
+	if got := st.Counters["cancelled_disconnect"]; got != 2*rounds {
+		t.Errorf("cancelled_disconnect = %d, want %d", got, 2*rounds)
+	}
+	select {
+	case err := <-otherDone:
+		t.Fatalf("the other connection's check ended: %v", err)
+	default:
+	}
+	other.Close()
+	waitInflight(t, srv, 0)
+}
+
 // waitInflight waits up to 10 s for srv to have n requests in flight.
 func waitInflight(t *testing.T, srv *Server, n int64) {
 	t.Helper()

@@ -118,8 +118,28 @@ func (s *Server) serveConn(nc net.Conn) {
 		<-c.DisconnectNotify()
 		s.mu.Lock()
 		delete(s.conns, c)
+		var dropped []context.CancelFunc
+		for _, cancel := range s.cancels[c] {
+			dropped = append(dropped, cancel)
+		}
 		s.mu.Unlock()
+		s.cancelDropped(dropped)
 	}()
+}
+
+// cancelDropped cancels the requests a closed connection left running
+// (track; the protocol doc's "a dropped connection cancels the checks it
+// started"): a hook that gave up at its budget stops its servers' work.
+// Requests of other connections are untouched. Each such request counts
+// as cancelled_disconnect when it ends (track).
+func (s *Server) cancelDropped(cancels []context.CancelFunc) {
+	if len(cancels) == 0 {
+		return
+	}
+	s.Log.Debug("connection closed; cancelling its requests", "requests", len(cancels))
+	for _, cancel := range cancels {
+		cancel()
+	}
 }
 
 func (s *Server) count(name string) {
