@@ -258,7 +258,7 @@ func (r memRow) treeRSS() int64 {
 
 // logPath is ws's daemon log, which hooks write to as well: beside the
 // socket, $XDG_RUNTIME_DIR/lsp-hook/<first 16 hex of sha256(root)>.log
-// (DESIGN.md "Socket and wire protocol"; sidecar.LogPath).
+// (DESIGN.md "Socket and wire protocol"; wire.LogPath).
 func (b *bench) logPath(ws *workspace) string {
 	sum := sha256.Sum256([]byte(ws.dir))
 	return filepath.Join(b.runDir, "lsp-hook", hex.EncodeToString(sum[:])[:16]+".log")

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // Adapter speaks one agent's hook protocol.
@@ -23,7 +23,7 @@ type Adapter interface {
 	Decode(r io.Reader) (Event, error)
 	// Encode renders the agent's answer to ev carrying res.Lint: nothing
 	// printed when the lint block is empty (the generic adapter aside).
-	Encode(ev Event, res sidecar.Result) (Answer, error)
+	Encode(ev Event, res wire.Result) (Answer, error)
 }
 
 // Event is what an adapter took from a hook event.
@@ -43,7 +43,7 @@ type Event struct {
 	// configured for Claude Code (both read .claude/settings.json).
 	Agent string
 	// Changes are the files the event says were changed.
-	Changes []sidecar.Change
+	Changes []wire.Change
 	// Shell marks an event of an agent's shell tool (Claude Code's Bash,
 	// Cursor's Shell): the workspace files the command changed on disk are
 	// checked too, as writes, found by the daemon's changed_files over the
@@ -246,8 +246,8 @@ func exit2Answer(lint string) Answer {
 // as given): write mode wins over edit, and the content is kept only when
 // one change names the file (otherwise the disk has the latest). The
 // order is that of first appearance.
-func mergeChanges(lists ...[]sidecar.Change) []sidecar.Change {
-	var out []sidecar.Change
+func mergeChanges(lists ...[]wire.Change) []wire.Change {
+	var out []wire.Change
 	index := make(map[string]int)
 	for _, list := range lists {
 		for _, c := range list {
@@ -257,8 +257,8 @@ func mergeChanges(lists ...[]sidecar.Change) []sidecar.Change {
 				out = append(out, c)
 				continue
 			}
-			if c.Mode == sidecar.ModeWrite {
-				out[i].Mode = sidecar.ModeWrite
+			if c.Mode == wire.ModeWrite {
+				out[i].Mode = wire.ModeWrite
 			}
 			out[i].Content = nil
 		}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // This file parses the body of Codex's apply_patch tool: a file-oriented
@@ -168,16 +168,16 @@ func clip(s string) string {
 // dir: an added file is a write, an updated one an edit, a moved one a
 // write at its new path (files that imported the old one may break), and
 // a deleted one is not checked.
-func PatchChanges(ops []PatchOp, dir string) []sidecar.Change {
-	var out []sidecar.Change
+func PatchChanges(ops []PatchOp, dir string) []wire.Change {
+	var out []wire.Change
 	for _, op := range ops {
 		switch {
 		case op.Kind == PatchAdd:
-			out = append(out, sidecar.Change{Path: absUnder(dir, op.Path), Mode: sidecar.ModeWrite})
+			out = append(out, wire.Change{Path: absUnder(dir, op.Path), Mode: wire.ModeWrite})
 		case op.Kind == PatchUpdate && op.MoveTo != "":
-			out = append(out, sidecar.Change{Path: absUnder(dir, op.MoveTo), Mode: sidecar.ModeWrite})
+			out = append(out, wire.Change{Path: absUnder(dir, op.MoveTo), Mode: wire.ModeWrite})
 		case op.Kind == PatchUpdate:
-			out = append(out, sidecar.Change{Path: absUnder(dir, op.Path), Mode: sidecar.ModeEdit})
+			out = append(out, wire.Change{Path: absUnder(dir, op.Path), Mode: wire.ModeEdit})
 		}
 	}
 	return mergeChanges(out)

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 func TestParsePatch(t *testing.T) {
@@ -69,9 +69,9 @@ func TestPatchChanges(t *testing.T) {
 		{Kind: PatchDelete, Path: "gone.go"}, {Kind: PatchUpdate, Path: "/abs/b.go"},
 	}
 	got := PatchChanges(ops, "/w")
-	want := []sidecar.Change{
-		{Path: "/w/new.go", Mode: sidecar.ModeWrite}, {Path: "/w/a.go", Mode: sidecar.ModeEdit},
-		{Path: "/w/pkg/moved.go", Mode: sidecar.ModeWrite}, {Path: "/abs/b.go", Mode: sidecar.ModeEdit},
+	want := []wire.Change{
+		{Path: "/w/new.go", Mode: wire.ModeWrite}, {Path: "/w/a.go", Mode: wire.ModeEdit},
+		{Path: "/w/pkg/moved.go", Mode: wire.ModeWrite}, {Path: "/abs/b.go", Mode: wire.ModeEdit},
 	}
 	if !reflect.DeepEqual(got, want) {
 		g, _ := json.Marshal(got)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/sourcegraph/jsonrpc2"
 
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // This file is how a hook gets a Result: from the workspace daemon,
@@ -31,7 +31,7 @@ import (
 // request is what one check asks: the changes, and, for a shell command,
 // every workspace file it changed on disk.
 type request struct {
-	changes []sidecar.Change
+	changes []wire.Change
 	shell   bool          // add the files a shell command changed
 	ran     time.Duration // how long the command ran, by the event; 0 when unknown
 	chain   string        // the session's hook chain (chainOf); "" without a session
@@ -60,8 +60,8 @@ func chainOf(ev Event) string {
 }
 
 // changedParams is q's changed_files question.
-func (q request) changedParams() sidecar.ChangedFilesParams {
-	p := sidecar.ChangedFilesParams{Session: q.chain, DefaultMS: DefaultShellWindow.Milliseconds()}
+func (q request) changedParams() wire.ChangedFilesParams {
+	p := wire.ChangedFilesParams{Session: q.chain, DefaultMS: DefaultShellWindow.Milliseconds()}
 	if q.ran > 0 {
 		p.SinceMS = q.at.Add(-q.ran - windowSlack).UnixMilli()
 	}
@@ -73,7 +73,7 @@ func (q request) changedParams() sidecar.ChangedFilesParams {
 // deleted included, and returns
 // the notes the lint block must carry: cf's, and one when there were more
 // files than a hook checks.
-func (q request) withShellFiles(cf sidecar.ChangedFilesResult, log *slog.Logger) ([]sidecar.Change, []string) {
+func (q request) withShellFiles(cf wire.ChangedFilesResult, log *slog.Logger) ([]wire.Change, []string) {
 	paths, notes := cf.Paths, cf.Notes
 	if len(paths) > maxShellFiles || cf.Truncated {
 		log.Warn("shell command changed many files; checking the first ones", "files", len(paths), "truncated", cf.Truncated, "checked", min(len(paths), maxShellFiles))
@@ -84,14 +84,14 @@ func (q request) withShellFiles(cf sidecar.ChangedFilesResult, log *slog.Logger)
 		paths = paths[:min(len(paths), maxShellFiles)]
 		notes = append(slices.Clip(notes), fmt.Sprintf("the shell command changed %s files; only the first %d were checked", total, len(paths)))
 	}
-	var found []sidecar.Change
+	var found []wire.Change
 	for _, p := range paths {
-		found = append(found, sidecar.Change{Path: p, Mode: sidecar.ModeWrite})
+		found = append(found, wire.Change{Path: p, Mode: wire.ModeWrite})
 	}
 	// A file the command deleted or renamed away is passed on too: the
 	// daemon closes it in the servers and lists what its loss broke.
 	for _, p := range cf.Deleted[:min(len(cf.Deleted), maxShellFiles)] {
-		found = append(found, sidecar.Change{Path: p, Mode: sidecar.ModeWrite})
+		found = append(found, wire.Change{Path: p, Mode: wire.ModeWrite})
 	}
 	return mergeChanges(q.changes, found), notes
 }
@@ -100,19 +100,19 @@ func (q request) withShellFiles(cf sidecar.ChangedFilesResult, log *slog.Logger)
 // (started when absent) within the budget counted from begin, else from
 // the validators in-process. via says which ("daemon", "started-daemon",
 // "in-process").
-func Check(ctx context.Context, root string, changes []sidecar.Change, source string, begin time.Time, opts Options) (res sidecar.Result, via string) {
+func Check(ctx context.Context, root string, changes []wire.Change, source string, begin time.Time, opts Options) (res wire.Result, via string) {
 	res, via, _ = check(ctx, root, request{changes: changes}, source, begin, opts)
 	return res, via
 }
 
 // check is Check for a request; it also returns the changes it checked
 // (a shell command's files included).
-func check(ctx context.Context, root string, q request, source string, begin time.Time, opts Options) (res sidecar.Result, via string, checked []sidecar.Change) {
+func check(ctx context.Context, root string, q request, source string, begin time.Time, opts Options) (res wire.Result, via string, checked []wire.Change) {
 	opts = opts.withDefaults()
 	log := opts.Log
 	socket := opts.Socket
 	if socket == "" {
-		socket = sidecar.SocketPath(root)
+		socket = wire.SocketPath(root)
 	}
 	coldCtx, cancel := context.WithDeadline(ctx, begin.Add(opts.ColdBudget))
 	defer cancel()
@@ -129,27 +129,27 @@ func check(ctx context.Context, root string, q request, source string, begin tim
 			why = "the lsp-hook daemon was lost during this check" // it died or closed the connection mid-request
 		}
 		log.Warn("daemon unavailable; running validators in-process", "socket", socket, "err", err)
-		res, checked = inProcess(coldCtx, root, q, source, log, why)
+		res, checked = inProcess(coldCtx, root, q, source, opts, why)
 		return res, "in-process", checked
 	}
-	res, checked = inProcess(coldCtx, root, q, source, log, "") // --no-daemon: the user chose validators only
+	res, checked = inProcess(coldCtx, root, q, source, opts, "") // --no-daemon: the user chose validators only
 	return res, "in-process", checked
 }
 
-func viaDaemon(ctx context.Context, root, socket string, q request, source string, begin time.Time, opts Options) (sidecar.Result, bool, []sidecar.Change, error) {
-	c, started, err := sidecar.Connect(ctx, opts.Version, sidecar.StartOptions{
+func viaDaemon(ctx context.Context, root, socket string, q request, source string, begin time.Time, opts Options) (wire.Result, bool, []wire.Change, error) {
+	c, started, err := wire.Connect(ctx, opts.Version, wire.StartOptions{
 		Executable: opts.Executable, Root: root, Socket: socket,
 		Wait: max(time.Until(begin.Add(opts.ColdBudget))/2, 100*time.Millisecond),
 	})
 	if err != nil {
-		return sidecar.Result{}, false, nil, err
+		return wire.Result{}, false, nil, err
 	}
 	defer c.Close()
 	changes, notes := q.changes, []string(nil)
 	if q.shell {
-		var cf sidecar.ChangedFilesResult
-		if err := c.Call(ctx, sidecar.MethodChangedFiles, q.changedParams(), &cf); err != nil {
-			return sidecar.Result{}, started, nil, fmt.Errorf("changed_files: %w", err)
+		var cf wire.ChangedFilesResult
+		if err := c.Call(ctx, wire.MethodChangedFiles, q.changedParams(), &cf); err != nil {
+			return wire.Result{}, started, nil, fmt.Errorf("changed_files: %w", err)
 		}
 		opts.Log.Debug("files changed by the shell command", "span", cf.Span, "source", cf.Source,
 			"uncovered", cf.Uncovered, "files", len(cf.Paths), "truncated", cf.Truncated)
@@ -157,51 +157,72 @@ func viaDaemon(ctx context.Context, root, socket string, q request, source strin
 	}
 	if len(changes) == 0 {
 		if len(notes) > 0 {
-			return sidecar.NotesResult(notes), started, nil, nil
+			return wire.NotesResult(notes), started, nil, nil
 		}
-		return sidecar.Result{}, started, nil, nil
+		return wire.Result{}, started, nil, nil
 	}
 	warm := time.Until(begin.Add(opts.Budget))
 	if started {
 		warm = time.Until(begin.Add(opts.ColdBudget))
 	}
-	p := sidecar.NotifyChangeParams{
+	p := wire.NotifyChangeParams{
 		Changes: changes, Source: source, Publish: opts.Publish,
 		BudgetMS:     int(max(warm, 0) / time.Millisecond),
 		ColdBudgetMS: int(max(time.Until(begin.Add(opts.ColdBudget)), 0) / time.Millisecond),
 		Skipped:      notes,
 	}
 	if p.BudgetMS <= 0 {
-		return sidecar.Result{}, started, nil, fmt.Errorf("budget spent before asking the daemon")
+		return wire.Result{}, started, nil, fmt.Errorf("budget spent before asking the daemon")
 	}
-	var res sidecar.Result
-	if err := c.Call(ctx, sidecar.MethodNotifyChange, p, &res); err != nil {
-		return sidecar.Result{}, started, nil, fmt.Errorf("notify_change: %w", err)
+	var res wire.Result
+	if err := c.Call(ctx, wire.MethodNotifyChange, p, &res); err != nil {
+		return wire.Result{}, started, nil, fmt.Errorf("notify_change: %w", err)
 	}
 	if !q.shell && q.chain != "" {
 		// The session's next shell hook looks back to this one (a shell
 		// hook's changed_files already marked it).
-		mark := sidecar.ChangedFilesParams{Session: q.chain, RecordOnly: true}
-		if err := c.Call(ctx, sidecar.MethodChangedFiles, mark, &sidecar.ChangedFilesResult{}); err != nil {
+		mark := wire.ChangedFilesParams{Session: q.chain, RecordOnly: true}
+		if err := c.Call(ctx, wire.MethodChangedFiles, mark, &wire.ChangedFilesResult{}); err != nil {
 			opts.Log.Warn("recording the session's hook for its next shell hook", "err", err)
 		}
 	}
 	return res, started, changes, nil
 }
 
-// inProcess runs the engine without language servers: the built-in
-// validators only, on the request's changes and, for a shell command, the
-// files whose modification time falls in its window. When a changed file
-// is one a language server would have checked, the block says so (why is
-// the reason), so the agent never takes silence for a clean file.
-func inProcess(ctx context.Context, root string, q request, source string, log *slog.Logger, why string) (sidecar.Result, []sidecar.Change) {
+// Local checks without a daemon, in-process: the hook's fallback when no
+// daemon can be had, and its whole answer with NoDaemon. cmd passes the
+// engine's (sidecar.Local); hooks does not import the engine.
+type Local interface {
+	// ChangedOnDisk answers p by modification time, remembering no
+	// session; uncovered says why no watcher was asked (for the notes).
+	ChangedOnDisk(ctx context.Context, root string, p wire.ChangedFilesParams, uncovered string) (wire.ChangedFilesResult, error)
+	// Check checks p's changes in the workspace root with the built-in
+	// validators only. fallback, when not "", is why no language server
+	// checked: the lint block names the servers that would have.
+	Check(ctx context.Context, root string, p wire.NotifyChangeParams, fallback string, log *slog.Logger) wire.Result
+}
+
+// inProcess runs opts.Local: the built-in validators only, on the
+// request's changes and, for a shell command, the files whose
+// modification time falls in its window. When a changed file is one a
+// language server would have checked, the block says so (why is the
+// reason), so the agent never takes silence for a clean file. Without a
+// Local the answer is a note that nothing was checked.
+func inProcess(ctx context.Context, root string, q request, source string, opts Options, why string) (wire.Result, []wire.Change) {
+	log := opts.Log
+	if opts.Local == nil {
+		if why == "" {
+			why = "lsp-hook runs without its daemon"
+		}
+		return wire.NotesResult([]string{why + " and has no in-process checker; the changes are not checked"}), nil
+	}
 	changes, notes := q.changes, []string(nil)
 	if q.shell {
 		uncovered := "no lsp-hook daemon answered, so no file watcher"
 		if why == "" {
 			uncovered = "lsp-hook runs without its daemon and its file watcher"
 		}
-		cf, err := sidecar.ChangedOnDisk(ctx, root, q.changedParams(), uncovered)
+		cf, err := opts.Local.ChangedOnDisk(ctx, root, q.changedParams(), uncovered)
 		if err != nil {
 			log.Warn("listing files the shell command changed", "err", err)
 			cf.Notes = []string{"the files the shell command changed could not be listed (" + err.Error() + "); they are not checked"}
@@ -210,16 +231,10 @@ func inProcess(ctx context.Context, root string, q request, source string, log *
 	}
 	if len(changes) == 0 {
 		if len(notes) > 0 {
-			return sidecar.NotesResult(notes), nil
+			return wire.NotesResult(notes), nil
 		}
-		return sidecar.Result{}, nil
+		return wire.Result{}, nil
 	}
-	cfg, problems := sidecar.LoadConfig(root)
-	for _, p := range problems {
-		log.Warn("config problem; using defaults for it", "problem", p.Error())
-	}
-	e := sidecar.NewEngine(root, cfg, nil, log)
-	e.Fallback = why // the block names the servers that did not check, within its caps
-	res := e.Check(ctx, sidecar.NotifyChangeParams{Changes: changes, Source: source, Skipped: notes})
+	res := opts.Local.Check(ctx, root, wire.NotifyChangeParams{Changes: changes, Source: source, Skipped: notes}, why, log)
 	return res, changes
 }

@@ -6,7 +6,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // Claude is the adapter for Claude Code's PostToolUse and PostToolBatch
@@ -136,10 +136,10 @@ func (Claude) Decode(r io.Reader) (Event, error) {
 // addClaudeCall adds what one tool call changed to ev: its file, or, for
 // Bash, the shell command that ran for dur (0: unknown).
 func addClaudeCall(ev Event, tool string, input json.RawMessage, dur time.Duration) (Event, error) {
-	mode := sidecar.ModeEdit
+	mode := wire.ModeEdit
 	switch tool {
 	case "Write":
-		mode = sidecar.ModeWrite
+		mode = wire.ModeWrite
 	case "Edit", "MultiEdit", "NotebookEdit":
 	case "Bash":
 		ev.Shell, ev.ShellRan = true, max(ev.ShellRan, dur)
@@ -166,7 +166,7 @@ func addClaudeCall(ev Event, tool string, input json.RawMessage, dur time.Durati
 	// hook, a second Write whose hook came first) is what the compiler
 	// sees. Sending the event's older text would put the server out of
 	// step with the disk.
-	ev.Changes = append(ev.Changes, sidecar.Change{Path: path, Mode: mode})
+	ev.Changes = append(ev.Changes, wire.Change{Path: path, Mode: mode})
 	return ev, nil
 }
 
@@ -190,7 +190,7 @@ func durationOf(ms *float64, response json.RawMessage) time.Duration {
 
 // Encode renders the answer in c.Mode (see Claude), or, for an event that
 // Cursor or Copilot sent, that agent's answer.
-func (c Claude) Encode(ev Event, res sidecar.Result) (Answer, error) {
+func (c Claude) Encode(ev Event, res wire.Result) (Answer, error) {
 	switch ev.Agent {
 	case "cursor":
 		return Cursor{}.Encode(ev, res)

@@ -13,13 +13,14 @@ import (
 	"github.com/lsp-hook/lsp-hook/internal/testdir"
 
 	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 func TestClaudeDecode(t *testing.T) {
 	tests := []struct {
 		name     string
 		in       string
-		want     []sidecar.Change
+		want     []wire.Change
 		wantErr  string
 		wantTool string
 		shell    string // shellOf the event
@@ -27,23 +28,23 @@ func TestClaudeDecode(t *testing.T) {
 		{
 			name: "write reads disk, not the event's content",
 			in:   `{"session_id":"s1","cwd":"/r","hook_event_name":"PostToolUse","tool_name":"Write","tool_input":{"file_path":"/r/a.go","content":"package a\n"},"tool_response":{"type":"create","filePath":"/r/a.go"}}`,
-			want: []sidecar.Change{{Path: "/r/a.go", Mode: sidecar.ModeWrite}},
+			want: []wire.Change{{Path: "/r/a.go", Mode: wire.ModeWrite}},
 		},
 		{
 			name: "edit reads disk",
 			in:   `{"cwd":"/r","hook_event_name":"PostToolUse","tool_name":"Edit","tool_input":{"file_path":"/r/a.go","old_string":"x","new_string":"y"}}`,
-			want: []sidecar.Change{{Path: "/r/a.go", Mode: sidecar.ModeEdit}},
+			want: []wire.Change{{Path: "/r/a.go", Mode: wire.ModeEdit}},
 		},
 		{
 			name: "multiedit",
 			in:   `{"cwd":"/r","hook_event_name":"PostToolUse","tool_name":"MultiEdit","tool_input":{"file_path":"/r/b.yaml","edits":[{"old_string":"a","new_string":"b"}]}}`,
-			want: []sidecar.Change{{Path: "/r/b.yaml", Mode: sidecar.ModeEdit}},
+			want: []wire.Change{{Path: "/r/b.yaml", Mode: wire.ModeEdit}},
 		},
 		{name: "other tool", in: `{"hook_event_name":"PostToolUse","tool_name":"Read","tool_input":{"file_path":"/r/a.go"}}`, wantTool: "Read"},
 		{
 			name: "notebook edit",
 			in:   `{"hook_event_name":"PostToolUse","tool_name":"NotebookEdit","tool_input":{"notebook_path":"/r/n.ipynb","new_source":"x = 1","cell_id":"c1"}}`,
-			want: []sidecar.Change{{Path: "/r/n.ipynb", Mode: sidecar.ModeEdit}},
+			want: []wire.Change{{Path: "/r/n.ipynb", Mode: wire.ModeEdit}},
 		},
 		{name: "notebook edit without notebook_path", in: `{"hook_event_name":"PostToolUse","tool_name":"NotebookEdit","tool_input":{"file_path":"/r/n.ipynb"}}`, wantErr: "tool_input.notebook_path is missing"},
 		{
@@ -65,7 +66,7 @@ func TestClaudeDecode(t *testing.T) {
 				{"tool_name":"Read","tool_input":{"file_path":"/r/c.go"},"tool_use_id":"t2","tool_response":"…"},
 				{"tool_name":"Write","tool_input":{"file_path":"/r/b.yaml","content":"a: 1\n"},"tool_use_id":"t3"},
 				{"tool_name":"Edit","tool_input":{"file_path":"/r/a.go","old_string":"y","new_string":"z"},"tool_use_id":"t4"}]}`,
-			want: []sidecar.Change{{Path: "/r/a.go", Mode: sidecar.ModeEdit}, {Path: "/r/b.yaml", Mode: sidecar.ModeWrite}},
+			want: []wire.Change{{Path: "/r/a.go", Mode: wire.ModeEdit}, {Path: "/r/b.yaml", Mode: wire.ModeWrite}},
 		},
 		{
 			name:  "batch with bash",
@@ -116,12 +117,12 @@ func ptr(s string) *string { return &s }
 
 func TestClaudeEncode(t *testing.T) {
 	lint := "LSP errors detected in this file, please fix:\n<diagnostics file=\"a.go\">\nERROR [1:1] x &lt; y\n</diagnostics>"
-	res := sidecar.Result{Lint: lint}
+	res := wire.Result{Lint: lint}
 	tests := []struct {
 		name    string
 		mode    Mode
 		hook    string
-		res     sidecar.Result
+		res     wire.Result
 		want    string // stdout
 		wantErr string // stderr
 		exit    int
@@ -196,8 +197,8 @@ func TestRunInProcess(t *testing.T) {
 	var out bytes.Buffer
 	// The log goes beside a socket in a private runtime directory.
 	t.Setenv("XDG_RUNTIME_DIR", testdir.New(t))
-	t.Setenv(sidecar.SocketEnv, "")
-	res := Run(context.Background(), Claude{}, bytes.NewReader(in), &out, Options{NoDaemon: true, Budget: 2 * time.Second}).Result
+	t.Setenv(wire.SocketEnv, "")
+	res := Run(context.Background(), Claude{}, bytes.NewReader(in), &out, Options{NoDaemon: true, Local: sidecar.Local{}, Budget: 2 * time.Second}).Result
 	if len(res.Files) != 1 || res.Files[0].Rel != "conf.toml" {
 		t.Fatalf("result = %+v", res)
 	}
@@ -210,12 +211,12 @@ func TestRunInProcess(t *testing.T) {
 	// A malformed event has no cwd: the process's working directory names
 	// the workspace.
 	t.Chdir(root)
-	Run(context.Background(), Claude{}, strings.NewReader("{oops"), &out, Options{NoDaemon: true})
+	Run(context.Background(), Claude{}, strings.NewReader("{oops"), &out, Options{NoDaemon: true, Local: sidecar.Local{}})
 	if out.Len() != 0 {
 		t.Errorf("malformed event printed %q", out.String())
 	}
 	// Both runs logged beside the workspace's socket, where the daemon logs.
-	logged, err := os.ReadFile(sidecar.LogPath(sidecar.SocketPath(root)))
+	logged, err := os.ReadFile(wire.LogPath(wire.SocketPath(root)))
 	if err != nil {
 		t.Fatalf("hook log: %v", err)
 	}

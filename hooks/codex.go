@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // Codex is the adapter for Codex CLI's PostToolUse hook
@@ -108,6 +108,6 @@ func patchBody(input json.RawMessage) (string, error) {
 }
 
 // Encode renders Claude Code's answer in c.Mode for PostToolUse.
-func (c Codex) Encode(ev Event, res sidecar.Result) (Answer, error) {
+func (c Codex) Encode(ev Event, res wire.Result) (Answer, error) {
 	return claudeAnswer(c.Mode, "PostToolUse", res.Lint)
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 const codexCommon = `"session_id":"x1","turn_id":"t1","transcript_path":null,"cwd":"/r","hook_event_name":"PostToolUse","model":"gpt-5","permission_mode":"default","tool_use_id":"call_1","tool_response":"Success."`
@@ -21,24 +21,24 @@ func TestCodexDecode(t *testing.T) {
 		{
 			name: "apply_patch adds, updates, moves and deletes",
 			in:   codexEvent("apply_patch", map[string]string{"command": patch}),
-			want: []sidecar.Change{
-				{Path: "/r/pkg/new.go", Mode: sidecar.ModeWrite}, {Path: "/r/main.go", Mode: sidecar.ModeEdit},
-				{Path: "/r/pkg/moved.go", Mode: sidecar.ModeWrite},
+			want: []wire.Change{
+				{Path: "/r/pkg/new.go", Mode: wire.ModeWrite}, {Path: "/r/main.go", Mode: wire.ModeEdit},
+				{Path: "/r/pkg/moved.go", Mode: wire.ModeWrite},
 			},
 			session: "x1", cwd: "/r", agent: "codex",
 		},
 		{
 			name: "freeform tool_input",
 			in:   codexEvent("apply_patch", patch),
-			want: []sidecar.Change{
-				{Path: "/r/pkg/new.go", Mode: sidecar.ModeWrite}, {Path: "/r/main.go", Mode: sidecar.ModeEdit},
-				{Path: "/r/pkg/moved.go", Mode: sidecar.ModeWrite},
+			want: []wire.Change{
+				{Path: "/r/pkg/new.go", Mode: wire.ModeWrite}, {Path: "/r/main.go", Mode: wire.ModeEdit},
+				{Path: "/r/pkg/moved.go", Mode: wire.ModeWrite},
 			},
 		},
 		{
 			name: "function-call input",
 			in:   codexEvent("apply_patch", map[string]string{"input": "*** Begin Patch\n*** Update File: a.go\n@@\n+x\n*** End Patch"}),
-			want: []sidecar.Change{{Path: "/r/a.go", Mode: sidecar.ModeEdit}},
+			want: []wire.Change{{Path: "/r/a.go", Mode: wire.ModeEdit}},
 		},
 		{name: "bash", in: codexEvent("Bash", map[string]string{"command": "ls"})},
 		{name: "other event", in: `{"hook_event_name":"Stop","tool_name":"apply_patch"}`},
@@ -59,7 +59,7 @@ func TestCodexEncode(t *testing.T) {
 		{ModeBlock, `{"decision":"block","reason":"L"}` + "\n", 0},
 		{ModeExit2, "", 2},
 	} {
-		ans, err := Codex{Mode: tt.mode}.Encode(Event{}, sidecar.Result{Lint: "L"})
+		ans, err := Codex{Mode: tt.mode}.Encode(Event{}, wire.Result{Lint: "L"})
 		if err != nil || string(ans.Stdout) != tt.want || ans.Exit != tt.exit {
 			t.Errorf("%s: answer = %+v, %v", tt.mode, ans, err)
 		}

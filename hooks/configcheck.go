@@ -4,22 +4,20 @@ import (
 	"errors"
 
 	"github.com/lsp-hook/lsp-hook/config"
-	"github.com/lsp-hook/lsp-hook/sidecar"
 )
 
-// CheckConfig loads the configuration of the workspace root as the daemon
-// does (sidecar.LoadConfig: files, keys, types, linter parsers) and adds
-// the problems of its `hooks:` declarations, each a config.Problem with
-// the file and line of the hook it concerns. A config without a `hooks:`
-// key has no declarations to check and is not a problem: hooks are
-// optional. This is `lsp-hook config check`.
-func CheckConfig(root string) (*config.Config, []config.Problem) {
-	cfg, problems := sidecar.LoadConfig(root)
+// CheckConfig adds to the problems of a loaded configuration (as the
+// daemon loads it, sidecar.LoadConfig: files, keys, types, linter parsers;
+// or config.Load) the problems of its `hooks:` declarations, each a
+// config.Problem with the file and line of the hook it concerns. A config
+// without a `hooks:` key has no declarations to check and is not a
+// problem: hooks are optional. This is `lsp-hook config check`.
+func CheckConfig(cfg *config.Config, problems []config.Problem) []config.Problem {
 	if cfg.Hooks == nil {
-		return cfg, problems
+		return problems
 	}
 	_, err := ConfigDeclarations(cfg)
-	return cfg, append(problems, declarationProblems(cfg, err)...)
+	return append(problems, declarationProblems(cfg, err)...)
 }
 
 // declarationProblems turns the error of ConfigDeclarations (nil, one

@@ -46,7 +46,7 @@ func TestCheckConfig(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			_, problems := CheckConfig(root)
+			problems := CheckConfig(config.Load(root))
 			var got []string
 			for _, p := range problems {
 				got = append(got, p.Error())

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // Copilot is the adapter for GitHub Copilot's agent hooks, which Copilot
@@ -132,7 +132,7 @@ func decodeCopilot(data []byte) (Event, error) {
 // copilotChanges returns the file a successful file tool call changed,
 // resolved against cwd: none for other tools, or when the result is a
 // failure or a denial.
-func copilotChanges(tool string, args, result json.RawMessage, cwd string) ([]sidecar.Change, error) {
+func copilotChanges(tool string, args, result json.RawMessage, cwd string) ([]wire.Change, error) {
 	var res struct {
 		ResultType string `json:"resultType"`
 	}
@@ -151,10 +151,10 @@ func copilotChanges(tool string, args, result json.RawMessage, cwd string) ([]si
 	case tool == "str_replace_editor" && fa.Command == "view":
 		return nil, nil
 	case tool == "str_replace_editor" && fa.Command == "create":
-		mode = sidecar.ModeWrite
+		mode = wire.ModeWrite
 	}
 	if p := cmp.Or(fa.Path, fa.FilePath, fa.FilePathC, fa.NotebookPath); p != "" {
-		return []sidecar.Change{{Path: absUnder(cwd, p), Mode: mode}}, nil
+		return []wire.Change{{Path: absUnder(cwd, p), Mode: mode}}, nil
 	}
 	return nil, nil
 }
@@ -163,9 +163,9 @@ func copilotChanges(tool string, args, result json.RawMessage, cwd string) ([]si
 // mode: Copilot's own (create, edit, str_replace_editor and the like) and
 // Claude Code's names.
 var copilotTools = map[string]string{
-	"create": sidecar.ModeWrite, "write": sidecar.ModeWrite, "write_file": sidecar.ModeWrite, "Write": sidecar.ModeWrite,
-	"edit": sidecar.ModeEdit, "str_replace": sidecar.ModeEdit, "str_replace_editor": sidecar.ModeEdit, "insert": sidecar.ModeEdit,
-	"Edit": sidecar.ModeEdit, "MultiEdit": sidecar.ModeEdit, "NotebookEdit": sidecar.ModeEdit,
+	"create": wire.ModeWrite, "write": wire.ModeWrite, "write_file": wire.ModeWrite, "Write": wire.ModeWrite,
+	"edit": wire.ModeEdit, "str_replace": wire.ModeEdit, "str_replace_editor": wire.ModeEdit, "insert": wire.ModeEdit,
+	"Edit": wire.ModeEdit, "MultiEdit": wire.ModeEdit, "NotebookEdit": wire.ModeEdit,
 }
 
 // decodeArgs decodes tool arguments that are an object, or a JSON string
@@ -186,7 +186,7 @@ func decodeArgs(raw json.RawMessage, v any) error {
 
 // Encode answers an agentStop with {"decision": "block", "reason": "<lint
 // block>"}, or nothing when the block is empty.
-func (Copilot) Encode(ev Event, res sidecar.Result) (Answer, error) {
+func (Copilot) Encode(ev Event, res wire.Result) (Answer, error) {
 	if res.Lint == "" {
 		return Answer{}, nil
 	}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 func TestCopilotDecode(t *testing.T) {
@@ -12,13 +12,13 @@ func TestCopilotDecode(t *testing.T) {
 		{
 			name: "postToolUse edit is recorded",
 			in:   `{"sessionId":"cp1","timestamp":1704614600000,"cwd":"/r","toolName":"edit","toolArgs":"{\"path\":\"/r/a.go\",\"old_str\":\"x\",\"new_str\":\"y\"}","toolResult":{"resultType":"success","textResultForLlm":"ok"}}`,
-			want: []sidecar.Change{{Path: "/r/a.go", Mode: sidecar.ModeEdit}}, session: "cp1", cwd: "/r", agent: "copilot",
+			want: []wire.Change{{Path: "/r/a.go", Mode: wire.ModeEdit}}, session: "cp1", cwd: "/r", agent: "copilot",
 			spool: SpoolRecord, once: true,
 		},
 		{
 			name: "create with object args and a relative path",
 			in:   `{"sessionId":"cp1","timestamp":1,"cwd":"/r","toolName":"create","toolArgs":{"path":"b.go","file_text":"package b"},"toolResult":{"resultType":"success"}}`,
-			want: []sidecar.Change{{Path: "/r/b.go", Mode: sidecar.ModeWrite}}, spool: SpoolRecord, once: true,
+			want: []wire.Change{{Path: "/r/b.go", Mode: wire.ModeWrite}}, spool: SpoolRecord, once: true,
 		},
 		{
 			name:  "failed tool records nothing",
@@ -44,7 +44,7 @@ func TestCopilotDecode(t *testing.T) {
 		{
 			name: "PascalCase PostToolUse from .claude/settings.json",
 			in:   `{"session_id":"cp2","timestamp":"2026-01-01T00:00:00Z","cwd":"/r","hook_event_name":"PostToolUse","tool_name":"edit","tool_input":{"path":"/r/a.go"},"tool_result":{"resultType":"success"}}`,
-			want: []sidecar.Change{{Path: "/r/a.go", Mode: sidecar.ModeEdit}}, session: "cp2", spool: SpoolRecord, once: true,
+			want: []wire.Change{{Path: "/r/a.go", Mode: wire.ModeEdit}}, session: "cp2", spool: SpoolRecord, once: true,
 		},
 		{name: "PascalCase Stop", in: `{"session_id":"cp2","timestamp":"2026-01-01T00:00:00Z","cwd":"/r","hook_event_name":"Stop","stop_hook_active":false}`, spool: SpoolTake, once: true},
 		{name: "session start", in: `{"sessionId":"cp1","timestamp":1,"cwd":"/r","source":"new"}`, once: true},
@@ -54,11 +54,11 @@ func TestCopilotDecode(t *testing.T) {
 }
 
 func TestCopilotEncode(t *testing.T) {
-	ans, err := Copilot{}.Encode(Event{}, sidecar.Result{Lint: "L"})
+	ans, err := Copilot{}.Encode(Event{}, wire.Result{Lint: "L"})
 	if err != nil || string(ans.Stdout) != `{"decision":"block","reason":"L"}`+"\n" || ans.Exit != 0 {
 		t.Fatalf("answer = %+v, %v", ans, err)
 	}
-	if ans, _ := (Copilot{}).Encode(Event{}, sidecar.Result{}); len(ans.Stdout) != 0 {
+	if ans, _ := (Copilot{}).Encode(Event{}, wire.Result{}); len(ans.Stdout) != 0 {
 		t.Fatalf("clean answer = %q", ans.Stdout)
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // Cursor is the adapter for Cursor's agent hooks
@@ -102,7 +102,7 @@ func decodeCursor(data []byte) (Event, error) {
 			return out, fmt.Errorf("Cursor afterFileEdit event: file_path is missing")
 		}
 		out.Spool = SpoolRecord
-		out.Changes = []sidecar.Change{{Path: absUnder(out.Cwd, ev.FilePath), Mode: sidecar.ModeEdit}}
+		out.Changes = []wire.Change{{Path: absUnder(out.Cwd, ev.FilePath), Mode: wire.ModeEdit}}
 	case "postToolUse", "PostToolUse":
 		out.Spool = SpoolTake
 		switch ev.ToolName {
@@ -110,7 +110,7 @@ func decodeCursor(data []byte) (Event, error) {
 			var in cursorFileInput
 			if json.Unmarshal(ev.ToolInput, &in) == nil {
 				if p := cmp.Or(in.FilePath, in.Path); p != "" {
-					out.Changes = []sidecar.Change{{Path: absUnder(out.Cwd, p), Mode: sidecar.ModeEdit}}
+					out.Changes = []wire.Change{{Path: absUnder(out.Cwd, p), Mode: wire.ModeEdit}}
 				}
 			}
 		case "Shell", "Bash":
@@ -125,7 +125,7 @@ func decodeCursor(data []byte) (Event, error) {
 
 // Encode answers a postToolUse with {"additional_context": "<lint
 // block>"}, or nothing when the block is empty.
-func (Cursor) Encode(ev Event, res sidecar.Result) (Answer, error) {
+func (Cursor) Encode(ev Event, res wire.Result) (Answer, error) {
 	if res.Lint == "" {
 		return Answer{}, nil
 	}

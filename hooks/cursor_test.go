@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 const cursorCommon = `"conversation_id":"conv-1","generation_id":"gen-1","model":"m","cursor_version":"1.7.2","workspace_roots":["/r"],"user_email":null,"transcript_path":null`
@@ -14,7 +14,7 @@ func TestCursorDecode(t *testing.T) {
 		{
 			name: "afterFileEdit is recorded",
 			in:   `{` + cursorCommon + `,"hook_event_name":"afterFileEdit","file_path":"/r/a.go","edits":[{"old_string":"x","new_string":"y"}]}`,
-			want: []sidecar.Change{{Path: "/r/a.go", Mode: sidecar.ModeEdit}}, session: "conv-1", cwd: "/r", agent: "cursor",
+			want: []wire.Change{{Path: "/r/a.go", Mode: wire.ModeEdit}}, session: "conv-1", cwd: "/r", agent: "cursor",
 			spool: SpoolRecord, once: true,
 		},
 		{
@@ -25,13 +25,13 @@ func TestCursorDecode(t *testing.T) {
 		{
 			name:  "postToolUse of Write adds its file",
 			in:    `{` + cursorCommon + `,"hook_event_name":"postToolUse","tool_name":"Write","tool_input":{"file_path":"/r/b.go","contents":"x"},"tool_output":"{}","tool_use_id":"t","cwd":"/r"}`,
-			want:  []sidecar.Change{{Path: "/r/b.go", Mode: sidecar.ModeEdit}},
+			want:  []wire.Change{{Path: "/r/b.go", Mode: wire.ModeEdit}},
 			spool: SpoolTake, once: true,
 		},
 		{
 			name:  "relative path under cwd",
 			in:    `{` + cursorCommon + `,"hook_event_name":"postToolUse","tool_name":"Write","tool_input":{"path":"sub/b.go"},"cwd":"/w"}`,
-			want:  []sidecar.Change{{Path: "/w/sub/b.go", Mode: sidecar.ModeEdit}},
+			want:  []wire.Change{{Path: "/w/sub/b.go", Mode: wire.ModeEdit}},
 			spool: SpoolTake, once: true, cwd: "/w",
 		},
 		{
@@ -56,11 +56,11 @@ func TestCursorDecode(t *testing.T) {
 }
 
 func TestCursorEncode(t *testing.T) {
-	ans, err := Cursor{}.Encode(Event{Agent: "cursor"}, sidecar.Result{})
+	ans, err := Cursor{}.Encode(Event{Agent: "cursor"}, wire.Result{})
 	if err != nil || len(ans.Stdout) != 0 || ans.Exit != 0 {
 		t.Fatalf("clean answer = %+v, %v", ans, err)
 	}
-	ans, err = Cursor{}.Encode(Event{Agent: "cursor"}, sidecar.Result{Lint: "ERROR <x>"})
+	ans, err = Cursor{}.Encode(Event{Agent: "cursor"}, wire.Result{Lint: "ERROR <x>"})
 	if err != nil || string(ans.Stdout) != `{"additional_context":"ERROR <x>"}`+"\n" || ans.Exit != 0 {
 		t.Fatalf("answer = %q, %v", ans.Stdout, err)
 	}
@@ -78,7 +78,7 @@ func TestClaudeUnderCursor(t *testing.T) {
 	if ev.Agent != "cursor" || !ev.Once || ev.Spool != SpoolTake || ev.Session != "conv-1" || len(ev.Changes) != 1 {
 		t.Fatalf("event = %+v", ev)
 	}
-	ans, err := Claude{Mode: ModeBlock}.Encode(ev, sidecar.Result{Lint: "L"})
+	ans, err := Claude{Mode: ModeBlock}.Encode(ev, wire.Result{Lint: "L"})
 	if err != nil || string(ans.Stdout) != `{"additional_context":"L"}`+"\n" {
 		t.Fatalf("answer = %q, %v", ans.Stdout, err)
 	}

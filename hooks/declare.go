@@ -11,7 +11,6 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/lsp-hook/lsp-hook/config"
-	"github.com/lsp-hook/lsp-hook/sidecar"
 )
 
 // YAML hook declarations are how agent runtimes wire lsp-hook in without an
@@ -95,8 +94,8 @@ type Action struct {
 	// (`lsp-hook subscribe`). At least one must be set.
 	InjectResult bool
 	Publish      bool
-	// Mode is sidecar.ModeWrite (the default: the lint block also names
-	// other files the change broke) or sidecar.ModeEdit (the file, and the
+	// Mode is wire.ModeWrite (the default: the lint block also names
+	// other files the change broke) or wire.ModeEdit (the file, and the
 	// errors the change introduced in other files; config
 	// output.other_files says which other files each mode lists).
 	Mode string
@@ -244,7 +243,7 @@ func DecodeDeclarations(list *yaml.Node, file string) ([]Declaration, error) {
 // none), or ErrNoDeclarations. A config problem with the `hooks:` key
 // itself is an error; problems with other keys are not this function's.
 func WorkspaceDeclarations(root string) ([]Declaration, error) {
-	cfg, problems := sidecar.LoadConfig(root)
+	cfg, problems := config.Load(root) // the hooks: key is config's to check
 	var errs []error
 	for _, p := range problems {
 		if p.Key == "hooks" || strings.HasPrefix(p.Key, "hooks.") {

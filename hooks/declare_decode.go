@@ -7,7 +7,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // The declaration decoder walks the yaml.Node tree itself, rather than
@@ -146,7 +146,7 @@ func (p *problems) condition(n *yaml.Node) (Condition, toolGlobs, pathGlobs) {
 
 // action decodes `action:` of declaration decl.
 func (p *problems) action(decl, n *yaml.Node) Action {
-	a := Action{Mode: sidecar.ModeWrite}
+	a := Action{Mode: wire.ModeWrite}
 	if n == nil {
 		p.add(decl, "action", "missing (want {type: lsp_diagnose, path_field: …})")
 		return a
@@ -175,9 +175,9 @@ func (p *problems) action(decl, n *yaml.Node) Action {
 	}
 	if m := f["mode"]; m != nil {
 		switch a.Mode = m.Value; a.Mode {
-		case sidecar.ModeWrite, sidecar.ModeEdit:
+		case wire.ModeWrite, wire.ModeEdit:
 		default:
-			p.add(m, "action.mode", "unknown mode %q (want %s or %s)", m.Value, sidecar.ModeWrite, sidecar.ModeEdit)
+			p.add(m, "action.mode", "unknown mode %q (want %s or %s)", m.Value, wire.ModeWrite, wire.ModeEdit)
 		}
 	}
 	return a

@@ -13,7 +13,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/lsp-hook/lsp-hook/config"
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 const goodDecls = `hooks:
@@ -43,14 +43,14 @@ func TestParseDeclarations(t *testing.T) {
 	if a.ID != "auto_lint" || a.File != "h.yaml" || a.Line != 2 || len(a.On) != 1 || a.On[0] != PhaseToolEnd ||
 		a.Condition != (Condition{Type: ConditionToolName, Match: "filesystem.write|workspace.*"}) ||
 		a.Action != (Action{Type: ActionLSPDiagnose, PathField: "tool.params.path", ContentField: "tool.params.content",
-			Publish: true, InjectResult: true, ReadFromDisk: false, Mode: sidecar.ModeWrite}) {
+			Publish: true, InjectResult: true, ReadFromDisk: false, Mode: wire.ModeWrite}) {
 		t.Errorf("first declaration = %+v", a)
 	}
 	if !a.tools.match("filesystem.write") || !a.tools.match("workspace.edit/x") || a.tools.match("filesystem.read") {
 		t.Errorf("tool globs of %s match the wrong names", a.ID)
 	}
 	g := ds[1]
-	if len(g.On) != 2 || !g.Action.ReadFromDisk || g.Action.Mode != sidecar.ModeEdit || g.Action.Publish {
+	if len(g.On) != 2 || !g.Action.ReadFromDisk || g.Action.Mode != wire.ModeEdit || g.Action.Publish {
 		t.Errorf("second declaration = %+v", g)
 	}
 	if !g.paths.match("cmd/main.go", "/r/cmd/main.go") || !g.paths.match("", "/abs/x/y.txt") || g.paths.match("a.txt", "/r/a.txt") {

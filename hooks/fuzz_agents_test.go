@@ -9,7 +9,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // The per-agent Fuzz*Decode targets (claude_test.go, cursor_test.go, …)
@@ -102,13 +102,13 @@ func FuzzAgentEvent(f *testing.F) {
 		if err != nil || !reflect.DeepEqual(ev, again) {
 			t.Fatalf("decoding twice differs: %+v, %v\n%+v", again, err, ev)
 		}
-		res := sidecar.Result{Lint: fuzzLint}
+		res := wire.Result{Lint: fuzzLint}
 		ans, err := ad.Encode(ev, res)
 		if err != nil {
 			t.Fatalf("encoding a lint block for %+v: %v", ev, err)
 		}
 		checkAnswer(t, a, ev, ans)
-		empty, err := ad.Encode(ev, sidecar.Result{})
+		empty, err := ad.Encode(ev, wire.Result{})
 		if err != nil {
 			t.Fatalf("encoding a clean result: %v", err)
 		}

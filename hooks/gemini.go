@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // Gemini is the adapter for Gemini CLI's AfterTool hook
@@ -58,10 +58,10 @@ func (Gemini) Decode(r io.Reader) (Event, error) {
 	if ev.HookEventName != "" && ev.HookEventName != "AfterTool" {
 		return out, nil
 	}
-	mode := sidecar.ModeEdit
+	mode := wire.ModeEdit
 	switch ev.ToolName {
 	case "write_file":
-		mode = sidecar.ModeWrite
+		mode = wire.ModeWrite
 	case "replace":
 	default:
 		return out, nil
@@ -84,13 +84,13 @@ func (Gemini) Decode(r io.Reader) (Event, error) {
 	if in.FilePath == "" {
 		return out, fmt.Errorf("Gemini CLI %s event: tool_input.file_path is missing", ev.ToolName)
 	}
-	out.Changes = []sidecar.Change{{Path: absUnder(out.Cwd, in.FilePath), Mode: mode}}
+	out.Changes = []wire.Change{{Path: absUnder(out.Cwd, in.FilePath), Mode: mode}}
 	return out, nil
 }
 
 // Encode answers with hookSpecificOutput.additionalContext, or nothing
 // when the block is empty.
-func (Gemini) Encode(ev Event, res sidecar.Result) (Answer, error) {
+func (Gemini) Encode(ev Event, res wire.Result) (Answer, error) {
 	if res.Lint == "" {
 		return Answer{}, nil
 	}

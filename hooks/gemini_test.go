@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 const geminiCommon = `"session_id":"g1","transcript_path":"/t.json","cwd":"/r","hook_event_name":"AfterTool","timestamp":"2026-01-01T00:00:00Z"`
@@ -14,12 +14,12 @@ func TestGeminiDecode(t *testing.T) {
 		{
 			name: "write_file is a write read from disk",
 			in:   `{` + geminiCommon + `,"tool_name":"write_file","tool_input":{"file_path":"/r/a.go","content":"package a"},"tool_response":{"llmContent":"Successfully created","returnDisplay":"ok"}}`,
-			want: []sidecar.Change{{Path: "/r/a.go", Mode: sidecar.ModeWrite}}, session: "g1", cwd: "/r", agent: "gemini",
+			want: []wire.Change{{Path: "/r/a.go", Mode: wire.ModeWrite}}, session: "g1", cwd: "/r", agent: "gemini",
 		},
 		{
 			name: "replace is an edit",
 			in:   `{` + geminiCommon + `,"tool_name":"replace","tool_input":{"file_path":"/r/a.go","old_string":"x","new_string":"y"},"tool_response":{"llmContent":"ok"}}`,
-			want: []sidecar.Change{{Path: "/r/a.go", Mode: sidecar.ModeEdit}},
+			want: []wire.Change{{Path: "/r/a.go", Mode: wire.ModeEdit}},
 		},
 		{
 			name: "failed tool",
@@ -34,7 +34,7 @@ func TestGeminiDecode(t *testing.T) {
 }
 
 func TestGeminiEncode(t *testing.T) {
-	ans, err := Gemini{}.Encode(Event{}, sidecar.Result{Lint: "L <1>"})
+	ans, err := Gemini{}.Encode(Event{}, wire.Result{Lint: "L <1>"})
 	want := `{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"L <1>"}}` + "\n"
 	if err != nil || string(ans.Stdout) != want || ans.Exit != 0 || len(ans.Stderr) != 0 {
 		t.Fatalf("answer = %+v, %v", ans, err)

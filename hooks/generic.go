@@ -9,7 +9,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // Generic is the adapter for any agent runtime that can run a command with
@@ -20,7 +20,7 @@ import (
 // working directory; with a content (a string, for a single path) the
 // change is a write of that text, without one an edit read from disk.
 //
-// The answer is the sidecar.Result as JSON (DESIGN.md "Socket and wire
+// The answer is the wire.Result as JSON (DESIGN.md "Socket and wire
 // protocol"), printed whether or not there are diagnostics; with Inject,
 // the event itself with a "lint" field holding the lint block (replacing
 // one the event had, other bytes unchanged). An event whose path field is
@@ -87,9 +87,9 @@ func (g Generic) Decode(r io.Reader) (Event, error) {
 		if abs, err := filepath.Abs(p); err == nil {
 			p = abs
 		}
-		c := sidecar.Change{Path: p, Mode: sidecar.ModeEdit}
+		c := wire.Change{Path: p, Mode: wire.ModeEdit}
 		if content != nil {
-			c.Mode, c.Content = sidecar.ModeWrite, content
+			c.Mode, c.Content = wire.ModeWrite, content
 		}
 		out.Changes = append(out.Changes, c)
 	}
@@ -97,7 +97,7 @@ func (g Generic) Decode(r io.Reader) (Event, error) {
 }
 
 // Encode prints the Result, or the event with its lint merged (Inject).
-func (g Generic) Encode(ev Event, res sidecar.Result) (Answer, error) {
+func (g Generic) Encode(ev Event, res wire.Result) (Answer, error) {
 	if !g.Inject {
 		if len(ev.Changes) == 0 {
 			return Answer{}, nil

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 func TestGenericDecode(t *testing.T) {
@@ -14,17 +14,17 @@ func TestGenericDecode(t *testing.T) {
 		{
 			name: "path and content",
 			in:   `{"event":"tool_end","tool":{"name":"filesystem.write","params":{"path":"/r/a.yaml","content":"a: 1\n"}}}`,
-			want: []sidecar.Change{{Path: "/r/a.yaml", Content: ptr("a: 1\n"), Mode: sidecar.ModeWrite}}, agent: "generic",
+			want: []wire.Change{{Path: "/r/a.yaml", Content: ptr("a: 1\n"), Mode: wire.ModeWrite}}, agent: "generic",
 		},
 		{
 			name: "path only reads disk",
 			in:   `{"tool":{"params":{"path":"/r/a.yaml"}}}`,
-			want: []sidecar.Change{{Path: "/r/a.yaml", Mode: sidecar.ModeEdit}},
+			want: []wire.Change{{Path: "/r/a.yaml", Mode: wire.ModeEdit}},
 		},
 		{
 			name: "several paths",
 			in:   `{"tool":{"params":{"path":["/r/a.go","/r/b.go"]}}}`,
-			want: []sidecar.Change{{Path: "/r/a.go", Mode: sidecar.ModeEdit}, {Path: "/r/b.go", Mode: sidecar.ModeEdit}},
+			want: []wire.Change{{Path: "/r/a.go", Mode: wire.ModeEdit}, {Path: "/r/b.go", Mode: wire.ModeEdit}},
 		},
 		{name: "no path", in: `{"tool":{"name":"x"}}`},
 		{name: "null path", in: `{"tool":{"params":{"path":null}}}`},
@@ -40,8 +40,8 @@ func TestGenericDecode(t *testing.T) {
 }
 
 func TestGenericEncode(t *testing.T) {
-	ev := Event{Changes: []sidecar.Change{{Path: "/r/a"}}, Raw: []byte(`{"id": 1, "lint": "old", "z": [1]}`)}
-	res := sidecar.Result{Lint: "E <1>", Files: nil}
+	ev := Event{Changes: []wire.Change{{Path: "/r/a"}}, Raw: []byte(`{"id": 1, "lint": "old", "z": [1]}`)}
+	res := wire.Result{Lint: "E <1>", Files: nil}
 	ans, err := Generic{Inject: true}.Encode(ev, res)
 	if err != nil || string(ans.Stdout) != `{"id": 1, "lint": "E <1>", "z": [1]}`+"\n" {
 		t.Fatalf("replace: %q, %v", ans.Stdout, err)
@@ -52,20 +52,20 @@ func TestGenericEncode(t *testing.T) {
 		t.Fatalf("add: %q", ans.Stdout)
 	}
 	ev.Raw = []byte(`{}`)
-	ans, _ = Generic{Inject: true}.Encode(ev, sidecar.Result{})
+	ans, _ = Generic{Inject: true}.Encode(ev, wire.Result{})
 	if string(ans.Stdout) != `{"lint":""}`+"\n" {
 		t.Fatalf("empty object: %q", ans.Stdout)
 	}
-	ans, _ = Generic{Inject: true}.Encode(Event{Raw: []byte(`{"x":1}`)}, sidecar.Result{})
+	ans, _ = Generic{Inject: true}.Encode(Event{Raw: []byte(`{"x":1}`)}, wire.Result{})
 	if string(ans.Stdout) != `{"x":1}`+"\n" {
 		t.Fatalf("unchecked event echoed as %q", ans.Stdout)
 	}
 	ans, _ = Generic{}.Encode(ev, res)
-	var back sidecar.Result
+	var back wire.Result
 	if err := json.Unmarshal(ans.Stdout, &back); err != nil || back.Lint != "E <1>" {
 		t.Fatalf("result JSON %q: %v", ans.Stdout, err)
 	}
-	if ans, _ := (Generic{}).Encode(Event{}, sidecar.Result{}); len(ans.Stdout) != 0 {
+	if ans, _ := (Generic{}).Encode(Event{}, wire.Result{}); len(ans.Stdout) != 0 {
 		t.Fatalf("unchecked event printed %q", ans.Stdout)
 	}
 	if _, err := New("generic", Settings{}); err == nil || !strings.Contains(err.Error(), "--path-field") {
@@ -91,7 +91,7 @@ func FuzzGenericDecode(f *testing.F) {
 			return
 		}
 		checkEvent(t, in, ev)
-		ans, err := g.Encode(ev, sidecar.Result{Lint: "L"})
+		ans, err := g.Encode(ev, wire.Result{Lint: "L"})
 		if err != nil {
 			return
 		}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // checkEvent checks what every decoded event must satisfy, whatever the
@@ -16,7 +16,7 @@ func checkEvent(t *testing.T, in string, ev Event) {
 		if c.Path == "" {
 			t.Fatalf("change without a path from %q", in)
 		}
-		if c.Mode != sidecar.ModeEdit && c.Mode != sidecar.ModeWrite {
+		if c.Mode != wire.ModeEdit && c.Mode != wire.ModeWrite {
 			t.Fatalf("bad mode %q from %q", c.Mode, in)
 		}
 	}
@@ -35,7 +35,7 @@ func checkEvent(t *testing.T, in string, ev Event) {
 type decodeCase struct {
 	name    string
 	in      string
-	want    []sidecar.Change
+	want    []wire.Change
 	wantErr string
 	// The rest is checked when set.
 	session, cwd, agent string

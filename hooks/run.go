@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/internal/workspace"
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // Options configure one hook run.
@@ -19,7 +19,7 @@ type Options struct {
 	// warm (default 5 s); ColdBudget when it had to start the daemon or a
 	// server (default 12 s). The hook prints what it has and exits by then.
 	Budget, ColdBudget time.Duration
-	// Socket overrides the daemon socket; "" means sidecar.SocketPath(root).
+	// Socket overrides the daemon socket; "" means wire.SocketPath(root).
 	Socket string
 	// Executable is the lsp-hook binary to start a daemon with; "" means
 	// this process's own.
@@ -30,6 +30,9 @@ type Options struct {
 	Log *slog.Logger
 	// NoDaemon skips the daemon and runs the validators in-process.
 	NoDaemon bool
+	// Local checks in-process when no daemon can be had, or with NoDaemon
+	// (cmd passes sidecar.Local); nil answers that nothing was checked.
+	Local Local
 	// Publish asks the daemon to send the result to its subscribers
 	// (`lsp-hook subscribe`; a declaration's `publish: true`).
 	Publish bool
@@ -39,10 +42,10 @@ type Options struct {
 
 func (o Options) withDefaults() Options {
 	if o.Budget <= 0 {
-		o.Budget = sidecar.DefaultBudget
+		o.Budget = wire.DefaultBudget
 	}
 	if o.ColdBudget <= 0 {
-		o.ColdBudget = sidecar.DefaultColdBudget
+		o.ColdBudget = wire.DefaultColdBudget
 	}
 	if o.ColdBudget < o.Budget {
 		o.ColdBudget = o.Budget
@@ -59,8 +62,8 @@ func (o Options) withDefaults() Options {
 // Outcome is what one hook run did: the Result it rendered (for tests and
 // the log) and the exit status the process should end with.
 type Outcome struct {
-	Result sidecar.Result // what the answer carried (empty when nothing was checked)
-	Exit   int            // 0, or 2 in the exit2 mode with a lint block
+	Result wire.Result // what the answer carried (empty when nothing was checked)
+	Exit   int         // 0, or 2 in the exit2 mode with a lint block
 }
 
 // Run is one hook invocation: read the agent's event from stdin (within
@@ -100,7 +103,7 @@ func Run(ctx context.Context, a Adapter, stdin io.Reader, stdout io.Writer, opts
 	}
 	if len(changes) == 0 && !ev.Shell {
 		log.Debug("event has no file changes", "tool", ev.Tool, "event", ev.Hook)
-		return write(a, ev, sidecar.Result{}, stdout, opts, log)
+		return write(a, ev, wire.Result{}, stdout, opts, log)
 	}
 	q := request{changes: changes, shell: ev.Shell, ran: ev.ShellRan, chain: chainOf(ev), at: begin}
 	res, via, checked := check(ctx, root, q, a.Name(), begin, opts)
@@ -122,11 +125,11 @@ func workspaceOf(ev Event, opts Options) (root string, _ Options, closeLog func(
 	}
 	root, err = workspace.Find(cwd)
 	if opts.Socket == "" && err == nil {
-		opts.Socket = sidecar.SocketPath(root)
+		opts.Socket = wire.SocketPath(root)
 	}
 	closeLog = func() {}
 	if opts.Log == nil && opts.Socket != "" {
-		opts.Log, closeLog = sidecar.OpenSocketLog(opts.Socket)
+		opts.Log, closeLog = wire.OpenSocketLog(opts.Socket)
 	}
 	return root, opts.withDefaults(), closeLog, err
 }
@@ -137,7 +140,7 @@ func workspaceOf(ev Event, opts Options) (root string, _ Options, closeLog func(
 // session, files and contents (Once). A block of notes alone (a shell
 // command's span, nothing checked) has no files to key on: it is always
 // delivered.
-func deliveredOnce(ev Event, sp *spool, res sidecar.Result, checked []sidecar.Change, log *slog.Logger) sidecar.Result {
+func deliveredOnce(ev Event, sp *spool, res wire.Result, checked []wire.Change, log *slog.Logger) wire.Result {
 	if res.Lint == "" || sp == nil || ev.Session == "" || len(checked) == 0 {
 		return res
 	}
@@ -191,7 +194,7 @@ func readAndDecode(ctx context.Context, a Adapter, stdin io.Reader, deadline tim
 // check now. ok is false when the run is over (changes were recorded for
 // a later event). The spool is returned for the delivered-block record;
 // it is nil when the event needs none or it cannot be opened.
-func spooled(ev Event, socket string, log *slog.Logger) (changes []sidecar.Change, sp *spool, ok bool) {
+func spooled(ev Event, socket string, log *slog.Logger) (changes []wire.Change, sp *spool, ok bool) {
 	changes = ev.Changes
 	if ev.Spool == SpoolNone && !ev.Once && (ev.Session == "" || !ev.NoteDelivered && !ev.SkipDelivered) {
 		return changes, nil, true
@@ -235,7 +238,7 @@ func spooled(ev Event, socket string, log *slog.Logger) (changes []sidecar.Chang
 }
 
 // write renders and prints the answer.
-func write(a Adapter, ev Event, res sidecar.Result, stdout io.Writer, opts Options, log *slog.Logger) Outcome {
+func write(a Adapter, ev Event, res wire.Result, stdout io.Writer, opts Options, log *slog.Logger) Outcome {
 	ans, err := a.Encode(ev, res)
 	if err != nil {
 		log.Warn("rendering hook answer", "err", err)

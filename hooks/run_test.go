@@ -15,6 +15,7 @@ import (
 	"github.com/lsp-hook/lsp-hook/internal/testdir"
 
 	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // hookEnv is a workspace (a temp dir with .git) and a private runtime
@@ -30,7 +31,7 @@ func hookEnv(t *testing.T) string {
 		t.Fatal(err)
 	}
 	t.Setenv("XDG_RUNTIME_DIR", testdir.New(t))
-	t.Setenv(sidecar.SocketEnv, "")
+	t.Setenv(wire.SocketEnv, "")
 	return root
 }
 
@@ -39,7 +40,7 @@ func hookEnv(t *testing.T) string {
 func runHook(t *testing.T, a Adapter, event string) (stdout, stderr string, exit int) {
 	t.Helper()
 	var out, errw bytes.Buffer
-	o := Run(context.Background(), a, strings.NewReader(event), &out, Options{NoDaemon: true, Budget: 2 * time.Second, Stderr: &errw})
+	o := Run(context.Background(), a, strings.NewReader(event), &out, Options{NoDaemon: true, Local: sidecar.Local{}, Budget: 2 * time.Second, Stderr: &errw})
 	return out.String(), errw.String(), o.Exit
 }
 
@@ -223,27 +224,27 @@ func TestShellQuestion(t *testing.T) {
 	tests := []struct {
 		name string
 		ev   Event
-		want sidecar.ChangedFilesParams
+		want wire.ChangedFilesParams
 	}{
 		{
 			name: "duration and session",
 			ev:   Event{Agent: "claude", Hook: "PostToolUse", Session: "s1", Shell: true, ShellRan: 300 * time.Millisecond},
-			want: sidecar.ChangedFilesParams{SinceMS: 1_000_000 - 1_300, Session: "claude/PostToolUse/s1", DefaultMS: 60_000},
+			want: wire.ChangedFilesParams{SinceMS: 1_000_000 - 1_300, Session: "claude/PostToolUse/s1", DefaultMS: 60_000},
 		},
 		{
 			name: "no duration",
 			ev:   Event{Agent: "claude", Hook: "PostToolBatch", Session: "s1", Shell: true},
-			want: sidecar.ChangedFilesParams{Session: "claude/PostToolBatch/s1", DefaultMS: 60_000},
+			want: wire.ChangedFilesParams{Session: "claude/PostToolBatch/s1", DefaultMS: 60_000},
 		},
 		{
 			name: "no session",
 			ev:   Event{Agent: "cursor", Hook: "postToolUse", Shell: true, ShellRan: time.Second},
-			want: sidecar.ChangedFilesParams{SinceMS: 1_000_000 - 2_000, DefaultMS: 60_000},
+			want: wire.ChangedFilesParams{SinceMS: 1_000_000 - 2_000, DefaultMS: 60_000},
 		},
 		{
 			name: "cursor running claude's hook",
 			ev:   Event{Agent: "cursor", Hook: "PostToolUse", Session: "c9", Shell: true},
-			want: sidecar.ChangedFilesParams{Session: "cursor/PostToolUse/c9", DefaultMS: 60_000},
+			want: wire.ChangedFilesParams{Session: "cursor/PostToolUse/c9", DefaultMS: 60_000},
 		},
 	}
 	for _, tt := range tests {
@@ -268,13 +269,13 @@ func TestRunMalformed(t *testing.T) {
 		}
 		for _, in := range []string{"{oops", "", "[1,2]", `{"a":1} x`} {
 			var out bytes.Buffer
-			o := Run(context.Background(), a, strings.NewReader(in), &out, Options{NoDaemon: true})
+			o := Run(context.Background(), a, strings.NewReader(in), &out, Options{NoDaemon: true, Local: sidecar.Local{}})
 			if out.Len() != 0 || o.Exit != 0 {
 				t.Errorf("%s on %q printed %q, exit %d", name, in, out.String(), o.Exit)
 			}
 		}
 	}
-	logged, _ := os.ReadFile(sidecar.LogPath(sidecar.SocketPath(root)))
+	logged, _ := os.ReadFile(wire.LogPath(wire.SocketPath(root)))
 	if !strings.Contains(string(logged), `msg="ignoring hook event"`) {
 		t.Errorf("no log line for malformed events:\n%s", logged)
 	}
@@ -299,7 +300,7 @@ func TestRunStdinNeverCloses(t *testing.T) {
 	defer close(r.done)
 	begin := time.Now()
 	var out bytes.Buffer
-	Run(context.Background(), Claude{}, r, &out, Options{NoDaemon: true, Budget: 100 * time.Millisecond, ColdBudget: 300 * time.Millisecond})
+	Run(context.Background(), Claude{}, r, &out, Options{NoDaemon: true, Local: sidecar.Local{}, Budget: 100 * time.Millisecond, ColdBudget: 300 * time.Millisecond})
 	if el := time.Since(begin); el > 2*time.Second || out.Len() != 0 {
 		t.Fatalf("hook took %v and printed %q with stdin open", el, out.String())
 	}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // `lsp-hook hooks run` reads agent-runtime events as JSON lines and writes
@@ -97,14 +97,14 @@ func toolNameOf(event []byte) string {
 // Diagnoser checks one change a declaration matched, and says how ("daemon",
 // "started-daemon", "in-process"; see Check).
 type Diagnoser interface {
-	Diagnose(ctx context.Context, d *Declaration, c sidecar.Change) (res sidecar.Result, via string)
+	Diagnose(ctx context.Context, d *Declaration, c wire.Change) (res wire.Result, via string)
 }
 
 // DiagnoserFunc adapts a function to Diagnoser.
-type DiagnoserFunc func(ctx context.Context, d *Declaration, c sidecar.Change) (sidecar.Result, string)
+type DiagnoserFunc func(ctx context.Context, d *Declaration, c wire.Change) (wire.Result, string)
 
 // Diagnose calls f.
-func (f DiagnoserFunc) Diagnose(ctx context.Context, d *Declaration, c sidecar.Change) (sidecar.Result, string) {
+func (f DiagnoserFunc) Diagnose(ctx context.Context, d *Declaration, c wire.Change) (wire.Result, string) {
 	return f(ctx, d, c)
 }
 
@@ -219,7 +219,7 @@ func (r *Runner) handle(ctx context.Context, n int, line []byte) []byte {
 
 // match returns the first declaration event matches and the change it
 // describes.
-func (r *Runner) match(event []byte) (*Declaration, sidecar.Change, bool) {
+func (r *Runner) match(event []byte) (*Declaration, wire.Change, bool) {
 	phase, tool := phaseOf(event), toolNameOf(event)
 	for i := range r.Decls {
 		d := &r.Decls[i]
@@ -235,7 +235,7 @@ func (r *Runner) match(event []byte) (*Declaration, sidecar.Change, bool) {
 				continue
 			}
 		}
-		c := sidecar.Change{Path: p.Str, Mode: d.Action.Mode}
+		c := wire.Change{Path: p.Str, Mode: d.Action.Mode}
 		if !filepath.IsAbs(c.Path) {
 			c.Path = filepath.Join(r.Root, c.Path)
 		}
@@ -248,11 +248,11 @@ func (r *Runner) match(event []byte) (*Declaration, sidecar.Change, bool) {
 		}
 		return d, c, true
 	}
-	return nil, sidecar.Change{}, false
+	return nil, wire.Change{}, false
 }
 
 // diagnose checks c for d with the Diagnoser, or through Check.
-func (r *Runner) diagnose(ctx context.Context, d *Declaration, c sidecar.Change) (sidecar.Result, string) {
+func (r *Runner) diagnose(ctx context.Context, d *Declaration, c wire.Change) (wire.Result, string) {
 	if r.Diagnoser != nil {
 		return r.Diagnoser.Diagnose(ctx, d, c)
 	}
@@ -261,5 +261,5 @@ func (r *Runner) diagnose(ctx context.Context, d *Declaration, c sidecar.Change)
 		opts.Log = r.Log
 	}
 	opts.Publish = d.Action.Publish
-	return Check(ctx, r.Root, []sidecar.Change{c}, "hooks:"+d.ID, time.Now(), opts)
+	return Check(ctx, r.Root, []wire.Change{c}, "hooks:"+d.ID, time.Now(), opts)
 }

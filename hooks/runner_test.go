@@ -10,24 +10,24 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // fakeDiagnoser answers every change with the lint block "L <path> <n>"
 // (n: the content's length, -1 when read from disk) for paths containing
 // "bad", and a clean result otherwise; it records the changes.
-type fakeDiagnoser struct{ changes []sidecar.Change }
+type fakeDiagnoser struct{ changes []wire.Change }
 
-func (f *fakeDiagnoser) Diagnose(_ context.Context, _ *Declaration, c sidecar.Change) (sidecar.Result, string) {
+func (f *fakeDiagnoser) Diagnose(_ context.Context, _ *Declaration, c wire.Change) (wire.Result, string) {
 	f.changes = append(f.changes, c)
 	if !strings.Contains(c.Path, "bad") {
-		return sidecar.Result{}, "daemon"
+		return wire.Result{}, "daemon"
 	}
 	n := -1
 	if c.Content != nil {
 		n = len(*c.Content)
 	}
-	return sidecar.Result{Lint: fmt.Sprintf("L %s %d", c.Path, n)}, "daemon"
+	return wire.Result{Lint: fmt.Sprintf("L %s %d", c.Path, n)}, "daemon"
 }
 
 func mustDecls(t testing.TB, s string) []Declaration {

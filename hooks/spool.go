@@ -15,7 +15,7 @@ import (
 
 	"github.com/lsp-hook/lsp-hook/internal/filelock"
 	"github.com/lsp-hook/lsp-hook/internal/privdir"
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // The spool is what hook runs of one workspace remember between them, in a
@@ -98,9 +98,9 @@ func (s *spool) pruneLocked(now time.Time) {
 
 // pendingFile holds the changes recorded for one agent's session.
 type pendingFile struct {
-	Agent   string           `json:"agent"`
-	Session string           `json:"session"`
-	Changes []sidecar.Change `json:"changes"`
+	Agent   string        `json:"agent"`
+	Session string        `json:"session"`
+	Changes []wire.Change `json:"changes"`
 }
 
 func (s *spool) pendingPath(agent, session string) string {
@@ -110,7 +110,7 @@ func (s *spool) pendingPath(agent, session string) string {
 // record adds changes to the session's pending list (their paths and
 // modes; the text is read again when they are checked), merging repeats
 // and keeping at most maxPending.
-func (s *spool) record(agent, session string, changes []sidecar.Change) error {
+func (s *spool) record(agent, session string, changes []wire.Change) error {
 	return s.locked(func() error {
 		p := s.pendingPath(agent, session)
 		pf, err := readPending(p)
@@ -120,7 +120,7 @@ func (s *spool) record(agent, session string, changes []sidecar.Change) error {
 		pf.Agent, pf.Session = agent, session
 		for _, c := range changes {
 			c.Content = nil
-			pf.Changes = mergeChanges(pf.Changes, []sidecar.Change{c})
+			pf.Changes = mergeChanges(pf.Changes, []wire.Change{c})
 		}
 		if len(pf.Changes) > maxPending {
 			pf.Changes = pf.Changes[len(pf.Changes)-maxPending:]
@@ -139,8 +139,8 @@ func (s *spool) record(agent, session string, changes []sidecar.Change) error {
 
 // take returns the session's pending changes and forgets them: one event
 // takes them, and a concurrent one finds none.
-func (s *spool) take(agent, session string) ([]sidecar.Change, error) {
-	var out []sidecar.Change
+func (s *spool) take(agent, session string) ([]wire.Change, error) {
+	var out []wire.Change
 	err := s.locked(func() error {
 		p := s.pendingPath(agent, session)
 		pf, err := readPending(p)
@@ -175,7 +175,7 @@ func readPending(p string) (pendingFile, error) {
 // their contents as they are now, is being delivered. first is false when
 // a run within DeliveredTTL already claimed it: that one delivers, this
 // one prints nothing.
-func (s *spool) claim(agent, session string, changes []sidecar.Change) (first bool, err error) {
+func (s *spool) claim(agent, session string, changes []wire.Change) (first bool, err error) {
 	key := deliveredKey(agent, session, changes)
 	err = s.locked(func() error {
 		f, err := os.OpenFile(filepath.Join(s.dir, "delivered-"+key), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
@@ -193,10 +193,10 @@ func (s *spool) claim(agent, session string, changes []sidecar.Change) (first bo
 
 // noteFiles records each file of a delivered block on its own (session,
 // path, content), for skipDelivered.
-func (s *spool) noteFiles(agent, session string, changes []sidecar.Change) error {
+func (s *spool) noteFiles(agent, session string, changes []wire.Change) error {
 	return s.locked(func() error {
 		for _, c := range changes {
-			key := "delivered-file-" + deliveredKey(agent, session, []sidecar.Change{c})
+			key := "delivered-file-" + deliveredKey(agent, session, []wire.Change{c})
 			if err := os.WriteFile(filepath.Join(s.dir, key), nil, 0o600); err != nil {
 				return fmt.Errorf("recording a delivered file: %w", err)
 			}
@@ -207,11 +207,11 @@ func (s *spool) noteFiles(agent, session string, changes []sidecar.Change) error
 
 // skipDelivered returns the changes whose file noteFiles did not record,
 // with the same content, within DeliveredTTL.
-func (s *spool) skipDelivered(agent, session string, changes []sidecar.Change) ([]sidecar.Change, error) {
-	var out []sidecar.Change
+func (s *spool) skipDelivered(agent, session string, changes []wire.Change) ([]wire.Change, error) {
+	var out []wire.Change
 	err := s.locked(func() error {
 		for _, c := range changes {
-			key := "delivered-file-" + deliveredKey(agent, session, []sidecar.Change{c})
+			key := "delivered-file-" + deliveredKey(agent, session, []wire.Change{c})
 			if _, err := os.Stat(filepath.Join(s.dir, key)); err != nil {
 				out = append(out, c)
 			}
@@ -224,7 +224,7 @@ func (s *spool) skipDelivered(agent, session string, changes []sidecar.Change) (
 // deliveredKey names a delivered block: sha256 over the agent, session,
 // and each file's path and content hash (sorted by path; a file that
 // cannot be read hashes as missing).
-func deliveredKey(agent, session string, changes []sidecar.Change) string {
+func deliveredKey(agent, session string, changes []wire.Change) string {
 	var parts []string
 	for _, c := range changes {
 		var sum [32]byte

@@ -5,7 +5,7 @@ import (
 	"io"
 	"path/filepath"
 
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // Windsurf is the adapter for Windsurf's Cascade hooks
@@ -67,13 +67,13 @@ func (Windsurf) Decode(r io.Reader) (Event, error) {
 	} else if abs, err := filepath.Abs(p); err == nil {
 		p = abs // relative to the hook's working directory, the workspace root by default
 	}
-	out.Changes = []sidecar.Change{{Path: p, Mode: sidecar.ModeEdit}}
+	out.Changes = []wire.Change{{Path: p, Mode: wire.ModeEdit}}
 	return out, nil
 }
 
 // Encode prints the lint block as text (ModeContext) or answers in
 // ModeExit2; nothing when the block is empty.
-func (w Windsurf) Encode(ev Event, res sidecar.Result) (Answer, error) {
+func (w Windsurf) Encode(ev Event, res wire.Result) (Answer, error) {
 	if res.Lint == "" {
 		return Answer{}, nil
 	}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 func TestWindsurfDecode(t *testing.T) {
@@ -12,7 +12,7 @@ func TestWindsurfDecode(t *testing.T) {
 		{
 			name: "post_write_code",
 			in:   `{"agent_action_name":"post_write_code","trajectory_id":"tr1","execution_id":"ex1","timestamp":"2026-01-01T00:00:00Z","tool_info":{"file_path":"/r/sub/a.go","edits":[{"old_string":"import os","new_string":"import os\nimport sys"}]}}`,
-			want: []sidecar.Change{{Path: "/r/sub/a.go", Mode: sidecar.ModeEdit}}, session: "tr1", cwd: "/r/sub", agent: "windsurf",
+			want: []wire.Change{{Path: "/r/sub/a.go", Mode: wire.ModeEdit}}, session: "tr1", cwd: "/r/sub", agent: "windsurf",
 		},
 		{name: "another action", in: `{"agent_action_name":"post_read_code","tool_info":{"file_path":"/r/a.go"}}`},
 		{name: "missing file_path", in: `{"agent_action_name":"post_write_code","tool_info":{}}`, wantErr: "tool_info.file_path is missing"},
@@ -21,11 +21,11 @@ func TestWindsurfDecode(t *testing.T) {
 }
 
 func TestWindsurfEncode(t *testing.T) {
-	ans, err := Windsurf{}.Encode(Event{}, sidecar.Result{Lint: "ERROR [1:1] x"})
+	ans, err := Windsurf{}.Encode(Event{}, wire.Result{Lint: "ERROR [1:1] x"})
 	if err != nil || string(ans.Stdout) != "ERROR [1:1] x\n" || ans.Exit != 0 {
 		t.Fatalf("answer = %+v, %v", ans, err)
 	}
-	ans, _ = Windsurf{Mode: ModeExit2}.Encode(Event{}, sidecar.Result{Lint: "E"})
+	ans, _ = Windsurf{Mode: ModeExit2}.Encode(Event{}, wire.Result{Lint: "E"})
 	if string(ans.Stderr) != "E\n" || ans.Exit != 2 || len(ans.Stdout) != 0 {
 		t.Fatalf("exit2 answer = %+v", ans)
 	}

@@ -16,7 +16,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lsp-hook/lsp-hook/lsp"
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // FuzzToolCall calls every tool through the MCP SDK (in-memory transports)
@@ -54,18 +54,18 @@ func (d *fuzzDaemon) inside(path string) bool {
 
 func (d *fuzzDaemon) Call(_ context.Context, method string, params, result any) error {
 	switch method {
-	case sidecar.MethodRequest:
-		p := params.(sidecar.RequestParams)
-		if !d.inside(p.Path) || !slices.Contains(sidecar.RequestMethods, p.Method) {
+	case wire.MethodRequest:
+		p := params.(wire.RequestParams)
+		if !d.inside(p.Path) || !slices.Contains(wire.RequestMethods, p.Method) {
 			d.problem("request %s for %s", p.Method, p.Path)
 		}
 		d.checkPosition(p)
 		d.mu.Lock()
 		enc, answer := d.enc, d.answer
 		d.mu.Unlock()
-		*result.(*sidecar.RequestResult) = sidecar.RequestResult{Server: "fuzz", Root: d.root, Encoding: enc, Result: answer}
-	case sidecar.MethodNotifyChange:
-		p := params.(sidecar.NotifyChangeParams)
+		*result.(*wire.RequestResult) = wire.RequestResult{Server: "fuzz", Root: d.root, Encoding: enc, Result: answer}
+	case wire.MethodNotifyChange:
+		p := params.(wire.NotifyChangeParams)
 		if len(p.Changes) == 0 || len(p.Changes) > maxGlobFiles {
 			d.problem("notify_change of %d changes", len(p.Changes))
 		}
@@ -74,9 +74,9 @@ func (d *fuzzDaemon) Call(_ context.Context, method string, params, result any) 
 				d.problem("notify_change for %s", c.Path)
 			}
 		}
-		*result.(*sidecar.Result) = sidecar.Result{Lint: "LSP errors detected in this file, please fix:"}
-	case sidecar.MethodDiagnostics:
-		*result.(*sidecar.Result) = sidecar.Result{}
+		*result.(*wire.Result) = wire.Result{Lint: "LSP errors detected in this file, please fix:"}
+	case wire.MethodDiagnostics:
+		*result.(*wire.Result) = wire.Result{}
 	default:
 		d.problem("method %s", method)
 	}
@@ -85,7 +85,7 @@ func (d *fuzzDaemon) Call(_ context.Context, method string, params, result any) 
 
 // checkPosition checks a request's textDocument and position, when it
 // has them.
-func (d *fuzzDaemon) checkPosition(p sidecar.RequestParams) {
+func (d *fuzzDaemon) checkPosition(p wire.RequestParams) {
 	var q struct {
 		TextDocument struct {
 			URI string `json:"uri"`

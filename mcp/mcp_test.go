@@ -17,10 +17,11 @@ import (
 	"github.com/lsp-hook/lsp-hook/lsp"
 	"github.com/lsp-hook/lsp-hook/mcp"
 	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // The tests run a daemon in-process (sidecar.Server on a short socket
-// path), an MCP server whose tools reach it through sidecar.Dial, and the
+// path), an MCP server whose tools reach it through wire.Dial, and the
 // SDK's client over in-memory transports, against real gopls, pyright and
 // typescript-language-server on copies of testdata/langs.
 
@@ -70,7 +71,7 @@ func session(t *testing.T, lang string, nav bool) (string, *sdk.ClientSession) {
 	srv, closeDaemon := mcp.NewServer(mcp.Options{
 		Root: root, Version: "test", NavigationTools: nav,
 		Connect: func(ctx context.Context) (mcp.Daemon, error) {
-			c, err := sidecar.Dial(ctx, socket, "test")
+			c, err := wire.Dial(ctx, socket, "test")
 			if err != nil {
 				return nil, err
 			}

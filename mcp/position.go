@@ -9,7 +9,7 @@ import (
 
 	"github.com/lsp-hook/lsp-hook/internal/safefile"
 	"github.com/lsp-hook/lsp-hook/internal/workspace"
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // Units. A model names a position as a 1-based line and either a symbol
@@ -34,9 +34,9 @@ func resolvePath(root, path string) (string, error) {
 }
 
 // maxFileSize bounds the file fileLines reads, in bytes: the daemon's
-// own limit (sidecar.MaxFileSize, 16 MiB), past which it checks no file
+// own limit (wire.MaxFileSize, 16 MiB), past which it checks no file
 // either.
-const maxFileSize = sidecar.MaxFileSize
+const maxFileSize = wire.MaxFileSize
 
 // fileLines reads a file and splits it into lines without their endings
 // ("\n", and a "\r" before it). It refuses, before opening, anything but

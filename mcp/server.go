@@ -7,8 +7,9 @@
 //
 // Positions a model gives are a 1-based line plus a symbol substring on it
 // (position.go); answers are compact `path:line:col` lines with one line of
-// source context (format.go). The package talks to the daemon through the
-// sidecar client only; it must not import lsp's server side or hooks.
+// source context (format.go). The package talks to the daemon through
+// package wire only; it must not import the daemon or engine (sidecar),
+// hooks or cmd. It still uses lsp's position types and column converters.
 package mcp
 
 import (
@@ -21,7 +22,7 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 )
 
-// Daemon is a connection to the workspace daemon; *sidecar.Client is one.
+// Daemon is a connection to the workspace daemon; *wire.Client is one.
 type Daemon interface {
 	Call(ctx context.Context, method string, params, result any) error
 	Close() error
@@ -38,7 +39,7 @@ type Options struct {
 	// navigation tools out (lsp_diagnostics stays).
 	NavigationTools bool
 	// Connect dials the daemon, starting one when none answers
-	// (sidecar.Connect). It is called on the first tool call, and again
+	// (wire.Connect). It is called on the first tool call, and again
 	// after the daemon went away (it exits when idle).
 	Connect func(ctx context.Context) (Daemon, error)
 }

@@ -18,7 +18,7 @@ import (
 
 	"github.com/lsp-hook/lsp-hook/internal/workspace"
 	"github.com/lsp-hook/lsp-hook/lsp"
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // Tool names.
@@ -109,13 +109,13 @@ func text(s string) *sdk.CallToolResult {
 // request sends an LSP request for path through the daemon. A daemon error
 // comes back as its message (naming the server and, when unsupported, the
 // capability).
-func (t *tools) request(ctx context.Context, path, method string, params any) (sidecar.RequestResult, error) {
+func (t *tools) request(ctx context.Context, path, method string, params any) (wire.RequestResult, error) {
 	raw, err := json.Marshal(params)
 	if err != nil {
-		return sidecar.RequestResult{}, err
+		return wire.RequestResult{}, err
 	}
-	var res sidecar.RequestResult
-	err = t.daemon.call(ctx, sidecar.MethodRequest, sidecar.RequestParams{Path: path, Method: method, Params: raw}, &res)
+	var res wire.RequestResult
+	err = t.daemon.call(ctx, wire.MethodRequest, wire.RequestParams{Path: path, Method: method, Params: raw}, &res)
 	var je *jsonrpc2.Error
 	if errors.As(err, &je) {
 		return res, errors.New(je.Message)
@@ -133,10 +133,10 @@ func (t *tools) request(ctx context.Context, path, method string, params any) (s
 // time (UTF-16, the LSP default, before the first answer); when the answer
 // shows another encoding that counts this line differently, the request
 // is sent again with the right count.
-func (t *tools) atPosition(ctx context.Context, in PositionInput, method string, extra map[string]any) (sidecar.RequestResult, position, error) {
+func (t *tools) atPosition(ctx context.Context, in PositionInput, method string, extra map[string]any) (wire.RequestResult, position, error) {
 	pos, err := locate(t.root, in.Path, in.Line, in.Symbol, in.Column)
 	if err != nil {
-		return sidecar.RequestResult{}, pos, err
+		return wire.RequestResult{}, pos, err
 	}
 	t.mu.Lock()
 	enc, ok := t.encodings[filepath.Ext(pos.path)]
@@ -145,7 +145,7 @@ func (t *tools) atPosition(ctx context.Context, in PositionInput, method string,
 		enc = lsp.EncodingUTF16
 	}
 	line := []byte(pos.lines[pos.line-1])
-	send := func(enc string) (sidecar.RequestResult, error) {
+	send := func(enc string) (wire.RequestResult, error) {
 		params := map[string]any{
 			"textDocument": map[string]any{"uri": fileURI(pos.path)},
 			"position":     lsp.Position{Line: uint32(pos.line - 1), Character: lsp.Character(line, pos.col, enc)},
@@ -276,10 +276,10 @@ func (t *tools) workspaceSymbols(ctx context.Context, _ *sdk.CallToolRequest, in
 // of the files as they are on disk (notify_change); without one, what the
 // daemon holds for every file (diagnostics).
 func (t *tools) diagnostics(ctx context.Context, _ *sdk.CallToolRequest, in DiagnosticsInput) (*sdk.CallToolResult, any, error) {
-	var res sidecar.Result
+	var res wire.Result
 	what := "any file"
 	if in.Path == "" {
-		if err := t.daemon.call(ctx, sidecar.MethodDiagnostics, sidecar.DiagnosticsParams{}, &res); err != nil {
+		if err := t.daemon.call(ctx, wire.MethodDiagnostics, wire.DiagnosticsParams{}, &res); err != nil {
 			return nil, nil, err
 		}
 	} else {
@@ -287,11 +287,11 @@ func (t *tools) diagnostics(ctx context.Context, _ *sdk.CallToolRequest, in Diag
 		if err != nil {
 			return nil, nil, err
 		}
-		changes := make([]sidecar.Change, len(paths))
+		changes := make([]wire.Change, len(paths))
 		for i, p := range paths {
-			changes[i] = sidecar.Change{Path: p, Mode: sidecar.ModeEdit}
+			changes[i] = wire.Change{Path: p, Mode: wire.ModeEdit}
 		}
-		if err := t.daemon.call(ctx, sidecar.MethodNotifyChange, sidecar.NotifyChangeParams{Changes: changes, Source: "mcp"}, &res); err != nil {
+		if err := t.daemon.call(ctx, wire.MethodNotifyChange, wire.NotifyChangeParams{Changes: changes, Source: "mcp"}, &res); err != nil {
 			return nil, nil, err
 		}
 		what = in.Path

@@ -12,6 +12,7 @@ import (
 
 	"github.com/lsp-hook/lsp-hook/config"
 	"github.com/lsp-hook/lsp-hook/lsp"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // TestChangedSince: by modification time, among the files the listing
@@ -53,15 +54,15 @@ func TestServerChangedFiles(t *testing.T) {
 	defer cancel()
 
 	c := dial(ctx, t, startServer(t, root))
-	var res ChangedFilesResult
-	if err := c.Call(ctx, MethodChangedFiles, ChangedFilesParams{SinceMS: time.Now().Add(-time.Minute).UnixMilli()}, &res); err != nil {
+	var res wire.ChangedFilesResult
+	if err := c.Call(ctx, wire.MethodChangedFiles, wire.ChangedFilesParams{SinceMS: time.Now().Add(-time.Minute).UnixMilli()}, &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Source != ChangedByMtime || !reflect.DeepEqual(res.Paths, []string{filepath.Join(root, "a.go")}) ||
-		res.Span != SpanCommand || len(res.Notes) != 1 || !strings.Contains(res.Notes[0], "found by modification time") {
+	if res.Source != wire.ChangedByMtime || !reflect.DeepEqual(res.Paths, []string{filepath.Join(root, "a.go")}) ||
+		res.Span != wire.SpanCommand || len(res.Notes) != 1 || !strings.Contains(res.Notes[0], "found by modification time") {
 		t.Errorf("without servers: %+v", res)
 	}
-	if err := c.Call(ctx, MethodChangedFiles, ChangedFilesParams{}, &res); err == nil {
+	if err := c.Call(ctx, wire.MethodChangedFiles, wire.ChangedFilesParams{}, &res); err == nil {
 		t.Error("since_ms 0 was accepted")
 	}
 
@@ -70,20 +71,20 @@ func TestServerChangedFiles(t *testing.T) {
 	t.Cleanup(m.Shutdown)
 	c = dial(ctx, t, serve(t, NewEngine(root, cfg, m, discardLog())))
 	start := time.Now()
-	if err := c.Call(ctx, MethodChangedFiles, ChangedFilesParams{SinceMS: start.Add(-time.Minute).UnixMilli()}, &res); err != nil {
+	if err := c.Call(ctx, wire.MethodChangedFiles, wire.ChangedFilesParams{SinceMS: start.Add(-time.Minute).UnixMilli()}, &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Source != ChangedByMtime {
+	if res.Source != wire.ChangedByMtime {
 		t.Errorf("first question, before the watcher: source %s", res.Source)
 	}
 	time.Sleep(20 * time.Millisecond)
 	since := time.Now()
 	filesTree(t, root, map[string]string{"b.go": "package a", ".git/x": "y"})
-	res = ChangedFilesResult{}
-	if err := c.Call(ctx, MethodChangedFiles, ChangedFilesParams{SinceMS: since.UnixMilli()}, &res); err != nil {
+	res = wire.ChangedFilesResult{}
+	if err := c.Call(ctx, wire.MethodChangedFiles, wire.ChangedFilesParams{SinceMS: since.UnixMilli()}, &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Source != ChangedByWatcher || !reflect.DeepEqual(res.Paths, []string{filepath.Join(root, "b.go")}) || len(res.Notes) != 0 {
+	if res.Source != wire.ChangedByWatcher || !reflect.DeepEqual(res.Paths, []string{filepath.Join(root, "b.go")}) || len(res.Notes) != 0 {
 		t.Errorf("watched window: %+v", res)
 	}
 }
@@ -106,17 +107,17 @@ func TestServerChangedFilesSession(t *testing.T) {
 	m := lsp.NewManager(cfg, root, discardLog())
 	t.Cleanup(m.Shutdown)
 	c := dial(ctx, t, serve(t, NewEngine(root, cfg, m, discardLog())))
-	var res ChangedFilesResult
-	call := func(p ChangedFilesParams) {
+	var res wire.ChangedFilesResult
+	call := func(p wire.ChangedFilesParams) {
 		t.Helper()
-		res = ChangedFilesResult{}
-		if err := c.Call(ctx, MethodChangedFiles, p, &res); err != nil {
+		res = wire.ChangedFilesResult{}
+		if err := c.Call(ctx, wire.MethodChangedFiles, p, &res); err != nil {
 			t.Fatal(err)
 		}
 	}
-	call(ChangedFilesParams{SinceMS: time.Now().UnixMilli()}) // starts the watcher
+	call(wire.ChangedFilesParams{SinceMS: time.Now().UnixMilli()}) // starts the watcher
 	const session = "claude/PostToolUse/s1"
-	call(ChangedFilesParams{Session: session, RecordOnly: true})
+	call(wire.ChangedFilesParams{Session: session, RecordOnly: true})
 	if len(res.Paths) != 0 || res.Source != "" {
 		t.Errorf("record_only answered %+v", res)
 	}
@@ -124,21 +125,21 @@ func TestServerChangedFilesSession(t *testing.T) {
 	os.Remove(filepath.Join(root, "gone.go"))
 	time.Sleep(50 * time.Millisecond) // the hook arrives late: its own bound starts after the command
 	asked := time.Now()
-	call(ChangedFilesParams{Session: session, SinceMS: asked.UnixMilli()})
-	if res.Source != ChangedByWatcher || res.Span != SpanSession || len(res.Notes) != 0 ||
+	call(wire.ChangedFilesParams{Session: session, SinceMS: asked.UnixMilli()})
+	if res.Source != wire.ChangedByWatcher || res.Span != wire.SpanSession || len(res.Notes) != 0 ||
 		!reflect.DeepEqual(res.Paths, []string{filepath.Join(root, "c.go")}) {
 		t.Errorf("late shell hook: %+v", res)
 	}
-	call(ChangedFilesParams{Session: session})
-	if res.Span != SpanSession || res.SinceMS < asked.UnixMilli() || len(res.Paths) != 0 {
+	call(wire.ChangedFilesParams{Session: session})
+	if res.Span != wire.SpanSession || res.SinceMS < asked.UnixMilli() || len(res.Paths) != 0 {
 		t.Errorf("next shell hook of the session: %+v (asked at %d)", res, asked.UnixMilli())
 	}
-	call(ChangedFilesParams{Session: "claude/PostToolUse/new", DefaultMS: 30_000})
-	if res.Span != SpanDefault || len(res.Notes) == 0 || !strings.Contains(res.Notes[0], "in the last 30s") {
+	call(wire.ChangedFilesParams{Session: "claude/PostToolUse/new", DefaultMS: 30_000})
+	if res.Span != wire.SpanDefault || len(res.Notes) == 0 || !strings.Contains(res.Notes[0], "in the last 30s") {
 		t.Errorf("a session's first hook without duration: %+v", res)
 	}
-	for _, bad := range []ChangedFilesParams{{}, {SinceMS: -1}, {RecordOnly: true}, {Session: strings.Repeat("s", MaxSessionLen+1)}} {
-		if err := c.Call(ctx, MethodChangedFiles, bad, &res); err == nil {
+	for _, bad := range []wire.ChangedFilesParams{{}, {SinceMS: -1}, {RecordOnly: true}, {Session: strings.Repeat("s", wire.MaxSessionLen+1)}} {
+		if err := c.Call(ctx, wire.MethodChangedFiles, bad, &res); err == nil {
 			t.Errorf("changed_files accepted %+v", bad)
 		}
 	}
@@ -158,15 +159,15 @@ func TestSpanStart(t *testing.T) {
 		since, want time.Time
 		span        string
 	}{
-		{"file hook before the command: a late hook still sees the command", ago(5), false, ago(2), ago(5), SpanSession},
-		{"file hook after the command started (parallel tools)", ago(1), false, ago(3), ago(3), SpanCommand},
-		{"shell hook after the command started: it examined what came before", ago(1), true, ago(3), ago(1), SpanSession},
-		{"shell hook before the command", ago(5), true, ago(2), ago(5), SpanSession},
-		{"both at once", ago(4), false, ago(4), ago(4), SpanSession},
-		{"previous hook only (no duration in the event)", ago(30), false, unknown, ago(30), SpanSession},
-		{"command only (first hook of the session)", unknown, false, ago(2), ago(2), SpanCommand},
-		{"neither: the default", unknown, false, unknown, ago(60), SpanDefault},
-		{"previous hook long ago", ago(1800), true, ago(1), ago(1800), SpanSession},
+		{"file hook before the command: a late hook still sees the command", ago(5), false, ago(2), ago(5), wire.SpanSession},
+		{"file hook after the command started (parallel tools)", ago(1), false, ago(3), ago(3), wire.SpanCommand},
+		{"shell hook after the command started: it examined what came before", ago(1), true, ago(3), ago(1), wire.SpanSession},
+		{"shell hook before the command", ago(5), true, ago(2), ago(5), wire.SpanSession},
+		{"both at once", ago(4), false, ago(4), ago(4), wire.SpanSession},
+		{"previous hook only (no duration in the event)", ago(30), false, unknown, ago(30), wire.SpanSession},
+		{"command only (first hook of the session)", unknown, false, ago(2), ago(2), wire.SpanCommand},
+		{"neither: the default", unknown, false, unknown, ago(60), wire.SpanDefault},
+		{"previous hook long ago", ago(1800), true, ago(1), ago(1800), wire.SpanSession},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -185,11 +186,11 @@ func TestSpanNotes(t *testing.T) {
 		span, uncovered string
 		want            []string
 	}{
-		{SpanSession, "", nil},
-		{SpanCommand, "", nil},
-		{SpanSession, lsp.UncoveredStarted, []string{"files changed since this session's previous hook were found by modification time (" + lsp.UncoveredStarted + "); a file the command gave an older time is not checked"}},
-		{SpanDefault, "", []string{"the hook event did not say how long the shell command ran and no earlier hook of this session is known: only files changed in the last 1m0s were checked"}},
-		{SpanDefault, lsp.UncoveredLost, []string{
+		{wire.SpanSession, "", nil},
+		{wire.SpanCommand, "", nil},
+		{wire.SpanSession, lsp.UncoveredStarted, []string{"files changed since this session's previous hook were found by modification time (" + lsp.UncoveredStarted + "); a file the command gave an older time is not checked"}},
+		{wire.SpanDefault, "", []string{"the hook event did not say how long the shell command ran and no earlier hook of this session is known: only files changed in the last 1m0s were checked"}},
+		{wire.SpanDefault, lsp.UncoveredLost, []string{
 			"the hook event did not say how long the shell command ran and no earlier hook of this session is known: only files changed in the last 1m0s were checked",
 			"files changed in the last 1m0s were found by modification time (" + lsp.UncoveredLost + "); a file the command gave an older time is not checked",
 		}},

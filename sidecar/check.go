@@ -2,73 +2,35 @@ package sidecar
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/sourcegraph/jsonrpc2"
 
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
-// Methods of DESIGN.md's table for callers that want a verdict rather than
-// a lint block, and for cancelling a long request.
-const (
-	// MethodCheck checks one file as it is on disk: CheckParams →
-	// CheckResult.
-	MethodCheck = "check"
-	// MethodCancelRequest cancels a request still running on the same
-	// connection: CancelParams → {}. LSP's `$/cancelRequest` notification
-	// (LSP 3.17 "Cancellation Support") is accepted too.
-	MethodCancelRequest = "cancel_request"
-	lspCancelRequest    = "$/cancelRequest"
-)
-
-// CheckParams names the file to check, absolute or root-relative.
-type CheckParams struct {
-	Path string `json:"path"`
-}
-
-// CheckResult is the verdict on one file: OK when it has no error, and how
-// many errors and warnings it has (info and hint are not counted). Freshness
-// is the worst freshness of the servers that checked it ("fresh",
-// "partial", "timeout", "none"): a timeout is never reported as OK. Notes
-// say why the file could not be checked (missing, binary, outside the
-// workspace), in which case OK is false.
-type CheckResult struct {
-	OK        bool     `json:"ok"`
-	Errors    int      `json:"errors"`
-	Warnings  int      `json:"warnings"`
-	Freshness string   `json:"freshness"`
-	Notes     []string `json:"notes,omitempty"`
-}
-
-// CancelParams names the request to cancel by its JSON-RPC id (a number or
-// a string, as it was sent).
-type CancelParams struct {
-	ID *jsonrpc2.ID `json:"id"`
-}
+// lspCancelRequest is LSP's cancel notification (LSP 3.17 "Cancellation
+// Support"), accepted as cancel_request is.
+const lspCancelRequest = "$/cancelRequest"
 
 // check serves MethodCheck: an edit-mode check of the file as it is on
 // disk, at warning severity, counted.
-func (s *Server) check(ctx context.Context, raw json.RawMessage) (CheckResult, error) {
-	var p CheckParams
-	if err := decodeParams(raw, &p); err != nil {
-		return CheckResult{}, err
-	}
+func (s *Server) check(ctx context.Context, p wire.CheckParams) (wire.CheckResult, error) {
 	if p.Path == "" {
-		return CheckResult{}, invalidParams("check: path is empty")
+		return wire.CheckResult{}, invalidParams("check: path is empty")
 	}
-	res := s.Engine.Check(ctx, NotifyChangeParams{
-		Changes:  []Change{{Path: p.Path, Mode: ModeEdit}},
-		Source:   MethodCheck,
+	res := s.Engine.Check(ctx, wire.NotifyChangeParams{
+		Changes:  []wire.Change{{Path: p.Path, Mode: wire.ModeEdit}},
+		Source:   wire.MethodCheck,
 		Severity: diag.SeverityWarning.String(),
 	})
 	return verdict(res), nil
 }
 
 // verdict counts a Result's diagnostics into a CheckResult.
-func verdict(res Result) CheckResult {
-	out := CheckResult{Freshness: worstFreshness(res.Servers), Notes: res.Notes}
+func verdict(res wire.Result) wire.CheckResult {
+	out := wire.CheckResult{Freshness: worstFreshness(res.Servers), Notes: res.Notes}
 	for _, f := range res.Files {
 		for _, d := range f.Diagnostics {
 			switch d.Severity {
@@ -88,7 +50,7 @@ var freshnessRank = map[string]int{"fresh": 0, "partial": 1, "timeout": 2, "none
 
 // worstFreshness is the worst freshness among servers, "none" when no
 // checker ran.
-func worstFreshness(servers []ServerResult) string {
+func worstFreshness(servers []wire.ServerResult) string {
 	worst := "none"
 	if len(servers) > 0 {
 		worst = "fresh"
@@ -102,7 +64,10 @@ func worstFreshness(servers []ServerResult) string {
 }
 
 // track registers req's cancel function on conn and returns the context
-// the request runs under and a function that unregisters it.
+// the request runs under and a function that unregisters it, counting
+// the request as cancelled_disconnect when its connection closed while it
+// ran. cancel_request and the connection closing (cancelDropped) cancel
+// the context.
 func (s *Server) track(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (context.Context, func()) {
 	if req.Notif {
 		return ctx, func() {}
@@ -115,6 +80,13 @@ func (s *Server) track(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.R
 	s.cancels[conn][req.ID] = cancel
 	s.mu.Unlock()
 	return ctx, func() {
+		select {
+		case <-conn.DisconnectNotify():
+			if ctx.Err() != nil {
+				s.count("cancelled_disconnect") // its connection closed while it ran (cancelDropped)
+			}
+		default:
+		}
 		s.mu.Lock()
 		delete(s.cancels[conn], req.ID)
 		if len(s.cancels[conn]) == 0 {
@@ -130,13 +102,9 @@ func (s *Server) track(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.R
 // context cancelled and answers with what it has (notify_change: the
 // servers that had not answered show "timeout"; request: an error). An id
 // that is not running is not an error: it may just have finished.
-func (s *Server) cancel(conn *jsonrpc2.Conn, raw json.RawMessage) (struct{}, error) {
-	var p CancelParams
-	if err := decodeParams(raw, &p); err != nil {
-		return struct{}{}, err
-	}
+func (s *Server) cancel(conn *jsonrpc2.Conn, p wire.CancelParams) (struct{}, error) {
 	if p.ID == nil {
-		return struct{}{}, invalidParams(fmt.Sprintf("%s: id is missing", MethodCancelRequest))
+		return struct{}{}, invalidParams(fmt.Sprintf("%s: id is missing", wire.MethodCancelRequest))
 	}
 	s.mu.Lock()
 	cancel := s.cancels[conn][*p.ID]

@@ -3,7 +3,6 @@ package sidecar
 import (
 	"context"
 	"errors"
-	"net"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -11,6 +10,8 @@ import (
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // TestCheckMethod is check's verdict on files a validator or a language
@@ -28,16 +29,16 @@ func TestCheckMethod(t *testing.T) {
 		name      string
 		engine    *Engine
 		path      string
-		want      CheckResult
+		want      wire.CheckResult
 		wantNotes string
 	}{
-		{name: "json error", engine: e, path: "bad.json", want: CheckResult{Errors: 1, Freshness: "fresh"}},
-		{name: "json clean", engine: e, path: "ok.json", want: CheckResult{OK: true, Freshness: "fresh"}},
-		{name: "server error and warning", engine: e, path: "two.fake", want: CheckResult{Errors: 1, Warnings: 1, Freshness: "fresh"}},
-		{name: "server clean", engine: e, path: "clean.fake", want: CheckResult{OK: true, Freshness: "fresh"}},
-		{name: "missing file", engine: e, path: "nope.json", want: CheckResult{Freshness: "none"}, wantNotes: "nope.json"},
-		{name: "outside", engine: e, path: "/etc/hostname", want: CheckResult{Freshness: "none"}, wantNotes: "outside the workspace"},
-		{name: "server timeout is not ok", engine: slow, path: "hung.fake", want: CheckResult{Freshness: "timeout"}},
+		{name: "json error", engine: e, path: "bad.json", want: wire.CheckResult{Errors: 1, Freshness: "fresh"}},
+		{name: "json clean", engine: e, path: "ok.json", want: wire.CheckResult{OK: true, Freshness: "fresh"}},
+		{name: "server error and warning", engine: e, path: "two.fake", want: wire.CheckResult{Errors: 1, Warnings: 1, Freshness: "fresh"}},
+		{name: "server clean", engine: e, path: "clean.fake", want: wire.CheckResult{OK: true, Freshness: "fresh"}},
+		{name: "missing file", engine: e, path: "nope.json", want: wire.CheckResult{Freshness: "none"}, wantNotes: "nope.json"},
+		{name: "outside", engine: e, path: "/etc/hostname", want: wire.CheckResult{Freshness: "none"}, wantNotes: "outside the workspace"},
+		{name: "server timeout is not ok", engine: slow, path: "hung.fake", want: wire.CheckResult{Freshness: "timeout"}},
 	}
 	sockets := map[*Engine]string{e: serve(t, e), slow: serve(t, slow)}
 	for _, tt := range tests {
@@ -45,8 +46,8 @@ func TestCheckMethod(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
 			c := dial(ctx, t, sockets[tt.engine])
-			var got CheckResult
-			if err := c.Call(ctx, MethodCheck, CheckParams{Path: tt.path}, &got); err != nil {
+			var got wire.CheckResult
+			if err := c.Call(ctx, wire.MethodCheck, wire.CheckParams{Path: tt.path}, &got); err != nil {
 				t.Fatal(err)
 			}
 			notes := strings.Join(got.Notes, "\n")
@@ -61,15 +62,16 @@ func TestCheckMethod(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := dial(ctx, t, sockets[e]).Call(ctx, MethodCheck, CheckParams{}, nil); err == nil || !strings.Contains(err.Error(), "path is empty") {
+	if err := dial(ctx, t, sockets[e]).Call(ctx, wire.MethodCheck, wire.CheckParams{}, nil); err == nil || !strings.Contains(err.Error(), "path is empty") {
 		t.Errorf("check without a path: err = %v", err)
 	}
 }
 
 // hungDaemon serves a daemon whose one server never answers, with 30 s
-// budgets, and dials it: a check of hung.fake then runs until cancelled.
-// The context it returns ends after 20 s, or with the test.
-func hungDaemon(t *testing.T) (*Server, *Client, context.Context) {
+// budgets, and returns it with its socket: a check of hung.fake then runs
+// until cancelled. The context it returns ends after 20 s, or with the
+// test.
+func hungDaemon(t *testing.T) (*Server, string, context.Context) {
 	t.Helper()
 	e := fakeEngine(t, "never-publishes")
 	e.Config.LSP.Timeout, e.Config.LSP.FirstTouchTimeout = 30*time.Second, 30*time.Second
@@ -77,7 +79,7 @@ func hungDaemon(t *testing.T) (*Server, *Client, context.Context) {
 	srv, socket := serveServer(t, e)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	t.Cleanup(cancel)
-	return srv, dial(ctx, t, socket), ctx
+	return srv, socket, ctx
 }
 
 // TestCancelRequest cancels a notify_change waiting on a server that never
@@ -88,25 +90,26 @@ func hungDaemon(t *testing.T) (*Server, *Client, context.Context) {
 func TestCancelRequest(t *testing.T) {
 	tests := []struct {
 		name   string
-		cancel func(ctx context.Context, c *Client, id jsonrpc2.ID) error
+		cancel func(ctx context.Context, c *jsonrpc2.Conn, id jsonrpc2.ID) error
 	}{
-		{name: "cancel_request", cancel: func(ctx context.Context, c *Client, id jsonrpc2.ID) error {
-			return c.conn.Call(ctx, MethodCancelRequest, CancelParams{ID: &id}, nil)
+		{name: "cancel_request", cancel: func(ctx context.Context, c *jsonrpc2.Conn, id jsonrpc2.ID) error {
+			return c.Call(ctx, wire.MethodCancelRequest, wire.CancelParams{ID: &id}, nil)
 		}},
-		{name: "$/cancelRequest", cancel: func(ctx context.Context, c *Client, id jsonrpc2.ID) error {
-			return c.conn.Notify(ctx, lspCancelRequest, CancelParams{ID: &id})
+		{name: "$/cancelRequest", cancel: func(ctx context.Context, c *jsonrpc2.Conn, id jsonrpc2.ID) error {
+			return c.Notify(ctx, lspCancelRequest, wire.CancelParams{ID: &id})
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv, c, ctx := hungDaemon(t)
+			srv, socket, ctx := hungDaemon(t)
+			c := rawDial(t, socket)
 			id := jsonrpc2.ID{Str: "slow", IsString: true}
 			answered := make(chan error, 1)
-			var res Result
+			var res wire.Result
 			begin := time.Now()
 			go func() {
-				answered <- c.conn.Call(ctx, MethodNotifyChange, NotifyChangeParams{
-					Changes: []Change{{Path: "hung.fake"}}, BudgetMS: 30000, ColdBudgetMS: 30000,
+				answered <- c.Call(ctx, wire.MethodNotifyChange, wire.NotifyChangeParams{
+					Changes: []wire.Change{{Path: "hung.fake"}}, BudgetMS: 30000, ColdBudgetMS: 30000,
 				}, &res, jsonrpc2.PickID(id))
 			}()
 			waitInflight(t, srv, 1)
@@ -126,11 +129,12 @@ func TestCancelRequest(t *testing.T) {
 		})
 	}
 	t.Run("client context ends", func(t *testing.T) {
-		srv, c, ctx := hungDaemon(t)
+		srv, socket, ctx := hungDaemon(t)
+		c := dial(ctx, t, socket)
 		short, cancelShort := context.WithTimeout(ctx, 500*time.Millisecond)
 		defer cancelShort()
-		var res Result
-		err := c.Call(short, MethodNotifyChange, NotifyChangeParams{Changes: []Change{{Path: "hung.fake"}}, BudgetMS: 30000, ColdBudgetMS: 30000}, &res)
+		var res wire.Result
+		err := c.Call(short, wire.MethodNotifyChange, wire.NotifyChangeParams{Changes: []wire.Change{{Path: "hung.fake"}}, BudgetMS: 30000, ColdBudgetMS: 30000}, &res)
 		if err == nil {
 			t.Fatalf("a call past its context answered: %+v", res)
 		}
@@ -143,18 +147,61 @@ func TestCancelRequest(t *testing.T) {
 		e.Config.LSP.Timeout, e.Config.LSP.FirstTouchTimeout = 30*time.Second, 30*time.Second
 		writeFile(t, e.Root, "hung.fake", "ok\n")
 		srv, socket := serveServer(t, e)
-		nc, err := net.Dial("unix", socket)
-		if err != nil {
-			t.Fatal(err)
-		}
-		conn := jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(nc, jsonrpc2.VSCodeObjectCodec{}), noRequests{})
-		if _, err := conn.DispatchCall(context.Background(), MethodNotifyChange, NotifyChangeParams{Changes: []Change{{Path: "hung.fake"}}}); err != nil {
+		conn := rawDial(t, socket)
+		if _, err := conn.DispatchCall(context.Background(), wire.MethodNotifyChange, wire.NotifyChangeParams{Changes: []wire.Change{{Path: "hung.fake"}}}); err != nil {
 			t.Fatal(err)
 		}
 		waitInflight(t, srv, 1)
 		conn.Close()
 		waitInflight(t, srv, 0)
 	})
+}
+
+// TestDisconnectCancels: a client that starts checks which would run for
+// 30 s (a server that never publishes, 30 s budgets) and closes its
+// connection has them cancelled at once: the daemon's work on them ends
+// promptly, counted as cancelled_disconnect, while another connection's
+// check runs on. Repeated, as a race.
+func TestDisconnectCancels(t *testing.T) {
+	srv, socket, ctx := hungDaemon(t)
+	long := wire.NotifyChangeParams{Changes: []wire.Change{{Path: "hung.fake"}}, BudgetMS: 30000, ColdBudgetMS: 30000}
+	other := rawDial(t, socket)
+	otherDone := make(chan error, 1)
+	go func() { otherDone <- other.Call(ctx, wire.MethodNotifyChange, long, new(wire.Result)) }()
+	waitInflight(t, srv, 1)
+	const rounds = 20
+	for i := range rounds {
+		c := rawDial(t, socket)
+		for _, call := range []struct {
+			method string
+			params any
+		}{{wire.MethodNotifyChange, long}, {wire.MethodCheck, wire.CheckParams{Path: "hung.fake"}}} {
+			if _, err := c.DispatchCall(ctx, call.method, call.params); err != nil {
+				t.Fatal(err)
+			}
+		}
+		waitInflight(t, srv, 3)
+		begin := time.Now()
+		c.Close()
+		waitInflight(t, srv, 1) // the other connection's check runs on
+		if took := time.Since(begin); took > 2*time.Second {
+			t.Errorf("round %d: checks of a closed connection ended %v after it closed", i, took)
+		}
+	}
+	var st StatusResult
+	if err := dial(ctx, t, socket).Call(ctx, wire.MethodStatus, nil, &st); err != nil {
+		t.Fatal(err)
+	}
+	if got := st.Counters["cancelled_disconnect"]; got != 2*rounds {
+		t.Errorf("cancelled_disconnect = %d, want %d", got, 2*rounds)
+	}
+	select {
+	case err := <-otherDone:
+		t.Fatalf("the other connection's check ended: %v", err)
+	default:
+	}
+	other.Close()
+	waitInflight(t, srv, 0)
 }
 
 // waitInflight waits up to 10 s for srv to have n requests in flight.
@@ -185,9 +232,9 @@ func TestErrorCodes(t *testing.T) {
 		params any
 		code   int64
 	}{
-		{MethodRequest, RequestParams{Path: "a.go", Method: "textDocument/hover"}, jsonrpc2.CodeInternalError},
-		{MethodRequest, RequestParams{Path: "a.go", Method: "textDocument/rename"}, jsonrpc2.CodeInvalidParams},
-		{MethodCheck, CheckParams{}, jsonrpc2.CodeInvalidParams},
+		{wire.MethodRequest, wire.RequestParams{Path: "a.go", Method: "textDocument/hover"}, jsonrpc2.CodeInternalError},
+		{wire.MethodRequest, wire.RequestParams{Path: "a.go", Method: "textDocument/rename"}, jsonrpc2.CodeInvalidParams},
+		{wire.MethodCheck, wire.CheckParams{}, jsonrpc2.CodeInvalidParams},
 		{"no_such_method", nil, jsonrpc2.CodeMethodNotFound},
 	}
 	for _, tt := range tests {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/lsp"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // TestCrashLoopOverSocket: a server that crashes on every change (fakelsp
@@ -26,10 +27,10 @@ func TestCrashLoopOverSocket(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	c := dial(ctx, t, socket)
-	notify := func() Result {
+	notify := func() wire.Result {
 		t.Helper()
-		var res Result
-		if err := c.Call(ctx, MethodNotifyChange, NotifyChangeParams{Changes: []Change{{Path: "a.fake"}}}, &res); err != nil {
+		var res wire.Result
+		if err := c.Call(ctx, wire.MethodNotifyChange, wire.NotifyChangeParams{Changes: []wire.Change{{Path: "a.fake"}}}, &res); err != nil {
 			t.Fatal(err)
 		}
 		return res
@@ -52,7 +53,7 @@ func TestCrashLoopOverSocket(t *testing.T) {
 		clock.Add(time.Hour)
 	}
 	var st StatusResult
-	if err := c.Call(ctx, MethodStatus, struct{}{}, &st); err != nil {
+	if err := c.Call(ctx, wire.MethodStatus, struct{}{}, &st); err != nil {
 		t.Fatal(err)
 	}
 	if len(st.Servers) != 1 || st.Servers[0].State != lsp.StateBroken || st.Servers[0].Crashes != 5 ||
@@ -67,7 +68,7 @@ func TestCrashLoopOverSocket(t *testing.T) {
 		t.Errorf("lsp-hook status:\n%s", b.String())
 	}
 	var rr RestartResult
-	if err := c.Call(ctx, MethodRestart, RestartParams{Server: "fake"}, &rr); err != nil {
+	if err := c.Call(ctx, wire.MethodRestart, wire.RestartParams{Server: "fake"}, &rr); err != nil {
 		t.Fatal(err)
 	}
 	if res := notify(); !strings.Contains(res.Lint, "; it restarts on the next change after ") {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/lsp-hook/lsp-hook/internal/workspace"
 	"github.com/lsp-hook/lsp-hook/lsp"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // DaemonOptions configure `lsp-hook serve`.
@@ -32,11 +32,6 @@ type DaemonOptions struct {
 	Ready func(socket string)
 }
 
-// maxLogSize is the log size past which the log is rotated to <log>.1 (one
-// old generation is kept): when a daemon starts, and while it runs
-// (logFile).
-const maxLogSize = 10 << 20
-
 // RunDaemon serves the workspace until a shutdown request, SIGTERM/SIGINT,
 // ctx's end, or the idle timeout; then it stops every language server and
 // removes the socket. It returns ErrAlreadyRunning when another daemon
@@ -48,18 +43,18 @@ func RunDaemon(ctx context.Context, opts DaemonOptions) error {
 	}
 	socket := opts.Socket
 	if socket == "" {
-		socket = SocketPath(root)
+		socket = wire.SocketPath(root)
 	}
 	logFile := opts.LogFile
 	if logFile == "" {
 		// The log lives beside the socket: check that directory before
 		// writing anything into it.
-		if err := ensureDir(filepath.Dir(socket)); err != nil {
+		if err := wire.EnsureDir(filepath.Dir(socket)); err != nil {
 			return err
 		}
-		logFile = LogPath(socket)
+		logFile = wire.LogPath(socket)
 	}
-	log, closeLog, logErr := openLog(logFile, opts.Stderr)
+	log, closeLog, logErr := wire.OpenLog(logFile, opts.Stderr)
 	defer closeLog()
 	log = log.With("pid", os.Getpid())
 	if logErr != nil && opts.ErrOut != nil {
@@ -94,7 +89,7 @@ func RunDaemon(ctx context.Context, opts DaemonOptions) error {
 		srv.LogError = logErr.Error()
 	}
 	if err := srv.Listen(socket); err != nil {
-		if errors.Is(err, ErrAlreadyRunning) {
+		if errors.Is(err, wire.ErrAlreadyRunning) {
 			log.Info("another daemon serves this socket; exiting", "socket", socket)
 		} else {
 			log.Error("daemon cannot listen", "socket", socket, "err", err)
@@ -120,54 +115,4 @@ func RunDaemon(ctx context.Context, opts DaemonOptions) error {
 	err = srv.Serve()
 	srv.Shutdown() // waits for a shutdown begun elsewhere to finish
 	return err
-}
-
-// OpenLog opens (appending, 0600) the log file and returns a slog logger
-// writing text records to it and to also, if not nil. A log over 10 MiB is
-// rotated to <file>.1, first and as it grows; a log file deleted or moved
-// away is opened again at its path (see logFile). When the file cannot be
-// opened the logger writes to also only (or nowhere), so logging never
-// stops the caller.
-func OpenLog(file string, also io.Writer) (*slog.Logger, func()) {
-	log, closer, _ := openLog(file, also)
-	return log, closer
-}
-
-// openLog is OpenLog that also returns why the file could not be opened.
-func openLog(file string, also io.Writer) (*slog.Logger, func(), error) {
-	var w io.Writer = io.Discard
-	closer := func() {}
-	err := os.MkdirAll(filepath.Dir(file), 0o700)
-	if err == nil {
-		var f *logFile
-		if f, err = openLogFile(file); err == nil {
-			w, closer = f, func() { f.Close() }
-		}
-	}
-	if err != nil {
-		err = fmt.Errorf("opening log file %s: %w", file, err)
-	}
-	if also != nil {
-		w = io.MultiWriter(w, also)
-	}
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: logLevel()})), closer, err
-}
-
-// logLevel reads LSP_HOOK_LOG_LEVEL (debug, info, warn, error); default info.
-func logLevel() slog.Level {
-	var l slog.Level
-	if err := l.UnmarshalText([]byte(os.Getenv("LSP_HOOK_LOG_LEVEL"))); err != nil {
-		return slog.LevelInfo
-	}
-	return l
-}
-
-// OpenSocketLog opens the default log beside socket (see OpenLog) after
-// checking the socket directory is safe; when it is not, the logger
-// discards. The hook process logs here, next to its daemon.
-func OpenSocketLog(socket string) (*slog.Logger, func()) {
-	if checkSocketPath(socket) != nil || ensureDir(filepath.Dir(socket)) != nil {
-		return slog.New(slog.NewTextHandler(io.Discard, nil)), func() {}
-	}
-	return OpenLog(LogPath(socket), nil)
 }

@@ -10,22 +10,23 @@ import (
 
 	"github.com/lsp-hook/lsp-hook/diag"
 	"github.com/lsp-hook/lsp-hook/lsp"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // CheckFunc runs one check: Engine.Check in-process, or notify_change
 // through a daemon's Client (see ClientChecker).
-type CheckFunc func(ctx context.Context, p NotifyChangeParams) (Result, error)
+type CheckFunc func(ctx context.Context, p wire.NotifyChangeParams) (wire.Result, error)
 
 // EngineChecker returns e.Check as a CheckFunc.
 func EngineChecker(e *Engine) CheckFunc {
-	return func(ctx context.Context, p NotifyChangeParams) (Result, error) { return e.Check(ctx, p), nil }
+	return func(ctx context.Context, p wire.NotifyChangeParams) (wire.Result, error) { return e.Check(ctx, p), nil }
 }
 
 // ClientChecker returns a CheckFunc that sends notify_change over c.
-func ClientChecker(c *Client) CheckFunc {
-	return func(ctx context.Context, p NotifyChangeParams) (Result, error) {
-		var res Result
-		err := c.Call(ctx, MethodNotifyChange, p, &res)
+func ClientChecker(c *wire.Client) CheckFunc {
+	return func(ctx context.Context, p wire.NotifyChangeParams) (wire.Result, error) {
+		var res wire.Result
+		err := c.Call(ctx, wire.MethodNotifyChange, p, &res)
 		return res, err
 	}
 }
@@ -56,7 +57,7 @@ type DiagnoseOptions struct {
 // were Checked, and whether every checker answered (Complete).
 type DiagnoseReport struct {
 	Files    []diag.FileDiagnostics
-	Checkers []ServerResult
+	Checkers []wire.ServerResult
 	Notes    []string
 	Checked  int
 	Complete bool
@@ -88,7 +89,7 @@ func Diagnose(ctx context.Context, opts DiagnoseOptions) (DiagnoseReport, error)
 	var (
 		mu      sync.Mutex // guards rep, failed and firstErr
 		rep     = DiagnoseReport{Complete: true}
-		failed  = make(map[string]ServerResult)
+		failed  = make(map[string]wire.ServerResult)
 		firstEr error
 	)
 	work := make(chan []string)
@@ -133,11 +134,11 @@ feed:
 	return rep, firstEr
 }
 
-func diagnoseParams(chunk []string, sev diag.Severity, budget time.Duration) NotifyChangeParams {
-	p := NotifyChangeParams{Source: "diagnose", Phase: phaseDiagnose, Severity: sev.String(),
+func diagnoseParams(chunk []string, sev diag.Severity, budget time.Duration) wire.NotifyChangeParams {
+	p := wire.NotifyChangeParams{Source: "diagnose", Phase: phaseDiagnose, Severity: sev.String(),
 		BudgetMS: int(budget.Milliseconds()), ColdBudgetMS: int(budget.Milliseconds())}
 	for _, f := range chunk {
-		p.Changes = append(p.Changes, Change{Path: f, Mode: ModeEdit})
+		p.Changes = append(p.Changes, wire.Change{Path: f, Mode: wire.ModeEdit})
 	}
 	return p
 }
@@ -145,7 +146,7 @@ func diagnoseParams(chunk []string, sev diag.Severity, budget time.Duration) Not
 // mergeChunk adds one chunk's answer to rep: the diagnostics of the chunk's
 // own files, its notes, and each checker that did not answer fully (keyed
 // by name and root, so a server that timed out on ten chunks is one line).
-func mergeChunk(rep *DiagnoseReport, failed map[string]ServerResult, chunk []string, res Result) {
+func mergeChunk(rep *DiagnoseReport, failed map[string]wire.ServerResult, chunk []string, res wire.Result) {
 	rep.Checked += len(chunk)
 	mine := make(map[string]bool, len(chunk))
 	for _, f := range chunk {
@@ -158,35 +159,17 @@ func mergeChunk(rep *DiagnoseReport, failed map[string]ServerResult, chunk []str
 	}
 	rep.Notes = append(rep.Notes, res.Notes...)
 	for _, s := range res.Servers {
-		if s.Freshness == string(lsp.Fresh) || s.State == lsp.StateUnavailable && s.Kind == KindServer {
+		if s.Freshness == string(lsp.Fresh) || s.State == lsp.StateUnavailable && s.Kind == wire.KindServer {
 			continue // a language server that is not installed is a note below, not a failure
 		}
 		failed[s.Name+"\x00"+s.Root] = s
 	}
 	for _, s := range res.Servers {
-		if s.State == lsp.StateUnavailable && s.Kind == KindServer {
+		if s.State == lsp.StateUnavailable && s.Kind == wire.KindServer {
 			note := fmt.Sprintf("%s is not installed: its files were not checked by it", s.Name)
 			if !slices.Contains(rep.Notes, note) {
 				rep.Notes = append(rep.Notes, note)
 			}
 		}
 	}
-}
-
-// String describes a checker that did not answer fully, in one line:
-// "gopls (/repo): timeout: context deadline exceeded".
-func (s ServerResult) String() string {
-	var b strings.Builder
-	b.WriteString(s.Name)
-	if s.Root != "" {
-		fmt.Fprintf(&b, " (%s)", s.Root)
-	}
-	fmt.Fprintf(&b, ": %s", s.Freshness)
-	if s.Error != "" {
-		fmt.Fprintf(&b, ": %s", s.Error)
-	}
-	if len(s.Pending) > 0 {
-		fmt.Fprintf(&b, " (still running: %s)", strings.Join(s.Pending, ", "))
-	}
-	return b.String()
 }

@@ -1,11 +1,11 @@
 // Package sidecar is lsp-hook's engine and daemon. The Engine runs every
 // checker for a change — built-in validators in-process, language servers
 // through lsp.Manager — merges, filters and renders the result. The daemon
-// (Server) serves the Engine on a per-workspace Unix socket speaking JSON-RPC
-// 2.0 with Content-Length framing (the LSP base protocol), and Client is the
-// other end: dialing, starting the daemon when absent, and calling it.
+// (Server) serves the Engine on a per-workspace Unix socket: listening and
+// re-listening, peer checks, limits, the method table, lifecycle. Local is
+// the Engine without a daemon, for a hook that has none.
 //
-// The wire protocol (DESIGN.md "Socket and wire protocol") is in
-// protocol.go. sidecar imports lsp, validators, config and diag, and never
-// hooks or cmd.
+// The wire protocol and the client are package wire's; sidecar imports
+// wire, lsp, validators, parsers, config and diag, and never hooks, mcp or
+// cmd.
 package sidecar

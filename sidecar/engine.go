@@ -18,12 +18,10 @@ import (
 	"github.com/lsp-hook/lsp-hook/internal/workspace"
 	"github.com/lsp-hook/lsp-hook/lsp"
 	"github.com/lsp-hook/lsp-hook/validators"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
-// Default budgets for a notify_change whose caller named none.
 const (
-	DefaultBudget     = 5 * time.Second
-	DefaultColdBudget = 12 * time.Second
 	// replyMargin is kept out of the budget for encoding and sending the
 	// reply, so the caller has it before its own deadline.
 	replyMargin = 150 * time.Millisecond
@@ -79,9 +77,9 @@ type target struct {
 // the change introduced: see onlynew.go for the baseline and the matching
 // rule. Files it cannot check are explained in Result.Notes and the log;
 // Check itself never fails.
-func (e *Engine) Check(ctx context.Context, p NotifyChangeParams) Result {
+func (e *Engine) Check(ctx context.Context, p wire.NotifyChangeParams) wire.Result {
 	begin := time.Now()
-	var res Result
+	var res wire.Result
 	res.Notes = slices.Clone(p.Skipped)
 	targets, unchecked, gone := e.targets(p.Changes, &res)
 	unchecked = append(slices.Clone(p.Skipped), unchecked...)
@@ -109,7 +107,7 @@ func (e *Engine) Check(ctx context.Context, p NotifyChangeParams) Result {
 	if onlyNew && len(targets) > 0 {
 		base = e.baseline(ctx, targets, settle)
 	}
-	lspDone := e.checkServers(ctx, targets, gone, settle, p.phase())
+	lspDone := e.checkServers(ctx, targets, gone, settle, phaseOf(p))
 	// only_new's memory of answers (texts: each changed file's line
 	// hashes) is kept only by checks that use it; without it a baseline
 	// falls back to git HEAD.
@@ -122,10 +120,10 @@ func (e *Engine) Check(ctx context.Context, p NotifyChangeParams) Result {
 	}
 	lintDone := make(chan struct{})
 	var lintByFile map[string][]diag.Diagnostic
-	var lintResults []ServerResult
+	var lintResults []wire.ServerResult
 	go func() {
 		defer close(lintDone)
-		lintByFile, lintResults = e.lint(ctx, targets, p.phase())
+		lintByFile, lintResults = e.lint(ctx, targets, phaseOf(p))
 	}()
 	validated, partial := e.validate(targets, texts, byFile)
 	res.Servers = append(res.Servers, validated...)
@@ -217,8 +215,8 @@ func (e *Engine) textBefore(ctx context.Context, t target) []byte {
 // the change, lsp.Outcome.OthersBefore), or none. It remembers them when
 // texts is not nil (each changed file's line hashes), and returns how each
 // server fared.
-func (e *Engine) mergeOutcomes(outcomes []lsp.Outcome, texts map[string][]uint64, anyWrite bool, byFile, others map[string][]diag.Diagnostic) []ServerResult {
-	var out []ServerResult
+func (e *Engine) mergeOutcomes(outcomes []lsp.Outcome, texts map[string][]uint64, anyWrite bool, byFile, others map[string][]diag.Diagnostic) []wire.ServerResult {
+	var out []wire.ServerResult
 	for _, o := range outcomes {
 		out = append(out, outcomeResult(o))
 		if texts != nil {
@@ -263,14 +261,14 @@ func (e *Engine) keepIntroduced(base *baseline, byFile, others map[string][]diag
 
 // budget picks the warm or cold budget for p: cold when a server that will
 // be asked has not answered fresh yet.
-func (e *Engine) budget(p NotifyChangeParams, targets []target) time.Duration {
+func (e *Engine) budget(p wire.NotifyChangeParams, targets []target) time.Duration {
 	warm := time.Duration(p.BudgetMS) * time.Millisecond
 	if warm <= 0 {
-		warm = DefaultBudget
+		warm = wire.DefaultBudget
 	}
 	cold := time.Duration(p.ColdBudgetMS) * time.Millisecond
 	if cold <= 0 {
-		cold = DefaultColdBudget
+		cold = wire.DefaultColdBudget
 	}
 	if cold < warm {
 		cold = warm
@@ -294,7 +292,7 @@ func (e *Engine) budget(p NotifyChangeParams, targets []target) time.Duration {
 // and a Bash command may touch many of those). Last, it returns the
 // changed files that are gone (absolute), for the servers to close
 // (lsp.Manager.Gone).
-func (e *Engine) targets(changes []Change, res *Result) (out []target, unchecked, gone []string) {
+func (e *Engine) targets(changes []wire.Change, res *wire.Result) (out []target, unchecked, gone []string) {
 	seen := make(map[string]int)
 	for _, c := range changes {
 		path, err := workspace.Resolve(e.Root, c.Path)
@@ -302,7 +300,7 @@ func (e *Engine) targets(changes []Change, res *Result) (out []target, unchecked
 			var text []byte
 			text, err = readContent(path, c.Content)
 			if err == nil {
-				t := target{path: path, rel: e.rel(path), text: text, write: c.Mode == ModeWrite}
+				t := target{path: path, rel: e.rel(path), text: text, write: c.Mode == wire.ModeWrite}
 				if i, dup := seen[path]; dup { // the last change of a file wins
 					t.write = t.write || out[i].write
 					out[i] = t
@@ -342,7 +340,7 @@ func (e *Engine) relOrAsGiven(path string) string {
 // in part ("big.yaml: 15.0 MiB of YAML not checked: …", validators.Partial).
 // texts holds each target's text as line hashes, for only_new's memory
 // (nil: nothing is remembered).
-func (e *Engine) validate(targets []target, texts map[string][]uint64, byFile map[string][]diag.Diagnostic) ([]ServerResult, []string) {
+func (e *Engine) validate(targets []target, texts map[string][]uint64, byFile map[string][]diag.Diagnostic) ([]wire.ServerResult, []string) {
 	ran := make(map[validators.Kind]bool)
 	var notes []string
 	for _, t := range targets {
@@ -364,15 +362,15 @@ func (e *Engine) validate(targets []target, texts map[string][]uint64, byFile ma
 		byFile[t.path] = append(byFile[t.path], ds...)
 		ran[kind] = true
 	}
-	var out []ServerResult
+	var out []wire.ServerResult
 	for _, k := range slices.Sorted(mapsKeys(ran)) {
-		out = append(out, ServerResult{Name: string(k), Kind: KindValidator, State: lsp.StateActive, Freshness: string(lsp.Fresh)})
+		out = append(out, wire.ServerResult{Name: string(k), Kind: wire.KindValidator, State: lsp.StateActive, Freshness: string(lsp.Fresh)})
 	}
 	return out, notes
 }
 
-func outcomeResult(o lsp.Outcome) ServerResult {
-	r := ServerResult{Name: o.Server, Kind: KindServer, Root: o.Root, State: lsp.StateActive, Freshness: string(o.Freshness), Pending: o.Pending}
+func outcomeResult(o lsp.Outcome) wire.ServerResult {
+	r := wire.ServerResult{Name: o.Server, Kind: wire.KindServer, Root: o.Root, State: lsp.StateActive, Freshness: string(o.Freshness), Pending: o.Pending}
 	if o.Err != nil {
 		r.Error = o.Err.Error()
 		switch {
@@ -397,8 +395,8 @@ func (e *Engine) rel(path string) string {
 // paths (absolute or root-relative), or for every file when paths is empty,
 // filtered to the configured severity. Validators keep no state, so only
 // server diagnostics appear here.
-func (e *Engine) Current(paths []string) Result {
-	res := Result{Files: []diag.FileDiagnostics{}, Servers: []ServerResult{}}
+func (e *Engine) Current(paths []string) wire.Result {
+	res := wire.Result{Files: []diag.FileDiagnostics{}, Servers: []wire.ServerResult{}}
 	if e.Manager == nil {
 		return res
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lsp-hook/lsp-hook/diag"
 	"github.com/lsp-hook/lsp-hook/lsp"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // TestEngineFaults is the hook's view of each testdata/fakelsp fault: the
@@ -27,7 +28,7 @@ func TestEngineFaults(t *testing.T) {
 		minElapsed    time.Duration
 		maxElapsed    time.Duration // 0: the first-touch deadline, plus 500 ms for scheduling
 		slowCPU       bool          // CPU-bound: deadlines of 10 s, so the race detector does not turn it into a timeout
-		check         func(t *testing.T, res Result)
+		check         func(t *testing.T, res wire.Result)
 	}{
 		{mode: "normal", text: "ok\n  ERROR(E1): broken\n", wantLines: []string{"ERROR [2:3] broken (E1)"},
 			wantFreshness: lsp.Fresh, wantState: lsp.StateActive},
@@ -67,7 +68,7 @@ func TestEngineFaults(t *testing.T) {
 			}
 			writeFile(t, e.Root, "a.fake", tt.text)
 			begin := time.Now()
-			res := e.Check(context.Background(), NotifyChangeParams{Changes: []Change{{Path: "a.fake"}}})
+			res := e.Check(context.Background(), wire.NotifyChangeParams{Changes: []wire.Change{{Path: "a.fake"}}})
 			elapsed := time.Since(begin)
 			t.Logf("%s: answered in %v: %+v", tt.mode, elapsed.Round(time.Millisecond), res.Servers)
 			if elapsed < tt.minElapsed || elapsed > tt.maxElapsed+3*time.Second {
@@ -91,7 +92,7 @@ func TestEngineFaults(t *testing.T) {
 
 // checkFloodBlock: 10,000 diagnostics of one file reach the model as a
 // block within every cap, saying how many were cut.
-func checkFloodBlock(t *testing.T, res Result) {
+func checkFloodBlock(t *testing.T, res wire.Result) {
 	t.Helper()
 	lim := diag.DefaultLimits
 	if len(res.Files) != 1 || len(res.Files[0].Diagnostics) != 10000 {

@@ -20,6 +20,7 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 
 	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // The socket protocol's fuzz targets feed a real Server (Listen and Serve
@@ -47,8 +48,8 @@ const fuzzDeadline = 10 * time.Second
 // every one the daemon serves, LSP's $/cancelRequest, which it honours
 // too, and one that does not exist.
 var fuzzMethods = []string{
-	MethodHello, MethodNotifyChange, MethodDiagnostics, MethodCheck, MethodRequest, MethodStatus,
-	MethodSubscribe, MethodChangedFiles, MethodRestart, MethodShutdown, MethodCancelRequest, "$/cancelRequest", "no_such_method",
+	wire.MethodHello, wire.MethodNotifyChange, wire.MethodDiagnostics, wire.MethodCheck, wire.MethodRequest, wire.MethodStatus,
+	wire.MethodSubscribe, wire.MethodChangedFiles, wire.MethodRestart, wire.MethodShutdown, wire.MethodCancelRequest, "$/cancelRequest", "no_such_method",
 }
 
 // Id kinds of a fuzz message (its second byte, mod 4).
@@ -303,7 +304,7 @@ func (s *fuzzSession) read() {
 			return
 		}
 		if m.ID == nil {
-			if m.Method != MethodPublished {
+			if m.Method != wire.MethodPublished {
 				s.readErr <- fmt.Errorf("daemon sent a message without id that is not a published notification: %.300s", raw)
 				return
 			}
@@ -427,35 +428,35 @@ func fuzzSeeds(root string) [][]byte {
 	c := func(method string, params string) fuzzMessage {
 		return fuzzMessage{method: method, kind: idNumber, params: []byte(params)}
 	}
-	hello := c(MethodHello, fmt.Sprintf(`{"client_version":"v1","protocol":%d}`, ProtocolVersion))
+	hello := c(wire.MethodHello, fmt.Sprintf(`{"client_version":"v1","protocol":%d}`, wire.ProtocolVersion))
 	return [][]byte{
 		encodeFuzzMessages(hello,
-			c(MethodNotifyChange, `{"changes":[{"path":"bad.json"},{"path":"new.json","content":"[1,,]","mode":"write"},{"path":"/etc/passwd"}],"source":"claude","budget_ms":2000}`),
-			c(MethodStatus, `{}`)),
+			c(wire.MethodNotifyChange, `{"changes":[{"path":"bad.json"},{"path":"new.json","content":"[1,,]","mode":"write"},{"path":"/etc/passwd"}],"source":"claude","budget_ms":2000}`),
+			c(wire.MethodStatus, `{}`)),
 		encodeFuzzMessages(hello,
-			c(MethodNotifyChange, `{"changes":[{"path":"`+root+`/dup.yaml","mode":"edit"},{"path":"conf.toml"},{"path":"out.json"},{"path":"../x"},{"path":"sub/tsconfig.json"}],"only_new":true,"severity":"warning","phase":"diagnose"}`),
-			c(MethodDiagnostics, `{"paths":["bad.json","/tmp"]}`),
-			c(MethodDiagnostics, `null`)),
-		encodeFuzzMessages(c(MethodSubscribe, `{}`),
-			c(MethodNotifyChange, `{"changes":[{"path":"a.json","content":"{\"a\":1,\"a\":2}","mode":"write"}],"publish":true,"source":"hooks:auto_lint"}`),
-			fuzzMessage{method: MethodNotifyChange, kind: idNone, params: []byte(`{"changes":[{"path":"a.yaml","content":"a:\n\tb: 1\n"}],"publish":true}`)},
-			c(MethodStatus, ``)),
-		encodeFuzzMessages(c(MethodRequest, `{"path":"main.go","method":"textDocument/hover","params":{"textDocument":{"uri":"file://`+root+`/main.go"},"position":{"line":0,"character":8}}}`),
-			c(MethodRequest, `{"path":"main.go","method":"textDocument/rename","params":{}}`),
-			c(MethodRequest, `{"path":"/etc/passwd","method":"textDocument/definition"}`),
-			c(MethodCheck, `{"path":"bad.json"}`), c(MethodCheck, `{"path":"sub/tsconfig.json"}`), c(MethodCancelRequest, `{"id":1}`)),
-		encodeFuzzMessages(c(MethodNotifyChange, `{"changes":[{"path":"dup.yaml"}],"budget_ms":3000}`),
-			c(MethodCancelRequest, `{"id":1}`), c(MethodCheck, `{"path":"conf.toml"}`),
+			c(wire.MethodNotifyChange, `{"changes":[{"path":"`+root+`/dup.yaml","mode":"edit"},{"path":"conf.toml"},{"path":"out.json"},{"path":"../x"},{"path":"sub/tsconfig.json"}],"only_new":true,"severity":"warning","phase":"diagnose"}`),
+			c(wire.MethodDiagnostics, `{"paths":["bad.json","/tmp"]}`),
+			c(wire.MethodDiagnostics, `null`)),
+		encodeFuzzMessages(c(wire.MethodSubscribe, `{}`),
+			c(wire.MethodNotifyChange, `{"changes":[{"path":"a.json","content":"{\"a\":1,\"a\":2}","mode":"write"}],"publish":true,"source":"hooks:auto_lint"}`),
+			fuzzMessage{method: wire.MethodNotifyChange, kind: idNone, params: []byte(`{"changes":[{"path":"a.yaml","content":"a:\n\tb: 1\n"}],"publish":true}`)},
+			c(wire.MethodStatus, ``)),
+		encodeFuzzMessages(c(wire.MethodRequest, `{"path":"main.go","method":"textDocument/hover","params":{"textDocument":{"uri":"file://`+root+`/main.go"},"position":{"line":0,"character":8}}}`),
+			c(wire.MethodRequest, `{"path":"main.go","method":"textDocument/rename","params":{}}`),
+			c(wire.MethodRequest, `{"path":"/etc/passwd","method":"textDocument/definition"}`),
+			c(wire.MethodCheck, `{"path":"bad.json"}`), c(wire.MethodCheck, `{"path":"sub/tsconfig.json"}`), c(wire.MethodCancelRequest, `{"id":1}`)),
+		encodeFuzzMessages(c(wire.MethodNotifyChange, `{"changes":[{"path":"dup.yaml"}],"budget_ms":3000}`),
+			c(wire.MethodCancelRequest, `{"id":1}`), c(wire.MethodCheck, `{"path":"conf.toml"}`),
 			fuzzMessage{method: "$/cancelRequest", kind: idNone, params: []byte(`{"id":3}`)},
-			fuzzMessage{method: MethodCancelRequest, kind: idString, params: []byte(`{"id":"s9"}`)}),
-		encodeFuzzMessages(c(MethodChangedFiles, `{"since_ms":1}`), c(MethodChangedFiles, `{"since_ms":-5}`),
-			c(MethodRestart, `{"server":"gopls"}`), c(MethodRestart, `{}`)),
-		encodeFuzzMessages(c(MethodNotifyChange, `{}`), c(MethodNotifyChange, `{"changes":"x"}`),
+			fuzzMessage{method: wire.MethodCancelRequest, kind: idString, params: []byte(`{"id":"s9"}`)}),
+		encodeFuzzMessages(c(wire.MethodChangedFiles, `{"since_ms":1}`), c(wire.MethodChangedFiles, `{"since_ms":-5}`),
+			c(wire.MethodRestart, `{"server":"gopls"}`), c(wire.MethodRestart, `{}`)),
+		encodeFuzzMessages(c(wire.MethodNotifyChange, `{}`), c(wire.MethodNotifyChange, `{"changes":"x"}`),
 			fuzzMessage{method: "no_such_method", kind: idString, bare: true, params: []byte(`[1,2]`)},
-			fuzzMessage{method: MethodHello, kind: idNone}),
-		encodeFuzzMessages(c(MethodStatus, `{}`), c(MethodShutdown, `{}`), c(MethodStatus, `{}`)),
-		encodeFuzzMessages(c(MethodHello, `{}`),
-			fuzzMessage{kind: idRaw, params: []byte(`[{"jsonrpc":"2.0","id":99,"method":"status"}]`)}, c(MethodStatus, `{}`)),
+			fuzzMessage{method: wire.MethodHello, kind: idNone}),
+		encodeFuzzMessages(c(wire.MethodStatus, `{}`), c(wire.MethodShutdown, `{}`), c(wire.MethodStatus, `{}`)),
+		encodeFuzzMessages(c(wire.MethodHello, `{}`),
+			fuzzMessage{kind: idRaw, params: []byte(`[{"jsonrpc":"2.0","id":99,"method":"status"}]`)}, c(wire.MethodStatus, `{}`)),
 		encodeFuzzMessages(fuzzMessage{kind: idRaw, params: []byte(`{"jsonrpc":"2.0","id":7,"result":null}`)},
 			fuzzMessage{kind: idRaw, params: []byte(`{"jsonrpc":"2.0","id":1.5,"method":"status"}`)}),
 	}
@@ -494,7 +495,7 @@ func FuzzSocket(f *testing.F) {
 			frames.Reset()
 		}
 		i := 0
-		for ; i < len(msgs) && msgs[i].kind != idRaw && msgs[i].method != MethodShutdown; i++ {
+		for ; i < len(msgs) && msgs[i].kind != idRaw && msgs[i].method != wire.MethodShutdown; i++ {
 			send(i, msgs[i])
 		}
 		flush(true)
@@ -514,7 +515,7 @@ func FuzzSocket(f *testing.F) {
 			}
 		}
 		s.close(sent, slices.ContainsFunc(msgs, func(m fuzzMessage) bool {
-			return m.method == MethodShutdown || m.kind == idRaw && mayShutDown(m.params)
+			return m.method == wire.MethodShutdown || m.kind == idRaw && mayShutDown(m.params)
 		}))
 	})
 }
@@ -553,7 +554,7 @@ func FuzzSocketRaw(f *testing.F) {
 // mayShutDown reports whether raw bytes may hold a shutdown request: they
 // name it, or hold a JSON escape that could spell it.
 func mayShutDown(b []byte) bool {
-	return bytes.Contains(b, []byte(MethodShutdown)) || bytes.Contains(b, []byte(`\u`))
+	return bytes.Contains(b, []byte(wire.MethodShutdown)) || bytes.Contains(b, []byte(`\u`))
 }
 
 // hangUp closes the client's writing half, so the daemon reads the end of

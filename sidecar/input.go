@@ -7,18 +7,15 @@ import (
 	"os"
 
 	"github.com/lsp-hook/lsp-hook/internal/safefile"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
-
-// MaxFileSize is the largest file checked (16 MiB). Larger files are skipped
-// with a note rather than read into memory.
-const MaxFileSize = 16 << 20
 
 // Errors an input can be refused with; each reaches the caller as a note
 // naming the file. A path outside the workspace is refused before, by
 // workspace.Resolve (workspace.ErrOutside).
 var (
 	ErrNotRegular = safefile.ErrNotRegular
-	ErrTooLarge   = fmt.Errorf("larger than %d MiB", MaxFileSize>>20)
+	ErrTooLarge   = wire.ErrTooLarge
 	ErrBinary     = errors.New("binary content")
 )
 
@@ -33,7 +30,7 @@ var (
 func readContent(path string, content *string) ([]byte, error) {
 	var data []byte
 	if content != nil {
-		if len(*content) > MaxFileSize {
+		if len(*content) > wire.MaxFileSize {
 			return nil, tooLarge(int64(len(*content)))
 		}
 		data = []byte(*content)
@@ -67,7 +64,7 @@ func openRegular(path string) (*os.File, os.FileInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if fi.Size() > MaxFileSize {
+	if fi.Size() > wire.MaxFileSize {
 		f.Close()
 		return nil, nil, tooLarge(fi.Size())
 	}
@@ -82,7 +79,7 @@ func readRegular(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := safefile.ReadAll(f, fi, MaxFileSize)
+	data, err := safefile.ReadAll(f, fi, wire.MaxFileSize)
 	if big := (*safefile.TooLargeError)(nil); errors.As(err, &big) { // it grew since the stat
 		return nil, tooLarge(big.Size)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lsp-hook/lsp-hook/internal/workspace"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 func TestResolveAndRead(t *testing.T) {
@@ -27,7 +28,7 @@ func TestResolveAndRead(t *testing.T) {
 	os.WriteFile(filepath.Join(outside, "secret.json"), []byte("{}"), 0o644)
 	os.Symlink(filepath.Join(outside, "secret.json"), filepath.Join(root, "link.json"))
 	os.Symlink(outside, filepath.Join(root, "linkdir"))
-	big := strings.Repeat("x", MaxFileSize+1)
+	big := strings.Repeat("x", wire.MaxFileSize+1)
 
 	tests := []struct {
 		name    string

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net"
 	"os"
 	"path/filepath"
@@ -25,6 +24,7 @@ import (
 	"github.com/lsp-hook/lsp-hook/diag"
 	"github.com/lsp-hook/lsp-hook/internal/fakelsptest"
 	"github.com/lsp-hook/lsp-hook/lsp"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // TestBoundedCodec reads frames through BoundedCodec with a 100-byte limit
@@ -46,7 +46,7 @@ func TestBoundedCodec(t *testing.T) {
 		{name: "at the limit", in: "Content-Length: 100\r\n\r\n" + body(100), want: strings.Repeat("x", 92)},
 		{name: "over the limit", in: "Content-Length: 101\r\n\r\n" + body(101), wantTooBig: true, wantUnread: 101,
 			wantErr: "message too large: 101 bytes, over the 100-byte limit"},
-		{name: "4 GiB announced", in: "Content-Length: 4294967295\r\n\r\n{}", limit: MaxMessageSize, wantTooBig: true, wantUnread: 2,
+		{name: "4 GiB announced", in: "Content-Length: 4294967295\r\n\r\n{}", limit: wire.MaxMessageSize, wantTooBig: true, wantUnread: 2,
 			wantErr: "4294967295 bytes, over the 67108864-byte limit"},
 		{name: "beyond int64", in: "Content-Length: 99999999999999999999\r\n\r\n{}", wantErr: "invalid Content-Length"},
 		{name: "negative", in: "Content-Length: -1\r\n\r\n{}", wantErr: "invalid Content-Length"},
@@ -67,8 +67,8 @@ func TestBoundedCodec(t *testing.T) {
 				tt.limit = 100
 			}
 			logs := &fakelsptest.LockedBuffer{}
-			codec := BoundedCodec{Limit: tt.limit, Log: captureLog(t, logs)}
-			if tt.limit == MaxMessageSize {
+			codec := wire.BoundedCodec{Limit: tt.limit, Log: captureLog(t, logs)}
+			if tt.limit == wire.MaxMessageSize {
 				codec.Limit = 0 // the default
 			}
 			r := bufio.NewReader(strings.NewReader(tt.in))
@@ -81,7 +81,7 @@ func TestBoundedCodec(t *testing.T) {
 				}
 				return
 			}
-			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || errors.Is(err, ErrMessageTooLarge) != tt.wantTooBig {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || errors.Is(err, wire.ErrMessageTooLarge) != tt.wantTooBig {
 				t.Fatalf("ReadObject error = %v, want %q (ErrMessageTooLarge: %v)", err, tt.wantErr, tt.wantTooBig)
 			}
 			if tt.name == "closed between messages" && err != io.EOF {
@@ -109,7 +109,7 @@ func TestBoundedCodecTrailingBytes(t *testing.T) {
 	r := bufio.NewReader(strings.NewReader("Content-Length: 11\r\n\r\n{\"a\":\"x\"}  Content-Length: 9\r\n\r\n{\"a\":\"y\"}"))
 	for _, want := range []string{"x", "y"} {
 		var v struct{ A string }
-		if err := (BoundedCodec{}).ReadObject(r, &v); err != nil || v.A != want {
+		if err := (wire.BoundedCodec{}).ReadObject(r, &v); err != nil || v.A != want {
 			t.Fatalf("ReadObject = %q, %v; want %q", v.A, err, want)
 		}
 	}
@@ -130,9 +130,9 @@ func TestOversizedFrameClosesConnection(t *testing.T) {
 		wantLog      []string
 	}{
 		{name: "4 GiB", header: "Content-Length: 4294967295\r\n\r\n",
-			wantLog: []string{"refusing message over the size limit", "bytes=4294967295", fmt.Sprintf("limit_bytes=%d", MaxMessageSize)}},
-		{name: "one byte over", header: fmt.Sprintf("Content-Length: %d\r\n\r\n", MaxMessageSize+1),
-			wantLog: []string{"refusing message over the size limit", fmt.Sprintf("bytes=%d", MaxMessageSize+1)}},
+			wantLog: []string{"refusing message over the size limit", "bytes=4294967295", fmt.Sprintf("limit_bytes=%d", wire.MaxMessageSize)}},
+		{name: "one byte over", header: fmt.Sprintf("Content-Length: %d\r\n\r\n", wire.MaxMessageSize+1),
+			wantLog: []string{"refusing message over the size limit", fmt.Sprintf("bytes=%d", wire.MaxMessageSize+1)}},
 		{name: "endless header", header: strings.Repeat("X", 64<<10)},
 	}
 	for _, tt := range tests {
@@ -162,7 +162,7 @@ func TestOversizedFrameClosesConnection(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
 			var st StatusResult
-			if err := dial(ctx, t, socket).Call(ctx, MethodStatus, struct{}{}, &st); err != nil {
+			if err := dial(ctx, t, socket).Call(ctx, wire.MethodStatus, struct{}{}, &st); err != nil {
 				t.Fatalf("the next client: %v", err)
 			}
 		})
@@ -183,12 +183,12 @@ func TestParamsDepth(t *testing.T) {
 		name, method, params string
 		wantErr              bool
 	}{
-		{name: "at the limit", method: MethodStatus, params: nest(MaxParamsDepth)},
-		{name: "one over", method: MethodStatus, params: nest(MaxParamsDepth + 1), wantErr: true},
-		{name: "deep object", method: MethodNotifyChange, params: `{"changes":[{"path":"a.json","x":` + strings.Repeat(`{"a":`, 70) + "1" + strings.Repeat("}", 70) + "}]}", wantErr: true},
-		{name: "thousands deep", method: MethodDiagnostics, params: nest(5000), wantErr: true},
-		{name: "brackets in a string", method: MethodStatus, params: `{"s":"` + nest(1000) + `"}`},
-		{name: "escaped quote in a string", method: MethodStatus, params: `{"s":"\"` + strings.Repeat("[", 100) + `"}`},
+		{name: "at the limit", method: wire.MethodStatus, params: nest(MaxParamsDepth)},
+		{name: "one over", method: wire.MethodStatus, params: nest(MaxParamsDepth + 1), wantErr: true},
+		{name: "deep object", method: wire.MethodNotifyChange, params: `{"changes":[{"path":"a.json","x":` + strings.Repeat(`{"a":`, 70) + "1" + strings.Repeat("}", 70) + "}]}", wantErr: true},
+		{name: "thousands deep", method: wire.MethodDiagnostics, params: nest(5000), wantErr: true},
+		{name: "brackets in a string", method: wire.MethodStatus, params: `{"s":"` + nest(1000) + `"}`},
+		{name: "escaped quote in a string", method: wire.MethodStatus, params: `{"s":"\"` + strings.Repeat("[", 100) + `"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -204,7 +204,7 @@ func TestParamsDepth(t *testing.T) {
 			}
 		})
 	}
-	if err := c.Call(ctx, MethodStatus, struct{}{}, nil); err != nil {
+	if err := c.Call(ctx, wire.MethodStatus, struct{}{}, nil); err != nil {
 		t.Errorf("status after the refusals: %v", err)
 	}
 }
@@ -217,22 +217,22 @@ func TestMaxChanges(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	c := dial(ctx, t, socket)
-	changes := func(n int) []Change {
-		out := make([]Change, n)
+	changes := func(n int) []wire.Change {
+		out := make([]wire.Change, n)
 		bad := "[1,,]"
 		for i := range out {
-			out[i] = Change{Path: fmt.Sprintf("f%d.json", i), Content: &bad}
+			out[i] = wire.Change{Path: fmt.Sprintf("f%d.json", i), Content: &bad}
 		}
 		return out
 	}
-	var res Result
-	if err := c.Call(ctx, MethodNotifyChange, NotifyChangeParams{Changes: changes(MaxChanges)}, &res); err != nil {
+	var res wire.Result
+	if err := c.Call(ctx, wire.MethodNotifyChange, wire.NotifyChangeParams{Changes: changes(MaxChanges)}, &res); err != nil {
 		t.Fatalf("%d changes: %v", MaxChanges, err)
 	}
 	if len(res.Files) != MaxChanges {
 		t.Errorf("%d changes gave %d files with diagnostics", MaxChanges, len(res.Files))
 	}
-	err := c.Call(ctx, MethodNotifyChange, NotifyChangeParams{Changes: changes(MaxChanges + 1)}, &res)
+	err := c.Call(ctx, wire.MethodNotifyChange, wire.NotifyChangeParams{Changes: changes(MaxChanges + 1)}, &res)
 	var rpcErr *jsonrpc2.Error
 	want := fmt.Sprintf("notify_change: %d changes, at most %d", MaxChanges+1, MaxChanges)
 	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc2.CodeInvalidParams || rpcErr.Message != want {
@@ -261,7 +261,7 @@ func TestLintBlockCapsThroughDaemon(t *testing.T) {
 		{name: "with a note, lines bind", output: config.Output{MaxPerFile: 100000, MaxLines: 12, MaxChars: 10000}, files: 1, crashed: true},
 		{name: "with the client's notes, lines bind", output: config.Output{MaxPerFile: 100000, MaxLines: 12, MaxChars: 10000}, files: 1, skipped: 3},
 	}
-	big := strings.Repeat("x", MaxFileSize+1)
+	big := strings.Repeat("x", wire.MaxFileSize+1)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := fakeEngine(t, "flood", "-flood=2000")
@@ -276,24 +276,24 @@ func TestLintBlockCapsThroughDaemon(t *testing.T) {
 			if lim.MaxChars == 0 {
 				lim = diag.DefaultLimits
 			}
-			var changes []Change
+			var changes []wire.Change
 			for i := range tt.files {
 				name := fmt.Sprintf("file%d.fake", i)
 				writeFile(t, e.Root, name, strings.Repeat("line\n", 100))
-				changes = append(changes, Change{Path: name, Mode: ModeWrite})
+				changes = append(changes, wire.Change{Path: name, Mode: wire.ModeWrite})
 			}
 			for i := range tt.skipped {
-				changes = append(changes, Change{Path: fmt.Sprintf("big%d.json", i), Content: &big})
+				changes = append(changes, wire.Change{Path: fmt.Sprintf("big%d.json", i), Content: &big})
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
-			var res, current Result
+			var res, current wire.Result
 			c := dial(ctx, t, serve(t, e))
-			if err := c.Call(ctx, MethodNotifyChange, NotifyChangeParams{Changes: changes, BudgetMS: 30000, ColdBudgetMS: 30000}, &res); err != nil {
+			if err := c.Call(ctx, wire.MethodNotifyChange, wire.NotifyChangeParams{Changes: changes, BudgetMS: 30000, ColdBudgetMS: 30000}, &res); err != nil {
 				t.Fatal(err)
 			}
 			// diagnostics (what the servers hold now) keeps the same caps.
-			if err := c.Call(ctx, MethodDiagnostics, DiagnosticsParams{}, &current); err != nil {
+			if err := c.Call(ctx, wire.MethodDiagnostics, wire.DiagnosticsParams{}, &current); err != nil {
 				t.Fatal(err)
 			}
 			if n := strings.Count(current.Lint, "\n") + 1; len(current.Lint) > lim.MaxChars || n > lim.MaxLines {
@@ -345,30 +345,30 @@ func TestContentTooLarge(t *testing.T) {
 	bad := "[1,,]"
 	tests := []struct {
 		name      string
-		changes   []Change
+		changes   []wire.Change
 		raw       bool   // send without the client's guard
 		wantNote  string // the note, whole
 		wantFiles int    // files with diagnostics
 		wantSent  bool   // the daemon was asked
 	}{
-		{name: "17 MiB", changes: []Change{{Path: "big.json", Content: &big}},
+		{name: "17 MiB", changes: []wire.Change{{Path: "big.json", Content: &big}},
 			wantNote: "skipped big.json: content of 17.0 MiB is larger than 16 MiB; not sent to the daemon"},
-		{name: "17 MiB beside a small change", changes: []Change{{Path: "big.json", Content: &big}, {Path: "bad.json", Content: &bad}},
+		{name: "17 MiB beside a small change", changes: []wire.Change{{Path: "big.json", Content: &big}, {Path: "bad.json", Content: &bad}},
 			wantNote: "skipped big.json: content of 17.0 MiB is larger than 16 MiB; not sent to the daemon", wantFiles: 1, wantSent: true},
-		{name: "escaping over the message limit", changes: []Change{{Path: "angles.json", Content: &angles}},
+		{name: "escaping over the message limit", changes: []wire.Change{{Path: "angles.json", Content: &angles}},
 			wantNote: "skipped angles.json: its content takes 72.0 MiB as JSON, which would take the request over the daemon's 64 MiB message limit; not sent"},
-		{name: "17 MiB without the guard", raw: true, changes: []Change{{Path: "big.json", Content: &big}},
+		{name: "17 MiB without the guard", raw: true, changes: []wire.Change{{Path: "big.json", Content: &big}},
 			wantNote: "skipped big.json: 17.0 MiB is larger than 16 MiB", wantSent: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			before := notifyCount(ctx, t, c)
-			var res Result
+			var res wire.Result
 			var err error
 			if tt.raw {
-				err = rawCall(ctx, t, socket, MethodNotifyChange, NotifyChangeParams{Changes: tt.changes}, &res)
+				err = rawCall(ctx, t, socket, wire.MethodNotifyChange, wire.NotifyChangeParams{Changes: tt.changes}, &res)
 			} else {
-				err = c.Call(ctx, MethodNotifyChange, NotifyChangeParams{Changes: tt.changes}, &res)
+				err = c.Call(ctx, wire.MethodNotifyChange, wire.NotifyChangeParams{Changes: tt.changes}, &res)
 			}
 			if err != nil {
 				t.Fatalf("notify_change: %v", err)
@@ -392,13 +392,13 @@ func TestContentTooLarge(t *testing.T) {
 }
 
 // notifyCount returns the daemon's notify_change counter.
-func notifyCount(ctx context.Context, t *testing.T, c *Client) int64 {
+func notifyCount(ctx context.Context, t *testing.T, c *wire.Client) int64 {
 	t.Helper()
 	var st StatusResult
-	if err := c.Call(ctx, MethodStatus, struct{}{}, &st); err != nil {
+	if err := c.Call(ctx, wire.MethodStatus, struct{}{}, &st); err != nil {
 		t.Fatalf("status: %v", err)
 	}
-	return st.Counters[MethodNotifyChange]
+	return st.Counters[wire.MethodNotifyChange]
 }
 
 // rawCall calls the daemon over a connection of its own, with jsonrpc2's
@@ -409,75 +409,9 @@ func rawCall(ctx context.Context, t *testing.T, socket, method string, params, r
 	if err != nil {
 		t.Fatal(err)
 	}
-	conn := jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(nc, jsonrpc2.VSCodeObjectCodec{}), noRequests{})
+	conn := jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(nc, jsonrpc2.VSCodeObjectCodec{}), refuseRequests)
 	defer conn.Close()
 	return conn.Call(ctx, method, params, result)
-}
-
-// TestOversized checks the client's guard on its own: which changes are
-// kept, in order, and the note for each left out.
-func TestOversized(t *testing.T) {
-	small, atMax, over := "{}", strings.Repeat("a", MaxFileSize), strings.Repeat("a", MaxFileSize+1)
-	quotes := strings.Repeat(`"`, 11<<20) // 22 MiB escaped: three are over the limit
-	tests := []struct {
-		name      string
-		changes   []Change
-		wantKept  []string
-		wantNotes []string // prefixes
-	}{
-		{name: "from disk", changes: []Change{{Path: "a"}}, wantKept: []string{"a"}},
-		{name: "small", changes: []Change{{Path: "a", Content: &small}}, wantKept: []string{"a"}},
-		{name: "exactly MaxFileSize", changes: []Change{{Path: "a", Content: &atMax}}, wantKept: []string{"a"}},
-		{name: "one byte over", changes: []Change{{Path: "a", Content: &over}, {Path: "b", Content: &small}}, wantKept: []string{"b"},
-			wantNotes: []string{"skipped a: content of 16.0 MiB is larger than 16 MiB"}},
-		{name: "together over the message limit", changes: []Change{{Path: "q1", Content: &quotes}, {Path: "q2", Content: &quotes},
-			{Path: "q3", Content: &quotes}, {Path: "small", Content: &small}},
-			wantKept: []string{"q1", "q2", "small"}, wantNotes: []string{"skipped q3: its content takes 22.0 MiB as JSON"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			kept, notes := oversized(NotifyChangeParams{Changes: tt.changes})
-			var names []string
-			for _, c := range kept {
-				names = append(names, c.Path)
-			}
-			if fmt.Sprint(names) != fmt.Sprint(tt.wantKept) {
-				t.Errorf("kept %q, want %q", names, tt.wantKept)
-			}
-			if len(notes) != len(tt.wantNotes) {
-				t.Fatalf("notes = %q, want %d", notes, len(tt.wantNotes))
-			}
-			for i, want := range tt.wantNotes {
-				if !strings.HasPrefix(notes[i], want) {
-					t.Errorf("note %q, want it to start %q", notes[i], want)
-				}
-			}
-		})
-	}
-}
-
-// TestEncodedLen: encodedLen is the length encoding/json gives a string,
-// for every kind of byte it escapes and for random bytes.
-func TestEncodedLen(t *testing.T) {
-	cases := []string{"", "abc", `"`, `\`, "\n\r\t\b\f", "\x00\x01\x1f\x7f", "<>&", "é", "日本語", "\xff", "a\xc3", "\xe2\x80\xa8\xe2\x80\xa9",
-		"😀", "\xed\xa0\x80", "x</script>y"}
-	rng := rand.New(rand.NewPCG(1, 2))
-	for range 2000 {
-		b := make([]byte, rng.IntN(40))
-		for i := range b {
-			b[i] = byte(rng.UintN(256))
-		}
-		cases = append(cases, string(b))
-	}
-	for _, s := range cases {
-		enc, err := json.Marshal(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := encodedLen(s); got != len(enc) {
-			t.Errorf("encodedLen(%q) = %d, json.Marshal gives %d bytes: %s", s, got, len(enc), enc)
-		}
-	}
 }
 
 // TestCheckDepth: the depth counter on its own.
@@ -527,12 +461,12 @@ func TestHugeFileSkipped(t *testing.T) {
 	defer cancel()
 	c := dial(ctx, t, socket)
 
-	var res Result
+	var res wire.Result
 	var callErr error
 	resetPeakRSS(t)
 	rssBefore := procStatusKiB(t, "VmRSS")
 	alloc := allocated(func() {
-		callErr = c.Call(ctx, MethodNotifyChange, NotifyChangeParams{Changes: []Change{{Path: "huge.json"}}}, &res)
+		callErr = c.Call(ctx, wire.MethodNotifyChange, wire.NotifyChangeParams{Changes: []wire.Change{{Path: "huge.json"}}}, &res)
 	})
 	peak := procStatusKiB(t, "VmHWM")
 	t.Logf("200 MiB file: allocated %d KiB; RSS %d MiB before, peak %d MiB during", alloc>>10, rssBefore>>10, peak>>10)
@@ -600,11 +534,11 @@ func TestLargeFileBoundedMemory(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 			defer cancel()
 			c := dial(ctx, t, socket)
-			var res Result
+			var res wire.Result
 			var callErr error
 			begin := time.Now()
 			alloc := allocated(func() {
-				callErr = c.Call(ctx, MethodNotifyChange, NotifyChangeParams{Changes: []Change{{Path: tt.file}}}, &res)
+				callErr = c.Call(ctx, wire.MethodNotifyChange, wire.NotifyChangeParams{Changes: []wire.Change{{Path: tt.file}}}, &res)
 			})
 			t.Logf("%s of %.1f MiB: allocated %.1f MiB (%.1f× the file) in %v; servers %+v, notes %q, lint %q",
 				tt.name, float64(len(text))/(1<<20), float64(alloc)/(1<<20), float64(alloc)/float64(len(text)),

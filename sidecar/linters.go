@@ -19,6 +19,7 @@ import (
 	"github.com/lsp-hook/lsp-hook/internal/proc"
 	"github.com/lsp-hook/lsp-hook/lsp"
 	"github.com/lsp-hook/lsp-hook/parsers"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // Compiler mode: the `linters:` of config (and the built-ins) run as child
@@ -71,7 +72,7 @@ type linterRun struct {
 // ServerResult that reports it.
 type linterOutcome struct {
 	byFile map[string][]diag.Diagnostic
-	result ServerResult
+	result wire.ServerResult
 }
 
 // LinterStatus is one linter in `status`: name, State ("active" after a
@@ -93,7 +94,7 @@ type linterStats struct {
 	m  map[string]*LinterStatus
 }
 
-func (s *linterStats) record(r ServerResult, elapsed time.Duration) {
+func (s *linterStats) record(r wire.ServerResult, elapsed time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.m == nil {
@@ -127,7 +128,7 @@ func (e *Engine) LinterStatus() []LinterStatus { return e.linterStats.list() }
 // lint runs the linters that apply to targets in phase, in parallel, under
 // ctx, and returns their diagnostics by file (only for target files) and
 // one ServerResult per run.
-func (e *Engine) lint(ctx context.Context, targets []target, phase string) (map[string][]diag.Diagnostic, []ServerResult) {
+func (e *Engine) lint(ctx context.Context, targets []target, phase string) (map[string][]diag.Diagnostic, []wire.ServerResult) {
 	runs, skipped := e.linterRuns(targets, phase)
 	isTarget := make(map[string]bool, len(targets))
 	for _, t := range targets {
@@ -143,7 +144,7 @@ func (e *Engine) lint(ctx context.Context, targets []target, phase string) (map[
 			case linterSlots <- struct{}{}:
 				defer func() { <-linterSlots }()
 			case <-ctx.Done():
-				outcomes[i] = linterOutcome{result: ServerResult{Name: r.linter.Name, Kind: KindLinter, Root: r.dir,
+				outcomes[i] = linterOutcome{result: wire.ServerResult{Name: r.linter.Name, Kind: wire.KindLinter, Root: r.dir,
 					State: lsp.StateActive, Freshness: string(lsp.Timeout), Error: "linter " + r.linter.Name + ": no time left to run"}}
 				return
 			}
@@ -168,10 +169,10 @@ func (e *Engine) lint(ctx context.Context, targets []target, phase string) (map[
 
 // linterRuns plans the runs for targets in phase, one per distinct
 // (argv, dir), and reports configured linters that cannot run.
-func (e *Engine) linterRuns(targets []target, phase string) ([]linterRun, []ServerResult) {
+func (e *Engine) linterRuns(targets []target, phase string) ([]linterRun, []wire.ServerResult) {
 	var runs []linterRun
 	index := make(map[string]int) // argv+dir → runs index
-	var skipped []ServerResult
+	var skipped []wire.ServerResult
 	reported := make(map[string]bool)
 	for _, name := range slices.Sorted(mapsKeys(e.Config.Linters)) {
 		l := e.Config.Linters[name]
@@ -191,7 +192,7 @@ func (e *Engine) linterRuns(targets []target, phase string) ([]linterRun, []Serv
 					e.Log.Warn("linter skipped: its program is the untrusted workspace's own", "linter", name, "program", untrusted.program)
 				} else if !l.Builtin && !reported[name] {
 					reported[name] = true
-					skipped = append(skipped, ServerResult{Name: name, Kind: KindLinter, State: lsp.StateUnavailable,
+					skipped = append(skipped, wire.ServerResult{Name: name, Kind: wire.KindLinter, State: lsp.StateUnavailable,
 						Freshness: string(lsp.None), Error: fmt.Sprintf("linter %s: %v", name, err)})
 					e.Log.Warn("linter unavailable", "linter", name, "err", err)
 				}
@@ -346,7 +347,7 @@ func (e *Engine) expand(l config.Linter, t target) ([]string, string) {
 // is an error in the result, never "clean".
 func (e *Engine) runLinter(ctx context.Context, r linterRun) linterOutcome {
 	name := r.linter.Name
-	res := ServerResult{Name: name, Kind: KindLinter, Root: r.dir, State: lsp.StateActive, Freshness: string(lsp.Fresh)}
+	res := wire.ServerResult{Name: name, Kind: wire.KindLinter, Root: r.dir, State: lsp.StateActive, Freshness: string(lsp.Fresh)}
 	fail := func(state string, fresh lsp.Freshness, err error) linterOutcome {
 		res.State, res.Freshness, res.Error = state, string(fresh), fmt.Sprintf("linter %s: %v", name, err)
 		e.Log.Warn("linter failed", "linter", name, "dir", r.dir, "err", err)

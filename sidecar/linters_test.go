@@ -13,6 +13,7 @@ import (
 	"github.com/lsp-hook/lsp-hook/config"
 	"github.com/lsp-hook/lsp-hook/internal/workspace"
 	"github.com/lsp-hook/lsp-hook/lsp"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // requireTool skips the test when a linter the test runs is missing, unless
@@ -86,7 +87,7 @@ func TestLinters(t *testing.T) {
 		phase    string
 		linters  []config.Linter
 		want     []string // substrings of the lint block's diagnostic lines, in order
-		wantRes  ServerResult
+		wantRes  wire.ServerResult
 		notInRes string // a checker that must not appear in Servers
 	}{{
 		name: "shellcheck built-in", tool: "shellcheck",
@@ -94,14 +95,14 @@ func TestLinters(t *testing.T) {
 		check:   "run.sh",
 		linters: []config.Linter{builtin("shellcheck")},
 		want:    []string{"WARN [2:8]", "(SC2115)", "WARN [3:1]", "(SC2164)"},
-		wantRes: ServerResult{Name: "shellcheck", Kind: KindLinter, State: lsp.StateActive, Freshness: "fresh"},
+		wantRes: wire.ServerResult{Name: "shellcheck", Kind: wire.KindLinter, State: lsp.StateActive, Freshness: "fresh"},
 	}, {
 		name: "gcc fallback, display columns converted", tool: "gcc",
 		files:   map[string]string{"m.c": "int main(void) {\n\tint x = \"no\";\n\treturn 0;\n}\n"},
 		check:   "m.c",
 		linters: []config.Linter{gcc},
 		want:    []string{"WARN [2:10] initialization of "}, // gcc says 2:17: the tab reaches 8
-		wantRes: ServerResult{Name: "gcc", Kind: KindLinter, State: lsp.StateActive, Freshness: "fresh"},
+		wantRes: wire.ServerResult{Name: "gcc", Kind: wire.KindLinter, State: lsp.StateActive, Freshness: "fresh"},
 	}, {
 		name: "go vet runs on diagnose only (edit phase)", tool: "go",
 		files:    map[string]string{"go.mod": "module m\n\ngo 1.21\n", "m.go": "package m\n\nimport \"fmt\"\n\nfunc F() { fmt.Printf(\"%d\\n\", \"s\") }\n"},
@@ -114,26 +115,26 @@ func TestLinters(t *testing.T) {
 		check:   "m.go",
 		linters: []config.Linter{builtin("go-vet")},
 		want:    []string{"WARN [5:24] fmt.Printf format %d has arg \"s\" of wrong type string"},
-		wantRes: ServerResult{Name: "go-vet", Kind: KindLinter, State: lsp.StateActive, Freshness: "fresh"},
+		wantRes: wire.ServerResult{Name: "go-vet", Kind: wire.KindLinter, State: lsp.StateActive, Freshness: "fresh"},
 	}, {
 		name:    "exit 1 without a diagnostic is a failure, not clean",
 		files:   map[string]string{"a.c": "int x;\n"},
 		check:   "a.c",
 		linters: []config.Linter{{Name: "broken", Command: []string{"sh", "-c", "echo boom >&2; exit 3"}, Extensions: []string{".c"}}},
-		wantRes: ServerResult{Name: "broken", Kind: KindLinter, State: lsp.StateBroken, Freshness: "none",
+		wantRes: wire.ServerResult{Name: "broken", Kind: wire.KindLinter, State: lsp.StateBroken, Freshness: "none",
 			Error: "linter broken: exited 3 without a diagnostic: boom"},
 	}, {
 		name:    "timeout is reported",
 		files:   map[string]string{"a.c": "int x;\n"},
 		check:   "a.c",
 		linters: []config.Linter{{Name: "slow", Command: []string{"sleep", "30"}, Extensions: []string{".c"}, Timeout: 300 * time.Millisecond}},
-		wantRes: ServerResult{Name: "slow", Kind: KindLinter, State: lsp.StateActive, Freshness: "timeout"},
+		wantRes: wire.ServerResult{Name: "slow", Kind: wire.KindLinter, State: lsp.StateActive, Freshness: "timeout"},
 	}, {
 		name:    "configured linter not installed",
 		files:   map[string]string{"a.c": "int x;\n"},
 		check:   "a.c",
 		linters: []config.Linter{{Name: "ghost", Command: []string{"no-such-linter-xyz", "{file}"}, Extensions: []string{".c"}}},
-		wantRes: ServerResult{Name: "ghost", Kind: KindLinter, State: lsp.StateUnavailable, Freshness: "none"},
+		wantRes: wire.ServerResult{Name: "ghost", Kind: wire.KindLinter, State: lsp.StateUnavailable, Freshness: "none"},
 	}, {
 		name:     "built-in linter not installed is quiet",
 		files:    map[string]string{"a.c": "int x;\n"},
@@ -146,7 +147,7 @@ func TestLinters(t *testing.T) {
 		check: "a.c",
 		linters: []config.Linter{{Name: "typo", Command: []string{"true"}, Extensions: []string{".c"},
 			Parser: "gcc-ish"}},
-		wantRes: ServerResult{Name: "typo", Kind: KindLinter, State: lsp.StateBroken, Freshness: "none",
+		wantRes: wire.ServerResult{Name: "typo", Kind: wire.KindLinter, State: lsp.StateBroken, Freshness: "none",
 			Error: `linter typo: unknown parser "gcc-ish"`},
 	}, {
 		name:  "errorformat",
@@ -155,7 +156,7 @@ func TestLinters(t *testing.T) {
 		linters: []config.Linter{{Name: "efm", Command: []string{"sh", "-c", "echo 'a.c|2 col 3| bad thing'"},
 			Extensions: []string{".c"}, Parser: "errorformat", Errorformat: []string{"%f|%l col %c| %m"}}},
 		want:    []string{"ERROR [2:3] bad thing"},
-		wantRes: ServerResult{Name: "efm", Kind: KindLinter, State: lsp.StateActive, Freshness: "fresh"},
+		wantRes: wire.ServerResult{Name: "efm", Kind: wire.KindLinter, State: lsp.StateActive, Freshness: "fresh"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -167,7 +168,7 @@ func TestLinters(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
 			begin := time.Now()
-			res := e.Check(ctx, NotifyChangeParams{Changes: []Change{{Path: tt.check}}, Phase: tt.phase,
+			res := e.Check(ctx, wire.NotifyChangeParams{Changes: []wire.Change{{Path: tt.check}}, Phase: tt.phase,
 				BudgetMS: 50000, ColdBudgetMS: 50000})
 			if elapsed := time.Since(begin); elapsed > 40*time.Second {
 				t.Errorf("check took %v", elapsed)
@@ -184,13 +185,13 @@ func TestLinters(t *testing.T) {
 			if tt.want == nil && lines != "" {
 				t.Errorf("want no diagnostics, got:\n%s", res.Lint)
 			}
-			if tt.notInRes != "" && slices.ContainsFunc(res.Servers, func(s ServerResult) bool { return s.Name == tt.notInRes }) {
+			if tt.notInRes != "" && slices.ContainsFunc(res.Servers, func(s wire.ServerResult) bool { return s.Name == tt.notInRes }) {
 				t.Errorf("%s ran: %+v", tt.notInRes, res.Servers)
 			}
 			if tt.wantRes.Name == "" {
 				return
 			}
-			i := slices.IndexFunc(res.Servers, func(s ServerResult) bool { return s.Name == tt.wantRes.Name })
+			i := slices.IndexFunc(res.Servers, func(s wire.ServerResult) bool { return s.Name == tt.wantRes.Name })
 			if i < 0 {
 				t.Fatalf("no result for %s in %+v", tt.wantRes.Name, res.Servers)
 			}
@@ -202,7 +203,7 @@ func TestLinters(t *testing.T) {
 			if got.Freshness != "fresh" && !strings.Contains(res.Lint, "no fresh diagnostics from "+got.Name) {
 				t.Errorf("a failed linter is not named in the lint block:\n%s", res.Lint)
 			}
-			if st := e.LinterStatus(); got.Kind == KindLinter && got.State != lsp.StateUnavailable &&
+			if st := e.LinterStatus(); got.Kind == wire.KindLinter && got.State != lsp.StateUnavailable &&
 				!slices.ContainsFunc(st, func(s LinterStatus) bool { return s.Name == got.Name && s.Runs == 1 }) {
 				t.Errorf("status lacks one run of %s: %+v", got.Name, st)
 			}
@@ -222,7 +223,7 @@ func TestLinterFallbackSkippedWithLiveServer(t *testing.T) {
 		"al": {Name: "al", Command: []string{"sh", "-c", "echo 'a.fake:1:1: error: always ran'"}, Extensions: []string{".fake"},
 			Parser: "gcc", Mode: config.LinterAlways, When: config.LinterOnEdit, Cwd: "{root}", Enabled: true, Timeout: 10 * time.Second},
 	}
-	res := e.Check(context.Background(), NotifyChangeParams{Changes: []Change{{Path: "a.fake"}}})
+	res := e.Check(context.Background(), wire.NotifyChangeParams{Changes: []wire.Change{{Path: "a.fake"}}})
 	if strings.Contains(res.Lint, "fallback ran") || !strings.Contains(res.Lint, "always ran") {
 		t.Errorf("want only the always linter with a live server, got:\n%s", res.Lint)
 	}
@@ -312,13 +313,13 @@ func TestLintersBatched(t *testing.T) {
 		Extensions: []string{".sh"}}
 	e := linterEngine(t, files, builtin("go-vet"), builtin("shellcheck"), broken)
 	e.severity = 4
-	var changes []Change
+	var changes []wire.Change
 	for _, rel := range []string{"mod1/a/a.go", "mod1/b/b.go", "mod1/b/ok.go", "mod2/c/c.go", "mod3/ok/ok.go", "mod3/mixed/p.go", "mod3/mixed/q.go", "x.sh", "y.sh"} {
-		changes = append(changes, Change{Path: rel})
+		changes = append(changes, wire.Change{Path: rel})
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	res := e.Check(ctx, NotifyChangeParams{Changes: changes, Phase: phaseDiagnose, BudgetMS: 80000, ColdBudgetMS: 80000})
+	res := e.Check(ctx, wire.NotifyChangeParams{Changes: changes, Phase: phaseDiagnose, BudgetMS: 80000, ColdBudgetMS: 80000})
 	got := make(map[string]string)
 	for _, f := range res.Files {
 		var msgs []string
@@ -350,13 +351,13 @@ func TestLintersBatched(t *testing.T) {
 		t.Errorf("runs = %v, want go-vet 3 (one per module), shellcheck 1", runs)
 	}
 	mixed := filepath.Join(e.Root, "mod3", "mixed")
-	if !slices.ContainsFunc(res.Servers, func(s ServerResult) bool {
+	if !slices.ContainsFunc(res.Servers, func(s wire.ServerResult) bool {
 		return s.Name == "go-vet" && s.State == lsp.StateBroken && strings.Contains(s.Error, "found packages p") &&
 			strings.HasSuffix(s.Error, "(in "+mixed+")")
 	}) {
 		t.Errorf("mod3's go vet does not name the directory it could not load: %+v", res.Servers)
 	}
-	i := slices.IndexFunc(res.Servers, func(s ServerResult) bool { return s.Name == "broken" })
+	i := slices.IndexFunc(res.Servers, func(s wire.ServerResult) bool { return s.Name == "broken" })
 	if i < 0 || res.Servers[i].State != lsp.StateBroken || !strings.Contains(res.Servers[i].Error, "fatal: no config found") {
 		t.Errorf("the broken multi-file run: %+v", res.Servers)
 	}

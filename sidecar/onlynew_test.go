@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // gitCommit makes root a git repository (if it is not one yet) and commits
@@ -50,7 +51,7 @@ func TestOnlyNew300(t *testing.T) {
 	check := func(step, text string, want []string) {
 		t.Helper()
 		writeFile(t, e.Root, "big.fake", text)
-		res := e.Check(context.Background(), NotifyChangeParams{Changes: []Change{{Path: "big.fake"}}})
+		res := e.Check(context.Background(), wire.NotifyChangeParams{Changes: []wire.Change{{Path: "big.fake"}}})
 		if got := lintLines(res.Lint); strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Errorf("%s: lint lines = %q, want %q\n%s", step, got, want, res.Lint)
 		}
@@ -69,7 +70,7 @@ func TestOnlyNew300(t *testing.T) {
 	check("the first new error fixed", strings.Replace(dup, "ERROR(N1): undefined: fresh\n", "", 1), nil)
 
 	// only_new off for one request: everything, capped.
-	res := e.Check(context.Background(), NotifyChangeParams{Changes: []Change{{Path: "big.fake"}}, OnlyNew: onlyNew(false)})
+	res := e.Check(context.Background(), wire.NotifyChangeParams{Changes: []wire.Change{{Path: "big.fake"}}, OnlyNew: onlyNew(false)})
 	if !strings.Contains(res.Lint, "... and 281 more") {
 		t.Errorf("only_new: false: lint block:\n%s", res.Lint)
 	}
@@ -83,7 +84,7 @@ func TestOnlyNewWithoutHistory(t *testing.T) {
 	writeFile(t, e.Root, "old.fake", "ERROR: old one\nERROR: old two\n")
 	gitCommit(t, e.Root)
 	writeFile(t, e.Root, "new.fake", "ERROR: brand new\n")
-	res := e.Check(context.Background(), NotifyChangeParams{OnlyNew: onlyNew(true), Changes: []Change{{Path: "new.fake"}, {Path: "old.fake"}}})
+	res := e.Check(context.Background(), wire.NotifyChangeParams{OnlyNew: onlyNew(true), Changes: []wire.Change{{Path: "new.fake"}, {Path: "old.fake"}}})
 	if got := lintLines(res.Lint); len(got) != 1 || got[0] != "ERROR [1:1] brand new" {
 		t.Errorf("lint lines = %q, want only new.fake's error\n%s", got, res.Lint)
 	}
@@ -98,12 +99,12 @@ func TestOnlyNewValidators(t *testing.T) {
 	gitCommit(t, e.Root)
 	e.severity = diag.SeverityWarning
 	writeFile(t, e.Root, "c.json", "{\n  \"z\": 0,\n  \"a\": 1,\n  \"a\": 2\n}\n")
-	res := e.Check(context.Background(), NotifyChangeParams{Changes: []Change{{Path: "c.json"}}})
+	res := e.Check(context.Background(), wire.NotifyChangeParams{Changes: []wire.Change{{Path: "c.json"}}})
 	if res.Lint != "" {
 		t.Errorf("a moved pre-existing warning was shown:\n%s", res.Lint)
 	}
 	writeFile(t, e.Root, "c.json", "{\n  \"z\": 0,\n  \"a\": 1,\n  \"a\": 2,\n}\n")
-	res = e.Check(context.Background(), NotifyChangeParams{Changes: []Change{{Path: "c.json"}}})
+	res = e.Check(context.Background(), wire.NotifyChangeParams{Changes: []wire.Change{{Path: "c.json"}}})
 	if got := lintLines(res.Lint); len(got) != 1 || !strings.HasPrefix(got[0], "ERROR [5:1]") {
 		t.Errorf("lint lines = %q, want the new trailing-comma error only\n%s", got, res.Lint)
 	}

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // socketCheckInterval is how often a serving daemon checks that its socket
@@ -20,7 +22,7 @@ const socketCheckInterval = time.Second
 //
 // Why: a Unix listener whose path is gone accepts nothing more, yet its
 // daemon still holds the socket's lock, so the daemon a hook starts then
-// cannot listen (ErrAlreadyRunning) and every hook falls back to the
+// cannot listen (wire.ErrAlreadyRunning) and every hook falls back to the
 // in-process validators until the idle timeout. Tmp cleaners age files out
 // of $TMPDIR/lsp-hook-<uid>, people delete runtime directories, and a
 // `rm -rf` of the wrong directory happens.
@@ -75,7 +77,7 @@ func (s *Server) keepSocket(served socketFiles) {
 			continue
 		}
 		newLock, newLockID, err := s.checkLock(lockID)
-		if errors.Is(err, ErrAlreadyRunning) {
+		if errors.Is(err, wire.ErrAlreadyRunning) {
 			s.Log.Warn("socket replaced and another daemon holds the lock; leaving the workspace to it", "socket", s.socket)
 			s.leave(ln)
 			ln = nil
@@ -109,17 +111,17 @@ func (s *Server) keepSocket(served socketFiles) {
 // checkLock makes sure this daemon holds the socket's lock. held is the
 // lock file it holds (device and inode). When the file at the lock path is
 // still held, it returns nil, held. Otherwise it creates or opens that file
-// and takes its lock, returning it; ErrAlreadyRunning when another daemon
+// and takes its lock, returning it; wire.ErrAlreadyRunning when another daemon
 // holds it.
 func (s *Server) checkLock(held fileKey) (*os.File, fileKey, error) {
-	p := lockPath(s.socket)
+	p := wire.LockPath(s.socket)
 	if id, err := fileID(p); err == nil && id == held {
 		return nil, held, nil
 	}
-	if err := ensureDir(filepath.Dir(s.socket)); err != nil {
+	if err := wire.EnsureDir(filepath.Dir(s.socket)); err != nil {
 		return nil, held, err
 	}
-	f, err := takeLock(s.socket)
+	f, err := wire.TakeLock(s.socket)
 	if err != nil {
 		return nil, held, err
 	}
@@ -134,7 +136,7 @@ func (s *Server) checkLock(held fileKey) (*os.File, fileKey, error) {
 // relisten removes what is at the socket path and listens there anew, as
 // Listen does, returning the listener and the new socket file's identity.
 func (s *Server) relisten() (*net.UnixListener, fileKey, error) {
-	if err := ensureDir(filepath.Dir(s.socket)); err != nil {
+	if err := wire.EnsureDir(filepath.Dir(s.socket)); err != nil {
 		return nil, fileKey{}, err
 	}
 	if err := os.Remove(s.socket); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -209,7 +211,7 @@ type socketFiles struct {
 // so keepSocket looks at it again at its first check.
 func servedFiles(socket string) socketFiles {
 	sock, _ := fileID(socket)
-	lock, _ := fileID(lockPath(socket))
+	lock, _ := fileID(wire.LockPath(socket))
 	return socketFiles{socket: sock, lock: lock}
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // relistenWait bounds how long a daemon may take to notice its socket is
@@ -34,7 +35,7 @@ func relistenServer(t *testing.T, socket string) *Server {
 func greets(socket string) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	c, err := Dial(ctx, socket, "test")
+	c, err := wire.Dial(ctx, socket, "test")
 	if err != nil {
 		return false
 	}
@@ -80,9 +81,9 @@ func TestRelisten(t *testing.T) {
 				t.Errorf("re-created socket: %v, mode %v; want 0600", err, fi.Mode().Perm())
 			}
 			second := &Server{Engine: NewEngine(shortDir(t), config.Default(), nil, discardLog()), Log: discardLog()}
-			if err := second.Listen(socket); !errors.Is(err, ErrAlreadyRunning) {
+			if err := second.Listen(socket); !errors.Is(err, wire.ErrAlreadyRunning) {
 				second.Shutdown()
-				t.Errorf("a second daemon's Listen = %v, want ErrAlreadyRunning", err)
+				t.Errorf("a second daemon's Listen = %v, want wire.ErrAlreadyRunning", err)
 			}
 		})
 	}

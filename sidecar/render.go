@@ -12,6 +12,7 @@ import (
 	"github.com/lsp-hook/lsp-hook/diag"
 	"github.com/lsp-hook/lsp-hook/internal/workspace"
 	"github.com/lsp-hook/lsp-hook/lsp"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 func mapsKeys[K comparable, V any](m map[K]V) iter.Seq[K] { return maps.Keys(m) }
@@ -22,7 +23,7 @@ func mapsKeys[K comparable, V any](m map[K]V) iter.Seq[K] { return maps.Keys(m) 
 // one line each: which servers gave no fresh answer (unknownNote), then
 // notes (each without its "lsp-hook: " prefix). The whole block, notes
 // included, stays within the output caps (fitBlock).
-func (e *Engine) render(res *Result, sev diag.Severity, targets []target, byFile, others map[string][]diag.Diagnostic, notes []string) {
+func (e *Engine) render(res *wire.Result, sev diag.Severity, targets []target, byFile, others map[string][]diag.Diagnostic, notes []string) {
 	var changed, other []diag.FileDiagnostics
 	isTarget := make(map[string]bool)
 	for _, t := range targets {
@@ -164,10 +165,10 @@ func cutLines(s string, maxChars, maxLines int) string {
 //	lsp-hook: no fresh diagnostics from gopls (timeout); errors it would report are unknown, not absent.
 //	lsp-hook: rust-analyzer was still running cargo check; errors it finds later are not in this answer.
 //	lsp-hook: gopls is broken (server process exited: signal: killed); it restarts on the next change after 15:04:05 (in 1s).
-func unknownNote(servers []ServerResult) string {
+func unknownNote(servers []wire.ServerResult) string {
 	var names, running, broken []string
 	for _, s := range servers {
-		if s.Kind != KindLinter && s.State == lsp.StateBroken && s.Error != "" {
+		if s.Kind != wire.KindLinter && s.State == lsp.StateBroken && s.Error != "" {
 			broken = append(broken, brokenNote(s))
 		}
 		switch {
@@ -175,7 +176,7 @@ func unknownNote(servers []ServerResult) string {
 			running = append(running, fmt.Sprintf("%s was still running %s", s.Name, strings.Join(s.Pending, ", ")))
 		case s.Freshness == string(lsp.Timeout) || s.Freshness == string(lsp.Partial) ||
 			(s.Freshness == string(lsp.None) && s.State == lsp.StateBroken),
-			s.Kind == KindLinter && s.State == lsp.StateUnavailable:
+			s.Kind == wire.KindLinter && s.State == lsp.StateUnavailable:
 			names = append(names, fmt.Sprintf("%s (%s)", s.Name, reason(s)))
 		}
 	}
@@ -194,7 +195,7 @@ func unknownNote(servers []ServerResult) string {
 // says brings it back (lsp.SplitCrashPlan): the next change after its
 // back-off, or, once it crashed too often, `lsp-hook restart` (also for an
 // error that says neither).
-func brokenNote(s ServerResult) string {
+func brokenNote(s wire.ServerResult) string {
 	why, plan := lsp.SplitCrashPlan(s.Error)
 	if plan == "" {
 		plan = fmt.Sprintf("`lsp-hook restart %s` starts it again", s.Name)
@@ -226,17 +227,17 @@ func oneLine(r string) string {
 	return r
 }
 
-func reason(s ServerResult) string {
+func reason(s wire.ServerResult) string {
 	switch {
-	case s.Kind == KindLinter && s.State == lsp.StateUnavailable:
+	case s.Kind == wire.KindLinter && s.State == lsp.StateUnavailable:
 		return "not installed"
-	case s.Kind == KindLinter && s.Freshness == string(lsp.None):
+	case s.Kind == wire.KindLinter && s.Freshness == string(lsp.None):
 		return "failed"
 	case s.Freshness == string(lsp.None):
 		return "not running"
-	case s.Kind != KindLinter && strings.HasPrefix(s.Error, lsp.ErrLoad.Error()):
+	case s.Kind != wire.KindLinter && strings.HasPrefix(s.Error, lsp.ErrLoad.Error()):
 		return oneLine(s.Error) // gopls with a broken go.mod: say what to fix
-	case s.Kind != KindLinter && strings.HasPrefix(s.Error, lsp.ErrSuperseded.Error()):
+	case s.Kind != wire.KindLinter && strings.HasPrefix(s.Error, lsp.ErrSuperseded.Error()):
 		return oneLine(s.Error) + "; the newer check reports it" // two hooks on one file
 	}
 	return s.Freshness

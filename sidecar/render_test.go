@@ -8,39 +8,40 @@ import (
 	"unicode/utf8"
 
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 func TestUnknownNote(t *testing.T) {
 	tests := []struct {
 		name    string
-		servers []ServerResult
+		servers []wire.ServerResult
 		want    string
 	}{
-		{"all fresh", []ServerResult{{Name: "gopls", State: "active", Freshness: "fresh"}, {Name: "json", State: "active", Freshness: "fresh"}}, ""},
-		{"unavailable is not a note", []ServerResult{{Name: "clangd", State: "unavailable", Freshness: "none"}}, ""},
-		{"timeout", []ServerResult{{Name: "gopls", State: "active", Freshness: "timeout"}},
+		{"all fresh", []wire.ServerResult{{Name: "gopls", State: "active", Freshness: "fresh"}, {Name: "json", State: "active", Freshness: "fresh"}}, ""},
+		{"unavailable is not a note", []wire.ServerResult{{Name: "clangd", State: "unavailable", Freshness: "none"}}, ""},
+		{"timeout", []wire.ServerResult{{Name: "gopls", State: "active", Freshness: "timeout"}},
 			"lsp-hook: no fresh diagnostics from gopls (timeout); errors it would report are unknown, not absent."},
-		{"broken", []ServerResult{{Name: "pyright", State: "broken", Freshness: "none"}},
+		{"broken", []wire.ServerResult{{Name: "pyright", State: "broken", Freshness: "none"}},
 			"lsp-hook: no fresh diagnostics from pyright (not running); errors it would report are unknown, not absent."},
-		{"broken with a reason", []ServerResult{{Name: "gopls", Kind: "server", State: "broken", Freshness: "none",
+		{"broken with a reason", []wire.ServerResult{{Name: "gopls", Kind: "server", State: "broken", Freshness: "none",
 			Error: "language server is broken: server process exited: signal: killed"}},
 			"lsp-hook: no fresh diagnostics from gopls (not running); errors it would report are unknown, not absent.\n" +
 				"lsp-hook: gopls is broken (server process exited: signal: killed); `lsp-hook restart gopls` starts it again."},
-		{"crashed, restarting after its back-off", []ServerResult{{Name: "gopls", Kind: "server", State: "broken", Freshness: "none",
+		{"crashed, restarting after its back-off", []wire.ServerResult{{Name: "gopls", Kind: "server", State: "broken", Freshness: "none",
 			Error: "language server is broken: server process exited: signal: killed; it restarts on the next change after 15:04:05 (in 1s)"}},
 			"lsp-hook: no fresh diagnostics from gopls (not running); errors it would report are unknown, not absent.\n" +
 				"lsp-hook: gopls is broken (server process exited: signal: killed); it restarts on the next change after 15:04:05 (in 1s)."},
-		{"crashed too often", []ServerResult{{Name: "gopls", Kind: "server", State: "broken", Freshness: "none",
+		{"crashed too often", []wire.ServerResult{{Name: "gopls", Kind: "server", State: "broken", Freshness: "none",
 			Error: "language server is broken: server process exited: signal: killed; it crashed 5 times in 10 minutes: run `lsp-hook restart gopls` to start it again"}},
 			"lsp-hook: no fresh diagnostics from gopls (not running); errors it would report are unknown, not absent.\n" +
 				"lsp-hook: gopls is broken (server process exited: signal: killed); it crashed 5 times in 10 minutes: run `lsp-hook restart gopls` to start it again."},
-		{"a long reason is cut, the plan kept", []ServerResult{{Name: "gopls", Kind: "server", State: "broken", Freshness: "none",
+		{"a long reason is cut, the plan kept", []wire.ServerResult{{Name: "gopls", Kind: "server", State: "broken", Freshness: "none",
 			Error: "language server is broken: " + strings.Repeat("x", 300) + "; it restarts on the next change after 15:04:05 (in 2s)"}},
 			"lsp-hook: no fresh diagnostics from gopls (not running); errors it would report are unknown, not absent.\n" +
 				"lsp-hook: gopls is broken (" + strings.Repeat("x", 200) + "…); it restarts on the next change after 15:04:05 (in 2s)."},
-		{"work still running", []ServerResult{{Name: "rust-analyzer", State: "active", Freshness: "partial", Pending: []string{"cargo check"}}},
+		{"work still running", []wire.ServerResult{{Name: "rust-analyzer", State: "active", Freshness: "partial", Pending: []string{"cargo check"}}},
 			"lsp-hook: rust-analyzer was still running cargo check; errors it finds later are not in this answer."},
-		{"both", []ServerResult{
+		{"both", []wire.ServerResult{
 			{Name: "gopls", State: "active", Freshness: "partial"},
 			{Name: "rust-analyzer", State: "active", Freshness: "partial", Pending: []string{"cargo check"}},
 		}, "lsp-hook: no fresh diagnostics from gopls (partial); errors it would report are unknown, not absent.\n" +

@@ -13,6 +13,7 @@ import (
 
 	"github.com/lsp-hook/lsp-hook/config"
 	"github.com/lsp-hook/lsp-hook/lsp"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // TestRequestRefusals: a method not passed on, a file outside the
@@ -28,23 +29,23 @@ func TestRequestRefusals(t *testing.T) {
 
 	tests := []struct {
 		name   string
-		params RequestParams
+		params wire.RequestParams
 		code   int64
 		msg    string
 	}{
-		{"method not passed on", RequestParams{Path: path, Method: "textDocument/rename", Params: pos},
+		{"method not passed on", wire.RequestParams{Path: path, Method: "textDocument/rename", Params: pos},
 			jsonrpc2.CodeInvalidParams, `method "textDocument/rename" is not passed on`},
-		{"outside the workspace", RequestParams{Path: "/etc/passwd", Method: "textDocument/hover", Params: pos},
+		{"outside the workspace", wire.RequestParams{Path: "/etc/passwd", Method: "textDocument/hover", Params: pos},
 			jsonrpc2.CodeInvalidParams, "outside the workspace"},
-		{"dot-dot outside", RequestParams{Path: "../x.fake", Method: "textDocument/hover", Params: pos},
+		{"dot-dot outside", wire.RequestParams{Path: "../x.fake", Method: "textDocument/hover", Params: pos},
 			jsonrpc2.CodeInvalidParams, "outside the workspace"},
-		{"unsupported", RequestParams{Path: "a.fake", Method: "textDocument/hover", Params: pos},
-			CodeUnsupported, "fake does not support textDocument/hover (no hoverProvider in its capabilities)"},
+		{"unsupported", wire.RequestParams{Path: "a.fake", Method: "textDocument/hover", Params: pos},
+			wire.CodeUnsupported, "fake does not support textDocument/hover (no hoverProvider in its capabilities)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var res RequestResult
-			err := c.Call(ctx, MethodRequest, tt.params, &res)
+			var res wire.RequestResult
+			err := c.Call(ctx, wire.MethodRequest, tt.params, &res)
 			var je *jsonrpc2.Error
 			if !errors.As(err, &je) || je.Code != tt.code || !strings.Contains(je.Message, tt.msg) {
 				t.Fatalf("err = %v, want code %d and %q", err, tt.code, tt.msg)
@@ -61,8 +62,8 @@ func TestRequestGopls(t *testing.T) {
 	defer cancel()
 	c := dial(ctx, t, serve(t, e))
 	params := []byte(`{"textDocument": {"uri": "file://` + e.Root + `/main.go"}, "position": {"line": 9, "character": 19}}`)
-	var res RequestResult
-	if err := c.Call(ctx, MethodRequest, RequestParams{Path: "main.go", Method: "textDocument/definition", Params: params}, &res); err != nil {
+	var res wire.RequestResult
+	if err := c.Call(ctx, wire.MethodRequest, wire.RequestParams{Path: "main.go", Method: "textDocument/definition", Params: params}, &res); err != nil {
 		t.Fatal(err)
 	}
 	if res.Server != "gopls" || res.Root != e.Root || res.Encoding == "" || !strings.Contains(string(res.Result), "/greet/greet.go") {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/lsp"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // TestRestartMethod: over the socket, a killed server shows as broken with
@@ -25,10 +26,10 @@ func TestRestartMethod(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	c := dial(ctx, t, socket)
-	notify := func() Result {
+	notify := func() wire.Result {
 		t.Helper()
-		var res Result
-		if err := c.Call(ctx, MethodNotifyChange, NotifyChangeParams{Changes: []Change{{Path: "a.fake"}}}, &res); err != nil {
+		var res wire.Result
+		if err := c.Call(ctx, wire.MethodNotifyChange, wire.NotifyChangeParams{Changes: []wire.Change{{Path: "a.fake"}}}, &res); err != nil {
 			t.Fatal(err)
 		}
 		return res
@@ -36,7 +37,7 @@ func TestRestartMethod(t *testing.T) {
 	status := func() ServerStatus {
 		t.Helper()
 		var st StatusResult
-		if err := c.Call(ctx, MethodStatus, struct{}{}, &st); err != nil {
+		if err := c.Call(ctx, wire.MethodStatus, struct{}{}, &st); err != nil {
 			t.Fatal(err)
 		}
 		for _, s := range st.Servers {
@@ -65,10 +66,10 @@ func TestRestartMethod(t *testing.T) {
 	}
 
 	var rr RestartResult
-	if err := c.Call(ctx, MethodRestart, RestartParams{Server: "nope"}, &rr); err == nil || !strings.Contains(err.Error(), "no such language server") {
+	if err := c.Call(ctx, wire.MethodRestart, wire.RestartParams{Server: "nope"}, &rr); err == nil || !strings.Contains(err.Error(), "no such language server") {
 		t.Errorf("restart nope: %v", err)
 	}
-	if err := c.Call(ctx, MethodRestart, RestartParams{}, &rr); err != nil {
+	if err := c.Call(ctx, wire.MethodRestart, wire.RestartParams{}, &rr); err != nil {
 		t.Fatal(err)
 	}
 	if len(rr.Restarted) != 1 || rr.Restarted[0].Name != "fake" || rr.Restarted[0].State != lsp.StateBroken {

@@ -28,6 +28,7 @@ import (
 	"github.com/lsp-hook/lsp-hook/internal/fakelsptest"
 	"github.com/lsp-hook/lsp-hook/internal/workspace"
 	"github.com/lsp-hook/lsp-hook/lsp"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // nobody is the uid and gid a client of another user runs as.
@@ -47,14 +48,14 @@ func TestPeerHelper(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	c, err := Dial(ctx, socket, "peer")
+	c, err := wire.Dial(ctx, socket, "peer")
 	if err != nil {
 		fmt.Println("error:", err)
 		return
 	}
 	defer c.Close()
 	var st StatusResult
-	if err := c.Call(ctx, MethodStatus, struct{}{}, &st); err != nil {
+	if err := c.Call(ctx, wire.MethodStatus, struct{}{}, &st); err != nil {
 		fmt.Println("error:", err)
 		return
 	}
@@ -126,7 +127,7 @@ func TestPeerRefused(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	var st StatusResult
-	if err := dial(ctx, t, socket).Call(ctx, MethodStatus, struct{}{}, &st); err != nil || st.Pid != os.Getpid() {
+	if err := dial(ctx, t, socket).Call(ctx, wire.MethodStatus, struct{}{}, &st); err != nil || st.Pid != os.Getpid() {
 		t.Errorf("same-uid client after the refusal: %+v, %v", st, err)
 	}
 }
@@ -242,8 +243,8 @@ func TestWorkspaceBoundary(t *testing.T) {
 			if tt.skip != "" {
 				t.Skip(tt.skip)
 			}
-			var res Result
-			if err := c.Call(ctx, MethodNotifyChange, NotifyChangeParams{Changes: []Change{{Path: tt.path, Content: tt.content}}}, &res); err != nil {
+			var res wire.Result
+			if err := c.Call(ctx, wire.MethodNotifyChange, wire.NotifyChangeParams{Changes: []wire.Change{{Path: tt.path, Content: tt.content}}}, &res); err != nil {
 				t.Fatalf("notify_change: %v (a reader blocked on the FIFO would end here, at the deadline)", err)
 			}
 			wantNote := fmt.Sprintf("skipped %s: %s", tt.path, tt.want)
@@ -272,8 +273,8 @@ func TestWorkspaceBoundary(t *testing.T) {
 	}
 
 	t.Run("inside, the control", func(t *testing.T) {
-		var res Result
-		if err := c.Call(ctx, MethodNotifyChange, NotifyChangeParams{Changes: []Change{{Path: "ok.fake"}}}, &res); err != nil {
+		var res wire.Result
+		if err := c.Call(ctx, wire.MethodNotifyChange, wire.NotifyChangeParams{Changes: []wire.Change{{Path: "ok.fake"}}}, &res); err != nil {
 			t.Fatal(err)
 		}
 		if len(res.Servers) != 1 || res.Servers[0].Name != "fake" || len(lintLines(res.Lint)) != 1 {
@@ -287,13 +288,13 @@ func TestWorkspaceBoundary(t *testing.T) {
 
 // assertNoServer fails t if fakelsp was ever started (its trace file
 // exists) or status lists a language server.
-func assertNoServer(ctx context.Context, t *testing.T, c *Client, trace string) {
+func assertNoServer(ctx context.Context, t *testing.T, c *wire.Client, trace string) {
 	t.Helper()
 	if b, err := os.ReadFile(trace); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("fakelsp was started: trace %q, %v", b, err)
 	}
 	var st StatusResult
-	if err := c.Call(ctx, MethodStatus, struct{}{}, &st); err != nil {
+	if err := c.Call(ctx, wire.MethodStatus, struct{}{}, &st); err != nil {
 		t.Fatal(err)
 	}
 	if len(st.Servers) != 0 {
@@ -438,7 +439,7 @@ func TestRepositoryProgramNeedsTrust(t *testing.T) {
 			e := NewEngine(root, cfg, nil, testLog(t))
 			var blocks []string
 			for range 2 {
-				res := e.Check(context.Background(), NotifyChangeParams{Changes: []Change{{Path: tt.file}}})
+				res := e.Check(context.Background(), wire.NotifyChangeParams{Changes: []wire.Change{{Path: tt.file}}})
 				t.Logf("servers %+v, lint %q", res.Servers, res.Lint)
 				blocks = append(blocks, res.Lint)
 			}
@@ -481,15 +482,15 @@ func TestRequestRefusesFIFO(t *testing.T) {
 	defer cancel()
 	var out json.RawMessage
 	begin := time.Now()
-	err := c.Call(ctx, MethodRequest, RequestParams{Path: "_pipe.go", Method: "textDocument/documentSymbol", Params: json.RawMessage(`{}`)}, &out)
+	err := c.Call(ctx, wire.MethodRequest, wire.RequestParams{Path: "_pipe.go", Method: "textDocument/documentSymbol", Params: json.RawMessage(`{}`)}, &out)
 	if err == nil || !strings.Contains(err.Error(), "not a regular file: a named pipe (FIFO)") {
 		t.Errorf("request on a FIFO: %v, %s; want a refusal naming it", err, out)
 	}
 	t.Logf("request on a FIFO answered in %v: %v", time.Since(begin).Round(time.Millisecond), err)
 	next, cancelNext := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancelNext()
-	var res Result
-	if err := c.Call(next, MethodNotifyChange, NotifyChangeParams{Changes: []Change{{Path: "main.go"}}, ColdBudgetMS: 25000}, &res); err != nil {
+	var res wire.Result
+	if err := c.Call(next, wire.MethodNotifyChange, wire.NotifyChangeParams{Changes: []wire.Change{{Path: "main.go"}}, ColdBudgetMS: 25000}, &res); err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Servers) != 1 || res.Servers[0].Freshness != string(lsp.Fresh) {
@@ -525,7 +526,7 @@ func TestRequestRefusesNonRegular(t *testing.T) {
 	}
 	defer l.Close()
 	big := writeFile(t, e.Root, "big.fake", "")
-	if err := os.Truncate(big, MaxFileSize+1); err != nil {
+	if err := os.Truncate(big, wire.MaxFileSize+1); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Symlink("/dev/zero", filepath.Join(e.Root, "zero.fake")); err != nil {
@@ -543,7 +544,7 @@ func TestRequestRefusesNonRegular(t *testing.T) {
 	for _, tt := range tests {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		var out json.RawMessage
-		err := c.Call(ctx, MethodRequest, RequestParams{Path: tt.path, Method: "textDocument/hover", Params: json.RawMessage(`{}`)}, &out)
+		err := c.Call(ctx, wire.MethodRequest, wire.RequestParams{Path: tt.path, Method: "textDocument/hover", Params: json.RawMessage(`{}`)}, &out)
 		cancel()
 		var rpcErr *jsonrpc2.Error
 		if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc2.CodeInvalidParams || !strings.Contains(rpcErr.Message, tt.want) {

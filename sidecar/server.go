@@ -15,13 +15,9 @@ import (
 
 	"github.com/sourcegraph/jsonrpc2"
 
-	"github.com/lsp-hook/lsp-hook/internal/filelock"
 	"github.com/lsp-hook/lsp-hook/lsp"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
-
-// ErrAlreadyRunning is returned by Listen when another daemon holds the
-// socket's lock.
-var ErrAlreadyRunning = errors.New("a daemon is already serving this socket")
 
 // Server is the daemon: it serves an Engine on a Unix socket until Shutdown,
 // a shutdown request, or IdleTimeout without requests.
@@ -56,13 +52,13 @@ type Server struct {
 func (s *Server) Listen(socket string) error {
 	s.socket, s.start, s.done, s.conns = socket, time.Now(), make(chan struct{}), make(map[*jsonrpc2.Conn]bool)
 	s.cancels = make(map[*jsonrpc2.Conn]map[jsonrpc2.ID]context.CancelFunc)
-	if err := checkSocketPath(socket); err != nil {
+	if err := wire.CheckSocketPath(socket); err != nil {
 		return err
 	}
-	if err := ensureDir(filepath.Dir(socket)); err != nil {
+	if err := wire.EnsureDir(filepath.Dir(socket)); err != nil {
 		return err
 	}
-	lock, err := takeLock(socket)
+	lock, err := wire.TakeLock(socket)
 	if err != nil {
 		return err
 	}
@@ -77,24 +73,6 @@ func (s *Server) Listen(socket string) error {
 	s.ln = ln
 	s.lastUse.Store(time.Now().UnixNano())
 	return nil
-}
-
-// takeLock opens (creating it, 0600) the lock file of socket and takes its
-// exclusive lock without waiting (internal/filelock: flock(2), or
-// LockFileEx on Windows): ErrAlreadyRunning when another daemon holds it.
-func takeLock(socket string) (*os.File, error) {
-	f, err := os.OpenFile(lockPath(socket), os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("opening lock: %w", err)
-	}
-	if err := filelock.TryLock(f); err != nil {
-		f.Close()
-		if errors.Is(err, filelock.ErrLocked) {
-			return nil, fmt.Errorf("%w (%s)", ErrAlreadyRunning, socket)
-		}
-		return nil, fmt.Errorf("taking lock: %w", err)
-	}
-	return f, nil
 }
 
 // listenSocket listens on the socket path, which must not exist, the
@@ -132,7 +110,7 @@ func (s *Server) Serve() error {
 
 func (s *Server) serveConn(nc net.Conn) {
 	h := jsonrpc2.AsyncHandler(jsonrpc2.HandlerWithError(s.handleCoded).SuppressErrClosed())
-	c := jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(nc, BoundedCodec{Log: s.Log}), h)
+	c := jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(nc, wire.BoundedCodec{Log: s.Log}), h)
 	s.mu.Lock()
 	s.conns[c] = true
 	s.mu.Unlock()
@@ -140,28 +118,28 @@ func (s *Server) serveConn(nc net.Conn) {
 		<-c.DisconnectNotify()
 		s.mu.Lock()
 		delete(s.conns, c)
+		var dropped []context.CancelFunc
+		for _, cancel := range s.cancels[c] {
+			dropped = append(dropped, cancel)
+		}
 		s.mu.Unlock()
+		s.cancelDropped(dropped)
 	}()
 }
 
-// served lists the methods handle serves: each is counted under its own
-// name in status, any other under counterUnknown, so that made-up method
-// names cannot grow the counters (and status) without bound.
-var served = map[string]bool{
-	MethodHello: true, MethodNotifyChange: true, MethodDiagnostics: true, MethodStatus: true, MethodSubscribe: true,
-	MethodRestart: true, MethodChangedFiles: true, MethodRequest: true, MethodShutdown: true,
-	MethodCheck: true, MethodCancelRequest: true, lspCancelRequest: true,
-}
-
-// counterUnknown counts requests for methods the daemon does not serve.
-const counterUnknown = "unknown_method"
-
-// counterOf is the counter a request for method counts under.
-func counterOf(method string) string {
-	if served[method] {
-		return method
+// cancelDropped cancels the requests a closed connection left running
+// (track; the protocol doc's "a dropped connection cancels the checks it
+// started"): a hook that gave up at its budget stops its servers' work.
+// Requests of other connections are untouched. Each such request counts
+// as cancelled_disconnect when it ends (track).
+func (s *Server) cancelDropped(cancels []context.CancelFunc) {
+	if len(cancels) == 0 {
+		return
 	}
-	return counterUnknown
+	s.Log.Debug("connection closed; cancelling its requests", "requests", len(cancels))
+	for _, cancel := range cancels {
+		cancel()
+	}
 }
 
 func (s *Server) count(name string) {
@@ -179,86 +157,6 @@ func (s *Server) handleCoded(ctx context.Context, conn *jsonrpc2.Conn, req *json
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: err.Error()}
 	}
 	return res, err
-}
-
-// handle serves one request. Errors are JSON-RPC errors naming the problem.
-func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
-	s.inflight.Add(1)
-	defer func() {
-		s.lastUse.Store(time.Now().UnixNano())
-		s.inflight.Add(-1)
-	}()
-	s.count("requests")
-	s.count(counterOf(req.Method))
-	var params json.RawMessage
-	if req.Params != nil {
-		params = *req.Params
-	}
-	if err := checkDepth(params, MaxParamsDepth); err != nil {
-		return nil, err
-	}
-	switch req.Method {
-	case MethodNotifyChange, MethodCheck, MethodRequest:
-		var done func()
-		ctx, done = s.track(ctx, conn, req)
-		defer done()
-	}
-	switch req.Method {
-	case MethodHello:
-		return HelloResult{Version: s.Version, Protocol: ProtocolVersion, Pid: os.Getpid(), Root: s.Engine.Root}, nil
-	case MethodNotifyChange:
-		var p NotifyChangeParams
-		if err := decodeParams(params, &p); err != nil {
-			return nil, err
-		}
-		if len(p.Changes) == 0 {
-			return nil, invalidParams("notify_change: changes is empty")
-		}
-		if len(p.Changes) > MaxChanges {
-			return nil, invalidParams(fmt.Sprintf("notify_change: %d changes, at most %d", len(p.Changes), MaxChanges))
-		}
-		res := s.Engine.Check(ctx, p)
-		s.Log.Info("notify_change", "source", p.Source, "changes", len(p.Changes), "files", len(res.Files),
-			"elapsed_ms", res.ElapsedMS, "notes", res.Notes)
-		return res, nil
-	case MethodDiagnostics:
-		var p DiagnosticsParams
-		if err := decodeParams(params, &p); err != nil {
-			return nil, err
-		}
-		return s.Engine.Current(p.Paths), nil
-	case MethodStatus:
-		return s.status(), nil
-	case MethodSubscribe:
-		return s.subscribe(conn)
-	case MethodRestart:
-		var p RestartParams
-		if err := decodeParams(params, &p); err != nil {
-			return nil, err
-		}
-		return s.restart(p)
-	case MethodChangedFiles:
-		return s.changedFiles(ctx, params)
-	case MethodRequest:
-		return s.request(ctx, params)
-	case MethodCheck:
-		return s.check(ctx, params)
-	case MethodCancelRequest, lspCancelRequest:
-		return s.cancel(conn, params)
-	case MethodShutdown:
-		s.Log.Info("shutdown requested")
-		// Answer before the connections close; the handler's own reply
-		// then fails quietly on the closed connection.
-		if !req.Notif {
-			_ = conn.Reply(ctx, req.ID, struct{}{})
-		}
-		s.Shutdown()
-		return struct{}{}, nil
-	}
-	if req.Notif {
-		return nil, nil
-	}
-	return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "unknown method " + req.Method}
 }
 
 // MaxChanges is the most changes one notify_change may carry.
@@ -303,7 +201,7 @@ func (s *Server) status() StatusResult {
 
 // restart clears the servers p names (lsp.Manager.Restart). An unknown
 // server name is an invalid-params error naming the configured ones.
-func (s *Server) restart(p RestartParams) (RestartResult, error) {
+func (s *Server) restart(p wire.RestartParams) (RestartResult, error) {
 	res := RestartResult{Restarted: []ServerStatus{}}
 	if s.Engine.Manager == nil {
 		return res, nil

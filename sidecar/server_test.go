@@ -3,17 +3,19 @@ package sidecar
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/sourcegraph/jsonrpc2"
+
 	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // shortDir returns a temporary directory with a short path: Unix socket
@@ -74,14 +76,35 @@ func serveAt(t *testing.T, e *Engine, socket string) *Server {
 }
 
 // dial connects to the daemon at socket, closed when the test ends.
-func dial(ctx context.Context, t *testing.T, socket string) *Client {
+func dial(ctx context.Context, t *testing.T, socket string) *wire.Client {
 	t.Helper()
-	c, err := Dial(ctx, socket, "test")
+	c, err := wire.Dial(ctx, socket, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
 	return c
+}
+
+// refuseRequests is a test client's handler: it answers any request
+// from the daemon with method-not-found.
+var refuseRequests = jsonrpc2.HandlerWithError(func(context.Context, *jsonrpc2.Conn, *jsonrpc2.Request) (any, error) {
+	return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "test client handles no requests"}
+})
+
+// rawDial connects to the daemon on socket without the client: a bare
+// JSON-RPC connection, for requests with ids of the test's choosing. It
+// answers any request from the daemon with method-not-found, and closes
+// when the test ends.
+func rawDial(t *testing.T, socket string) *jsonrpc2.Conn {
+	t.Helper()
+	nc, err := net.Dial("unix", socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn := jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(nc, jsonrpc2.VSCodeObjectCodec{}), refuseRequests)
+	t.Cleanup(func() { conn.Close() })
+	return conn
 }
 
 func TestServerProtocol(t *testing.T) {
@@ -103,19 +126,19 @@ func TestServerProtocol(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	c := dial(ctx, t, socket)
-	if c.Hello.Protocol != ProtocolVersion || c.Hello.Root != root || c.Hello.Pid != os.Getpid() {
+	if c.Hello.Protocol != wire.ProtocolVersion || c.Hello.Root != root || c.Hello.Pid != os.Getpid() {
 		t.Errorf("hello = %+v", c.Hello)
 	}
 	var status StatusResult
-	if err := c.Call(ctx, MethodStatus, struct{}{}, &status); err != nil || status.Socket != socket {
+	if err := c.Call(ctx, wire.MethodStatus, struct{}{}, &status); err != nil || status.Socket != socket {
 		t.Errorf("status socket = %q, %v; want %q", status.Socket, err, socket)
 	}
 
-	var res Result
+	var res wire.Result
 	content := "[1, 2,,]"
-	err = c.Call(ctx, MethodNotifyChange, NotifyChangeParams{Changes: []Change{
+	err = c.Call(ctx, wire.MethodNotifyChange, wire.NotifyChangeParams{Changes: []wire.Change{
 		{Path: "bad.json"},
-		{Path: filepath.Join(root, "new.json"), Content: &content, Mode: ModeWrite},
+		{Path: filepath.Join(root, "new.json"), Content: &content, Mode: wire.ModeWrite},
 		{Path: "/etc/passwd"},
 	}}, &res)
 	if err != nil {
@@ -131,7 +154,7 @@ func TestServerProtocol(t *testing.T) {
 		t.Errorf("notes = %q", res.Notes)
 	}
 
-	err = c.Call(ctx, MethodNotifyChange, NotifyChangeParams{}, &res)
+	err = c.Call(ctx, wire.MethodNotifyChange, wire.NotifyChangeParams{}, &res)
 	if err == nil || !strings.Contains(err.Error(), "changes is empty") {
 		t.Errorf("empty notify_change error = %v", err)
 	}
@@ -140,14 +163,14 @@ func TestServerProtocol(t *testing.T) {
 	}
 
 	var st StatusResult
-	if err := c.Call(ctx, MethodStatus, struct{}{}, &st); err != nil {
+	if err := c.Call(ctx, wire.MethodStatus, struct{}{}, &st); err != nil {
 		t.Fatal(err)
 	}
-	if st.Counters[MethodNotifyChange] != 2 || st.Root != root {
+	if st.Counters[wire.MethodNotifyChange] != 2 || st.Root != root {
 		t.Errorf("status = %+v", st)
 	}
 
-	if err := c.Call(ctx, MethodShutdown, struct{}{}, nil); err != nil {
+	if err := c.Call(ctx, wire.MethodShutdown, struct{}{}, nil); err != nil {
 		t.Fatalf("shutdown: %v", err)
 	}
 	// The reply comes first; the socket goes a moment later.
@@ -166,8 +189,8 @@ func TestListenRefusesSecondDaemon(t *testing.T) {
 	root := shortDir(t)
 	socket := startServer(t, root)
 	second := &Server{Engine: NewEngine(root, config.Default(), nil, discardLog()), Log: discardLog()}
-	if err := second.Listen(socket); !errors.Is(err, ErrAlreadyRunning) {
-		t.Fatalf("second Listen = %v, want ErrAlreadyRunning", err)
+	if err := second.Listen(socket); !errors.Is(err, wire.ErrAlreadyRunning) {
+		t.Fatalf("second Listen = %v, want wire.ErrAlreadyRunning", err)
 	}
 }
 
@@ -236,49 +259,12 @@ func TestUnsafeSocketDir(t *testing.T) {
 				}
 				return
 			}
-			if !errors.Is(err, ErrUnsafeDir) || !strings.Contains(err.Error(), tt.want) {
+			if !errors.Is(err, wire.ErrUnsafeDir) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("Listen = %v, want ErrUnsafeDir with %q", err, tt.want)
 			}
 			if _, err := os.Lstat(socket); err == nil {
 				t.Errorf("a socket was made in the unsafe directory")
 			}
 		})
-	}
-}
-
-// TestSocketPath: one socket per root, in the platform's default
-// directory (socketDir), unless LSP_HOOK_SOCKET names one.
-func TestSocketPath(t *testing.T) {
-	t.Setenv(SocketEnv, "")
-	dir, env := filepath.FromSlash("/run/user/1000"), "XDG_RUNTIME_DIR"
-	if runtime.GOOS == "windows" {
-		dir, env = `C:\Users\u\AppData\Local`, "LOCALAPPDATA"
-	}
-	t.Setenv(env, dir)
-	p := SocketPath("/home/u/repo")
-	if filepath.Dir(p) != filepath.Join(dir, "lsp-hook") || len(filepath.Base(p)) != 16+len(".sock") {
-		t.Errorf("SocketPath = %q, want <16 hex digits>.sock in %s", p, filepath.Join(dir, "lsp-hook"))
-	}
-	if SocketPath("/home/u/other") == p {
-		t.Errorf("two roots share a socket")
-	}
-	t.Setenv(SocketEnv, "/tmp/x.sock")
-	if SocketPath("/home/u/repo") != "/tmp/x.sock" {
-		t.Errorf("LSP_HOOK_SOCKET ignored")
-	}
-	if LogPath("/tmp/x.sock") != "/tmp/x.log" {
-		t.Errorf("LogPath = %q", LogPath("/tmp/x.sock"))
-	}
-}
-
-// TestCheckSocketPath: a path longer than the platform's sun_path allows
-// is refused before bind, naming the limit.
-func TestCheckSocketPath(t *testing.T) {
-	ok := "/" + strings.Repeat("a", maxSocketPath-1)
-	if err := checkSocketPath(ok); err != nil {
-		t.Errorf("checkSocketPath(%d bytes) = %v", len(ok), err)
-	}
-	if err := checkSocketPath(ok + "a"); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("Unix sockets allow %d", maxSocketPath)) {
-		t.Errorf("checkSocketPath(%d bytes) = %v, want a refusal naming %d", len(ok)+1, err, maxSocketPath)
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // testDaemonEnv, set in the environment, makes the test binary a daemon
@@ -38,7 +40,7 @@ func testDaemon(args []string) int {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	err = RunDaemon(ctx, DaemonOptions{Root: *root, Socket: *socket, Version: "test", IdleTimeout: -1})
-	if err != nil && !errors.Is(err, ErrAlreadyRunning) {
+	if err != nil && !errors.Is(err, wire.ErrAlreadyRunning) {
 		return 1
 	}
 	return 0
@@ -58,7 +60,7 @@ func TestConnectStartsOneDaemon(t *testing.T) {
 	starts := filepath.Join(root, "starts")
 	t.Setenv(testDaemonEnv, starts)
 	socket := filepath.Join(shortDir(t), "run", "d.sock")
-	opts := StartOptions{Executable: exe, Root: root, Socket: socket, Wait: 20 * time.Second}
+	opts := wire.StartOptions{Executable: exe, Root: root, Socket: socket, Wait: 20 * time.Second}
 	const hooks = 20
 	var (
 		wg      sync.WaitGroup
@@ -73,7 +75,7 @@ func TestConnectStartsOneDaemon(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c, s, err := Connect(ctx, "test", opts)
+			c, s, err := wire.Connect(ctx, "test", opts)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
@@ -89,8 +91,8 @@ func TestConnectStartsOneDaemon(t *testing.T) {
 	}
 	wg.Wait()
 	t.Cleanup(func() {
-		if c, err := Dial(context.Background(), socket, "test"); err == nil {
-			_ = c.Call(context.Background(), MethodShutdown, struct{}{}, nil)
+		if c, err := wire.Dial(context.Background(), socket, "test"); err == nil {
+			_ = c.Call(context.Background(), wire.MethodShutdown, struct{}{}, nil)
 			c.Close()
 		}
 	})
@@ -119,10 +121,10 @@ func TestConnectAfterStoppingDaemon(t *testing.T) {
 	starts := filepath.Join(root, "starts")
 	t.Setenv(testDaemonEnv, starts)
 	socket := filepath.Join(shortDir(t), "run", "d.sock")
-	if err := ensureDir(filepath.Dir(socket)); err != nil {
+	if err := wire.EnsureDir(filepath.Dir(socket)); err != nil {
 		t.Fatal(err)
 	}
-	stopping, err := takeLock(socket)
+	stopping, err := wire.TakeLock(socket)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,12 +134,12 @@ func TestConnectAfterStoppingDaemon(t *testing.T) {
 	}()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	c, started, err := Connect(ctx, "test", StartOptions{Executable: exe, Root: root, Socket: socket, Wait: 10 * time.Second})
+	c, started, err := wire.Connect(ctx, "test", wire.StartOptions{Executable: exe, Root: root, Socket: socket, Wait: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_ = c.Call(context.Background(), MethodShutdown, struct{}{}, nil)
+		_ = c.Call(context.Background(), wire.MethodShutdown, struct{}{}, nil)
 		c.Close()
 	})
 	data, _ := os.ReadFile(starts)

@@ -2,11 +2,7 @@ package sidecar
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"log/slog"
-	"net"
 	"slices"
 	"sync"
 	"time"
@@ -14,6 +10,7 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // The publish channel (DESIGN.md "Socket and wire protocol", `subscribe`):
@@ -27,43 +24,9 @@ import (
 // never wait for subscribers. A subscriber keeps the daemon from idling
 // out.
 
-// Method names of the publish channel.
-const (
-	MethodSubscribe = "subscribe" // request: SubscribeParams → SubscribeResult
-	MethodPublished = "published" // notification, daemon → subscriber: Published
-)
-
-// SubscriberQueue is how many notifications the daemon holds for one
-// subscriber that has not read them yet; past it the oldest are dropped.
-const SubscriberQueue = 256
-
 // subscriberWriteTimeout bounds one notification's write: a subscriber
 // whose socket takes no data for this long is disconnected.
 const subscriberWriteTimeout = 30 * time.Second
-
-// SubscribeParams is subscribe's params: none yet.
-type SubscribeParams struct{}
-
-// SubscribeResult answers subscribe: Queue is SubscriberQueue.
-type SubscribeResult struct {
-	Queue int `json:"queue"`
-}
-
-// Published is one `published` notification: a file's diagnostics from one
-// check. Path is absolute, Rel root-relative (slash-separated);
-// Diagnostics are those shown at the configured severity ([] when the file
-// is clean); Lint is the whole check's lint block (the same for every file
-// of the check; "" when clean); Source names who asked for the check
-// ("claude", "notify", "hooks:ID"); Dropped counts notifications this
-// subscriber lost just before this one because it read too slowly.
-type Published struct {
-	Path        string            `json:"path"`
-	Rel         string            `json:"rel"`
-	Diagnostics []diag.Diagnostic `json:"diagnostics"`
-	Lint        string            `json:"lint"`
-	Source      string            `json:"source,omitempty"`
-	Dropped     int64             `json:"dropped,omitempty"`
-}
 
 // registry holds every engine's subscribers.
 var registry struct {
@@ -74,7 +37,7 @@ var registry struct {
 // publish queues a check's notifications (publishedOf) for every
 // subscriber of e when the request asked for it (NotifyChangeParams.Publish);
 // it never blocks on them. Engine.Check calls it last.
-func (e *Engine) publish(p NotifyChangeParams, targets []target, res Result) {
+func (e *Engine) publish(p wire.NotifyChangeParams, targets []target, res wire.Result) {
 	if !p.Publish {
 		return
 	}
@@ -96,24 +59,24 @@ func (e *Engine) publish(p NotifyChangeParams, targets []target, res Result) {
 // publishedOf turns a check's result into its notifications: each target
 // in order (clean ones with empty diagnostics), then the other files of
 // res. Diagnostics are copied: the caller keeps res.
-func publishedOf(source string, targets []target, res Result) []Published {
+func publishedOf(source string, targets []target, res wire.Result) []wire.Published {
 	byPath := make(map[string][]diag.Diagnostic, len(res.Files))
 	for _, f := range res.Files {
 		byPath[f.Path] = f.Diagnostics
 	}
-	out := make([]Published, 0, len(targets)+len(res.Files))
+	out := make([]wire.Published, 0, len(targets)+len(res.Files))
 	seen := make(map[string]bool, len(targets))
 	for _, t := range targets {
 		if seen[t.path] {
 			continue
 		}
 		seen[t.path] = true
-		out = append(out, Published{Path: t.path, Rel: t.rel, Diagnostics: cloneDiags(byPath[t.path]), Lint: res.Lint, Source: source})
+		out = append(out, wire.Published{Path: t.path, Rel: t.rel, Diagnostics: cloneDiags(byPath[t.path]), Lint: res.Lint, Source: source})
 	}
 	for _, f := range res.Files {
 		if !seen[f.Path] {
 			seen[f.Path] = true
-			out = append(out, Published{Path: f.Path, Rel: f.Rel, Diagnostics: cloneDiags(f.Diagnostics), Lint: res.Lint, Source: source})
+			out = append(out, wire.Published{Path: f.Path, Rel: f.Rel, Diagnostics: cloneDiags(f.Diagnostics), Lint: res.Lint, Source: source})
 		}
 	}
 	return out
@@ -128,7 +91,7 @@ func cloneDiags(ds []diag.Diagnostic) []diag.Diagnostic {
 
 // subscribe serves the subscribe method on conn: it registers the
 // connection (a second subscribe on it changes nothing) until it closes.
-func (s *Server) subscribe(conn *jsonrpc2.Conn) (SubscribeResult, error) {
+func (s *Server) subscribe(conn *jsonrpc2.Conn) (wire.SubscribeResult, error) {
 	sub := &subscriber{
 		conn: conn, log: s.Log, wake: make(chan struct{}, 1), done: make(chan struct{}),
 		onDrop: func() { s.count("published_dropped") },
@@ -146,7 +109,7 @@ func (s *Server) subscribe(conn *jsonrpc2.Conn) (SubscribeResult, error) {
 	}
 	registry.mu.Unlock()
 	if again {
-		return SubscribeResult{Queue: SubscriberQueue}, nil
+		return wire.SubscribeResult{Queue: wire.SubscriberQueue}, nil
 	}
 	s.inflight.Add(1) // a subscriber keeps the daemon from idling out
 	s.count("subscriptions")
@@ -165,7 +128,7 @@ func (s *Server) subscribe(conn *jsonrpc2.Conn) (SubscribeResult, error) {
 		s.inflight.Add(-1)
 		s.Log.Info("unsubscribed")
 	}()
-	return SubscribeResult{Queue: SubscriberQueue}, nil
+	return wire.SubscribeResult{Queue: wire.SubscriberQueue}, nil
 }
 
 // notifier sends notifications on a connection (a *jsonrpc2.Conn).
@@ -185,18 +148,18 @@ type subscriber struct {
 	wake   chan struct{} // 1-buffered: the queue has something
 	done   chan struct{} // closed when the connection is gone
 
-	mu      sync.Mutex  // guards queue and dropped
-	queue   []Published // oldest first, at most SubscriberQueue
-	dropped int64       // dropped since the last notification sent
+	mu      sync.Mutex       // guards queue and dropped
+	queue   []wire.Published // oldest first, at most SubscriberQueue
+	dropped int64            // dropped since the last notification sent
 }
 
 // push queues msgs, dropping the oldest past SubscriberQueue; it never
 // blocks on the connection.
-func (s *subscriber) push(msgs []Published) {
+func (s *subscriber) push(msgs []wire.Published) {
 	var drops int
 	s.mu.Lock()
 	for _, m := range msgs {
-		if len(s.queue) == SubscriberQueue {
+		if len(s.queue) == wire.SubscriberQueue {
 			s.queue = s.queue[1:]
 			s.dropped++
 			drops++
@@ -214,14 +177,14 @@ func (s *subscriber) push(msgs []Published) {
 }
 
 // next pops the oldest notification, stamped with the drops before it.
-func (s *subscriber) next() (Published, bool) {
+func (s *subscriber) next() (wire.Published, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.queue) == 0 {
-		return Published{}, false
+		return wire.Published{}, false
 	}
 	m := s.queue[0]
-	s.queue[0] = Published{} // let the diagnostics go
+	s.queue[0] = wire.Published{} // let the diagnostics go
 	s.queue = s.queue[1:]
 	m.Dropped, s.dropped = s.dropped, 0
 	return m, true
@@ -245,97 +208,11 @@ func (s *subscriber) run() {
 				s.log.Warn("subscriber stopped reading; disconnecting it", "after", subscriberWriteTimeout)
 				_ = s.conn.Close()
 			})
-			err := s.conn.Notify(context.Background(), MethodPublished, m)
+			err := s.conn.Notify(context.Background(), wire.MethodPublished, m)
 			stuck.Stop()
 			if err != nil {
 				return // closed: the disconnect watcher unregisters it
 			}
 		}
-	}
-}
-
-// ErrDaemonClosed is returned by Subscribe when the daemon closes the
-// connection (it stopped, or idled out with no subscriber).
-var ErrDaemonClosed = errors.New("the daemon closed the connection")
-
-// Subscribe subscribes to the publish channel of the daemon on opts.Socket
-// (started when none answers, as Connect does) and calls fn with each
-// notification, in order, until fn returns false (then nil), ctx ends
-// (ctx.Err()) or the daemon closes the connection (ErrDaemonClosed).
-// ready, when not nil, is called once with the daemon's hello when the
-// subscription is in place; notifications may come before it.
-func Subscribe(ctx context.Context, version string, opts StartOptions, ready func(HelloResult), fn func(Published) bool) error {
-	c, _, err := Connect(ctx, version, opts) // start a daemon of our protocol if needed
-	if err != nil {
-		return err
-	}
-	hello := c.Hello
-	c.Close()
-	var d net.Dialer
-	nc, err := d.DialContext(ctx, "unix", opts.Socket)
-	if err != nil {
-		return fmt.Errorf("connecting to daemon at %s: %w", opts.Socket, err)
-	}
-	stop := make(chan struct{})
-	defer close(stop)
-	ch := make(chan Published)
-	h := publishedHandler{ch: ch, stop: stop}
-	conn := jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(nc, jsonrpc2.VSCodeObjectCodec{}), h)
-	defer conn.Close()
-	subscribed := make(chan error, 1)
-	go func() {
-		if err := conn.Call(ctx, MethodHello, HelloParams{ClientVersion: version, Protocol: ProtocolVersion}, &hello); err != nil {
-			subscribed <- fmt.Errorf("greeting daemon at %s: %w", opts.Socket, err)
-			return
-		}
-		var res SubscribeResult
-		subscribed <- conn.Call(ctx, MethodSubscribe, SubscribeParams{}, &res)
-	}()
-	for {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-conn.DisconnectNotify():
-			return ErrDaemonClosed
-		case err := <-subscribed:
-			if err != nil {
-				return fmt.Errorf("subscribing: %w", err)
-			}
-			if ready != nil {
-				ready(hello)
-			}
-		case m := <-ch:
-			if !fn(m) {
-				return nil
-			}
-		}
-	}
-}
-
-// publishedHandler hands `published` notifications to ch, in the order
-// they arrive (jsonrpc2 calls it from the connection's read loop), until
-// stop closes; any request gets MethodNotFound.
-type publishedHandler struct {
-	ch   chan<- Published
-	stop <-chan struct{}
-}
-
-// Handle decodes a published notification and waits for the subscriber to
-// take it.
-func (h publishedHandler) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
-	if !req.Notif {
-		_ = conn.ReplyWithError(ctx, req.ID, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "subscriber handles no requests"})
-		return
-	}
-	if req.Method != MethodPublished || req.Params == nil {
-		return
-	}
-	var m Published
-	if err := json.Unmarshal(*req.Params, &m); err != nil {
-		return
-	}
-	select {
-	case h.ch <- m:
-	case <-h.stop:
 	}
 }

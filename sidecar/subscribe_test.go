@@ -14,22 +14,23 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 
 	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // subscribeOver runs Subscribe against the daemon at socket in the
 // background, and returns the notifications channel and a func that ends
 // the subscription and returns Subscribe's error. It returns once the
 // subscription is in place.
-func subscribeOver(t *testing.T, socket, root string) (<-chan Published, func() error) {
+func subscribeOver(t *testing.T, socket, root string) (<-chan wire.Published, func() error) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	got := make(chan Published, 100)
-	ready := make(chan HelloResult, 1)
+	got := make(chan wire.Published, 100)
+	ready := make(chan wire.HelloResult, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- Subscribe(ctx, "test", StartOptions{Socket: socket, Root: root, Executable: "/nonexistent/lsp-hook"},
-			func(h HelloResult) { ready <- h },
-			func(m Published) bool { got <- m; return true })
+		done <- wire.Subscribe(ctx, "test", wire.StartOptions{Socket: socket, Root: root, Executable: "/nonexistent/lsp-hook"},
+			func(h wire.HelloResult) { ready <- h },
+			func(m wire.Published) bool { got <- m; return true })
 	}()
 	select {
 	case h := <-ready:
@@ -51,7 +52,7 @@ func subscribeOver(t *testing.T, socket, root string) (<-chan Published, func() 
 	return got, stop
 }
 
-func next(t *testing.T, ch <-chan Published) Published {
+func next(t *testing.T, ch <-chan wire.Published) wire.Published {
 	t.Helper()
 	select {
 	case m := <-ch:
@@ -59,7 +60,7 @@ func next(t *testing.T, ch <-chan Published) Published {
 	case <-time.After(10 * time.Second):
 		t.Fatal("no published notification within 10s")
 	}
-	return Published{}
+	return wire.Published{}
 }
 
 // TestSubscribe: a subscriber gets one notification per file of each
@@ -77,8 +78,8 @@ func TestSubscribe(t *testing.T) {
 	defer cancel()
 	c := dial(ctx, t, socket)
 	bad, good := "[1,,]", "{}"
-	var res Result
-	err := c.Call(ctx, MethodNotifyChange, NotifyChangeParams{Source: "test-src", Publish: true, Changes: []Change{
+	var res wire.Result
+	err := c.Call(ctx, wire.MethodNotifyChange, wire.NotifyChangeParams{Source: "test-src", Publish: true, Changes: []wire.Change{
 		{Path: "bad.json", Content: &bad}, {Path: filepath.Join(root, "good.json"), Content: &good},
 	}}, &res)
 	if err != nil {
@@ -92,13 +93,13 @@ func TestSubscribe(t *testing.T) {
 	if m2.Rel != "good.json" || m2.Diagnostics == nil || len(m2.Diagnostics) != 0 || m2.Lint != res.Lint {
 		t.Errorf("second notification = %+v", m2)
 	}
-	_ = c.Call(ctx, MethodNotifyChange, NotifyChangeParams{Publish: true, Changes: []Change{{Path: "good.json", Content: &good}}}, &res)
+	_ = c.Call(ctx, wire.MethodNotifyChange, wire.NotifyChangeParams{Publish: true, Changes: []wire.Change{{Path: "good.json", Content: &good}}}, &res)
 	if m := next(t, got); m.Rel != "good.json" || m.Lint != "" || m.Source != "" {
 		t.Errorf("third notification = %+v", m)
 	}
 
 	var st StatusResult
-	if err := c.Call(ctx, MethodStatus, struct{}{}, &st); err != nil || st.Counters["subscriptions"] != 1 {
+	if err := c.Call(ctx, wire.MethodStatus, struct{}{}, &st); err != nil || st.Counters["subscriptions"] != 1 {
 		t.Errorf("status counters = %v, %v", st.Counters, err)
 	}
 	if err := stop(); !errors.Is(err, context.Canceled) {
@@ -118,12 +119,12 @@ func TestSubscribeDaemonGone(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	c := dial(ctx, t, socket)
-	_ = c.Call(ctx, MethodShutdown, struct{}{}, nil)
+	_ = c.Call(ctx, wire.MethodShutdown, struct{}{}, nil)
 	done := make(chan error, 1)
 	go func() { done <- stop() }()
 	select {
 	case err := <-done:
-		if !errors.Is(err, ErrDaemonClosed) && !errors.Is(err, context.Canceled) {
+		if !errors.Is(err, wire.ErrDaemonClosed) && !errors.Is(err, context.Canceled) {
 			t.Errorf("Subscribe = %v, want ErrDaemonClosed", err)
 		}
 	case <-time.After(10 * time.Second):
@@ -151,7 +152,7 @@ func TestSlowSubscriberNeverBlocksChecks(t *testing.T) {
 	c := dial(ctx, t, socket)
 	var st StatusResult
 	if !waitUntil(5*time.Second, func() bool {
-		_ = c.Call(ctx, MethodStatus, struct{}{}, &st)
+		_ = c.Call(ctx, wire.MethodStatus, struct{}{}, &st)
 		return st.Counters["subscriptions"] == 1
 	}) {
 		t.Fatalf("the raw subscriber was not registered: %v", st.Counters)
@@ -160,16 +161,16 @@ func TestSlowSubscriberNeverBlocksChecks(t *testing.T) {
 	// quickly.
 	text, dir := "[1,,]", strings.Repeat("d/", 1000)
 	begin := time.Now()
-	for i := range 2 * SubscriberQueue {
-		var res Result
-		if err := c.Call(ctx, MethodNotifyChange, NotifyChangeParams{Publish: true, Changes: []Change{{Path: fmt.Sprintf("%sf%d.json", dir, i), Content: &text}}}, &res); err != nil {
+	for i := range 2 * wire.SubscriberQueue {
+		var res wire.Result
+		if err := c.Call(ctx, wire.MethodNotifyChange, wire.NotifyChangeParams{Publish: true, Changes: []wire.Change{{Path: fmt.Sprintf("%sf%d.json", dir, i), Content: &text}}}, &res); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if d := time.Since(begin); d > 30*time.Second {
-		t.Errorf("%d checks took %v with a stuck subscriber", 2*SubscriberQueue, d)
+		t.Errorf("%d checks took %v with a stuck subscriber", 2*wire.SubscriberQueue, d)
 	}
-	if err := c.Call(ctx, MethodStatus, struct{}{}, &st); err != nil {
+	if err := c.Call(ctx, wire.MethodStatus, struct{}{}, &st); err != nil {
 		t.Fatal(err)
 	}
 	if st.Counters["published_dropped"] == 0 {
@@ -181,13 +182,13 @@ func TestSlowSubscriberNeverBlocksChecks(t *testing.T) {
 type blockingConn struct {
 	release chan struct{}
 	mu      sync.Mutex
-	sent    []Published
+	sent    []wire.Published
 }
 
 func (b *blockingConn) Notify(_ context.Context, _ string, params any, _ ...jsonrpc2.CallOption) error {
 	<-b.release
 	b.mu.Lock()
-	b.sent = append(b.sent, params.(Published))
+	b.sent = append(b.sent, params.(wire.Published))
 	b.mu.Unlock()
 	return nil
 }
@@ -200,13 +201,13 @@ func TestSubscriberQueueDropsOldest(t *testing.T) {
 	bc := &blockingConn{release: make(chan struct{})}
 	var drops int
 	s := &subscriber{conn: bc, log: discardLog(), wake: make(chan struct{}, 1), done: make(chan struct{}), onDrop: func() { drops++ }}
-	var msgs []Published
-	for i := range SubscriberQueue + 50 {
-		msgs = append(msgs, Published{Rel: fmt.Sprint(i)})
+	var msgs []wire.Published
+	for i := range wire.SubscriberQueue + 50 {
+		msgs = append(msgs, wire.Published{Rel: fmt.Sprint(i)})
 	}
 	s.push(msgs[:10])
 	s.push(msgs[10:])
-	if drops != 50 || len(s.queue) != SubscriberQueue || s.queue[0].Rel != "50" {
+	if drops != 50 || len(s.queue) != wire.SubscriberQueue || s.queue[0].Rel != "50" {
 		t.Fatalf("drops %d, queue %d starting at %s", drops, len(s.queue), s.queue[0].Rel)
 	}
 	go s.run()
@@ -214,13 +215,13 @@ func TestSubscriberQueueDropsOldest(t *testing.T) {
 	if !waitUntil(5*time.Second, func() bool {
 		bc.mu.Lock()
 		defer bc.mu.Unlock()
-		return len(bc.sent) == SubscriberQueue
+		return len(bc.sent) == wire.SubscriberQueue
 	}) {
 		t.Fatal("queue not drained")
 	}
 	close(s.done)
-	if bc.sent[0].Rel != "50" || bc.sent[0].Dropped != 50 || bc.sent[1].Dropped != 0 || bc.sent[SubscriberQueue-1].Rel != fmt.Sprint(SubscriberQueue+49) {
-		t.Errorf("sent %+v … %+v", bc.sent[0], bc.sent[SubscriberQueue-1])
+	if bc.sent[0].Rel != "50" || bc.sent[0].Dropped != 50 || bc.sent[1].Dropped != 0 || bc.sent[wire.SubscriberQueue-1].Rel != fmt.Sprint(wire.SubscriberQueue+49) {
+		t.Errorf("sent %+v … %+v", bc.sent[0], bc.sent[wire.SubscriberQueue-1])
 	}
 }
 

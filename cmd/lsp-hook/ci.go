@@ -17,6 +17,7 @@ import (
 	"github.com/lsp-hook/lsp-hook/parsers"
 	"github.com/lsp-hook/lsp-hook/sidecar"
 	"github.com/lsp-hook/lsp-hook/validators"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // outputFlags are the flags parse and diagnose share: the output format and
@@ -234,8 +235,8 @@ func hostBuild(path string) bool {
 // timeouts. The second value releases it.
 func diagnoseChecker(c *cli.Context, root string, cfg *config.Config) (sidecar.CheckFunc, func()) {
 	if !c.Bool("no-daemon") {
-		if cl, err := sidecar.Dial(c.Context, socketFor(c, root), buildVersion()); err == nil {
-			if cl.Hello.Protocol == sidecar.ProtocolVersion {
+		if cl, err := wire.Dial(c.Context, socketFor(c, root), buildVersion()); err == nil {
+			if cl.Hello.Protocol == wire.ProtocolVersion {
 				return sidecar.ClientChecker(cl), func() { cl.Close() }
 			}
 			cl.Close()

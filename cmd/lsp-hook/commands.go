@@ -15,9 +15,10 @@ import (
 	"github.com/lsp-hook/lsp-hook/hooks"
 	"github.com/lsp-hook/lsp-hook/internal/proc"
 	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
-var socketFlag = &cli.StringFlag{Name: "socket", Usage: "daemon socket `PATH` (default: per workspace)", EnvVars: []string{sidecar.SocketEnv}}
+var socketFlag = &cli.StringFlag{Name: "socket", Usage: "daemon socket `PATH` (default: per workspace)", EnvVars: []string{wire.SocketEnv}}
 var rootFlag = &cli.StringFlag{Name: "root", Usage: "workspace root `DIR` (default: git top level of the working directory)"}
 
 // superviseCommand is the hidden `lsp-hook supervise --parent=PID --
@@ -58,7 +59,7 @@ func serveCommand() *cli.Command {
 				opts.Stderr = c.App.ErrWriter
 			}
 			err := sidecar.RunDaemon(c.Context, opts)
-			if errors.Is(err, sidecar.ErrAlreadyRunning) {
+			if errors.Is(err, wire.ErrAlreadyRunning) {
 				return cli.Exit(err.Error(), exitOK)
 			}
 			if err != nil {
@@ -76,8 +77,8 @@ func hookCommand() *cli.Command {
 		ArgsUsage: "AGENT (" + strings.Join(hooks.Agents, "|") + ")",
 		Flags: []cli.Flag{
 			socketFlag,
-			&cli.DurationFlag{Name: "budget", Value: sidecar.DefaultBudget, Usage: "total time when the daemon is warm"},
-			&cli.DurationFlag{Name: "cold-budget", Value: sidecar.DefaultColdBudget, Usage: "total time when the daemon or a server has to start"},
+			&cli.DurationFlag{Name: "budget", Value: wire.DefaultBudget, Usage: "total time when the daemon is warm"},
+			&cli.DurationFlag{Name: "cold-budget", Value: wire.DefaultColdBudget, Usage: "total time when the daemon or a server has to start"},
 			&cli.BoolFlag{Name: "no-daemon", Usage: "run the built-in validators in-process only"},
 			&cli.GenericFlag{Name: "mode", Value: new(hooks.Mode),
 				Usage: "how the lint block reaches the agent: additionalContext, block (decision \"block\" + reason) or exit2 (stderr, exit status 2); claude and codex take all three, windsurf additionalContext and exit2"},
@@ -148,6 +149,7 @@ func hookOptions(c *cli.Context) hooks.Options {
 	return hooks.Options{
 		Budget: c.Duration("budget"), ColdBudget: c.Duration("cold-budget"),
 		Socket: c.String("socket"), Version: buildVersion(), NoDaemon: c.Bool("no-daemon"),
+		Local: sidecar.Local{},
 	}
 }
 
@@ -158,8 +160,8 @@ func notifyCommand() *cli.Command {
 		ArgsUsage: "FILE...",
 		Flags: []cli.Flag{
 			socketFlag, rootFlag,
-			&cli.DurationFlag{Name: "budget", Value: sidecar.DefaultBudget, Usage: "total time when the daemon is warm"},
-			&cli.DurationFlag{Name: "cold-budget", Value: sidecar.DefaultColdBudget, Usage: "total time when the daemon or a server has to start"},
+			&cli.DurationFlag{Name: "budget", Value: wire.DefaultBudget, Usage: "total time when the daemon is warm"},
+			&cli.DurationFlag{Name: "cold-budget", Value: wire.DefaultColdBudget, Usage: "total time when the daemon or a server has to start"},
 			&cli.BoolFlag{Name: "no-daemon", Usage: "run the built-in validators in-process only"},
 		},
 		Action: func(c *cli.Context) error {
@@ -171,12 +173,12 @@ func notifyCommand() *cli.Command {
 			if err != nil {
 				return cli.Exit(err.Error(), exitError)
 			}
-			var changes []sidecar.Change
+			var changes []wire.Change
 			for _, f := range c.Args().Slice() {
-				changes = append(changes, sidecar.Change{Path: absPath(f), Mode: sidecar.ModeWrite})
+				changes = append(changes, wire.Change{Path: absPath(f), Mode: wire.ModeWrite})
 			}
 			opts := hookOptions(c)
-			log, closeLog := sidecar.OpenSocketLog(socketFor(c, root))
+			log, closeLog := wire.OpenSocketLog(socketFor(c, root))
 			defer closeLog()
 			opts.Log = log
 			res, _ := hooks.Check(c.Context, root, changes, "notify", begin, opts)
@@ -217,7 +219,7 @@ func statusCommand() *cli.Command {
 			}
 			defer cl.Close()
 			var st sidecar.StatusResult
-			if err := cl.Call(ctx, sidecar.MethodStatus, struct{}{}, &st); err != nil {
+			if err := cl.Call(ctx, wire.MethodStatus, struct{}{}, &st); err != nil {
 				return cli.Exit("status: "+err.Error(), exitError)
 			}
 			if c.Bool("json") {
@@ -250,7 +252,7 @@ func restartCommand() *cli.Command {
 			}
 			defer cl.Close()
 			var res sidecar.RestartResult
-			if err := cl.Call(ctx, sidecar.MethodRestart, sidecar.RestartParams{Server: c.Args().First()}, &res); err != nil {
+			if err := cl.Call(ctx, wire.MethodRestart, wire.RestartParams{Server: c.Args().First()}, &res); err != nil {
 				return cli.Exit("restart: "+err.Error(), exitError)
 			}
 			return sidecar.WriteRestart(c.App.Writer, res)
@@ -275,10 +277,10 @@ func stopCommand() *cli.Command {
 				return nil
 			}
 			defer cl.Close()
-			if err := cl.Call(ctx, sidecar.MethodShutdown, struct{}{}, nil); err != nil {
+			if err := cl.Call(ctx, wire.MethodShutdown, struct{}{}, nil); err != nil {
 				return cli.Exit("stop: "+err.Error(), exitError)
 			}
-			if err := sidecar.WaitExit(ctx, cl.Hello.Pid); err != nil {
+			if err := wire.WaitExit(ctx, cl.Hello.Pid); err != nil {
 				return cli.Exit("stop: "+err.Error(), exitError)
 			}
 			fmt.Fprintf(c.App.Writer, "stopped daemon pid %d for %s\n", cl.Hello.Pid, root)
@@ -290,12 +292,12 @@ func stopCommand() *cli.Command {
 // dialDaemon connects to the daemon of the command's workspace. It returns a
 // nil client (and no error) when no daemon answers, and a cli exit error
 // when the workspace itself is unusable.
-func dialDaemon(ctx context.Context, c *cli.Context) (*sidecar.Client, string, error) {
+func dialDaemon(ctx context.Context, c *cli.Context) (*wire.Client, string, error) {
 	root, err := workspaceRoot(c)
 	if err != nil {
 		return nil, "", cli.Exit(err.Error(), exitError)
 	}
-	cl, err := sidecar.Dial(ctx, socketFor(c, root), buildVersion())
+	cl, err := wire.Dial(ctx, socketFor(c, root), buildVersion())
 	if err != nil {
 		return nil, root, nil
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/lsp-hook/lsp-hook/config"
 	"github.com/lsp-hook/lsp-hook/hooks"
 	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 func configCommand() *cli.Command {
@@ -52,7 +53,8 @@ func configCommand() *cli.Command {
 				if err != nil {
 					return cli.Exit(err.Error(), exitError)
 				}
-				cfg, problems := hooks.CheckConfig(root)
+				cfg, problems := sidecar.LoadConfig(root)
+				problems = hooks.CheckConfig(cfg, problems)
 				for _, p := range problems {
 					fmt.Fprintln(c.App.Writer, p.Error())
 				}
@@ -100,15 +102,15 @@ func trustCommand() *cli.Command {
 			// instead of reaching the old one on its way out.
 			ctx, cancel := context.WithTimeout(c.Context, 10*time.Second)
 			defer cancel()
-			cl, err := sidecar.Dial(ctx, socketFor(c, root), buildVersion())
+			cl, err := wire.Dial(ctx, socketFor(c, root), buildVersion())
 			if err != nil {
 				return nil
 			}
 			defer cl.Close()
-			if err := cl.Call(ctx, sidecar.MethodShutdown, struct{}{}, nil); err != nil {
+			if err := cl.Call(ctx, wire.MethodShutdown, struct{}{}, nil); err != nil {
 				return cli.Exit("trust: stopping the workspace daemon: "+err.Error(), exitError)
 			}
-			if err := sidecar.WaitExit(ctx, cl.Hello.Pid); err != nil {
+			if err := wire.WaitExit(ctx, cl.Hello.Pid); err != nil {
 				return cli.Exit("trust: stopping the workspace daemon: "+err.Error(), exitError)
 			}
 			fmt.Fprintln(c.App.Writer, "stopped the workspace daemon; the next change starts it with the trusted config")

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // TestCrashedGoplsComesBack (issue 12, "A crashed server comes back by
@@ -53,7 +53,7 @@ func TestCrashedGoplsComesBack(t *testing.T) {
 
 	r := w.run(w.edit("s", "report.go", reportBroken(t, 2)), nil, "hook", "claude")
 	block = w.checkHook(r)
-	t.Logf("edit after the back-off (%v, budget %v):\n%s", r.elapsed.Round(time.Millisecond), sidecar.DefaultColdBudget, indent(block))
+	t.Logf("edit after the back-off (%v, budget %v):\n%s", r.elapsed.Round(time.Millisecond), wire.DefaultColdBudget, indent(block))
 	checkLint(t, block, []wantDiag{reportTypeError(2)})
 	if strings.Contains(block, "lsp-hook:") {
 		t.Errorf("the edit after the back-off still reports a problem:\n%s", indent(block))

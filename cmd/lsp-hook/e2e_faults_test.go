@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // faultSlack is added to a hook's budget before its elapsed time counts
@@ -92,7 +93,7 @@ func TestFaults(t *testing.T) {
 				}
 				return r
 			},
-			budget: sidecar.DefaultBudget,
+			budget: wire.DefaultBudget,
 			block: []string{"no fresh diagnostics from gopls (not running)",
 				"gopls is broken (server process exited: signal: killed); it restarts on the next change after "},
 			forbid: []string{"ERROR ["}, // nothing from before the change passes for its answer
@@ -104,7 +105,7 @@ func TestFaults(t *testing.T) {
 			},
 			recover: restartServer("gopls"),
 			next: func(t *testing.T, w *workspace) (string, []string, time.Duration) {
-				return w.edit("s", "main.go", mainBroken(w)), []string{mainError}, sidecar.DefaultColdBudget
+				return w.edit("s", "main.go", mainBroken(w)), []string{mainError}, wire.DefaultColdBudget
 			},
 		},
 		{
@@ -117,7 +118,7 @@ func TestFaults(t *testing.T) {
 				r := w.run(w.edit("s", "report.go", reportBroken(t, 1)), nil, "hook", "claude")
 				return r
 			},
-			budget: sidecar.DefaultBudget,
+			budget: wire.DefaultBudget,
 			block:  []string{"no fresh diagnostics from gopls (timeout)"},
 			forbid: []string{"ERROR ["}, // the error before the change (line 13) is not its answer
 			status: func(t *testing.T, w *workspace) {
@@ -134,7 +135,7 @@ func TestFaults(t *testing.T) {
 				}
 			},
 			next: func(t *testing.T, w *workspace) (string, []string, time.Duration) {
-				return w.edit("s", "report.go", reportBroken(t, 2)), []string{reportError(2)}, sidecar.DefaultColdBudget
+				return w.edit("s", "report.go", reportBroken(t, 2)), []string{reportError(2)}, wire.DefaultColdBudget
 			},
 		},
 		{
@@ -146,7 +147,7 @@ func TestFaults(t *testing.T) {
 				sigstop(t, g.Pid)
 				return w.run(w.edit("s", "report.go", reportBroken(t, 1)), nil, "hook", "claude")
 			},
-			budget: sidecar.DefaultBudget,
+			budget: wire.DefaultBudget,
 			block:  []string{"no fresh diagnostics from gopls (timeout)"},
 			forbid: []string{"ERROR ["}, // the error before the change (line 13) is not its answer
 			status: func(t *testing.T, w *workspace) {
@@ -160,7 +161,7 @@ func TestFaults(t *testing.T) {
 				}
 			},
 			next: func(t *testing.T, w *workspace) (string, []string, time.Duration) {
-				return w.edit("s", "report.go", reportBroken(t, 2)), []string{reportError(2)}, sidecar.DefaultBudget
+				return w.edit("s", "report.go", reportBroken(t, 2)), []string{reportError(2)}, wire.DefaultBudget
 			},
 			after: stopWhileStopped,
 		},
@@ -177,7 +178,7 @@ func TestFaults(t *testing.T) {
 				fake := w.serverNamed("fake")
 				sigstop(t, fake.Pid) // holds the request in the daemon
 				wait := w.start(w.replay("05-write-config-json-trailing-comma"), nil, "hook", "claude")
-				if !pollUntil(20*time.Second, func() bool { return w.daemonStatus().Counters[sidecar.MethodNotifyChange] == 2 }) {
+				if !pollUntil(20*time.Second, func() bool { return w.daemonStatus().Counters[wire.MethodNotifyChange] == 2 }) {
 					t.Fatal("the second notify_change never reached the daemon")
 				}
 				if err := killProcess(st.Pid); err != nil {
@@ -191,7 +192,7 @@ func TestFaults(t *testing.T) {
 				killedDaemon = st.Pid
 				return r
 			},
-			budget: sidecar.DefaultBudget,
+			budget: wire.DefaultBudget,
 			block:  append(jsonError, "the lsp-hook daemon was lost during this check, so fake did not check this change"),
 			status: func(t *testing.T, w *workspace) {
 				if st, _ := w.status(); st.Running {
@@ -199,7 +200,7 @@ func TestFaults(t *testing.T) {
 				}
 			},
 			next: func(t *testing.T, w *workspace) (string, []string, time.Duration) {
-				return w.replay("05-write-config-json-trailing-comma"), jsonError, sidecar.DefaultColdBudget
+				return w.replay("05-write-config-json-trailing-comma"), jsonError, wire.DefaultColdBudget
 			},
 			after: func(t *testing.T, w *workspace) {
 				if st := w.daemonStatus(); st.Pid == killedDaemon || w.serverNamed("fake").State != "active" {
@@ -414,7 +415,7 @@ func socketGone(name string, remove func(w *workspace) error) faultCase {
 			}
 			return w.run(w.edit("s", "a.fake", "ERROR(F2): two\n"), nil, "hook", "claude")
 		},
-		budget: sidecar.DefaultColdBudget, // it finds no socket, so it starts a daemon
+		budget: wire.DefaultColdBudget, // it finds no socket, so it starts a daemon
 		block:  []string{"ERROR [1:1] two (F2)"},
 		status: func(t *testing.T, w *workspace) {
 			st := w.daemonStatus()
@@ -437,7 +438,7 @@ func socketGone(name string, remove func(w *workspace) error) faultCase {
 			}
 		},
 		next: func(t *testing.T, w *workspace) (string, []string, time.Duration) {
-			return w.edit("s", "a.fake", "ERROR(F3): three\n"), []string{"ERROR [1:1] three (F3)"}, sidecar.DefaultBudget
+			return w.edit("s", "a.fake", "ERROR(F3): three\n"), []string{"ERROR [1:1] three (F3)"}, wire.DefaultBudget
 		},
 	}
 }
@@ -476,11 +477,11 @@ func logUnwritable(name string, jsonError []string) faultCase {
 		fault: func(t *testing.T, w *workspace) result {
 			return w.run(w.replay("05-write-config-json-trailing-comma"), nil, "hook", "claude")
 		},
-		budget: sidecar.DefaultColdBudget,
+		budget: wire.DefaultColdBudget,
 		block:  jsonError,
 		status: func(t *testing.T, w *workspace) {
 			st := w.daemonStatus()
-			if n := st.Counters[sidecar.MethodNotifyChange]; n != 1 {
+			if n := st.Counters[wire.MethodNotifyChange]; n != 1 {
 				t.Errorf("the daemon counted %d notify_change, want 1: the hook did not go through it", n)
 			}
 			if st.LogFile != logFile || !strings.Contains(st.LogError, logFile) {
@@ -504,7 +505,7 @@ func logUnwritable(name string, jsonError []string) faultCase {
 				})
 			}
 			return w.replay("06-edit-settings-yaml-duplicate-key"),
-				[]string{`ERROR [26:1] duplicate key "replicas" (first at 16:1)`}, sidecar.DefaultBudget
+				[]string{`ERROR [26:1] duplicate key "replicas" (first at 16:1)`}, wire.DefaultBudget
 		},
 	}
 }
@@ -538,7 +539,7 @@ func stderrFlood() faultCase {
 		fault: func(t *testing.T, w *workspace) result {
 			return w.run(w.edit("s", "a.fake", "ERROR(F2): two\n"), nil, "hook", "claude")
 		},
-		budget: sidecar.DefaultBudget,
+		budget: wire.DefaultBudget,
 		block:  []string{"ERROR [1:1] two (F2)"},
 		status: func(t *testing.T, w *workspace) {
 			peak := procKiB(t, daemon, "VmHWM")
@@ -569,7 +570,7 @@ func stderrFlood() faultCase {
 		},
 		recover: restartServer("fake"),
 		next: func(t *testing.T, w *workspace) (string, []string, time.Duration) {
-			return w.edit("s", "a.fake", "ERROR(F3): three\n"), []string{"ERROR [1:1] three (F3)"}, sidecar.DefaultColdBudget
+			return w.edit("s", "a.fake", "ERROR(F3): three\n"), []string{"ERROR [1:1] three (F3)"}, wire.DefaultColdBudget
 		},
 	}
 }
@@ -605,7 +606,7 @@ func garbageStdout() faultCase {
 		fault: func(t *testing.T, w *workspace) result {
 			return w.run(w.edit("s", "a.fake", "ERROR(G1): one\n"), nil, "hook", "claude")
 		},
-		budget: sidecar.DefaultColdBudget,
+		budget: wire.DefaultColdBudget,
 		block: []string{brokenNote, "fake is broken (server wrote something other than an LSP message on stdout: ",
 			"; it restarts on the next change after "},
 		status: func(t *testing.T, w *workspace) {
@@ -631,7 +632,7 @@ func garbageStdout() faultCase {
 			}
 		},
 		next: func(t *testing.T, w *workspace) (string, []string, time.Duration) {
-			return w.edit("s", "b.ok", "ERROR(H2): still healthy\n"), []string{"ERROR [1:1] still healthy (H2)"}, sidecar.DefaultBudget
+			return w.edit("s", "b.ok", "ERROR(H2): still healthy\n"), []string{"ERROR [1:1] still healthy (H2)"}, wire.DefaultBudget
 		},
 	}
 }

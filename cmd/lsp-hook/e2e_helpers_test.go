@@ -22,6 +22,7 @@ import (
 
 	"github.com/lsp-hook/lsp-hook/internal/proc"
 	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // The e2e tests run the real binary as Claude Code runs a PostToolUse hook:
@@ -142,7 +143,7 @@ func childEnv(rt string, extra []string) []string {
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		switch k {
-		case "XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "XDG_STATE_HOME", sidecar.SocketEnv, "LSP_HOOK_LOG_LEVEL":
+		case "XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "XDG_STATE_HOME", wire.SocketEnv, "LSP_HOOK_LOG_LEVEL":
 			continue
 		}
 		env = append(env, kv)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // The `hooks run` tests run the binary as an agent runtime would: YAML
@@ -117,7 +117,7 @@ func TestHooksRunThousandEvents(t *testing.T) {
 	if got := w.readFile("conf/bad.yaml"); got != badYAML {
 		t.Errorf("conf/bad.yaml changed: %q", got)
 	}
-	if st, ok := w.status(); !ok || st.Counters[sidecar.MethodNotifyChange] != 375 {
+	if st, ok := w.status(); !ok || st.Counters[wire.MethodNotifyChange] != 375 {
 		t.Errorf("daemon: running %v, counters %v; want 375 notify_change", ok, st.Counters)
 	}
 }
@@ -197,7 +197,7 @@ func TestHooksRunPublish(t *testing.T) {
 	if len(lines) != 1 {
 		t.Fatalf("subscribe --count 1 printed %d lines:\n%s", len(lines), sub.stdout)
 	}
-	var p sidecar.Published
+	var p wire.Published
 	if err := json.Unmarshal([]byte(lines[0]), &p); err != nil {
 		t.Fatal(err)
 	}

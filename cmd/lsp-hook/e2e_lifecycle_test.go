@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // useFakeServer configures testdata/fakelsp in mode as the workspace's
@@ -79,8 +80,8 @@ func TestRestartCommand(t *testing.T) {
 	} else if !strings.Contains(block, "no fresh diagnostics from fake (not running)") || strings.Contains(block, "ERROR [") {
 		t.Errorf("hook with a broken server:\n%s", block)
 	}
-	if r.elapsed > sidecar.DefaultBudget {
-		t.Errorf("hook with a broken server took %v, more than the %v budget", r.elapsed, sidecar.DefaultBudget)
+	if r.elapsed > wire.DefaultBudget {
+		t.Errorf("hook with a broken server took %v, more than the %v budget", r.elapsed, wire.DefaultBudget)
 	}
 
 	if r := w.run("", nil, "restart", "nope"); r.exit != 2 || !strings.Contains(r.stderr, "no such language server") {

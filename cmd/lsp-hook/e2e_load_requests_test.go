@@ -15,6 +15,7 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 
 	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // What requestMix.do returns, instead of a method, for a request whose
@@ -47,8 +48,8 @@ func (m requestMix) abandon(ctx context.Context, k int) error {
 	}
 	defer nc.Close()
 	f := loadFileOf("go", 0, false, fmt.Sprintf("request %d", k))
-	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": sidecar.MethodNotifyChange,
-		"params": sidecar.NotifyChangeParams{Changes: []sidecar.Change{{Path: f.rel, Content: &f.text}}, Source: "load"}})
+	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": wire.MethodNotifyChange,
+		"params": wire.NotifyChangeParams{Changes: []wire.Change{{Path: f.rel, Content: &f.text}}, Source: "load"}})
 	if err != nil {
 		return err
 	}
@@ -57,7 +58,7 @@ func (m requestMix) abandon(ctx context.Context, k int) error {
 }
 
 // do sends request k and checks its answer; it returns the method sent.
-func (m requestMix) do(ctx context.Context, k int, conn *sidecar.Client) (string, error) {
+func (m requestMix) do(ctx context.Context, k int, conn *wire.Client) (string, error) {
 	call := func(method string, params, result any) error {
 		if conn != nil {
 			return conn.Call(ctx, method, params, result)
@@ -76,38 +77,38 @@ func (m requestMix) do(ctx context.Context, k int, conn *sidecar.Client) (string
 	case k%50 == 25:
 		return methodAbandoned, m.abandon(ctx, k)
 	case k%4 < 2:
-		ch := sidecar.Change{Path: f.rel, Mode: sidecar.ModeEdit}
+		ch := wire.Change{Path: f.rel, Mode: wire.ModeEdit}
 		if k%4 == 0 { // as a Write event sends it
 			text := f.text
-			ch.Content, ch.Mode = &text, sidecar.ModeWrite
+			ch.Content, ch.Mode = &text, wire.ModeWrite
 		}
-		var res sidecar.Result
-		if err := call(sidecar.MethodNotifyChange, sidecar.NotifyChangeParams{Changes: []sidecar.Change{ch}, Source: "load"}, &res); err != nil {
-			return sidecar.MethodNotifyChange, err
+		var res wire.Result
+		if err := call(wire.MethodNotifyChange, wire.NotifyChangeParams{Changes: []wire.Change{ch}, Source: "load"}, &res); err != nil {
+			return wire.MethodNotifyChange, err
 		}
-		return sidecar.MethodNotifyChange, checkResult(f, res)
+		return wire.MethodNotifyChange, checkResult(f, res)
 	case k%4 == 2:
-		p := sidecar.DiagnosticsParams{}
+		p := wire.DiagnosticsParams{}
 		if k%8 == 2 {
 			p.Paths = []string{f.rel}
 		}
-		var res sidecar.Result
-		if err := call(sidecar.MethodDiagnostics, p, &res); err != nil {
-			return sidecar.MethodDiagnostics, err
+		var res wire.Result
+		if err := call(wire.MethodDiagnostics, p, &res); err != nil {
+			return wire.MethodDiagnostics, err
 		}
 		if len(res.Files) > 0 || len(res.Notes) > 0 { // validators keep no state; no server runs here
-			return sidecar.MethodDiagnostics, fmt.Errorf("diagnostics %v: files %+v, notes %q", p.Paths, res.Files, res.Notes)
+			return wire.MethodDiagnostics, fmt.Errorf("diagnostics %v: files %+v, notes %q", p.Paths, res.Files, res.Notes)
 		}
-		return sidecar.MethodDiagnostics, nil
+		return wire.MethodDiagnostics, nil
 	default:
 		var st sidecar.StatusResult
-		if err := call(sidecar.MethodStatus, struct{}{}, &st); err != nil {
-			return sidecar.MethodStatus, err
+		if err := call(wire.MethodStatus, struct{}{}, &st); err != nil {
+			return wire.MethodStatus, err
 		}
 		if st.Pid == 0 || st.Process == nil {
-			return sidecar.MethodStatus, fmt.Errorf("status without pid or process block: %+v", st)
+			return wire.MethodStatus, fmt.Errorf("status without pid or process block: %+v", st)
 		}
-		return sidecar.MethodStatus, nil
+		return wire.MethodStatus, nil
 	}
 }
 
@@ -124,7 +125,7 @@ func (m requestMix) run(ctx context.Context, first, n, workers int) (map[string]
 	var wg sync.WaitGroup
 	for wk := range workers {
 		wg.Go(func() {
-			conn, err := sidecar.Dial(ctx, m.w.socket(), "e2e-load")
+			conn, err := wire.Dial(ctx, m.w.socket(), "e2e-load")
 			if err != nil {
 				mu.Lock()
 				errs = append(errs, err)
@@ -133,7 +134,7 @@ func (m requestMix) run(ctx context.Context, first, n, workers int) (map[string]
 			}
 			defer conn.Close()
 			for k := first + wk; k < first+n; k += workers {
-				var c *sidecar.Client
+				var c *wire.Client
 				if k%5 == 0 {
 					c = conn
 				}
@@ -180,8 +181,8 @@ func TestLoadRequestsBackToBaseline(t *testing.T) {
 	// The baseline: once the checks the warm-up abandoned are over (a
 	// check of the Go file that is waited for comes after them), and two
 	// readings agree.
-	var res sidecar.Result
-	if err := w.rpc(ctx, sidecar.MethodNotifyChange, sidecar.NotifyChangeParams{Changes: []sidecar.Change{{Path: goFile.rel}}}, &res); err != nil {
+	var res wire.Result
+	if err := w.rpc(ctx, wire.MethodNotifyChange, wire.NotifyChangeParams{Changes: []wire.Change{{Path: goFile.rel}}}, &res); err != nil {
 		t.Fatal(err)
 	} else if err := checkResult(goFile, res); err != nil {
 		t.Fatal(err)
@@ -196,7 +197,7 @@ func TestLoadRequestsBackToBaseline(t *testing.T) {
 		t.Fatalf("the daemon did not settle after the warm-up: %+v, %v", before, err)
 	}
 	var stBefore sidecar.StatusResult
-	if err := w.rpc(ctx, sidecar.MethodStatus, struct{}{}, &stBefore); err != nil {
+	if err := w.rpc(ctx, wire.MethodStatus, struct{}{}, &stBefore); err != nil {
 		t.Fatal(err)
 	}
 
@@ -254,12 +255,12 @@ func TestLoadRequestsBackToBaseline(t *testing.T) {
 			before.Goroutines, after.Goroutines, allowGoroutines, before.OpenFDs, after.OpenFDs, allowFDs)
 	}
 	var stAfter sidecar.StatusResult
-	if err := w.rpc(ctx, sidecar.MethodStatus, struct{}{}, &stAfter); err != nil {
+	if err := w.rpc(ctx, wire.MethodStatus, struct{}{}, &stAfter); err != nil {
 		t.Fatal(err)
 	}
 	wantCounts := map[string]int64{
-		sidecar.MethodNotifyChange: sent[sidecar.MethodNotifyChange] + sent[methodAbandoned],
-		sidecar.MethodDiagnostics:  sent[sidecar.MethodDiagnostics],
+		wire.MethodNotifyChange: sent[wire.MethodNotifyChange] + sent[methodAbandoned],
+		wire.MethodDiagnostics:  sent[wire.MethodDiagnostics],
 	}
 	for method, want := range wantCounts {
 		if got := stAfter.Counters[method] - stBefore.Counters[method]; got != want {

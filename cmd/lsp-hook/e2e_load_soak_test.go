@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // TestLoadSoak makes 10,000 edits one after another, each a notify_change
@@ -45,9 +45,9 @@ func TestLoadSoak(t *testing.T) {
 	subscribed := make(chan struct{})
 	var sub sync.WaitGroup
 	sub.Go(func() {
-		err := sidecar.Subscribe(subCtx, "e2e-load", sidecar.StartOptions{Executable: lspHook, Root: w.root, Socket: w.socket()},
-			func(sidecar.HelloResult) { close(subscribed) },
-			func(m sidecar.Published) bool {
+		err := wire.Subscribe(subCtx, "e2e-load", wire.StartOptions{Executable: lspHook, Root: w.root, Socket: w.socket()},
+			func(wire.HelloResult) { close(subscribed) },
+			func(m wire.Published) bool {
 				got.Add(1)
 				dropped.Add(m.Dropped)
 				return true
@@ -82,15 +82,15 @@ func TestLoadSoak(t *testing.T) {
 			onlyNew = i%2 == 0
 		}
 		w.writeFile(f.rel, f.text)
-		p := sidecar.NotifyChangeParams{
-			Changes: []sidecar.Change{{Path: f.rel, Mode: sidecar.ModeEdit}}, Source: "soak", OnlyNew: &onlyNew, Publish: true,
+		p := wire.NotifyChangeParams{
+			Changes: []wire.Change{{Path: f.rel, Mode: wire.ModeEdit}}, Source: "soak", OnlyNew: &onlyNew, Publish: true,
 			BudgetMS: int(loadBudget.Milliseconds()), ColdBudgetMS: int(loadColdBudget.Milliseconds()),
 		}
-		var res sidecar.Result
-		if err := w.rpc(ctx, sidecar.MethodNotifyChange, p, &res); err != nil {
+		var res wire.Result
+		if err := w.rpc(ctx, wire.MethodNotifyChange, p, &res); err != nil {
 			t.Fatalf("edit %d (%s): %v", n, f.rel, err)
 		}
-		if f.lang == "go" && slices.ContainsFunc(res.Servers, func(s sidecar.ServerResult) bool { return s.Freshness != "fresh" }) {
+		if f.lang == "go" && slices.ContainsFunc(res.Servers, func(s wire.ServerResult) bool { return s.Freshness != "fresh" }) {
 			goTimeouts++
 			t.Logf("edit %d (%s): servers %+v", n, f.rel, res.Servers)
 		} else if err := checkResult(f, res); err != nil {

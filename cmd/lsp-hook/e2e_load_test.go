@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // Load test budgets: far above what a warm hook needs, so that a timeout
@@ -132,7 +133,7 @@ func newLoadWorkspace(t *testing.T, files []loadFile) *workspace {
 // rpc calls method on w's daemon over a connection of its own, as a hook
 // does: dial, hello, the call, close.
 func (w *workspace) rpc(ctx context.Context, method string, params, result any) error {
-	c, err := sidecar.Dial(ctx, w.socket(), "e2e-load")
+	c, err := wire.Dial(ctx, w.socket(), "e2e-load")
 	if err != nil {
 		return err
 	}
@@ -144,7 +145,7 @@ func (w *workspace) rpc(ctx context.Context, method string, params, result any) 
 // returns its process block.
 func (w *workspace) processStats(ctx context.Context) (sidecar.ProcessStats, error) {
 	var st sidecar.StatusResult
-	if err := w.rpc(ctx, sidecar.MethodStatus, struct{}{}, &st); err != nil {
+	if err := w.rpc(ctx, wire.MethodStatus, struct{}{}, &st); err != nil {
 		return sidecar.ProcessStats{}, err
 	}
 	if st.Process == nil || st.Process.Goroutines == 0 || st.Process.OpenFDs == 0 || st.Process.RSSKiB == 0 {
@@ -155,7 +156,7 @@ func (w *workspace) processStats(ctx context.Context) (sidecar.ProcessStats, err
 
 // checkResult checks a notify_change answer about f (its text as written):
 // its error, at its line, and nothing else; or nothing for a clean file.
-func checkResult(f loadFile, res sidecar.Result) error {
+func checkResult(f loadFile, res wire.Result) error {
 	if len(res.Notes) > 0 {
 		return fmt.Errorf("%s: notes %q", f.rel, res.Notes)
 	}

@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/internal/proc"
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 func TestMain(m *testing.M) {
@@ -403,8 +403,8 @@ func TestInProcessFallback(t *testing.T) {
 			defer w.use(t)()
 			r := w.run(event, []string{"LSP_HOOK_SOCKET=" + c.socket}, "hook", "claude")
 			checkLint(t, w.checkHook(r), []wantDiag{{file: "config.json", line: 8, col: 3, msg: "trailing commas are not allowed in JSON"}})
-			if r.elapsed > sidecar.DefaultColdBudget {
-				t.Errorf("the fallback answer took %v, more than the %v cold budget", r.elapsed, sidecar.DefaultColdBudget)
+			if r.elapsed > wire.DefaultColdBudget {
+				t.Errorf("the fallback answer took %v, more than the %v cold budget", r.elapsed, wire.DefaultColdBudget)
 			}
 			if ps := procsIn(w.root, ""); len(ps) != 0 {
 				t.Errorf("processes left in the workspace: %+v", ps)

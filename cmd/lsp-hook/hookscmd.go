@@ -14,7 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/lsp-hook/lsp-hook/hooks"
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // hooksCommand is `lsp-hook hooks run|check`: YAML hook declarations for
@@ -29,8 +29,8 @@ func hooksCommand() *cli.Command {
 			Usage: "read events as JSON lines on stdin, check the files the declarations match, write every event back in order",
 			Flags: []cli.Flag{
 				configFlag, rootFlag, socketFlag,
-				&cli.DurationFlag{Name: "budget", Value: sidecar.DefaultBudget, Usage: "time per event when the daemon is warm"},
-				&cli.DurationFlag{Name: "cold-budget", Value: sidecar.DefaultColdBudget, Usage: "time per event when the daemon or a server has to start"},
+				&cli.DurationFlag{Name: "budget", Value: wire.DefaultBudget, Usage: "time per event when the daemon is warm"},
+				&cli.DurationFlag{Name: "cold-budget", Value: wire.DefaultColdBudget, Usage: "time per event when the daemon or a server has to start"},
 				&cli.BoolFlag{Name: "no-daemon", Usage: "run the built-in validators in-process only"},
 				&cli.BoolFlag{Name: "verbose", Usage: "log every checked event to stderr (default: warnings only)"},
 			},
@@ -116,11 +116,11 @@ func subscribeCommand() *cli.Command {
 			enc := json.NewEncoder(c.App.Writer)
 			enc.SetEscapeHTML(false)
 			var writeErr error
-			ready := func(h sidecar.HelloResult) {
+			ready := func(h wire.HelloResult) {
 				fmt.Fprintf(c.App.ErrWriter, "lsp-hook: subscribed to daemon pid %d for %s\n", h.Pid, h.Root)
 			}
-			err = sidecar.Subscribe(ctx, buildVersion(), sidecar.StartOptions{Root: root, Socket: socketFor(c, root), Wait: 10 * time.Second}, ready,
-				func(m sidecar.Published) bool {
+			err = wire.Subscribe(ctx, buildVersion(), wire.StartOptions{Root: root, Socket: socketFor(c, root), Wait: 10 * time.Second}, ready,
+				func(m wire.Published) bool {
 					if writeErr = enc.Encode(m); writeErr != nil {
 						return false
 					}

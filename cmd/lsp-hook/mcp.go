@@ -10,7 +10,7 @@ import (
 
 	"github.com/lsp-hook/lsp-hook/config"
 	"github.com/lsp-hook/lsp-hook/mcp"
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // mcpDaemonWait bounds how long `lsp-hook mcp` waits for a daemon it
@@ -32,9 +32,9 @@ func mcpCommand() *cli.Command {
 			srv, closeDaemon := mcp.NewServer(mcp.Options{
 				Root: root, Version: buildVersion(), NavigationTools: cfg.NavigationTools,
 				Connect: func(ctx context.Context) (mcp.Daemon, error) {
-					d, _, err := sidecar.Connect(ctx, buildVersion(), sidecar.StartOptions{Root: root, Socket: socket, Wait: mcpDaemonWait})
+					d, _, err := wire.Connect(ctx, buildVersion(), wire.StartOptions{Root: root, Socket: socket, Wait: mcpDaemonWait})
 					if err != nil {
-						return nil, err // not a nil *sidecar.Client in a non-nil interface
+						return nil, err // not a nil *wire.Client in a non-nil interface
 					}
 					return d, nil
 				},

@@ -8,7 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/lsp-hook/lsp-hook/internal/workspace"
-	"github.com/lsp-hook/lsp-hook/sidecar"
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // workspaceRoot is --root, else the git top level of the working directory
@@ -21,7 +21,7 @@ func socketFor(c *cli.Context, root string) string {
 	if s := c.String("socket"); s != "" {
 		return s
 	}
-	return sidecar.SocketPath(root)
+	return wire.SocketPath(root)
 }
 
 func absPath(p string) string {

@@ -1,4 +1,4 @@
-package sidecar
+package wire
 
 import (
 	"bytes"
@@ -28,10 +28,10 @@ func TestOpenLogUnwritable(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var also bytes.Buffer
-			log, closeLog, err := openLog(c.file, &also)
+			log, closeLog, err := OpenLog(c.file, &also)
 			defer closeLog()
 			if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.file) {
-				t.Errorf("openLog error = %v, want %v naming %s", err, c.want, c.file)
+				t.Errorf("OpenLog error = %v, want %v naming %s", err, c.want, c.file)
 			}
 			log.Info("still logging")
 			if !strings.Contains(also.String(), "still logging") {
@@ -39,9 +39,9 @@ func TestOpenLogUnwritable(t *testing.T) {
 			}
 		})
 	}
-	log, closeLog, err := openLog(filepath.Join(dir, "ok.log"), nil)
+	log, closeLog, err := OpenLog(filepath.Join(dir, "ok.log"), nil)
 	defer closeLog()
 	if err != nil || log == nil {
-		t.Errorf("openLog of a writable file = %v", err)
+		t.Errorf("OpenLog of a writable file = %v", err)
 	}
 }

@@ -6,27 +6,13 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"path/filepath"
-	"strconv"
 	"syscall"
 
 	"golang.org/x/sys/unix"
 )
 
-// socketDir is the default socket directory: $XDG_RUNTIME_DIR/lsp-hook
-// when XDG_RUNTIME_DIR is set (XDG Base Directory: a per-user 0700
-// directory, Linux's /run/user/<uid>), else $TMPDIR/lsp-hook-<uid> (macOS's
-// $TMPDIR is per-user already).
-func socketDir() string {
-	if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" {
-		return filepath.Join(d, "lsp-hook")
-	}
-	return filepath.Join(os.TempDir(), "lsp-hook-"+strconv.Itoa(os.Getuid()))
-}
-
-// socketDirHint is what checkSocketPath suggests setting besides
-// $LSP_HOOK_SOCKET.
-const socketDirHint = "XDG_RUNTIME_DIR"
+// The daemon's platform part of the socket on unix; the client's (the
+// socket directory, its path limit, the log) is wire's.
 
 // listenUnix listens on the Unix socket path, which must not exist,
 // creating it 0600 (no moment with a wider mode: the umask covers the
@@ -67,10 +53,4 @@ func openFileID(f *os.File) (fileKey, error) {
 		return fileKey{}, err
 	}
 	return fileKey{dev: uint64(st.Dev), ino: st.Ino}, nil
-}
-
-// openAppend opens the log at path for appending, creating it 0600,
-// refusing a symlink (O_NOFOLLOW: open(2) fails with ELOOP).
-func openAppend(path string) (*os.File, error) {
-	return os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|unix.O_NOFOLLOW, 0o600)
 }

@@ -1,4 +1,4 @@
-package sidecar
+package wire
 
 import (
 	"context"
@@ -42,4 +42,26 @@ func lockStart(ctx context.Context, socket string) (unlock func(), err error) {
 		return nil, fmt.Errorf("taking start lock %s: %w", f.Name(), lockErr)
 	}
 	return func() { f.Close() }, nil
+}
+
+// ErrAlreadyRunning is returned by TakeLock (and the daemon's Listen) when another daemon holds the
+// socket's lock.
+var ErrAlreadyRunning = errors.New("a daemon is already serving this socket")
+
+// TakeLock opens (creating it, 0600) the lock file of socket and takes its
+// exclusive lock without waiting, as the daemon does while it runs (internal/filelock: flock(2), or
+// LockFileEx on Windows): ErrAlreadyRunning when another daemon holds it.
+func TakeLock(socket string) (*os.File, error) {
+	f, err := os.OpenFile(LockPath(socket), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("opening lock: %w", err)
+	}
+	if err := filelock.TryLock(f); err != nil {
+		f.Close()
+		if errors.Is(err, filelock.ErrLocked) {
+			return nil, fmt.Errorf("%w (%s)", ErrAlreadyRunning, socket)
+		}
+		return nil, fmt.Errorf("taking lock: %w", err)
+	}
+	return f, nil
 }

@@ -1,4 +1,4 @@
-package sidecar
+package wire
 
 import (
 	"crypto/sha256"
@@ -28,24 +28,20 @@ func SocketPath(root string) string {
 }
 
 // The platform's part of the socket, one set per platform file
-// (socket_unix.go, socket_windows.go; peer_linux.go, peer_darwin.go,
-// peer_windows.go):
+// (socket_unix.go, socket_windows.go; socket_linux.go, socket_darwin.go,
+// socket_otherunix.go for maxSocketPath); the daemon's part (listening,
+// peer checks, file identities) is in package sidecar:
 //
-//	socketDir() string                                  // the default socket directory
-//	maxSocketPath                                       // the longest socket path bind accepts, in bytes
-//	socketDirHint                                       // what to set for a shorter one
-//	listenUnix(socket string) (*net.UnixListener, error) // listen, the socket file private from the start
-//	checkPeer(conn *net.UnixConn) error                 // refuse a peer of another user
-//	fileID(p string) (fileKey, error)                   // identity of the file at p, not following a link
-//	openFileID(f *os.File) (fileKey, error)             // identity of an open file
-//	openAppend(path string) (*os.File, error)           // the log, 0600, not through a link
+//	socketDir() string                        // the default socket directory
+//	maxSocketPath                             // the longest socket path bind accepts, in bytes
+//	socketDirHint                             // what to set for a shorter one
+//	openAppend(path string) (*os.File, error) // the log, 0600, not through a link
 //
-// On unix the socket directory is 0700 and ours, the socket 0600, and
-// checkPeer reads the peer's uid (SO_PEERCRED on Linux, LOCAL_PEERCRED on
-// macOS). On Windows (AF_UNIX, Windows 10 1803 and later) a socket has no
-// peer credentials: the directory's ACL, admitting only our user
-// (internal/privdir), is the check, and checkPeer admits every peer that
-// got through it.
+// On unix the socket directory is 0700 and ours (EnsureDir), the socket
+// 0600, and the daemon reads a peer's uid (SO_PEERCRED on Linux,
+// LOCAL_PEERCRED on macOS). On Windows (AF_UNIX, Windows 10 1803 and
+// later) a socket has no peer credentials: the directory's ACL, admitting
+// only our user (internal/privdir), is the check.
 
 // LogPath returns the daemon's default log file, beside its socket:
 // <socket without .sock>.log.
@@ -53,7 +49,9 @@ func LogPath(socket string) string {
 	return trimExt(socket) + ".log"
 }
 
-func lockPath(socket string) string { return trimExt(socket) + ".lock" }
+// LockPath returns the file the daemon serving socket holds locked while
+// it runs: <socket without .sock>.lock, beside the start lock.
+func LockPath(socket string) string { return trimExt(socket) + ".lock" }
 
 func trimExt(p string) string { return p[:len(p)-len(filepath.Ext(p))] }
 
@@ -61,11 +59,11 @@ func trimExt(p string) string { return p[:len(p)-len(filepath.Ext(p))] }
 // with.
 var ErrUnsafeDir = errors.New("unsafe socket directory")
 
-// ensureDir creates the socket directory private if needed (0700 on unix;
+// EnsureDir creates the socket directory private if needed (0700 on unix;
 // on Windows an ACL admitting only our user; its parent as usual) and
 // checks it is safe: a real directory (not a link), ours, that no other
 // user may enter (internal/privdir).
-func ensureDir(dir string) error {
+func EnsureDir(dir string) error {
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return fmt.Errorf("creating %s: %w", filepath.Dir(dir), err)
 	}
@@ -85,9 +83,9 @@ func dirError(dir string, err error) error {
 	return fmt.Errorf("preparing socket directory: %w", err)
 }
 
-// checkSocketPath refuses a socket path the kernel would refuse, with an
+// CheckSocketPath refuses a socket path the kernel would refuse, with an
 // error that says so (bind's own is "invalid argument").
-func checkSocketPath(p string) error {
+func CheckSocketPath(p string) error {
 	if len(p) > maxSocketPath {
 		return fmt.Errorf("socket path %s is %d bytes; Unix sockets allow %d (set %s or %s to a shorter directory)", p, len(p), maxSocketPath, SocketEnv, socketDirHint)
 	}

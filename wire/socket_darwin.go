@@ -1,4 +1,4 @@
-package sidecar
+package wire
 
 // maxSocketPath is the longest socket path macOS accepts: sun_path holds
 // 104 bytes including the terminating NUL (<sys/un.h>, unix(4)).

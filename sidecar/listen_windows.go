@@ -1,38 +1,19 @@
 package sidecar
 
 import (
-	"errors"
 	"fmt"
 	"net"
 	"os"
-	"path/filepath"
 
 	"golang.org/x/sys/windows"
 )
 
-// socketDir is the default socket directory: %LOCALAPPDATA%\lsp-hook (the
-// user's own local application data, FOLDERID_LocalAppData), else
-// %TEMP%\lsp-hook (per-user too). ensureDir gives it an ACL admitting only
-// the user.
-func socketDir() string {
-	if d := os.Getenv("LOCALAPPDATA"); d != "" {
-		return filepath.Join(d, "lsp-hook")
-	}
-	return filepath.Join(os.TempDir(), "lsp-hook")
-}
-
-// socketDirHint is what checkSocketPath suggests setting besides
-// $LSP_HOOK_SOCKET.
-const socketDirHint = "LOCALAPPDATA"
-
-// maxSocketPath is the longest AF_UNIX socket path Windows accepts:
-// sun_path holds UNIX_PATH_MAX, 108, bytes including the terminating NUL
-// (afunix.h).
-const maxSocketPath = 107
+// The daemon's platform part of the socket on Windows; the client's
+// (the socket directory, its path limit, the log) is wire's.
 
 // listenUnix listens on the AF_UNIX socket path (Windows 10 1803 and
 // later), which must not exist. Windows has no umask and no socket mode:
-// the socket file inherits the ACL of the directory ensureDir made, which
+// the socket file inherits the ACL of the directory EnsureDir made, which
 // admits only our user.
 func listenUnix(socket string) (*net.UnixListener, error) {
 	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: socket, Net: "unix"})
@@ -45,7 +26,7 @@ func listenUnix(socket string) (*net.UnixListener, error) {
 // checkPeer admits every peer: an AF_UNIX socket on Windows has no peer
 // credentials (no SO_PEERCRED; SIO_AF_UNIX_GETPEERPID gives a pid, not a
 // user). Only a process of our user can reach the socket, since its
-// directory's ACL admits no one else (ensureDir, internal/privdir): that
+// directory's ACL admits no one else (EnsureDir, internal/privdir): that
 // ACL is the Windows peer check.
 func checkPeer(*net.UnixConn) error { return nil }
 
@@ -78,29 +59,4 @@ func handleID(h windows.Handle) (fileKey, error) {
 		return fileKey{}, fmt.Errorf("reading the file's identity: %w", err)
 	}
 	return fileKey{dev: uint64(info.VolumeSerialNumber), ino: uint64(info.FileIndexHigh)<<32 | uint64(info.FileIndexLow)}, nil
-}
-
-// errLogLink is openAppend's refusal of a log path that is a link.
-var errLogLink = errors.New("is a symlink or other reparse point")
-
-// openAppend opens the log at path for appending, creating it, refusing a
-// link: it opens the path itself (FILE_FLAG_OPEN_REPARSE_POINT, Windows'
-// O_NOFOLLOW) and refuses a handle with FILE_ATTRIBUTE_REPARSE_POINT
-// (GetFileInformationByHandle). Its ACL is inherited from the socket
-// directory's.
-func openAppend(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|windows.O_FILE_FLAG_OPEN_REPARSE_POINT, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	var info windows.ByHandleFileInformation
-	if err := windows.GetFileInformationByHandle(windows.Handle(f.Fd()), &info); err != nil {
-		f.Close()
-		return nil, &os.PathError{Op: "GetFileInformationByHandle", Path: path, Err: err}
-	}
-	if info.FileAttributes&windows.FILE_ATTRIBUTE_REPARSE_POINT != 0 {
-		f.Close()
-		return nil, &os.PathError{Op: "open", Path: path, Err: errLogLink}
-	}
-	return f, nil
 }

@@ -1,4 +1,4 @@
-package sidecar
+package wire
 
 import (
 	"os"

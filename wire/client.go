@@ -1,4 +1,4 @@
-package sidecar
+package wire
 
 import (
 	"context"
@@ -150,10 +150,10 @@ func Connect(ctx context.Context, version string, opts StartOptions) (c *Client,
 	}
 	// A daemon could not listen where the socket directory is unsafe or
 	// cannot be made: fail now rather than wait for it.
-	if err := checkSocketPath(opts.Socket); err != nil {
+	if err := CheckSocketPath(opts.Socket); err != nil {
 		return nil, false, err
 	}
-	if err := ensureDir(filepath.Dir(opts.Socket)); err != nil {
+	if err := EnsureDir(filepath.Dir(opts.Socket)); err != nil {
 		return nil, false, err
 	}
 	wait := opts.Wait
@@ -210,7 +210,7 @@ func Connect(ctx context.Context, version string, opts StartOptions) (c *Client,
 // lock taken and exit. The error is ctx's.
 func awaitDaemonLock(ctx context.Context, socket, version string) (c *Client, err error) {
 	err = poll.Until(ctx, 5*time.Millisecond, 100*time.Millisecond, func() bool {
-		if f, err := takeLock(socket); err == nil {
+		if f, err := TakeLock(socket); err == nil {
 			f.Close() // free: the daemon about to start takes it
 			return true
 		}

@@ -1,0 +1,67 @@
+package sidecar
+
+import (
+	"github.com/lsp-hook/lsp-hook/lsp"
+	"github.com/lsp-hook/lsp-hook/wire"
+)
+
+// The results of status and restart carry lsp's status types (a server's
+// state, its stderr, the watcher's coverage), so the daemon declares them:
+// wire must not import lsp. Their method names are wire's (MethodStatus,
+// MethodRestart).
+
+// StatusResult describes the daemon: process ID, uptime in seconds,
+// workspace root, each language server, request counters, and the
+// daemon process's own resource use.
+type StatusResult struct {
+	Running bool   `json:"running"` // false: no daemon answered (set by the client)
+	Pid     int    `json:"pid"`
+	Version string `json:"version"`
+	UptimeS int64  `json:"uptime_s"`
+	Root    string `json:"root"`
+	LogFile string `json:"log_file,omitempty"`
+	// Socket is the daemon's socket path, where clients reach it.
+	Socket  string         `json:"socket,omitempty"`
+	Servers []ServerStatus `json:"servers"`
+	Linters []LinterStatus `json:"linters,omitempty"`
+	// Untrusted lists what does not run until `lsp-hook trust`: the
+	// workspace config's keys (config.Config.Untrusted), then the
+	// workspace's own programs linters wanted, as "PROGRAM (linter NAME)"
+	// (Engine.Untrusted).
+	Untrusted []string         `json:"untrusted,omitempty"`
+	Counters  map[string]int64 `json:"counters"`
+	// Process is the daemon's own goroutines, open file descriptors, RSS
+	// and Go heap (KiB), read when status was answered; nil from a daemon
+	// older than protocol 6.
+	Process *ProcessStats `json:"process,omitempty"`
+	// LogError says why the daemon cannot write LogFile (it serves on,
+	// logging nowhere); "" when the log is written.
+	LogError string `json:"log_error,omitempty"`
+	// Watcher is the workspace file watcher's coverage (lsp.WatcherStatus:
+	// backend, watched and scanned directories and files, budget, scan
+	// round); nil while it does not run, or from an older daemon.
+	Watcher *lsp.WatcherStatus `json:"watcher,omitempty"`
+}
+
+// ServerStatus is one language server in status: name, root, state
+// ("starting", "active", "broken", "disabled", "unavailable"), pid (0 when
+// not running), last error, a broken server's last stderr lines, open
+// documents, and work-in-progress titles. The wire shape is
+// lsp.ServerStatus's.
+type ServerStatus = lsp.ServerStatus
+
+// RestartResult lists the servers restarted (every root of each), as they
+// stood before: a broken one with its last error and stderr. Each is
+// stopped or cleared, and starts afresh on the next change that needs it.
+// An empty list means none was running or had failed.
+type RestartResult struct {
+	Restarted []ServerStatus `json:"restarted"`
+}
+
+// phaseOf returns p's phase, "edit" when unset.
+func phaseOf(p wire.NotifyChangeParams) string {
+	if p.Phase == phaseDiagnose {
+		return phaseDiagnose
+	}
+	return phaseEdit
+}
