@@ -139,6 +139,9 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	sent := time.Now()
 	want := make(map[string]int32, len(docs)) // uri → version sent
 	for _, d := range docs {
+		if c.server.IgnoresUnchangedText && !d.Recheck {
+			c.awaitRevisit(ctx, d)
+		}
 		uri, v, err := c.sync(d)
 		if err != nil {
 			out.Err = fmt.Errorf("syncing %s: %w", d.Path, err)
@@ -534,11 +537,13 @@ func (c *Client) sync(d Doc) (string, int32, error) {
 	// closed one's, so that a late answer about the closed document is
 	// never taken for the new one's.
 	reopen := open && forced && c.server.IgnoresUnchangedText && bytes.Equal(doc.text, text)
-	if open && !forced && c.server.IgnoresUnchangedText && !bytes.Equal(doc.text, text) && revisits(doc.sent, textHash(text)) {
-		// A text sent before comes back (A, B, A): clangd compares a
-		// change with the last one it processed, not the last one sent,
-		// so when it dropped B for A it finds A unchanged and answers
-		// nothing (TestClangdHeaderRace). Send it as a forced version.
+	if open && !forced && c.server.IgnoresUnchangedText && c.revisitLocked(uri, doc, text) {
+		// A text sent before comes back (A, B, A) while B is unanswered:
+		// clangd compares a change with the last one it processed, not
+		// the last one sent, so if it dropped B for A it finds A
+		// unchanged and answers nothing (TestClangdHeaderRace). Update
+		// waited for B's answer (awaitRevisit); it did not come, so A
+		// goes out as a forced version.
 		forced, reopen = true, true
 	}
 	if reopen && bytes.Equal(doc.text, text) && doc.lastSent().forced && c.changed <= doc.lastSent().seq {
@@ -612,9 +617,59 @@ func (c *Client) sync(d Doc) (string, int32, error) {
 	return uri, version, err
 }
 
-// revisits reports whether a version of sent had the text whose hash is h.
-func revisits(sent []sentVersion, h uint64) bool {
-	return slices.ContainsFunc(sent, func(s sentVersion) bool { return s.hash == h })
+// revisitLocked reports whether text, other than the document's last
+// text sent, is one sent before (A, B, A) while that last version is still
+// unanswered. c.mu is held (store.mu is taken inside it, as the lock order
+// allows).
+func (c *Client) revisitLocked(uri string, doc *document, text []byte) bool {
+	h := textHash(text)
+	last := doc.lastSent()
+	if len(doc.sent) == 0 || last.hash == h || !slices.ContainsFunc(doc.sent, func(s sentVersion) bool { return s.hash == h }) {
+		return false
+	}
+	pushes, pulls, pulling, versioned := c.store.answers(uri)
+	return judge(doc.sent, last.version, pushes, pulls, pulling, versioned).state != docFresh
+}
+
+// revisitWait bounds how long a check waits for the answer to a
+// document's last version before sending a text that comes back.
+const revisitWait = 2 * time.Second
+
+// awaitRevisit waits, for at most revisitWait within ctx, while d's text
+// is one sent before whose later version is still unanswered (A, B, A;
+// revisitLocked): once clangd has processed B, A is a change to it, sent
+// as one, and no document is closed and opened again while clangd builds
+// it (doing so has left clangd 14 hung: TestClangdHeaderRace under make
+// test).
+func (c *Client) awaitRevisit(ctx context.Context, d Doc) {
+	text := d.Text
+	if text == nil {
+		b, err := readBounded(d.Path, maxConvertRead)
+		if err != nil {
+			return
+		}
+		text = b
+	}
+	uri := pathToURI(d.Path)
+	ctx, cancel := context.WithTimeout(ctx, revisitWait)
+	defer cancel()
+	for {
+		_, arrived := c.store.mark()
+		c.mu.Lock()
+		doc, open := c.docs[uri]
+		waiting := open && c.revisitLocked(uri, doc, text)
+		c.mu.Unlock()
+		if !waiting {
+			return
+		}
+		select {
+		case <-arrived:
+		case <-ctx.Done():
+			return
+		case <-c.exited:
+			return
+		}
+	}
 }
 
 // lastSent returns the newest version sent of d; the zero value when none.
