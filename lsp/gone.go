@@ -91,12 +91,23 @@ func (c *Client) forgetGone(paths []string) []string {
 // maxNeighbours bounds the documents re-checked after a deletion.
 const maxNeighbours = 3
 
-// neighbours returns up to n documents to re-check after the files gone
-// were deleted, so that the server's answer about what the deletion broke
-// can be waited for: the open documents, those in a deleted file's
-// directory first, then by path; with none open, the files of the
-// server's languages beside a deleted file on disk.
-func (c *Client) neighbours(gone []string, n int) []Doc {
+// neighbours returns the documents to re-check after the files gone were
+// deleted, so that the server's answer about what the deletion broke can
+// be waited for: first the importers of a gone file, for a server that
+// checks only what is open (config.Server.OpenDependents: dependentsOf,
+// within ctx), then, up to n in all, the open documents, those in a
+// deleted file's directory first, then by path; with none open, the files
+// of the server's languages beside a deleted file on disk.
+func (c *Client) neighbours(ctx context.Context, gone []string, n int) []Doc {
+	var out []Doc
+	goneDocs := make([]Doc, len(gone))
+	for i, p := range gone {
+		goneDocs[i] = Doc{Path: p}
+	}
+	for _, p := range c.dependentsOf(ctx, goneDocs) {
+		out = append(out, Doc{Path: p, Recheck: true})
+	}
+	n = max(n, len(out))
 	dirs := make(map[string]bool, len(gone))
 	for _, p := range gone {
 		dirs[filepath.Dir(p)] = true
@@ -126,9 +137,13 @@ func (c *Client) neighbours(gone []string, n int) []Doc {
 			}
 		}
 	}
-	var out []Doc
-	for _, p := range open[:min(len(open), n)] {
-		out = append(out, Doc{Path: p, Recheck: true})
+	for _, p := range open {
+		if len(out) >= n {
+			break
+		}
+		if !slices.ContainsFunc(out, func(d Doc) bool { return d.Path == p }) {
+			out = append(out, Doc{Path: p, Recheck: true})
+		}
 	}
 	return out
 }
@@ -180,7 +195,7 @@ func (m *Manager) Gone(ctx context.Context, paths []string, settle time.Duration
 		if len(closed) == 0 {
 			continue
 		}
-		docs := c.neighbours(closed, maxNeighbours)
+		docs := c.neighbours(ctx, closed, maxNeighbours)
 		if len(docs) == 0 {
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -101,5 +102,45 @@ func TestDeletedAndRestored(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestGoneRechecksImporters: after a module is deleted, the importers a
+// server that checks only open files (pyright) must re-check are found
+// through the import index, ahead of the open documents near the module:
+// zz.py, never opened, imports util.py; three unrelated files beside it
+// are open. pyright's CLI reports zz.py broken; so must the deletion's
+// answer.
+func TestGoneRechecksImporters(t *testing.T) {
+	requireServer(t, "pyright-langserver")
+	dir := workspace(t, map[string]string{
+		"pyrightconfig.json": "{}",
+		"util.py":            "def slug(s: str) -> str:\n    return s\n",
+		"aa.py":              "x = 1\n",
+		"ab.py":              "y = 2\n",
+		"ac.py":              "z = 3\n",
+		"zz.py":              "from util import slug\n\nx: str = slug(\"a\")\n",
+	})
+	m := NewManager(config.Default(), dir, testLogger(t))
+	t.Cleanup(m.Shutdown)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	for _, f := range []string{"aa.py", "ab.py", "ac.py"} {
+		m.Check(ctx, []Doc{{Path: filepath.Join(dir, f)}}, 0)
+	}
+	util := filepath.Join(dir, "util.py")
+	if err := os.Remove(util); err != nil {
+		t.Fatal(err)
+	}
+	truth := pyrightCLI(t, dir)
+	if len(truth["zz.py"]) == 0 {
+		t.Fatalf("pyright's CLI finds zz.py clean after util.py's deletion: %v", truth)
+	}
+	var got []string
+	for _, o := range m.Gone(ctx, []string{util}, 0) {
+		got = append(got, positions(o.Others[filepath.Join(dir, "zz.py")])...)
+	}
+	if !slices.Equal(got, truth["zz.py"]) {
+		t.Errorf("after util.py's deletion, zz.py errors at %v; pyright's CLI at %v", got, truth["zz.py"])
 	}
 }
