@@ -26,7 +26,10 @@ func statusAlive(pid int) bool {
 		return false // gopsutil's ErrorProcessNotRunning
 	}
 	st, err := p.Status()
-	if err != nil { // not implemented (Windows), or it exited meanwhile
+	if err != nil {
+		// Windows has no process state to read (and keeps no zombies),
+		// and a process that exited meanwhile has none: whether the pid
+		// exists is then the answer.
 		ok, err := process.PidExists(int32(pid))
 		return ok && err == nil
 	}
