@@ -9,11 +9,12 @@ import (
 	"testing"
 )
 
-// TestImportsStayBelow holds the package comments' rule: hooks, mcp and
-// wire reach the daemon through wire only, never importing the daemon and
-// engine (sidecar), and hooks and wire never lsp either; wire imports no
-// lsp-hook package but diag, config and internal helpers. Every file is
-// read, whatever its build tags; tests may import what they like.
+// TestImportsStayBelow holds the package comments' rules on lsp-hook's
+// own imports, one row a package: hooks, mcp and wire reach the daemon
+// through wire only, never importing the daemon and engine (sidecar), and
+// hooks and wire never lsp either; wire imports no lsp-hook package but
+// diag, config and internal helpers; install imports config only. Every
+// file is read, whatever its build tags; tests may import what they like.
 func TestImportsStayBelow(t *testing.T) {
 	const module = "github.com/lsp-hook/lsp-hook/"
 	tests := []struct {
@@ -25,6 +26,7 @@ func TestImportsStayBelow(t *testing.T) {
 		{dir: "../hooks", denied: []string{"sidecar", "lsp", "mcp", "cmd"}},
 		// mcp still uses lsp's position types and column converters.
 		{dir: "../mcp", denied: []string{"sidecar", "hooks", "cmd"}},
+		{dir: "../install", only: []string{"config"}},
 	}
 	for _, tt := range tests {
 		files, err := filepath.Glob(filepath.Join(tt.dir, "*.go"))
