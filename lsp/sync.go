@@ -140,7 +140,7 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	want := make(map[string]int32, len(docs)) // uri → version sent
 	for _, d := range docs {
 		if c.server.IgnoresUnchangedText && !d.Recheck {
-			c.awaitRevisit(ctx, d)
+			d = c.awaitRevisit(ctx, d)
 		}
 		uri, v, err := c.sync(d)
 		if err != nil {
@@ -640,16 +640,17 @@ const revisitWait = 2 * time.Second
 // revisitLocked): once clangd has processed B, A is a change to it, sent
 // as one, and no document is closed and opened again while clangd builds
 // it (doing so has left clangd 14 hung: TestClangdHeaderRace under make
-// test).
-func (c *Client) awaitRevisit(ctx context.Context, d Doc) {
-	text := d.Text
-	if text == nil {
+// test). It returns d with the text it read from disk, so that sync
+// reads it once.
+func (c *Client) awaitRevisit(ctx context.Context, d Doc) Doc {
+	if d.Text == nil {
 		b, err := readBounded(d.Path, maxConvertRead)
 		if err != nil {
-			return
+			return d // sync reads it again and reports the error
 		}
-		text = b
+		d.Text = b
 	}
+	text := d.Text
 	uri := pathToURI(d.Path)
 	ctx, cancel := context.WithTimeout(ctx, revisitWait)
 	defer cancel()
@@ -660,14 +661,14 @@ func (c *Client) awaitRevisit(ctx context.Context, d Doc) {
 		waiting := open && c.revisitLocked(uri, doc, text)
 		c.mu.Unlock()
 		if !waiting {
-			return
+			return d
 		}
 		select {
 		case <-arrived:
 		case <-ctx.Done():
-			return
+			return d
 		case <-c.exited:
-			return
+			return d
 		}
 	}
 }
