@@ -101,12 +101,16 @@ func (c *Client) noteDelivered(fresh map[string]verdict, want map[string]int32) 
 // pre-existing error shown than a broken caller missed), or when it was
 // not open then (an open document's answer may just not have come yet),
 // the server diagnoses files it does not have open
-// (config.Server.OpenDependents false: gopls), and it had given a full
-// answer before (touched). Otherwise its state before is unknown, and so
-// is a file synced since mark by another check (its errors are that
-// check's); both get their current diagnostics as baseline, so that
-// nothing in them counts as introduced.
-func (c *Client) before(mark uint64, others map[string][]diag.Diagnostic, touched bool, importers map[string]bool) map[string][]diag.Diagnostic {
+// (config.Server.OpenDependents false: gopls), and it had given a whole
+// answer by mark (touchedAt, the store's arrival number when it first
+// did; 0 when it has not: a check whose run of equal texts began before
+// the server's first answer — the warm-up's text, hooked again — has no
+// such answer behind its baseline). Otherwise its state before is
+// unknown, and so is a file synced since mark by another check (its
+// errors are that check's); both get their current diagnostics as
+// baseline, so that nothing in them counts as introduced.
+func (c *Client) before(mark uint64, others map[string][]diag.Diagnostic, touchedAt uint64, importers map[string]bool) map[string][]diag.Diagnostic {
+	touched := touchedAt != 0 && touchedAt <= mark
 	out := make(map[string][]diag.Diagnostic)
 	for path, cur := range others {
 		uri := pathToURI(path)

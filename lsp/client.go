@@ -69,16 +69,17 @@ type Client struct {
 	watchMu sync.Mutex    // guards watch
 	watch   *Subscription // to the workspace's Watcher; nil when not watching
 
-	mu       sync.Mutex // guards docs, err, touched, sends, updating, dirs, watched
-	docs     map[string]*document
-	err      error                // why the client is broken; nil while healthy
-	touched  bool                 // a change has been answered fresh, by a pass no other text overtook, at least once
-	sends    uint64               // texts and watched-file events sent so far: a pass that began before the last may have been cut short
-	changed  uint64               // sends when the server's view last changed: a new text, a document closed, a watched-file event
-	updating map[string]int       // path → Updates about to sync it (the watcher leaves those alone)
-	dirs     map[string]bool      // directories a document was opened in (newDir)
-	watched  map[string]sentWatch // URI → the last watched-file event sent for it (baseline.go)
-	began    time.Time            // when the client was made: a directory changed later may be new to the server
+	mu        sync.Mutex // guards docs, err, touched, touchedAt, sends, updating, dirs, watched
+	docs      map[string]*document
+	err       error                // why the client is broken; nil while healthy
+	touched   bool                 // a change has been answered fresh, by a pass no other text overtook, at least once
+	touchedAt uint64               // the store's arrival number when touched became true (0 before): what was known of other files then was all there was
+	sends     uint64               // texts and watched-file events sent so far: a pass that began before the last may have been cut short
+	changed   uint64               // sends when the server's view last changed: a new text, a document closed, a watched-file event
+	updating  map[string]int       // path → Updates about to sync it (the watcher leaves those alone)
+	dirs      map[string]bool      // directories a document was opened in (newDir)
+	watched   map[string]sentWatch // URI → the last watched-file event sent for it (baseline.go)
+	began     time.Time            // when the client was made: a directory changed later may be new to the server
 
 	syncMu sync.Mutex // held while a document's version is bumped and sent, so versions reach the server in order
 
@@ -297,6 +298,14 @@ func (c *Client) Touched() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.touched
+}
+
+// touchedMark returns the store's arrival number when the server first
+// answered a change fresh and whole (Client.touched), 0 while it has not.
+func (c *Client) touchedMark() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.touchedAt
 }
 
 func (c *Client) stderrHint() string {

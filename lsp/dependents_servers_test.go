@@ -287,7 +287,8 @@ func TestClangdSameHeaderTwice(t *testing.T) {
 }
 
 // TestClangdHeaderRace plays two hooks for two quick edits of one header
-// (older text first, newer text a moment later, both checking at once):
+// (the older text written and checked, the newer written and checked 0–25
+// ms later, both checking at once):
 // each re-checks the header's importers with its own header text, so the
 // second closes and opens them again while clangd may still build the
 // first's. clangd must go on answering: the newer check answers fresh with
@@ -300,13 +301,17 @@ func TestClangdHeaderRace(t *testing.T) {
 		older, newer := texts[round%2], texts[(round+1)%2]
 		writeFile(t, dir, c.callee, newer)
 		truth := c.compiler(t, dir)
+		writeFile(t, dir, c.callee, older)
 		var outs [2]Outcome
 		var wg sync.WaitGroup
 		rctx, rcancel := context.WithTimeout(ctx, 10*time.Second) // a hook's budget
-		for i, text := range []string{older, newer} {
-			wg.Go(func() { outs[i] = cl.Update(rctx, []Doc{{Path: callee, Text: []byte(text)}}, DefaultSettle) })
-			time.Sleep(time.Duration(round) * 5 * time.Millisecond)
-		}
+		// The older check's hook read the file before the newer write.
+		wg.Go(func() {
+			outs[0] = cl.Update(rctx, []Doc{{Path: callee, Text: []byte(older), FromDisk: true}}, DefaultSettle)
+		})
+		time.Sleep(time.Duration(round) * 5 * time.Millisecond)
+		writeFile(t, dir, c.callee, newer)
+		wg.Go(func() { outs[1] = cl.Update(rctx, []Doc{{Path: callee}}, DefaultSettle) })
 		wg.Wait()
 		rcancel()
 		if o := outs[1]; o.Freshness != Fresh {

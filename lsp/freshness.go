@@ -24,6 +24,12 @@ import (
 //     check's own before its answer came, the check is superseded and says
 //     so: its answer may never come (the server skips straight to the
 //     newer text), and waiting out the budget would look like a timeout.
+//     When the newest text sent is another one, the check is superseded
+//     even with its answer in: that answer is no longer the file's state,
+//     and the other files' answers may be about either text.
+//   - The file on disk changed under a check of text read from it (a
+//     newer write whose hook has not come yet, or a read that caught a
+//     write half done): superseded when the check ends (Update).
 //   - A document closed (its file deleted) or opened anew (versions start
 //     again at 1) under a check: superseded too.
 
@@ -76,12 +82,14 @@ type verdict struct {
 // run is the check's run of equal texts among the sent versions: versions
 // lo..hi (inclusive) have the check's text; mark and at are when lo was
 // sent; next is the arrival number when the first later version with
-// another text was sent (0 when there is none).
+// another text was sent (0 when there is none); overtaken says the newest
+// version sent has another text than the run's.
 type run struct {
-	lo, hi int32
-	mark   uint64
-	at     time.Time
-	next   uint64
+	lo, hi    int32
+	mark      uint64
+	at        time.Time
+	next      uint64
+	overtaken bool
 }
 
 // findRun returns the run of sent holding version v, and false when v is
@@ -105,7 +113,8 @@ func findRun(sent []sentVersion, v int32) (run, bool) {
 	for hi+1 < len(sent) && sent[hi+1].hash == sent[i].hash {
 		hi++ // a later forced version of the same text answers this one too
 	}
-	r := run{lo: sent[lo].version, hi: sent[hi].version, mark: sent[lo].mark, at: sent[lo].at}
+	r := run{lo: sent[lo].version, hi: sent[hi].version, mark: sent[lo].mark, at: sent[lo].at,
+		overtaken: sent[len(sent)-1].hash != sent[i].hash}
 	if hi+1 < len(sent) {
 		r.next = sent[hi+1].mark
 	}
@@ -126,9 +135,17 @@ func findRun(sent []sentVersion, v int32) (run, bool) {
 // when no pull is in flight, it arrived after the run began, and it was
 // sent for a version of the run. The newest push that counts is the
 // answer, with every pull report that counts.
+//
+// A check whose text is no longer the newest one sent is superseded, even
+// when its own answer came: the answer describes a text the file no longer
+// has, and what the server says of the other files by then may already be
+// about the newer text, or still about the older one (the newer check
+// reports both). Update judges each answered document once more when its
+// wait ends, so an answer overtaken before the check returns is never
+// shown as the file's state.
 func judge(sent []sentVersion, v int32, pushes []publication, pulls []pullReport, pulling, versioned bool) verdict {
 	r, ok := findRun(sent, v)
-	if !ok {
+	if !ok || r.overtaken {
 		return verdict{state: docSuperseded}
 	}
 	var out verdict

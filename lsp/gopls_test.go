@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -328,3 +329,70 @@ func TestGoplsColdConcurrentEdits(t *testing.T) {
 		}
 	}
 }
+
+// TestGoplsBaselineBeforeFirstAnswer plays the warm daemon of
+// TestLoadConcurrentHooks: a file is checked once (the warm-up, the
+// server's first answer), then checked again with the same text, as the
+// next hooks on it do. Its run of equal texts began with the warm-up, so
+// the second check's baseline of the other files is from before gopls had
+// said anything; gopls publishes the other files of the package (closed,
+// one with an error `go build` reports) during or after the warm-up. That
+// error was there before both checks: nothing in it may count as
+// introduced (Outcome.OthersBefore must hold it). Before touchedAt, the
+// baseline of a file the server had not yet spoken of was taken as clean
+// once the server was warm, though it was not warm at the baseline.
+func TestGoplsBaselineBeforeFirstAnswer(t *testing.T) {
+	requireServer(t, "gopls")
+	for round := range 2 {
+		dir := workspace(t, map[string]string{
+			"go.mod": "module example.com/load\n\ngo 1.22\n",
+			"a.go":   "package load\n\n// A is a.\nfunc A() int { return 1 }\n",
+			"b.go":   "package load\n\n// B is b.\nfunc B() int { return undefinedB }\n",
+			"c.go":   "package load\n\n// C is c.\nfunc C() int { return 3 }\n",
+		})
+		truth := goBuildErrors(t, dir)
+		if len(truth["b.go"]) == 0 {
+			t.Fatalf("go build reports %v, want b.go's error", truth)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		cl := startClient(ctx, t, catalogueServer(t, "gopls"), dir)
+		a := filepath.Join(dir, "a.go")
+		if o := cl.Update(ctx, []Doc{{Path: a}}, DefaultSettle); o.Freshness != Fresh {
+			t.Fatalf("warm-up: %s, %v", o.Freshness, o.Err)
+		}
+		seen := false
+		for i := range 6 { // gopls's workspace pass can come a second later
+			o := cl.Update(ctx, []Doc{{Path: a}}, DefaultSettle)
+			if o.Freshness != Fresh {
+				t.Fatalf("round %d, check %d: %s, %v", round, i, o.Freshness, o.Err)
+			}
+			for p, ds := range o.Others {
+				seen = seen || len(errorsOf(ds)) > 0
+				if n := len(errorsOf(ds)) - len(errorsOf(o.OthersBefore[p])); n > 0 {
+					t.Errorf("round %d, check %d: %d of %s's errors (%v) count as introduced; go build reports them before any change: %v",
+						round, i, n, filepath.Base(p), messages(errorsOf(ds)), truth)
+				}
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+		t.Logf("round %d: b.go's error among the other files of a check: %v", round, seen)
+		cancel()
+	}
+}
+
+// goBuildErrors runs `go build ./...` in dir and returns, per file name
+// relative to dir, the "line:col" of each error it reports.
+func goBuildErrors(t *testing.T, dir string) map[string][]string {
+	t.Helper()
+	cmd := exec.Command("go", "build", "./...")
+	cmd.Dir = dir
+	out, _ := cmd.CombinedOutput()
+	truth := make(map[string][]string)
+	for _, m := range goErrRE.FindAllStringSubmatch(string(out), -1) {
+		truth[filepath.ToSlash(filepath.Clean(m[1]))] = append(truth[filepath.ToSlash(filepath.Clean(m[1]))], m[2]+":"+m[3])
+	}
+	return sortedValues(truth)
+}
+
+// goErrRE is a line of the go command's compiler errors: file:line:col: message.
+var goErrRE = regexp.MustCompile(`(?m)^(?:\./)?([^\s:]+\.go):(\d+):(\d+): `)

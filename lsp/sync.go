@@ -63,6 +63,13 @@ type Doc struct {
 	// is shown it first, so that what it says of the other files then is
 	// the baseline of what the change introduced there (before.go).
 	Before []byte
+	// FromDisk says Text was read from the file at Path (as a nil Text is,
+	// by sync), not carried by the agent's event or a caller checking text
+	// it has not written. A check whose file holds other content before
+	// its text goes out, or when it ends, was overtaken by a newer write
+	// (or read a write half done) and is superseded (freshness.go): its
+	// text is never sent over the newer one.
+	FromDisk bool
 }
 
 // Outcome is what one server said about one change. Files holds, for each
@@ -125,10 +132,16 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	}
 	defer c.markUpdating(docs, -1)
 	c.markUpdating(docs, +1)
-	touched := c.Touched() // the server has answered before: it has said what was wrong
+	// Since when the server has said what was wrong everywhere: since its
+	// first whole answer, or, when it has not given one, since it
+	// answered the text before the change (showBefore).
+	touchedAt := c.touchedMark()
 	var shown uint64
-	if !touched {
-		touched, shown = c.showBefore(ctx, docs)
+	if touchedAt == 0 {
+		var whole bool
+		if whole, shown = c.showBefore(ctx, docs); whole {
+			touchedAt = shown
+		}
 	}
 	if !c.syncWatched(ctx) {
 		// No watcher, or one that may have missed events: compare the
@@ -138,16 +151,26 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	deps := c.dependentsOf(ctx, docs)
 	sent := time.Now()
 	want := make(map[string]int32, len(docs)) // uri → version sent
+	var movedOn []string                      // changed documents whose file moved on before their text went out
 	for _, d := range docs {
 		if c.server.IgnoresUnchangedText && !d.Recheck {
 			d = c.awaitRevisit(ctx, d)
 		}
 		uri, v, err := c.sync(d)
+		if errors.Is(err, errMovedOn) {
+			movedOn = append(movedOn, uri)
+			continue
+		}
 		if err != nil {
 			out.Err = fmt.Errorf("syncing %s: %w", d.Path, err)
 			return out
 		}
 		want[uri] = v
+	}
+	if len(want) == 0 && len(movedOn) > 0 {
+		out.Freshness = Partial
+		out.Err = fmt.Errorf("%w: %s", ErrSuperseded, c.relPaths(movedOn))
+		return out
 	}
 	c.forceOutdatedRuns(docs, want)
 	rechecked := c.recheckDependents(deps, want)
@@ -170,6 +193,8 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	w := c.waitFresh(ctx, since, mark, want, settle, others, waitPulls)
 	whole := c.sendCount() == sends
 	c.recheckNewDirs(ctx, &w, want, settle)
+	c.judgeAgain(&w, docs, want)
+	w.superseded = append(w.superseded, movedOn...)
 	out.Freshness = c.freshness(w, len(want))
 	switch {
 	case out.Freshness == Partial && len(w.pending) > 0:
@@ -178,9 +203,14 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 		out.Pending = w.pending
 	case out.Freshness == Fresh:
 		out.ServerMS = w.answered.Sub(sent).Milliseconds()
-		c.mu.Lock()
-		c.touched = c.touched || whole
-		c.mu.Unlock()
+		if whole {
+			m, _ := c.store.mark()
+			c.mu.Lock()
+			if !c.touched {
+				c.touched, c.touchedAt = true, m
+			}
+			c.mu.Unlock()
+		}
 	}
 	if err := c.Err(); err != nil && out.Freshness != Fresh {
 		out.Err = err
@@ -212,8 +242,71 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 			}
 		}
 	}
-	out.OthersBefore = c.before(max(base, shown), out.Others, touched, rechecked)
+	if len(w.superseded) > 0 {
+		// What the server said of the other files may be about the
+		// overtaken text or the newer one: the newer check reports them.
+		clear(out.Others)
+	}
+	out.OthersBefore = c.before(max(base, shown), out.Others, touchedAt, rechecked)
 	return out
+}
+
+// judgeAgain judges each answered document of a check (w.fresh) once
+// more as its wait ends, and moves to w.superseded those overtaken since:
+// a newer text was sent (judge), or, for a text read from the file
+// (Doc.FromDisk, or a nil Text that sync read), the file now holds other
+// content or is gone — a newer write whose hook has not come yet, or a
+// read that caught a write half done. want maps each URI to the version
+// the check sent.
+func (c *Client) judgeAgain(w *waited, docs []Doc, want map[string]int32) {
+	for _, d := range docs {
+		uri := pathToURI(d.Path)
+		if _, ok := w.fresh[uri]; !ok {
+			continue
+		}
+		over := c.judgeDoc(uri, want[uri]).state == docSuperseded
+		if !over && (d.FromDisk || d.Text == nil) {
+			over = c.diskDiffers(uri, d.Path, want[uri])
+		}
+		if over {
+			c.log.Debug("check overtaken as it ended", "uri", uri, "version", want[uri])
+			delete(w.fresh, uri)
+			w.superseded = append(w.superseded, uri)
+		}
+	}
+}
+
+// errMovedOn is sync's refusal to send a text read from the file
+// (Doc.FromDisk) that the file no longer holds.
+var errMovedOn = errors.New("the file on disk holds a newer text")
+
+// onDisk reports whether the file at d.Path holds d.Text now (false when
+// it cannot be read).
+func onDisk(d Doc) bool {
+	disk, err := readBounded(d.Path, maxConvertRead) // never a FIFO's open
+	return err == nil && bytes.Equal(disk, d.Text)
+}
+
+// diskDiffers reports whether the file at path no longer holds the text
+// sent as version v of its document uri: it is gone, unreadable, or its
+// content hashes otherwise (textHash). A version no longer in the history
+// differs too.
+func (c *Client) diskDiffers(uri, path string, v int32) bool {
+	disk, err := readBounded(path, maxConvertRead) // never a FIFO's open
+	if err != nil {
+		return true
+	}
+	h := textHash(disk)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if d, ok := c.docs[uri]; ok {
+		for _, s := range d.sent {
+			if s.version == v {
+				return s.hash != h
+			}
+		}
+	}
+	return true
 }
 
 // newDirLocked reports whether path's directory is new to the server: no
@@ -529,6 +622,13 @@ func (c *Client) sync(d Doc) (string, int32, error) {
 	uri := pathToURI(d.Path)
 	c.syncMu.Lock()
 	defer c.syncMu.Unlock()
+	if d.FromDisk && !onDisk(d) {
+		// A newer write (or the rest of a write this text's read caught
+		// half done) is on disk: sending this text would roll the server
+		// back. Looked at under syncMu, so that a newer write's check,
+		// which reads the disk after the write, sends after this one.
+		return uri, 0, errMovedOn
+	}
 	c.mu.Lock()
 	doc, open := c.docs[uri]
 	// A server that answers no unchanged text is made to answer a forced

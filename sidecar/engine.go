@@ -68,6 +68,7 @@ type target struct {
 	path, rel string
 	text      []byte
 	write     bool
+	fromDisk  bool // text was read from the file, not carried by the event (lsp.Doc.FromDisk)
 }
 
 // Check runs validators and language servers for the changes, all in
@@ -174,7 +175,7 @@ func (e *Engine) checkServers(ctx context.Context, targets []target, gone []stri
 	}
 	docs := make([]lsp.Doc, len(targets))
 	for i, t := range targets {
-		docs[i] = lsp.Doc{Path: t.path, Text: t.text, Before: e.textBefore(ctx, t)}
+		docs[i] = lsp.Doc{Path: t.path, Text: t.text, Before: e.textBefore(ctx, t), FromDisk: t.fromDisk}
 	}
 	check := e.Manager.Check
 	if phase == phaseDiagnose { // a batch: servers get the whole budget
@@ -300,7 +301,7 @@ func (e *Engine) targets(changes []wire.Change, res *wire.Result) (out []target,
 			var text []byte
 			text, err = readContent(path, c.Content)
 			if err == nil {
-				t := target{path: path, rel: e.rel(path), text: text, write: c.Mode == wire.ModeWrite}
+				t := target{path: path, rel: e.rel(path), text: text, write: c.Mode == wire.ModeWrite, fromDisk: c.Content == nil}
 				if i, dup := seen[path]; dup { // the last change of a file wins
 					t.write = t.write || out[i].write
 					out[i] = t
