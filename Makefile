@@ -16,8 +16,10 @@ export PATH := $(TOOLS)/bin:$(TOOLS)/npm/node_modules/.bin:$(PATH)
 
 all: build
 
+# -buildvcs=auto stamps the git revision (lsp-hook version: devel+<rev>,
+# or the go command's pseudo-version) even where GOFLAGS turns it off.
 build:
-	$(GO) build -o $(BIN) ./cmd/lsp-hook
+	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/lsp-hook
 
 # Language servers the tests run against, pinned: gopls with go install,
 # pyright, typescript and typescript-language-server with npm ci from

@@ -95,6 +95,11 @@ type Report struct {
 	// uses it for fingerprints and the rdjsonl renderer to turn code-point
 	// columns into byte columns. It may be nil.
 	Text func(path string) (string, bool)
+	// AutomationID, when set, is the SARIF run's automationDetails.id
+	// (SARIF 2.1.0 §3.17.4), "category/" or "category/run" as GitHub
+	// code scanning reads it: "diagnose/1of4/" for shard 1 of 4, so
+	// that each shard's upload keeps its own alerts.
+	AutomationID string
 }
 
 // WriteReport renders r in format f to w. An unknown format is an error

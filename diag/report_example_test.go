@@ -152,6 +152,13 @@ func ExampleWriteSARIF() {
 	//               "shortDescription": {
 	//                 "text": "UndeclaredName (gopls)"
 	//               },
+	//               "fullDescription": {
+	//                 "text": "Rule UndeclaredName of gopls, such as: undefined: y"
+	//               },
+	//               "help": {
+	//                 "text": "gopls reports this at the code the result points to; its message says what is wrong there. Fix the code, then run lsp-hook diagnose again. Documentation: https://pkg.go.dev/golang.org/x/tools/internal/typesinternal#UndeclaredName"
+	//               },
+	//               "helpUri": "https://pkg.go.dev/golang.org/x/tools/internal/typesinternal#UndeclaredName",
 	//               "defaultConfiguration": {
 	//                 "level": "error"
 	//               },

@@ -38,6 +38,10 @@ type (
 		OriginalURIBaseIDs map[string]sarifArtifactLocation `json:"originalUriBaseIds,omitempty"`
 		Results            []sarifResult                    `json:"results"`
 		ColumnKind         string                           `json:"columnKind"`
+		AutomationDetails  *sarifAutomationDetails          `json:"automationDetails,omitempty"`
+	}
+	sarifAutomationDetails struct {
+		ID string `json:"id"`
 	}
 	sarifTool struct {
 		Driver sarifDriver `json:"driver"`
@@ -51,6 +55,9 @@ type (
 	sarifRule struct {
 		ID                   string             `json:"id"`
 		ShortDescription     sarifMessage       `json:"shortDescription"`
+		FullDescription      sarifMessage       `json:"fullDescription"`
+		Help                 sarifMessage       `json:"help"`
+		HelpURI              string             `json:"helpUri,omitempty"`
 		DefaultConfiguration sarifConfiguration `json:"defaultConfiguration"`
 		Properties           *sarifTags         `json:"properties,omitempty"`
 	}
@@ -84,10 +91,11 @@ type (
 		URIBaseID string `json:"uriBaseId,omitempty"`
 	}
 	sarifRegion struct {
-		StartLine   int `json:"startLine,omitempty"`
-		StartColumn int `json:"startColumn,omitempty"`
-		EndLine     int `json:"endLine,omitempty"`
-		EndColumn   int `json:"endColumn,omitempty"`
+		StartLine   int           `json:"startLine,omitempty"`
+		StartColumn int           `json:"startColumn,omitempty"`
+		EndLine     int           `json:"endLine,omitempty"`
+		EndColumn   int           `json:"endColumn,omitempty"`
+		Snippet     *sarifMessage `json:"snippet,omitempty"`
 	}
 	sarifInvocation struct {
 		ExecutionSuccessful        bool                `json:"executionSuccessful"`
@@ -106,8 +114,14 @@ type (
 //   - one run; tool.driver is r.Tool (name defaults to "lsp-hook");
 //     run.columnKind is "unicodeCodePoints" (§3.14.27), as our columns are;
 //   - driver.rules holds one reportingDescriptor per distinct ruleId,
-//     sorted, with a shortDescription, defaultConfiguration.level the most
-//     severe level its results have, and its sources as properties.tags;
+//     sorted, with a shortDescription, a fullDescription and help (an
+//     example message and who reports it, as GitHub's rules want them:
+//     sarif-multitool's GH2012), a helpUri where the tool has a page for
+//     the rule (ruleHelpURI), defaultConfiguration.level the most severe
+//     level its results have, and its sources as properties.tags;
+//   - run.automationDetails.id is r.AutomationID when set ("diagnose/1of4/":
+//     GitHub keeps the alerts of each id apart, so shards upload side by
+//     side);
 //   - each diagnostic is a result: ruleId is the diagnostic's Code, or its
 //     Source when it has no code (the driver's name when it has neither:
 //     GitHub needs a ruleId to group alerts), with ruleIndex into
@@ -120,7 +134,9 @@ type (
 //     r.Root as a file:// URI ending in "/"), or an absolute file:// URI for
 //     a file outside the root; region has startLine, startColumn, endLine
 //     and endColumn (1-based, exclusive end, §3.30), each left out when
-//     unknown; a diagnostic about no file has no location;
+//     unknown, and, when r.Text has the file, snippet.text: the region's
+//     text (§3.30.13; to the end of the start line when the end is
+//     unknown); a diagnostic about no file has no location;
 //   - partialFingerprints.primaryLocationLineHash is computed, when r.Text
 //     has the file, exactly as github/codeql-action's upload-sarif does
 //     (src/fingerprints.ts), so an upload through the REST API dedupes
@@ -140,6 +156,9 @@ func WriteSARIF(w io.Writer, r Report) error {
 		Results:    []sarifResult{},
 		ColumnKind: "unicodeCodePoints",
 	}
+	if r.AutomationID != "" {
+		run.AutomationDetails = &sarifAutomationDetails{ID: r.AutomationID}
+	}
 	if r.Root != "" && filepath.IsAbs(r.Root) {
 		run.OriginalURIBaseIDs = map[string]sarifArtifactLocation{SARIFSrcRoot: {URI: fileURI(r.Root, true)}}
 	}
@@ -150,7 +169,8 @@ func WriteSARIF(w io.Writer, r Report) error {
 	}
 	for _, f := range files {
 		var hashes map[int]string
-		if text, ok := r.text(f.path); ok {
+		text, haveText := r.text(f.path)
+		if haveText {
 			hashes = lineHashes(text)
 		}
 		for _, d := range f.diags {
@@ -158,6 +178,11 @@ func WriteSARIF(w io.Writer, r Report) error {
 			res.RuleIndex = index[res.RuleID]
 			if h, ok := hashes[d.Line]; ok && d.Line > 0 {
 				res.PartialFingerprints = map[string]string{"primaryLocationLineHash": h}
+			}
+			if haveText && len(res.Locations) == 1 && res.Locations[0].PhysicalLocation.Region != nil {
+				if snip, ok := regionText(text, d); ok {
+					res.Locations[0].PhysicalLocation.Region.Snippet = &sarifMessage{Text: snip}
+				}
 			}
 			run.Results = append(run.Results, res)
 		}
@@ -204,6 +229,7 @@ func sarifRules(files []reportFile, tool string) []sarifRule {
 	type info struct {
 		sev     Severity
 		sources []string
+		example string
 	}
 	seen := map[string]*info{}
 	for _, f := range files {
@@ -211,7 +237,7 @@ func sarifRules(files []reportFile, tool string) []sarifRule {
 			id := sarifRuleID(d, tool)
 			in := seen[id]
 			if in == nil {
-				in = &info{sev: d.Severity}
+				in = &info{sev: d.Severity, example: d.Message}
 				seen[id] = in
 			}
 			in.sev = min(in.sev, d.Severity)
@@ -227,7 +253,15 @@ func sarifRules(files []reportFile, tool string) []sarifRule {
 		if len(in.sources) > 0 && !(len(in.sources) == 1 && in.sources[0] == id) {
 			desc = id + " (" + strings.Join(in.sources, ", ") + ")"
 		}
+		var uri string
+		for _, src := range in.sources {
+			if uri = ruleHelpURI(src, id); uri != "" {
+				break
+			}
+		}
+		full, help := ruleTexts(id, in.sources, in.example, uri)
 		rule := sarifRule{ID: id, ShortDescription: sarifMessage{Text: desc},
+			FullDescription: sarifMessage{Text: full}, Help: sarifMessage{Text: help}, HelpURI: uri,
 			DefaultConfiguration: sarifConfiguration{Level: sarifLevel(in.sev)}}
 		if len(in.sources) > 0 {
 			rule.Properties = &sarifTags{Tags: in.sources}

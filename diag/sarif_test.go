@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -62,7 +63,8 @@ func sampleReport() Report {
 			{Diagnostics: []Diagnostic{{Severity: SeverityError, Source: "tsc", Message: "cannot read tsconfig.json"}}},
 			{Path: "/repo/clean.go", Rel: "clean.go"},
 		},
-		Notes: []string{"eslint timed out after 3s"},
+		Notes:        []string{"eslint timed out after 3s"},
+		AutomationID: "diagnose/1of4/",
 		Text: func(p string) (string, bool) {
 			s, ok := text[p]
 			return s, ok
@@ -159,11 +161,12 @@ func TestSARIFContent(t *testing.T) {
 		fingerprint              bool
 		source                   string
 	}
+	snip := func(s string) *sarifMessage { return &sarifMessage{Text: s} }
 	wants := []want{
-		{"gopls", "note", "main.go", SARIFSrcRoot, &sarifRegion{3, 1, 5, 2}, true, "gopls"},
-		{"go vet", "warning", "main.go", SARIFSrcRoot, &sarifRegion{4, 2, 4, 3}, true, "go vet"},
-		{"UndeclaredName", "error", "main.go", SARIFSrcRoot, &sarifRegion{4, 12, 4, 13}, true, "gopls"},
-		{"MD041", "note", "docs/a%20b%25/c:d.md", SARIFSrcRoot, &sarifRegion{StartLine: 1}, true, "markdownlint"},
+		{"gopls", "note", "main.go", SARIFSrcRoot, &sarifRegion{3, 1, 5, 2, snip("func main() {\n\tx := \"😀\"; y\n}")}, true, "gopls"},
+		{"go vet", "warning", "main.go", SARIFSrcRoot, &sarifRegion{4, 2, 4, 3, snip("x")}, true, "go vet"},
+		{"UndeclaredName", "error", "main.go", SARIFSrcRoot, &sarifRegion{4, 12, 4, 13, snip("y")}, true, "gopls"},
+		{"MD041", "note", "docs/a%20b%25/c:d.md", SARIFSrcRoot, &sarifRegion{StartLine: 1, Snippet: snip("# Title")}, true, "markdownlint"},
 		{"2322", "error", "file:///elsewhere/x.ts", "", &sarifRegion{StartLine: 2, StartColumn: 3}, false, ""},
 		{"tsc", "error", "", "", nil, false, "tsc"},
 	}
@@ -185,8 +188,8 @@ func TestSARIFContent(t *testing.T) {
 		if loc.ArtifactLocation.URI != w.uri || loc.ArtifactLocation.URIBaseID != w.base {
 			t.Errorf("result %d: uri %q base %q, want %q %q", i, loc.ArtifactLocation.URI, loc.ArtifactLocation.URIBaseID, w.uri, w.base)
 		}
-		if *loc.Region != *w.region {
-			t.Errorf("result %d: region %+v, want %+v", i, *loc.Region, *w.region)
+		if !reflect.DeepEqual(loc.Region, w.region) {
+			t.Errorf("result %d: region %s, want %s", i, jsonOf(loc.Region), jsonOf(w.region))
 		}
 		// A fingerprint exactly when the file's text is known (the lines'
 		// values are pinned by TestLineHashes).
@@ -194,8 +197,77 @@ func TestSARIFContent(t *testing.T) {
 			t.Errorf("result %d: fingerprint %q, want one: %v", i, fp, w.fingerprint)
 		}
 	}
+	// Every rule as GitHub's rules want it (GH2012), with the tool's page
+	// where it has one.
+	helps := map[string]string{
+		"UndeclaredName": "https://pkg.go.dev/golang.org/x/tools/internal/typesinternal#UndeclaredName",
+		"MD041":          "",
+	}
+	for _, r := range run.Tool.Driver.Rules {
+		if r.FullDescription.Text == "" || r.Help.Text == "" {
+			t.Errorf("rule %s: fullDescription %q, help %q; want both", r.ID, r.FullDescription.Text, r.Help.Text)
+		}
+		if want, ok := helps[r.ID]; ok && r.HelpURI != want {
+			t.Errorf("rule %s: helpUri %q, want %q", r.ID, r.HelpURI, want)
+		}
+	}
+	if run.AutomationDetails == nil || run.AutomationDetails.ID != "diagnose/1of4/" {
+		t.Errorf("automationDetails = %+v, want id diagnose/1of4/", run.AutomationDetails)
+	}
 	notes := run.Invocations[0].ToolExecutionNotifications
 	if len(notes) != 1 || notes[0].Message.Text != "eslint timed out after 3s" {
 		t.Errorf("notifications = %+v", notes)
+	}
+}
+
+// jsonOf is v as JSON, for messages.
+func jsonOf(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func TestRegionText(t *testing.T) {
+	const text = "ab😀cd\r\nline two\n\nlast"
+	tests := []struct {
+		name string
+		d    Diagnostic
+		want string
+		ok   bool
+	}{
+		{"one character after an astral one", Diagnostic{Line: 1, Column: 4, EndLine: 1, EndColumn: 5}, "c", true},
+		{"the astral character itself", Diagnostic{Line: 1, Column: 3, EndLine: 1, EndColumn: 4}, "😀", true},
+		{"no end: to the end of the line, CR dropped", Diagnostic{Line: 1, Column: 3}, "😀cd", true},
+		{"no column: the whole line", Diagnostic{Line: 2}, "line two", true},
+		{"across lines", Diagnostic{Line: 1, Column: 5, EndLine: 2, EndColumn: 5}, "d\nline", true},
+		{"an empty line", Diagnostic{Line: 3}, "", false},
+		{"past the last line", Diagnostic{Line: 9}, "", false},
+		{"column past the end", Diagnostic{Line: 4, Column: 40}, "", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := regionText(text, tc.d)
+			if got != tc.want || ok != tc.ok {
+				t.Errorf("regionText = %q, %v; want %q, %v", got, ok, tc.want, tc.ok)
+			}
+		})
+	}
+}
+
+func TestRuleHelpURI(t *testing.T) {
+	tests := []struct{ source, id, want string }{
+		{"gopls", "UndeclaredName", "https://pkg.go.dev/golang.org/x/tools/internal/typesinternal#UndeclaredName"},
+		{"gopls", "unusedvariable", "https://github.com/golang/tools/blob/master/gopls/doc/analyzers.md#unusedvariable"},
+		{"Pyright", "reportAttributeAccessIssue", "https://microsoft.github.io/pyright/#/configuration?id=reportAttributeAccessIssue"},
+		{"shellcheck", "SC2086", "https://www.shellcheck.net/wiki/SC2086"},
+		{"eslint", "no-unused-vars", "https://eslint.org/docs/latest/rules/no-unused-vars"},
+		{"eslint", "@typescript-eslint/no-explicit-any", ""},
+		{"ruff", "F401", "https://docs.astral.sh/ruff/rules/?q=F401"},
+		{"typescript", "2322", ""},
+		{"clangd", "undeclared_var_use", ""},
+	}
+	for _, tc := range tests {
+		if got := ruleHelpURI(tc.source, tc.id); got != tc.want {
+			t.Errorf("ruleHelpURI(%q, %q) = %q, want %q", tc.source, tc.id, got, tc.want)
+		}
 	}
 }

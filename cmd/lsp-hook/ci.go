@@ -13,6 +13,7 @@ import (
 
 	"github.com/lsp-hook/lsp-hook/config"
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/internal/safefile"
 	"github.com/lsp-hook/lsp-hook/lsp"
 	"github.com/lsp-hook/lsp-hook/parsers"
 	"github.com/lsp-hook/lsp-hook/sidecar"
@@ -66,7 +67,7 @@ func parseCommand() *cli.Command {
 				return cli.Exit("parse: "+err.Error(), exitError)
 			}
 			ds = diag.Filter(ds, sev)
-			rep := diag.Report{Root: root, Files: diag.Group(ds, root),
+			rep := diag.Report{Root: root, Files: diag.Group(ds, root), Text: fileTexts(),
 				Tool: diag.Tool{Name: "lsp-hook", Version: buildVersion(), InformationURI: informationURI}}
 			if err := diag.WriteReport(c.App.Writer, format, rep); err != nil {
 				return cli.Exit("parse: writing output: "+err.Error(), exitError)
@@ -76,6 +77,29 @@ func parseCommand() *cli.Command {
 			}
 			return nil
 		},
+	}
+}
+
+// fileTexts returns diag.Report.Text for diagnose and parse: the current
+// text of the file at an absolute path, read once (the renderers ask per
+// file), a regular file of at most wire.MaxFileSize bytes
+// (safefile.ReadFollow), and false for anything it cannot read. The line
+// text gives SARIF its fingerprints and snippets and rdjson its UTF-8
+// byte columns.
+func fileTexts() func(path string) (string, bool) {
+	type read struct {
+		text string
+		ok   bool
+	}
+	seen := make(map[string]read)
+	return func(path string) (string, bool) {
+		if r, done := seen[path]; done {
+			return r.text, r.ok
+		}
+		b, err := safefile.ReadFollow(path, wire.MaxFileSize)
+		r := read{text: string(b), ok: err == nil}
+		seen[path] = r
+		return r.text, r.ok
 	}
 }
 
@@ -164,8 +188,11 @@ func diagnose(c *cli.Context, format diag.OutputFormat, sev diag.Severity) error
 	for _, s := range rep.Checkers {
 		notes = append(notes, "incomplete: "+s.String())
 	}
-	out := diag.Report{Root: root, Files: rep.Files, Notes: notes,
+	out := diag.Report{Root: root, Files: rep.Files, Notes: notes, Text: fileTexts(),
 		Tool: diag.Tool{Name: "lsp-hook", Version: buildVersion(), InformationURI: informationURI}}
+	if q.Shards > 0 {
+		out.AutomationID = fmt.Sprintf("diagnose/%dof%d/", q.Shard, q.Shards)
+	}
 	if err := diag.WriteReport(c.App.Writer, format, out); err != nil {
 		return cli.Exit("diagnose: writing output: "+err.Error(), exitError)
 	}

@@ -79,6 +79,41 @@ func TestDiagnose(t *testing.T) {
 			t.Errorf("--format %s found:\n%v\nwant:\n%v\noutput:\n%s", format, got, wantDiagnose, r.stdout)
 		}
 	}
+	// Line text from the files: every SARIF result has GitHub's line hash,
+	// as upload-sarif would compute it from the checkout, and one whose
+	// region is not empty its snippet.
+	var sarif struct {
+		Runs []struct {
+			Results []struct {
+				PartialFingerprints map[string]string
+				Locations           []struct {
+					PhysicalLocation struct {
+						Region struct {
+							StartLine, StartColumn, EndLine, EndColumn int
+							Snippet                                    *struct{ Text string }
+						}
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(outputs["sarif"]), &sarif); err != nil {
+		t.Fatal(err)
+	}
+	snippets := 0
+	for i, r := range sarif.Runs[0].Results {
+		rg := r.Locations[0].PhysicalLocation.Region
+		empty := rg.EndLine == rg.StartLine && rg.EndColumn == rg.StartColumn
+		if r.PartialFingerprints["primaryLocationLineHash"] == "" || (!empty && rg.Snippet == nil) {
+			t.Errorf("SARIF result %d has no line hash, or no snippet for its region: %+v", i, r)
+		}
+		if rg.Snippet != nil {
+			snippets++
+		}
+	}
+	if snippets == 0 {
+		t.Errorf("no SARIF result has a snippet")
+	}
 	if md, err := os.ReadFile(summary); err != nil || strings.Count(string(md), "# lsp-hook diagnose") != 6 ||
 		!strings.Contains(string(md), "go/main.go:6:14") {
 		t.Errorf("step summary (err %v):\n%s", err, md)

@@ -18,7 +18,7 @@ import (
 )
 
 // version is set at link time (-ldflags "-X main.version=v1.2.3"); otherwise
-// it comes from the module's build info, else "devel".
+// it comes from the module's build info (versionOf).
 var version = ""
 
 func main() {
@@ -71,10 +71,40 @@ func buildVersion() string {
 	if version != "" {
 		return version
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
 	}
-	return "devel"
+	return versionOf(bi)
+}
+
+// versionOf is the version build info gives: the module version of a
+// `go install …@v1.2.3` build, else, for a build from a source tree,
+// "devel+" and the VCS revision the go command stamped (vcs.revision, its
+// first 12 characters), with "-dirty" when the tree had uncommitted
+// changes (vcs.modified); "devel" when there is neither.
+func versionOf(bi *debug.BuildInfo) string {
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	var rev string
+	var dirty bool
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return "devel"
+	}
+	v := "devel+" + rev[:min(len(rev), 12)]
+	if dirty {
+		v += "-dirty"
+	}
+	return v
 }
 
 func versionCommand() *cli.Command {
