@@ -8,6 +8,7 @@
 GO            ?= go
 TOOLS         := $(CURDIR)/.tools
 GOPLS_VERSION := v0.23.0
+REVIEWDOG_VERSION := v0.21.0
 BIN           := $(CURDIR)/bin/lsp-hook
 
 export PATH := $(TOOLS)/bin:$(TOOLS)/npm/node_modules/.bin:$(PATH)
@@ -24,8 +25,14 @@ build:
 # Language servers the tests run against, pinned: gopls with go install,
 # pyright, typescript and typescript-language-server with npm ci from
 # tools/package-lock.json, clangd, clang and shellcheck from Debian's packages. Stamp files record
-# what was installed so a version bump reinstalls.
-tools: $(TOOLS)/gopls-$(GOPLS_VERSION).stamp $(TOOLS)/npm.stamp apt-tools
+# what was installed so a version bump reinstalls. reviewdog, with go
+# install, reads diagnose's rdjson in the tests as CI runs it.
+tools: $(TOOLS)/gopls-$(GOPLS_VERSION).stamp $(TOOLS)/reviewdog-$(REVIEWDOG_VERSION).stamp $(TOOLS)/npm.stamp apt-tools
+
+$(TOOLS)/reviewdog-$(REVIEWDOG_VERSION).stamp:
+	mkdir -p $(TOOLS)/bin
+	GOBIN=$(TOOLS)/bin $(GO) install github.com/reviewdog/reviewdog/cmd/reviewdog@$(REVIEWDOG_VERSION)
+	touch $@
 
 $(TOOLS)/gopls-$(GOPLS_VERSION).stamp:
 	mkdir -p $(TOOLS)/bin

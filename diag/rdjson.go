@@ -35,6 +35,10 @@ type (
 	rdCode struct {
 		Value string `json:"value"`
 	}
+	rdResult struct {
+		Source      rdSource       `json:"source"`
+		Diagnostics []rdDiagnostic `json:"diagnostics"`
+	}
 )
 
 // WriteRDJSONL renders r as reviewdog's rdjsonl (`reviewdog -f=rdjsonl`):
@@ -54,6 +58,33 @@ func WriteRDJSONL(w io.Writer, r Report) error {
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
+	for _, rd := range rdDiagnostics(r) {
+		if err := enc.Encode(rd); err != nil {
+			return wrapWrite(FormatRDJSONL, err)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return wrapWrite(FormatRDJSONL, err)
+}
+
+// WriteRDJSON renders r as reviewdog's rdjson (`reviewdog -f=rdjson`): one
+// rdf DiagnosticResult (reviewdog proto/rdf/reviewdog.proto), indented,
+// whose source names the tool (r.Tool, "lsp-hook" by default) and whose
+// diagnostics are WriteRDJSONL's, in the same units:
+//
+//	{"source":{"name":"lsp-hook"},"diagnostics":[{"message":"undefined: x",…}]}
+func WriteRDJSON(w io.Writer, r Report) error {
+	res := rdResult{Source: rdSource{Name: r.toolName()}, Diagnostics: rdDiagnostics(r)}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return wrapWrite(FormatRDJSON, enc.Encode(res))
+}
+
+// rdDiagnostics converts every diagnostic of r, columns in UTF-8 bytes
+// where r.Text has the line (see WriteRDJSONL); never nil.
+func rdDiagnostics(r Report) []rdDiagnostic {
+	out := []rdDiagnostic{}
 	for _, f := range r.files() {
 		text, haveText := r.text(f.path)
 		for _, d := range f.diags {
@@ -65,13 +96,10 @@ func WriteRDJSONL(w io.Writer, r Report) error {
 					rg.End.Column = bytesColumn(text, rg.End.Line, rg.End.Column)
 				}
 			}
-			if err := enc.Encode(rd); err != nil {
-				return wrapWrite(FormatRDJSONL, err)
-			}
+			out = append(out, rd)
 		}
 	}
-	_, err := io.WriteString(w, b.String())
-	return wrapWrite(FormatRDJSONL, err)
+	return out
 }
 
 // rdjsonDiagnostic converts d, of the file at rel, with columns still in

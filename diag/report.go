@@ -33,11 +33,14 @@ const (
 	// FormatRDJSONL is reviewdog's rdjsonl: one rdf Diagnostic JSON object
 	// per line (see WriteRDJSONL).
 	FormatRDJSONL OutputFormat = "rdjsonl"
+	// FormatRDJSON is reviewdog's rdjson: one rdf DiagnosticResult (see
+	// WriteRDJSON).
+	FormatRDJSON OutputFormat = "rdjson"
 )
 
 // OutputFormats lists every output format, in the order help text shows them.
 func OutputFormats() []OutputFormat {
-	return []OutputFormat{FormatLint, FormatText, FormatJSON, FormatSARIF, FormatGitHub, FormatRDJSONL}
+	return []OutputFormat{FormatLint, FormatText, FormatJSON, FormatSARIF, FormatGitHub, FormatRDJSONL, FormatRDJSON}
 }
 
 // String returns the format's name.
@@ -118,6 +121,8 @@ func WriteReport(w io.Writer, f OutputFormat, r Report) error {
 		return WriteGitHub(w, r)
 	case FormatRDJSONL:
 		return WriteRDJSONL(w, r)
+	case FormatRDJSON:
+		return WriteRDJSON(w, r)
 	}
 	return fmt.Errorf("unknown output format %q (want %s)", string(f), formatNames())
 }

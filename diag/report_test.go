@@ -22,7 +22,8 @@ func TestOutputFormatSet(t *testing.T) {
 		{" sarif ", FormatSARIF, false},
 		{"github", FormatGitHub, false},
 		{"rdjsonl", FormatRDJSONL, false},
-		{"rdjson", "", true},
+		{"rdjson", FormatRDJSON, false},
+		{"rdjsonx", "", true},
 		{"", "", true},
 		{"xml", "", true},
 	}
@@ -32,7 +33,7 @@ func TestOutputFormatSet(t *testing.T) {
 		if (err != nil) != tt.wantErr || f != tt.want {
 			t.Errorf("Set(%q) = %q, %v; want %q, error %v", tt.in, f, err, tt.want, tt.wantErr)
 		}
-		if err != nil && (!strings.Contains(err.Error(), "lint, text, json, sarif, github, rdjsonl") || !strings.Contains(err.Error(), `"`+tt.in+`"`)) {
+		if err != nil && (!strings.Contains(err.Error(), "lint, text, json, sarif, github, rdjsonl, rdjson") || !strings.Contains(err.Error(), `"`+tt.in+`"`)) {
 			t.Errorf("Set(%q) error %q should name the input and list the formats", tt.in, err)
 		}
 		if err == nil && f.String() != string(tt.want) {

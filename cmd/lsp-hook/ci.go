@@ -27,7 +27,7 @@ func outputFlags(format *diag.OutputFormat, sev *diag.Severity) []cli.Flag {
 	*format, *sev = diag.FormatText, diag.SeverityError
 	return []cli.Flag{
 		&cli.GenericFlag{Name: "format", Aliases: []string{"f"}, Value: format,
-			Usage: "output `FORMAT`: lint, text, json, sarif, github or rdjsonl"},
+			Usage: "output `FORMAT`: lint, text, json, sarif, github, rdjsonl or rdjson (reviewdog)"},
 		&cli.GenericFlag{Name: "severity", Value: sev,
 			Usage: "lowest `SEVERITY` shown and failing the run: error, warning, info or hint"},
 	}
