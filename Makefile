@@ -27,7 +27,7 @@ build:
 # tools/package-lock.json, clangd, clang and shellcheck from Debian's packages. Stamp files record
 # what was installed so a version bump reinstalls. reviewdog, with go
 # install, reads diagnose's rdjson in the tests as CI runs it.
-tools: $(TOOLS)/gopls-$(GOPLS_VERSION).stamp $(TOOLS)/reviewdog-$(REVIEWDOG_VERSION).stamp $(TOOLS)/npm.stamp apt-tools
+tools: $(TOOLS)/gopls-$(GOPLS_VERSION).stamp $(TOOLS)/reviewdog-$(REVIEWDOG_VERSION).stamp $(TOOLS)/npm.stamp $(TOOLS)/ci.stamp apt-tools
 
 $(TOOLS)/reviewdog-$(REVIEWDOG_VERSION).stamp:
 	mkdir -p $(TOOLS)/bin
@@ -43,6 +43,14 @@ $(TOOLS)/npm.stamp: tools/package.json tools/package-lock.json
 	mkdir -p $(TOOLS)/npm
 	cp tools/package.json tools/package-lock.json $(TOOLS)/npm/
 	cd $(TOOLS)/npm && npm ci --no-audit --no-fund
+	touch $@
+
+# Consumers of diagnose's output the tests run (sarif-multitool), pinned
+# in tools/ci, installed apart from the servers.
+$(TOOLS)/ci.stamp: tools/ci/package.json tools/ci/package-lock.json
+	mkdir -p $(TOOLS)/ci
+	cp tools/ci/package.json tools/ci/package-lock.json $(TOOLS)/ci/
+	cd $(TOOLS)/ci && npm ci --no-audit --no-fund
 	touch $@
 
 # clangd, shellcheck (the built-in shell linter the tests run) and clang

@@ -144,7 +144,7 @@ func ExampleWriteSARIF() {
 	//       "tool": {
 	//         "driver": {
 	//           "name": "lsp-hook",
-	//           "version": "v1.0.0",
+	//           "version": "1.0.0",
 	//           "informationUri": "https://github.com/lsp-hook/lsp-hook",
 	//           "rules": [
 	//             {

@@ -111,7 +111,8 @@ type (
 // 01), indented, in the subset GitHub code scanning reads ("SARIF support
 // for code scanning"):
 //
-//   - one run; tool.driver is r.Tool (name defaults to "lsp-hook");
+//   - one run; tool.driver is r.Tool (name defaults to "lsp-hook"), its
+//     version as sarifVersion writes it;
 //     run.columnKind is "unicodeCodePoints" (§3.14.27), as our columns are;
 //   - driver.rules holds one reportingDescriptor per distinct ruleId,
 //     sorted, with a shortDescription, a fullDescription and help (an
@@ -151,7 +152,7 @@ func WriteSARIF(w io.Writer, r Report) error {
 	files := r.files()
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{
-			Name: r.toolName(), Version: r.Tool.Version, InformationURI: r.Tool.InformationURI,
+			Name: r.toolName(), Version: sarifVersion(r.Tool.Version), InformationURI: r.Tool.InformationURI,
 		}},
 		Results:    []sarifResult{},
 		ColumnKind: "unicodeCodePoints",
@@ -199,6 +200,20 @@ func WriteSARIF(w io.Writer, r Report) error {
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return wrapWrite(FormatSARIF, enc.Encode(sarifLog{Schema: SARIFSchema, Version: "2.1.0", Runs: []sarifRun{run}}))
+}
+
+// sarifVersion is a tool version as SARIF wants it in tool.driver.version
+// (sarif-multitool's SARIF2005: a version starting with a number, as
+// semantic versions are): a Go module version without its "v"
+// ("v1.2.3" → "1.2.3"), and a version that is no number at all, like a
+// source build's "devel+1f4774b0a1b2-dirty", as the pre-release of 0.0.0
+// ("0.0.0-devel+1f4774b0a1b2-dirty"). "" stays "".
+func sarifVersion(v string) string {
+	v = strings.TrimPrefix(v, "v")
+	if v == "" || v[0] >= '0' && v[0] <= '9' {
+		return v
+	}
+	return "0.0.0-" + v
 }
 
 // sarifRuleID is the ruleId of d: its code, else its source, else tool

@@ -271,3 +271,17 @@ func TestRuleHelpURI(t *testing.T) {
 		}
 	}
 }
+
+func TestSARIFVersion(t *testing.T) {
+	for in, want := range map[string]string{
+		"v1.2.3": "1.2.3",
+		"v0.0.0-20261125225212-1f4774b60088+dirty": "0.0.0-20261125225212-1f4774b60088+dirty",
+		"devel+1f4774b0a1b2-dirty":                 "0.0.0-devel+1f4774b0a1b2-dirty",
+		"devel":                                    "0.0.0-devel",
+		"":                                         "",
+	} {
+		if got := sarifVersion(in); got != want {
+			t.Errorf("sarifVersion(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -113,6 +114,13 @@ func TestDiagnose(t *testing.T) {
 	}
 	if snippets == 0 {
 		t.Errorf("no SARIF result has a snippet")
+	}
+	// The real sarif-multitool (make tools: tools/ci) finds nothing to say
+	// under the SARIF rules or GitHub code scanning's own (GH2012 and co).
+	for _, kind := range []string{"Sarif", "Gh"} {
+		if problems := sarifMultitool(t, outputs["sarif"], kind); len(problems) > 0 {
+			t.Errorf("sarif-multitool validate --rule-kind %s: %d results:\n%s", kind, len(problems), strings.Join(problems, "\n"))
+		}
 	}
 	if md, err := os.ReadFile(summary); err != nil || strings.Count(string(md), "# lsp-hook diagnose") != 6 ||
 		!strings.Contains(string(md), "go/main.go:6:14") {
@@ -313,4 +321,49 @@ func TestParse(t *testing.T) {
 			}
 		})
 	}
+}
+
+// sarifMultitool runs `sarif-multitool validate --rule-kind kind` on log
+// (at its default levels, error and warning) and returns each result it
+// reports as "ruleId: arguments".
+func sarifMultitool(t *testing.T, log, kind string) []string {
+	t.Helper()
+	exe := filepath.Join(moduleRoot, ".tools", "ci", "node_modules", ".bin", "sarif-multitool")
+	if _, err := os.Stat(exe); err != nil {
+		if os.Getenv("LSP_HOOK_REQUIRE_SERVERS") == "1" {
+			t.Fatalf("sarif-multitool is not installed (make tools): %v", err)
+		}
+		t.Skipf("sarif-multitool is not installed (make tools installs it into .tools/ci): %v", err)
+	}
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "in.sarif"), filepath.Join(dir, "out.sarif")
+	if err := os.WriteFile(in, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "validate", "--rule-kind", kind, "--log", "ForceOverwrite", "-o", out, in)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("sarif-multitool validate: %v\n%s", err, b)
+	}
+	var v struct {
+		Runs []struct {
+			Results []struct {
+				RuleID  string
+				Message struct{ Arguments []string }
+			}
+		}
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("sarif-multitool's own log: %v", err)
+	}
+	var problems []string
+	for _, run := range v.Runs {
+		for _, r := range run.Results {
+			problems = append(problems, r.RuleID+": "+strings.Join(r.Message.Arguments, ", "))
+		}
+	}
+	return problems
 }
