@@ -30,7 +30,23 @@ func outputFlags(format *diag.OutputFormat, sev *diag.Severity) []cli.Flag {
 			Usage: "output `FORMAT`: lint, text, json, sarif, github, rdjsonl or rdjson (reviewdog)"},
 		&cli.GenericFlag{Name: "severity", Value: sev,
 			Usage: "lowest `SEVERITY` shown and failing the run: error, warning, info or hint"},
+		&cli.IntFlag{Name: "issues-exit-code", Value: exitFindings,
+			Usage: "exit `CODE` when diagnostics at --severity are found (0–255; golangci-lint's flag)"},
 	}
+}
+
+// issuesExit returns the exit for a run that found diagnostics: the
+// --issues-exit-code the user chose (default 1), or a usage error naming
+// the flag when it is outside 0–255. cmd names the command.
+func issuesExit(c *cli.Context, cmd string) error {
+	code := c.Int("issues-exit-code")
+	if code < 0 || code > 255 {
+		return cli.Exit(fmt.Sprintf("%s: --issues-exit-code %d: want 0 to 255", cmd, code), exitError)
+	}
+	if code == 0 {
+		return nil
+	}
+	return cli.Exit("", code)
 }
 
 func parseCommand() *cli.Command {
@@ -73,7 +89,7 @@ func parseCommand() *cli.Command {
 				return cli.Exit("parse: writing output: "+err.Error(), exitError)
 			}
 			if len(ds) > 0 {
-				return cli.Exit("", exitFindings)
+				return issuesExit(c, "parse")
 			}
 			return nil
 		},
@@ -150,6 +166,9 @@ func diagnoseCommand() *cli.Command {
 
 func diagnose(c *cli.Context, format diag.OutputFormat, sev diag.Severity) error {
 	stderr := c.App.ErrWriter
+	if code := c.Int("issues-exit-code"); code < 0 || code > 255 {
+		return issuesExit(c, "diagnose") // the usage error, before any work
+	}
 	root, err := workspaceRoot(c)
 	if err != nil {
 		return cli.Exit(err.Error(), exitError)
@@ -214,8 +233,8 @@ func diagnose(c *cli.Context, format diag.OutputFormat, sev diag.Severity) error
 		}
 	}
 	switch {
-	case len(rep.Files) > 0:
-		return cli.Exit("", exitFindings)
+	case len(rep.Files) > 0 && c.Int("issues-exit-code") != 0:
+		return issuesExit(c, "diagnose")
 	case !rep.Complete && !c.Bool("allow-incomplete"):
 		return cli.Exit("diagnose: some checkers did not answer; the result is incomplete (see above; --allow-incomplete to accept)", exitError)
 	}

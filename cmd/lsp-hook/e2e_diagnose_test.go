@@ -160,6 +160,10 @@ func TestDiagnose(t *testing.T) {
 		{"a glob over fixtures skips them", []string{"data/**/broken.json"}, 2, ""}, // selects nothing checkable: a typo, not a clean run
 		{"warnings threshold", []string{"--severity", "warning", "data/ok.json"}, 0, ""},
 		{"bad shard", []string{"--shard", "3/2"}, 2, ""},
+		{"--issues-exit-code chosen", []string{"--issues-exit-code", "3", "data/*.toml"}, 3, "data/bad.toml:3:11: error:"},
+		{"--issues-exit-code 0", []string{"--issues-exit-code", "0", "data/*.toml"}, 0, "data/bad.toml:3:11: error:"},
+		{"--issues-exit-code on a clean file", []string{"--issues-exit-code", "3", "data/ok.json"}, 0, ""},
+		{"--issues-exit-code out of range", []string{"--issues-exit-code", "300", "data/ok.json"}, 2, ""},
 		{"path outside the workspace", []string{"/etc/hostname"}, 2, ""},
 		{"missing path", []string{"nope.json"}, 2, ""},
 	} {
@@ -308,6 +312,9 @@ func TestParse(t *testing.T) {
 		{"named format, github output", "./wide.go:3:30: cannot use \"x\"\n",
 			[]string{"--dir", "go", "--format", "github", "go-build"}, 1, "::error file=go/wide.go,line=3,col=26,title=go-build::cannot use \"x\""},
 		{"errorformat", "wide.go|3| odd\n", []string{"--dir", "go", "--efm", "%f|%l| %m"}, 1, "go/wide.go:3: error: odd"},
+		{"rdjsonl: byte columns again, as reviewdog's proto says", "./wide.go:3:30: cannot use \"x\"\n",
+			[]string{"--dir", "go", "--format", "rdjsonl", "go-build"}, 1, `"start":{"line":3,"column":30}`},
+		{"--issues-exit-code", "./wide.go:3:30: cannot use \"x\"\n", []string{"--dir", "go", "--issues-exit-code", "4", "go-build"}, 4, "go/wide.go:3:26"},
 		{"nothing found", "", []string{"go-vet"}, 0, ""},
 		{"below the threshold", "a.go:1:1: warning: meh\n", []string{"gcc"}, 0, ""},
 		{"unknown format", "", []string{"gcc-ish"}, 2, ""},
