@@ -148,9 +148,10 @@ func (e *DeclarationError) Error() string {
 var ErrNoDeclarations = errors.New("no hook declarations")
 
 // LoadDeclarations reads and decodes the declarations in file: a YAML (or
-// JSON) document that is either a list of declarations or a mapping whose
+// JSON) document that is either a list of declarations, a mapping whose
 // `hooks:` key holds one (other keys are ignored, so a whole .lsp-hook.yaml
-// will do).
+// will do), or a mapping whose `runtime:` mapping has that `hooks:` list
+// (the agent runtime's app config, as it is).
 func LoadDeclarations(file string) ([]Declaration, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -171,18 +172,26 @@ func ParseDeclarations(data []byte, file string) ([]Declaration, error) {
 	}
 	top := doc.Content[0]
 	if top.Kind == yaml.MappingNode {
-		var list *yaml.Node
-		for i := 0; i+1 < len(top.Content); i += 2 {
-			if top.Content[i].Value == "hooks" {
-				list = top.Content[i+1]
-			}
+		list := mappingValue(top, "hooks")
+		if rt := mappingValue(top, "runtime"); list == nil && rt != nil && rt.Kind == yaml.MappingNode {
+			list = mappingValue(rt, "hooks") // the agent runtime's app config: runtime: {hooks: [...]}
 		}
 		if list == nil {
-			return nil, fmt.Errorf("%s: %w: want a list, or a mapping with a hooks: list", orStdin(file), ErrNoDeclarations)
+			return nil, fmt.Errorf("%s: %w: want a list, a mapping with a hooks: list, or one whose runtime: has a hooks: list", orStdin(file), ErrNoDeclarations)
 		}
 		top = list
 	}
 	return DecodeDeclarations(top, file)
+}
+
+// mappingValue returns the value of key in the YAML mapping m, or nil.
+func mappingValue(m *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
 }
 
 func orStdin(file string) string {

@@ -60,6 +60,15 @@ func TestParseDeclarations(t *testing.T) {
 		t.Errorf("third declaration = %+v", e)
 	}
 
+	// The agent runtime's app config, as it is: runtime.hooks, beside
+	// the runtime's other keys; lines are the file's.
+	app := "app: {name: seed}\nruntime:\n  model: x\n" + strings.ReplaceAll(goodDecls, "\n", "\n  ")
+	app = strings.Replace(app, "  model: x\nhooks:", "  model: x\n  hooks:", 1)
+	ds3, err := ParseDeclarations([]byte(app), "app.yaml")
+	if err != nil || len(ds3) != 3 || ds3[0].Line != 5 || ds3[0].File != "app.yaml" {
+		t.Errorf("runtime.hooks: %d declarations (first on line %d), %v\n%s", len(ds3), lineOf(ds3), err, app)
+	}
+
 	// A bare list is the same.
 	bare := strings.ReplaceAll(strings.TrimPrefix(goodDecls, "hooks:\n"), "\n  ", "\n")
 	bare = strings.TrimPrefix(bare, "  ")
@@ -136,8 +145,16 @@ func TestDeclarationErrors(t *testing.T) {
 	}
 }
 
+// lineOf is the line of ds's first declaration, 0 when there is none.
+func lineOf(ds []Declaration) int {
+	if len(ds) == 0 {
+		return 0
+	}
+	return ds[0].Line
+}
+
 func TestParseDeclarationsNone(t *testing.T) {
-	for _, in := range []string{"", "hooks: []\n", "lsp: false\n"} {
+	for _, in := range []string{"", "hooks: []\n", "lsp: false\n", "runtime: {model: x}\n", "runtime: [hooks]\n", "runtime:\n  hooks: []\n"} {
 		if _, err := ParseDeclarations([]byte(in), "x.yaml"); !errors.Is(err, ErrNoDeclarations) {
 			t.Errorf("%q: err = %v, want ErrNoDeclarations", in, err)
 		}
