@@ -112,6 +112,11 @@ type Server struct {
 	RootMarkers []string
 	// Enabled is false when config turned the server off.
 	Enabled bool
+	// FirstTouchTimeout, when positive, is this server's wait on a change
+	// that is its first touch (start-up included) in place of
+	// LSP.FirstTouchTimeout: config key first_touch_timeout, or a Claude
+	// Code .lsp.json's startupTimeout (milliseconds there).
+	FirstTouchTimeout time.Duration
 	// Env is added to the server's environment.
 	Env map[string]string
 	// InitializationOptions is sent as `initializationOptions` in initialize.

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -107,13 +108,17 @@ func (c *Config) importAll(root string) []Problem {
 		}
 	}
 	before := snapshot(c)
-	files, problems := importServers(c, root, keep)
+	files, servers, problems := importServers(c, root, keep)
 	for _, f := range files {
 		c.Files = append(c.Files, f)
 		if !Trusted(f) {
 			distrust(c, f, before)
 		}
 	}
+	// Only servers whose files are trusted replace the catalogue's: an
+	// untrusted import changes nothing.
+	servers = slices.DeleteFunc(servers, func(im imported) bool { return !Trusted(im.file) })
+	replaceCatalogue(c, keep, servers)
 	return problems
 }
 
@@ -271,7 +276,8 @@ func (d *decoder) servers(c *Config, n *yaml.Node, key string) {
 
 // server decodes one server's settings mapping into s: the keys DESIGN.md
 // names (enabled, command, extensions, root_markers, env,
-// initialization_options, settings) and language_ids.
+// initialization_options, settings), language_ids, file_names and
+// first_touch_timeout.
 func (d *decoder) server(s *Server, n *yaml.Node, key string) {
 	d.mapping(n, key, map[string]func(*yaml.Node, string){
 		"enabled": func(n *yaml.Node, key string) { d.boolean(&s.Enabled, n, key) },
@@ -292,6 +298,7 @@ func (d *decoder) server(s *Server, n *yaml.Node, key string) {
 				s.FileNames = v
 			}
 		},
+		"first_touch_timeout": func(n *yaml.Node, key string) { d.duration(&s.FirstTouchTimeout, n, key) },
 		"root_markers": func(n *yaml.Node, key string) {
 			if v, ok := d.strings(n, key); ok {
 				s.RootMarkers = v

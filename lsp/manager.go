@@ -260,6 +260,9 @@ func (m *Manager) checkOne(ctx context.Context, k entryKey, docs []Doc, settle t
 	}
 	defer m.release(e)
 	firstTouch, warm := m.cfg.LSP.FirstTouchTimeout, m.cfg.LSP.Timeout
+	if t := m.cfg.LSP.Servers[k.server].FirstTouchTimeout; t > 0 {
+		firstTouch = t
+	}
 	if withinCtx {
 		firstTouch, warm = time.Duration(math.MaxInt64), time.Duration(math.MaxInt64)
 	}
