@@ -140,8 +140,20 @@ func scriptingServers() []Server {
 		{Name: "lua-language-server", Command: []string{"lua-language-server"}, Enabled: true,
 			Extensions: []string{".lua"}, LanguageIDs: map[string]string{".lua": "lua"},
 			RootMarkers: []string{".luarc.json", ".luarc.jsonc", ".luacheckrc", ".stylua.toml", "stylua.toml", "selene.toml"},
+			GivesWay:    rojoMarkers, // a Rojo project's .lua is Luau: luau-lsp's
 			Install: Install{Method: InstallSystem, Binary: "lua-language-server",
 				Hint: "download a release from https://github.com/LuaLS/lua-language-server/releases and put its bin/ on PATH"}},
+		// luau-lsp (Roblox's Luau): .luau anywhere, .lua in a Rojo project.
+		// It resolves requires through sourcemap.json, which `rojo
+		// sourcemap --watch` keeps fresh: set it as the server's watch
+		// companion (config watch:, or imported from opencode's
+		// luau-lsp.sourcemap.autogenerate), and luau-lsp's registered
+		// watcher for sourcemap.json tells it of each rewrite.
+		{Name: "luau-lsp", Command: []string{"luau-lsp", "lsp"}, Enabled: true,
+			Extensions: []string{".lua", ".luau"}, LanguageIDs: map[string]string{".lua": "luau", ".luau": "luau"},
+			RootMarkers: rojoMarkers, RootRequired: true,
+			Install: Install{Method: InstallSystem, Binary: "luau-lsp",
+				Hint: "download a release from https://github.com/JohnnyMorganz/luau-lsp/releases and put luau-lsp on PATH; rojo (https://rojo.space) for sourcemap.json"}},
 		{Name: "elixir-ls", Command: []string{"elixir-ls"}, Enabled: true,
 			Extensions: []string{".ex", ".exs"}, LanguageIDs: map[string]string{".ex": "elixir", ".exs": "elixir"},
 			RootMarkers: []string{"mix.exs"},
@@ -361,3 +373,8 @@ func lintServers() []Server {
 			Install:     Install{Method: InstallNPM, Packages: []string{"@biomejs/biome@2.6.8"}, Binary: "biome"}},
 	}
 }
+
+// rojoMarkers are the files of a Rojo project's root (rojo.space: a
+// project file, default.project.json or NAME.project.json, and the
+// sourcemap.json rojo writes).
+var rojoMarkers = []string{"default.project.json", "*.project.json", "sourcemap.json"}

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lsp-hook/lsp-hook/internal/testdir"
 )
 
 // lspLanguageIDs are the language identifiers of LSP 3.17 "Text Document
@@ -28,13 +30,13 @@ var lspLanguageIDs = []string{
 // itself) declares them, which is what their servers expect.
 var otherLanguageIDs = []string{
 	"astro", "go.mod", "go.work", "haskell", "jsonc", "kotlin", "ocaml", "ocaml.interface", "svelte", "terraform",
-	"terraform-vars", "vue", "zig",
+	"terraform-vars", "vue", "zig", "luau",
 }
 
 // languageOf names the language of each identifier the catalogue uses,
 // so that typescriptreact and typescript count as one language.
 var languageOf = map[string]string{
-	"astro": "Astro", "c": "C", "cpp": "C++", "csharp": "C#", "css": "CSS", "dart": "Dart",
+	"astro": "Astro", "luau": "Luau", "c": "C", "cpp": "C++", "csharp": "C#", "css": "CSS", "dart": "Dart",
 	"dockerfile": "Dockerfile", "elixir": "Elixir", "go": "Go", "go.mod": "Go", "go.work": "Go", "haskell": "Haskell", "html": "HTML",
 	"java": "Java", "javascript": "JavaScript", "javascriptreact": "JavaScript", "json": "JSON", "jsonc": "JSON",
 	"kotlin": "Kotlin", "less": "Less", "lua": "Lua", "objective-c": "Objective-C", "objective-cpp": "Objective-C++",
@@ -99,9 +101,9 @@ func TestCatalogueShape(t *testing.T) {
 				t.Errorf("%s: language id for %s, which it does not serve", s.Name, key)
 			}
 		}
-		for _, m := range s.RootMarkers {
-			if m == "" || strings.ContainsAny(m, `/\*?[`) {
-				t.Errorf("%s: root marker %q, want a plain file name", s.Name, m)
+		for _, m := range append(slices.Clone(s.RootMarkers), s.GivesWay...) {
+			if _, err := filepath.Match(m, ""); m == "" || strings.ContainsAny(m, `/\`) || err != nil {
+				t.Errorf("%s: root marker %q, want a file name or a glob of one", s.Name, m)
 			}
 		}
 		if err := checkInstall(s); err != "" {
@@ -195,12 +197,12 @@ func TestCatalogueOverlaps(t *testing.T) {
 		}
 	}
 	for k, names := range gotOn {
-		if len(names) > 1 {
+		if len(names) > 1 && !partitioned(names) {
 			t.Errorf("%s is served by %v, all on by default", k, names)
 		}
 	}
 	for k, names := range gotAll {
-		if len(names) > 1 && !slices.Equal(names, wantAll[k]) {
+		if len(names) > 1 && !partitioned(names) && !slices.Equal(names, wantAll[k]) {
 			t.Errorf("%s is served by %v, want %v", k, names, wantAll[k])
 		}
 	}
@@ -438,4 +440,72 @@ func lookup(v any, keys ...string) any {
 		v = m[k]
 	}
 	return v
+}
+
+// partitioned reports whether the catalogue servers names split their
+// files by markers (Server.RootRequired and GivesWay): two servers, one
+// serving only under its root markers, the other giving way under them.
+func partitioned(names []string) bool {
+	if len(names) != 2 {
+		return false
+	}
+	cat := make(map[string]Server)
+	for _, s := range Catalogue() {
+		cat[s.Name] = s
+	}
+	a, b := cat[names[0]], cat[names[1]]
+	if !a.RootRequired {
+		a, b = b, a
+	}
+	if !a.RootRequired {
+		return false
+	}
+	for _, m := range a.RootMarkers {
+		if !slices.Contains(b.GivesWay, m) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestMarkersPartition: in a Rojo project (a NAME.project.json at its
+// root, matched by glob) .lua files go to luau-lsp alone, elsewhere to
+// lua-language-server alone; .luau goes to luau-lsp only in a Rojo
+// project, its root the project's directory.
+func TestMarkersPartition(t *testing.T) {
+	root := testdir.New(t)
+	for name, text := range map[string]string{
+		"game/place.project.json": `{"name": "place", "tree": {"$path": "src"}}`,
+		"game/src/init.lua":       "return {}\n",
+		"game/src/mod.luau":       "return {}\n",
+		"tools/build.lua":         "print(1)\n",
+		"tools/odd.luau":          "return 1\n",
+	} {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := Default()
+	c.Root = root
+	for rel, want := range map[string][]string{
+		"game/src/init.lua": {"luau-lsp"},
+		"game/src/mod.luau": {"luau-lsp"},
+		"tools/build.lua":   {"lua-language-server"},
+		"tools/odd.luau":    nil,
+	} {
+		var got []string
+		for _, s := range c.ServersForPath(filepath.Join(root, filepath.FromSlash(rel))) {
+			got = append(got, s.Name)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: served by %v, want %v", rel, got, want)
+		}
+	}
+	if dir, ok := MarkerDir(filepath.Join(root, "game", "src", "mod.luau"), rojoMarkers, root); !ok || dir != filepath.Join(root, "game") {
+		t.Errorf("MarkerDir = %q, %v; want the project's directory", dir, ok)
+	}
 }

@@ -1,10 +1,15 @@
 package config
 
 import (
-	"gopkg.in/yaml.v3"
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
+
+	"gopkg.in/yaml.v3"
+
+	ws "github.com/lsp-hook/lsp-hook/internal/workspace"
 )
 
 // Config is the effective configuration of one workspace.
@@ -59,6 +64,10 @@ type Config struct {
 	WorkspaceTrusted bool
 	// Files lists the config files that were read, most important first.
 	Files []string
+	// Root is the workspace root the config was loaded for (Load); it
+	// bounds the marker lookups of Server.RootRequired and GivesWay. ""
+	// for Default.
+	Root string
 }
 
 // LSP is the `lsp:` section.
@@ -108,8 +117,17 @@ type Server struct {
 	LanguageIDs map[string]string
 	// RootMarkers are file names whose nearest containing directory is the
 	// server's root, tried in order: the first marker found anywhere up to
-	// the workspace root wins (gopls: go.work before go.mod).
+	// the workspace root wins (gopls: go.work before go.mod). A marker may
+	// be a glob of path.Match ("*.project.json").
 	RootMarkers []string
+	// RootRequired makes the server serve a file only when one of
+	// RootMarkers is found from its directory up to the workspace root
+	// (luau-lsp: .lua files in a Rojo project only).
+	RootRequired bool
+	// GivesWay lists markers (globs as in RootMarkers) under which the
+	// server serves no file: another server owns them there
+	// (lua-language-server leaves a Rojo project's .lua files to luau-lsp).
+	GivesWay []string
 	// Enabled is false when config turned the server off.
 	Enabled bool
 	// FirstTouchTimeout, when positive, is this server's wait on a change
@@ -119,6 +137,13 @@ type Server struct {
 	FirstTouchTimeout time.Duration
 	// Env is added to the server's environment.
 	Env map[string]string
+	// Watch is a companion command (argv) run beside the server, in its
+	// root and environment, for as long as it runs, started again with
+	// back-off when it exits (lsp/companion.go): a watcher that keeps a
+	// file the server reads fresh as sources change, like luau-lsp's
+	// `rojo sourcemap --watch`. It runs only in a trusted workspace.
+	// Config key watch.
+	Watch []string
 	// InitializationOptions is sent as `initializationOptions` in initialize.
 	InitializationOptions any
 	// Settings answers `workspace/configuration`: the item whose section
@@ -274,7 +299,65 @@ func (c *Config) ServersFor(ext string) []Server {
 // by base name (Server.FileNames) or extension (Server.ServesPath), in
 // name order; none when LSP is off.
 func (c *Config) ServersForPath(path string) []Server {
-	return c.serversWhere(func(s Server) bool { return s.ServesPath(path) })
+	return c.serversWhere(func(s Server) bool { return s.ServesPath(path) && c.markersAllow(s, path) })
+}
+
+// markersAllow reports whether s's RootRequired and GivesWay let it serve
+// path, looking for markers up to c.Root (the filesystem's root when
+// unset).
+func (c *Config) markersAllow(s Server, path string) bool {
+	if s.RootRequired {
+		if _, ok := MarkerDir(path, s.RootMarkers, c.Root); !ok {
+			return false
+		}
+	}
+	if len(s.GivesWay) > 0 {
+		if _, ok := MarkerDir(path, s.GivesWay, c.Root); ok {
+			return false
+		}
+	}
+	return true
+}
+
+// MarkerDir returns the directory holding the first of markers found,
+// trying each marker in order from path's directory up to workspace (up
+// to the filesystem's root when workspace is ""), and whether one was
+// found. A marker is a file name, or a glob of path.Match
+// ("*.project.json") matched against the names in each directory.
+func MarkerDir(path string, markers []string, workspace string) (string, bool) {
+	for _, marker := range markers {
+		glob := strings.ContainsAny(marker, "*?[")
+		for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
+			if workspace != "" && !ws.Inside(workspace, dir) {
+				break
+			}
+			if hasMarker(dir, marker, glob) {
+				return dir, true
+			}
+			if dir == workspace || dir == filepath.Dir(dir) {
+				break
+			}
+		}
+	}
+	return "", false
+}
+
+// hasMarker reports whether dir holds marker (a glob when glob is set).
+func hasMarker(dir, marker string, glob bool) bool {
+	if !glob {
+		_, err := os.Stat(filepath.Join(dir, marker))
+		return err == nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if ok, _ := filepath.Match(marker, e.Name()); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // serversWhere returns the enabled servers for which match holds, in name

@@ -128,7 +128,7 @@ func importServers(c *Config, root string, keep map[string]bool) ([]string, []im
 				keep[s.Name] = true
 				servers = append(servers, imported{name: s.Name, file: file, line: k.Line})
 				src := fmt.Sprintf("%s:%d", file, k.Line)
-				for _, f := range []string{"enabled", "command", "extensions", "language_ids", "env", "initialization_options", "settings", "first_touch_timeout"} {
+				for _, f := range []string{"enabled", "command", "extensions", "language_ids", "env", "initialization_options", "settings", "first_touch_timeout", "watch"} {
 					c.Sources["lsp.servers."+s.Name+"."+f] = src
 				}
 			}
@@ -257,6 +257,7 @@ func (e entry) decode(n *yaml.Node) (Server, string, []Problem) {
 	if raw.Transport != "" && raw.Transport != "stdio" {
 		return Server{}, "", append(problems, e.problem("transport", "%q: lsp-hook talks to servers over stdio only; not imported", raw.Transport))
 	}
+	s.Watch = luauSourcemapWatch(raw.Initialization)
 	if raw.StartupTimeout != nil {
 		if *raw.StartupTimeout <= 0 {
 			problems = append(problems, e.problem("startupTimeout", "%d: want a positive number of milliseconds; ignored", *raw.StartupTimeout))
@@ -272,6 +273,34 @@ func (e entry) decode(n *yaml.Node) (Server, string, []Problem) {
 	}
 	slices.SortFunc(problems, func(a, b Problem) int { return strings.Compare(a.Key, b.Key) })
 	return s, "", problems
+}
+
+// luauSourcemapWatch returns the companion command luau-lsp's own
+// settings ask for, from an opencode entry's initialization: when
+// {"luau-lsp": {"sourcemap": {"autogenerate": true, …}}} (luau-lsp's
+// settings luau-lsp.sourcemap.*: rojoPath, rojoProjectFile,
+// sourcemapFile, includeNonScripts, default true), `rojo sourcemap
+// PROJECT --watch --output FILE [--include-non-scripts]`, as luau-lsp's
+// editor extension runs it; nil otherwise.
+func luauSourcemapWatch(init any) []string {
+	root, _ := init.(map[string]any)
+	luau, _ := root["luau-lsp"].(map[string]any)
+	sm, _ := luau["sourcemap"].(map[string]any)
+	if on, _ := sm["autogenerate"].(bool); !on {
+		return nil
+	}
+	str := func(key, def string) string {
+		if v, ok := sm[key].(string); ok && v != "" {
+			return v
+		}
+		return def
+	}
+	argv := []string{str("rojoPath", "rojo"), "sourcemap", str("rojoProjectFile", "default.project.json"),
+		"--watch", "--output", str("sourcemapFile", "sourcemap.json")}
+	if include, ok := sm["includeNonScripts"].(bool); !ok || include {
+		argv = append(argv, "--include-non-scripts")
+	}
+	return argv
 }
 
 // expander expands the variables of an import file's strings: ${VAR} and

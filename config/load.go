@@ -91,6 +91,7 @@ func Load(root string) (*Config, []Problem) {
 		}
 	}
 	c.WorkspaceTrusted = TrustedWorkspace(root)
+	c.Root = root
 	return c, append(problems, c.importAll(root)...)
 }
 
@@ -299,6 +300,12 @@ func (d *decoder) server(s *Server, n *yaml.Node, key string) {
 			}
 		},
 		"first_touch_timeout": func(n *yaml.Node, key string) { d.duration(&s.FirstTouchTimeout, n, key) },
+		"watch": func(n *yaml.Node, key string) {
+			if v, ok := d.strings(n, key); ok {
+				s.Watch = v
+				d.source(key, n)
+			}
+		},
 		"root_markers": func(n *yaml.Node, key string) {
 			if v, ok := d.strings(n, key); ok {
 				s.RootMarkers = v

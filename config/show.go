@@ -39,6 +39,9 @@ func (c *Config) Settings() []Setting {
 		add(k+".extensions", s.Extensions, "catalogue")
 		add(k+".root_markers", s.RootMarkers, "catalogue")
 		add(k+".language_ids", s.LanguageIDs, "catalogue")
+		if len(s.Watch) > 0 {
+			add(k+".watch", s.Watch, "catalogue")
+		}
 		if s.FirstTouchTimeout > 0 {
 			add(k+".first_touch_timeout", s.FirstTouchTimeout, "catalogue")
 		}

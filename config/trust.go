@@ -160,8 +160,9 @@ func workspaceKey(root string) string {
 // serverCommandField lists the server fields that can make a server run a
 // program of the config's choosing: the command itself, its environment
 // (PATH), and settings and initialization options, where servers take
-// executable paths (pyright's python.pythonPath, a tsdk, a linter path).
-var serverCommandField = map[string]bool{"command": true, "env": true, "settings": true, "initialization_options": true}
+// executable paths (pyright's python.pythonPath, a tsdk, a linter path),
+// and the companion watch command.
+var serverCommandField = map[string]bool{"command": true, "env": true, "settings": true, "initialization_options": true, "watch": true}
 
 // commandKeys returns the dotted keys file set in c that run or install
 // programs: lsp.servers.NAME.{command, env, settings,

@@ -69,6 +69,8 @@ type Client struct {
 	watchMu sync.Mutex    // guards watch
 	watch   *Subscription // to the workspace's Watcher; nil when not watching
 
+	companion *companion // the server's companion watch command (companion.go); nil when none
+
 	mu        sync.Mutex // guards docs, err, touched, touchedAt, sends, updating, dirs, watched
 	docs      map[string]*document
 	err       error                // why the client is broken; nil while healthy
@@ -124,13 +126,15 @@ func Start(ctx context.Context, server config.Server, root string, trusted bool,
 		return nil, fmt.Errorf("starting %s: %w", server.Name, err)
 	}
 	c := newClient(server, root, log)
-	if err := c.spawn(exe, config.ProgramEnv(os.Environ(), server.Env, trusted)); err != nil {
+	env := config.ProgramEnv(os.Environ(), server.Env, trusted)
+	if err := c.spawn(exe, env); err != nil {
 		return nil, fmt.Errorf("starting %s for %s: %w", server.Name, root, err)
 	}
 	if err := c.initialize(ctx); err != nil {
 		c.kill()
 		return nil, fmt.Errorf("initializing %s for %s: %w%s", server.Name, root, err, c.stderrHint())
 	}
+	c.companion = startCompanion(c.life, server, root, env, trusted) // stops with c.life
 	c.log.Info("server started", "server_pid", c.child.Pid(), "encoding", c.encoding, "server_info", c.serverName,
 		"tsserver_pull", c.ts.on.Load())
 	return c, nil
@@ -347,6 +351,7 @@ func (c *Client) Shutdown(grace time.Duration) {
 	c.mu.Unlock()
 	c.stop()
 	c.Watch(nil)
+	c.companion.wait(grace)
 	select {
 	case <-c.exited:
 		c.log.Info("server exited")

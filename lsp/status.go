@@ -26,6 +26,9 @@ type ServerStatus struct {
 	Busy      []string  `json:"busy,omitempty"`
 	Crashes   int       `json:"crashes,omitempty"`
 	RestartAt time.Time `json:"restart_at,omitzero"`
+	// Companion is the server's companion watch command, when it has
+	// one (config.Server.Watch): running or between restarts.
+	Companion *CompanionStatus `json:"companion,omitempty"`
 }
 
 // Status lists every started or attempted server, then every configured
@@ -82,6 +85,7 @@ func (e *entry) status() ServerStatus {
 	default:
 		s.State, s.Pid, s.Busy, s.Documents = StateActive, c.Pid(), c.Busy(), c.openDocCount()
 		s.LastError = e.unanswered
+		s.Companion = c.companion.status()
 	}
 	if s.State == StateBroken && e.crash != nil {
 		s.LastError, s.Crashes, s.RestartAt = e.crash.Error(), e.crash.Crashes, e.crash.RestartAt

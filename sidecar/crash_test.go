@@ -114,3 +114,24 @@ func (c *testClock) Add(d time.Duration) {
 	defer c.mu.Unlock()
 	c.t = c.t.Add(d)
 }
+
+func TestWriteStatusCompanion(t *testing.T) {
+	var b bytes.Buffer
+	err := WriteStatus(&b, StatusResult{Pid: 1, Version: "v", Root: "/r", Servers: []ServerStatus{
+		{Name: "luau-lsp", Root: "/r", State: lsp.StateActive, Pid: 7,
+			Companion: &lsp.CompanionStatus{Command: []string{"rojo", "sourcemap", "--watch"}, Pid: 42}},
+		{Name: "other", Root: "/r", State: lsp.StateActive, Pid: 8,
+			Companion: &lsp.CompanionStatus{Command: []string{"w"}, Restarts: 2, LastExit: "exit status 1"}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"luau-lsp watch: rojo sourcemap --watch (pid 42)\n",
+		"other watch: w (between restarts; started again 2 times, last: exit status 1)\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("status output lacks %q:\n%s", want, b.String())
+		}
+	}
+}

@@ -78,6 +78,11 @@ func WriteStatus(w io.Writer, st StatusResult) error {
 			fmt.Fprintln(w, crashLine(s))
 		}
 	}
+	for _, s := range st.Servers {
+		if s.Companion != nil {
+			fmt.Fprintln(w, companionLine(s))
+		}
+	}
 	if len(st.Linters) > 0 {
 		fmt.Fprintln(w)
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -120,6 +125,20 @@ func crashLine(s ServerStatus) string {
 	}
 	return fmt.Sprintf("crashed: %s (%s); the next change after %s starts it again", s.Name, n,
 		s.RestartAt.Local().Format(time.TimeOnly))
+}
+
+// companionLine says how a server's companion watch command runs:
+// "luau-lsp watch: rojo sourcemap … (pid 4242; started again 2 times, last: exit status 1)".
+func companionLine(s ServerStatus) string {
+	c := s.Companion
+	state := "between restarts"
+	if c.Pid != 0 {
+		state = fmt.Sprintf("pid %d", c.Pid)
+	}
+	if c.Restarts > 0 {
+		state += fmt.Sprintf("; started again %d times, last: %s", c.Restarts, c.LastExit)
+	}
+	return fmt.Sprintf("%s watch: %s (%s)", s.Name, strings.Join(c.Command, " "), state)
 }
 
 // kib formats a size given in KiB for people: "812 KiB", "21.4 MiB".

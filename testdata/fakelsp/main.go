@@ -46,6 +46,9 @@
 //	                   change's version, the real one -gap (default 100ms) later, then
 //	                   the end of the pass ($/progress end)
 //	replay             play the server side of the trace file -script (replay.go)
+//	sourcemap          luau-lsp and its sourcemap.json (sourcemap.go)
+//	rojo-watch         not a server: the companion that keeps sourcemap.json
+//	                   fresh, as `rojo sourcemap --watch` does (sourcemap.go)
 //
 // -trace FILE appends one line per event: "start PID", then for every
 // message received its method, a space, and the document URI when it names
@@ -95,6 +98,9 @@ func main() {
 	if s.mode == "replay" {
 		os.Exit(s.replay(*scriptFile))
 	}
+	if s.mode == "rojo-watch" {
+		os.Exit(s.rojoWatch())
+	}
 	os.Exit(s.serve())
 }
 
@@ -117,12 +123,13 @@ type server struct {
 	outMu sync.Mutex // guards out: one framed message at a time
 	out   io.Writer
 
-	mu          sync.Mutex // guards docs, lastChanged, garbaged, pending and nextID
+	mu          sync.Mutex // guards docs, lastChanged, garbaged, pending, nextID and sm
 	docs        map[string]string
 	lastChanged string // the URI of the last didOpen/didChange
 	garbaged    bool
 	pending     map[string]chan json.RawMessage // request ID → where its response goes
 	nextID      int
+	sm          sourcemapState // the sourcemap mode's (sourcemap.go)
 }
 
 // message is any JSON-RPC message received: a request or notification
@@ -185,6 +192,9 @@ func (s *server) dispatch(m message, p docParams) (code int, done bool) {
 		if s.mode == "slow-initialize" {
 			time.Sleep(s.initDelay)
 		}
+		if s.mode == "sourcemap" {
+			s.sourcemapInit(m.Params)
+		}
 		s.reply(m.ID, map[string]any{"capabilities": s.capabilities(), "serverInfo": map[string]any{"name": "fakelsp", "version": s.mode}})
 		if s.mode == "no-read" {
 			time.Sleep(24 * time.Hour) // never read again (a bare select{} would be a detected deadlock)
@@ -195,8 +205,17 @@ func (s *server) dispatch(m message, p docParams) (code int, done bool) {
 		return 0, false
 	case "exit":
 		return 0, true
-	case "initialized", "$/cancelRequest", "textDocument/didSave", "workspace/didChangeConfiguration",
-		"workspace/didChangeWatchedFiles":
+	case "initialized":
+		if s.mode == "sourcemap" {
+			go s.sourcemapRegister()
+		}
+		return 0, false
+	case "workspace/didChangeWatchedFiles":
+		if s.mode == "sourcemap" {
+			s.sourcemapWatched(m.Params)
+		}
+		return 0, false
+	case "$/cancelRequest", "textDocument/didSave", "workspace/didChangeConfiguration":
 		return 0, false
 	case "textDocument/didClose":
 		s.mu.Lock()
@@ -288,6 +307,8 @@ func (s *server) change(method string, p docParams) {
 		}
 	case "empty-first":
 		go s.emptyFirst(method, uri, version, text)
+	case "sourcemap":
+		s.sourcemapChange(uri, version, text)
 	case "stderr-flood":
 		os.Stderr.Write(make([]byte, 1<<20)) // blocks unless the client drains stderr
 		fmt.Fprintf(os.Stderr, "fakelsp: publishing %s version %d\n", uri, version)
