@@ -160,7 +160,7 @@ func New(name string, s Settings) (Adapter, error) {
 	case "copilot":
 		a = Copilot{}
 	case "windsurf":
-		a, allowed = Windsurf{Mode: s.Mode}, []Mode{ModeContext, ModeExit2}
+		a = Windsurf{}
 	case "generic":
 		if s.PathField == "" {
 			return nil, errors.New("hook generic needs --path-field (a gjson path to the changed file's path)")

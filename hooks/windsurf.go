@@ -22,12 +22,11 @@ import (
 //
 // A post-hook's answer reaches the user, not the model: with "show_output":
 // true in the hook's configuration, Cascade shows what the hook prints, so
-// ModeContext prints the lint block as plain text. ModeExit2 writes it to
-// stderr and exits 2, which Cascade shows to the agent ("The Cascade agent
-// will see the error message from stderr").
-type Windsurf struct {
-	Mode Mode // ModeContext (also for "") or ModeExit2
-}
+// the lint block is printed as plain text. Only ModeContext: Windsurf's
+// docs give exit status 2 a meaning for pre-hooks alone (it blocks the
+// action), so an exit2 answer to post_write_code was never shown to reach
+// the agent, and `--mode exit2` is refused rather than promised.
+type Windsurf struct{}
 
 var _ Adapter = Windsurf{}
 
@@ -71,14 +70,10 @@ func (Windsurf) Decode(r io.Reader) (Event, error) {
 	return out, nil
 }
 
-// Encode prints the lint block as text (ModeContext) or answers in
-// ModeExit2; nothing when the block is empty.
-func (w Windsurf) Encode(ev Event, res wire.Result) (Answer, error) {
+// Encode prints the lint block as text; nothing when the block is empty.
+func (Windsurf) Encode(ev Event, res wire.Result) (Answer, error) {
 	if res.Lint == "" {
 		return Answer{}, nil
-	}
-	if w.Mode == ModeExit2 {
-		return exit2Answer(res.Lint), nil
 	}
 	return Answer{Stdout: []byte(res.Lint + "\n")}, nil
 }

@@ -25,12 +25,10 @@ func TestWindsurfEncode(t *testing.T) {
 	if err != nil || string(ans.Stdout) != "ERROR [1:1] x\n" || ans.Exit != 0 {
 		t.Fatalf("answer = %+v, %v", ans, err)
 	}
-	ans, _ = Windsurf{Mode: ModeExit2}.Encode(Event{}, wire.Result{Lint: "E"})
-	if string(ans.Stderr) != "E\n" || ans.Exit != 2 || len(ans.Stdout) != 0 {
-		t.Fatalf("exit2 answer = %+v", ans)
-	}
-	if _, err := New("windsurf", Settings{Mode: ModeBlock}); err == nil {
-		t.Error("windsurf took --mode block")
+	for _, m := range []Mode{ModeBlock, ModeExit2} {
+		if _, err := New("windsurf", Settings{Mode: m}); err == nil {
+			t.Errorf("windsurf took --mode %s", m)
+		}
 	}
 }
 

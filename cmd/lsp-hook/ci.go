@@ -157,7 +157,7 @@ func diagnoseCommand() *cli.Command {
 			&cli.StringFlag{Name: "shard", Usage: "check only shard `K/N` of the files (CI matrix), by a stable hash of each path"},
 			&cli.BoolFlag{Name: "no-daemon", Usage: "run language servers in this process even when a daemon is running"},
 			&cli.BoolFlag{Name: "fixtures", Usage: "also check test fixtures in what a directory or glob selects: files under testdata/, and Go files the go command ignores (vendor/, names starting with . or _); skipped by default"},
-			&cli.BoolFlag{Name: "allow-incomplete", Usage: "exit by the diagnostics alone when a checker timed out or failed (default: exit 2)"},
+			&cli.BoolFlag{Name: "allow-incomplete", Usage: "exit by the diagnostics alone when a checker timed out or failed (without it such a run exits 2)"},
 			&cli.DurationFlag{Name: "timeout", Value: 2 * time.Minute, Usage: "time one chunk of files may take, servers' start-up included"},
 		),
 		Action: func(c *cli.Context) error { return diagnose(c, format, sev) },

@@ -81,7 +81,7 @@ func hookCommand() *cli.Command {
 			&cli.DurationFlag{Name: "cold-budget", Value: wire.DefaultColdBudget, Usage: "total time when the daemon or a server has to start"},
 			&cli.BoolFlag{Name: "no-daemon", Usage: "run the built-in validators in-process only"},
 			&cli.GenericFlag{Name: "mode", Value: new(hooks.Mode),
-				Usage: "how the lint block reaches the agent: additionalContext, block (decision \"block\" + reason) or exit2 (stderr, exit status 2); claude and codex take all three, windsurf additionalContext and exit2"},
+				Usage: "how the lint block reaches the agent: additionalContext, block (decision \"block\" + reason) or exit2 (stderr, exit status 2); claude and codex take all three, the others additionalContext"},
 			&cli.StringFlag{Name: "path-field", Usage: "generic: gjson `PATH` to the changed file's path (a string or an array of strings)"},
 			&cli.StringFlag{Name: "content-field", Usage: "generic: gjson `PATH` to the file's new text (optional: without it the file is read from disk)"},
 			&cli.BoolFlag{Name: "inject", Usage: "generic: print the event with a \"lint\" field instead of the result JSON"},

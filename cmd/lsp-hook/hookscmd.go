@@ -32,7 +32,7 @@ func hooksCommand() *cli.Command {
 				&cli.DurationFlag{Name: "budget", Value: wire.DefaultBudget, Usage: "time per event when the daemon is warm"},
 				&cli.DurationFlag{Name: "cold-budget", Value: wire.DefaultColdBudget, Usage: "time per event when the daemon or a server has to start"},
 				&cli.BoolFlag{Name: "no-daemon", Usage: "run the built-in validators in-process only"},
-				&cli.BoolFlag{Name: "verbose", Usage: "log every checked event to stderr (default: warnings only)"},
+				&cli.BoolFlag{Name: "verbose", Usage: "log every checked event to stderr (without it, warnings only)"},
 			},
 			Action: func(c *cli.Context) error {
 				root, decls, err := loadDeclarations(c)

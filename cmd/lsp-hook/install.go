@@ -28,7 +28,7 @@ func installScopeFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "user", Usage: "edit the user-level file, e.g. ~/.claude/settings.json"},
 		rootFlag,
 		&cli.BoolFlag{Name: "dry-run", Usage: "print the change as a unified diff and write nothing"},
-		&cli.BoolFlag{Name: "mcp", Usage: "claude: also register (or remove) `lsp-hook mcp` in the project's .mcp.json"},
+		&cli.BoolFlag{Name: "mcp", Usage: "claude: also register (or remove) the lsp-hook mcp server in the project's .mcp.json"},
 	}
 }
 

@@ -35,20 +35,13 @@ const (
 // run executes one command line and returns the process exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	app := &cli.App{
-		Name:      "lsp-hook",
-		Usage:     "language-server diagnostics for AI coding agents' post-write hooks",
-		Version:   buildVersion(),
-		Reader:    stdin,
-		Writer:    stdout,
-		ErrWriter: stderr,
-		Commands: []*cli.Command{
-			serveCommand(), hookCommand(), notifyCommand(), diagnoseCommand(), parseCommand(), statusCommand(),
-			restartCommand(), stopCommand(), configCommand(), trustCommand(), versionCommand(),
-			serversCommand(),
-			installCommand(), uninstallCommand(),
-			hooksCommand(), subscribeCommand(),
-			mcpCommand(), superviseCommand(),
-		},
+		Name:           "lsp-hook",
+		Usage:          "language-server diagnostics for AI coding agents' post-write hooks",
+		Version:        buildVersion(),
+		Reader:         stdin,
+		Writer:         stdout,
+		ErrWriter:      stderr,
+		Commands:       commands(),
 		HideVersion:    true,
 		ExitErrHandler: func(*cli.Context, error) {},
 	}
@@ -65,6 +58,18 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	fmt.Fprintln(stderr, "lsp-hook:", err)
 	return exitError
+}
+
+// commands are lsp-hook's commands, in the order help lists them.
+func commands() []*cli.Command {
+	return []*cli.Command{
+		serveCommand(), hookCommand(), notifyCommand(), diagnoseCommand(), parseCommand(), statusCommand(),
+		restartCommand(), stopCommand(), configCommand(), trustCommand(), versionCommand(),
+		serversCommand(),
+		installCommand(), uninstallCommand(),
+		hooksCommand(), subscribeCommand(),
+		mcpCommand(), superviseCommand(),
+	}
 }
 
 func buildVersion() string {
