@@ -129,3 +129,34 @@ func killPid(pid int) error {
 	}
 	return p.Kill()
 }
+
+// TestPrewarm: Prewarm starts the server a file needs, once per server and
+// root, initialized and opening no document, and a later check of that
+// file finds it running (no second start).
+func TestPrewarm(t *testing.T) {
+	trace := filepath.Join(tempDir(t), "trace")
+	m, dir := fakeManager(t, "normal", "-trace="+trace)
+	a := writeFile(t, dir, "a.fake", "fine\n")
+	b := writeFile(t, dir, "sub/b.fake", "ERROR: x\n")
+	other := writeFile(t, dir, "c.txt", "no server\n")
+	if got := m.Prewarm([]string{a, b, other}); len(got) != 1 || !strings.HasPrefix(got[0], "fake ") {
+		t.Fatalf("Prewarm = %q, want the fake server started once", got)
+	}
+	if got := m.Prewarm([]string{a}); len(got) != 0 {
+		t.Errorf("a second Prewarm started %q again", got)
+	}
+	if !eventually(5*time.Second, func() bool { return len(traceLines(t, trace, "initialized")) == 1 }) {
+		t.Fatalf("the prewarmed server was not initialized: %q", traceLines(t, trace, ""))
+	}
+	if opened := traceLines(t, trace, "textDocument/didOpen"); len(opened) > 0 {
+		t.Errorf("Prewarm opened documents: %q", opened)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if out := m.Check(ctx, []Doc{{Path: b}}, DefaultSettle); len(out) != 1 || out[0].Freshness != Fresh || len(out[0].Files[b]) != 1 {
+		t.Fatalf("check after prewarm: %+v", out)
+	}
+	if starts := traceLines(t, trace, "start "); len(starts) != 1 {
+		t.Errorf("server started %d times, want once: %q", len(starts), starts)
+	}
+}
