@@ -1,0 +1,282 @@
+// Package session is the daemon's record of agent sessions (DESIGN.md
+// "Sessions"): per session — an agent's session_id or its equivalent —
+// the files it touched, each file's baseline (what was wrong in it before
+// the session's first touch, so the Stop gate never blocks for errors
+// older than the session), when it was last seen, and how the Stop gate
+// answered its last end of turn. It is bounded (MaxSessions, MaxFiles:
+// the oldest dropped, and logged) and forgets a session at its end event
+// or after Idle without a hook.
+//
+// It imports only diag and the standard library: the engine decides what
+// a baseline is, the hooks what a session is.
+package session
+
+import (
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/lsp-hook/lsp-hook/diag"
+)
+
+// Defaults of Registry's bounds.
+const (
+	// DefaultMaxSessions bounds the sessions remembered at once.
+	DefaultMaxSessions = 64
+	// DefaultMaxFiles bounds the files remembered per session.
+	DefaultMaxFiles = 2000
+	// DefaultIdle is how long a session is kept without a hook.
+	DefaultIdle = 2 * time.Hour
+)
+
+// File is one file a session touched: its absolute path, when the session
+// first touched it, and its baseline — the diagnostics it had then (only
+// when BaselineKnown: a file whose state before could not be learned
+// counts everything in it as older than the session, so the gate never
+// blocks on a guess).
+type File struct {
+	Path          string
+	FirstTouch    time.Time
+	Baseline      []diag.Diagnostic
+	BaselineKnown bool
+}
+
+// Summary is one session in `status`: its ID, agent, when it was last
+// seen, how many files it touched, and how many errors its last Stop
+// check found that it introduced (-1 before any).
+type Summary struct {
+	ID         string    `json:"id"`
+	Agent      string    `json:"agent,omitempty"`
+	LastSeen   time.Time `json:"last_seen"`
+	Files      int       `json:"files"`
+	OpenErrors int       `json:"open_errors"`
+}
+
+// Registry is the record of every session. The zero value is not ready:
+// use New.
+type Registry struct {
+	// MaxSessions, MaxFiles and Idle bound the record (see the package
+	// comment); zero means the default.
+	MaxSessions, MaxFiles int
+	Idle                  time.Duration
+	// Now is the clock (time.Now unless a test sets it).
+	Now func() time.Time
+	log *slog.Logger
+
+	mu       sync.Mutex // guards sessions
+	sessions map[string]*record
+}
+
+// record is one session's state.
+type record struct {
+	agent      string
+	seen       time.Time
+	files      map[string]*File
+	order      []string // paths, oldest first touch first
+	blocked    int      // ends of turn the gate blocked in a row
+	openErrors int
+}
+
+// New returns an empty registry logging to log.
+func New(log *slog.Logger) *Registry {
+	return &Registry{Now: time.Now, log: log, sessions: make(map[string]*record)}
+}
+
+func (r *Registry) maxSessions() int { return cmpOr(r.MaxSessions, DefaultMaxSessions) }
+func (r *Registry) maxFiles() int    { return cmpOr(r.MaxFiles, DefaultMaxFiles) }
+func (r *Registry) idle() time.Duration {
+	if r.Idle > 0 {
+		return r.Idle
+	}
+	return DefaultIdle
+}
+
+func cmpOr(v, def int) int {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+// sessionLocked returns the record of id, creating it (and dropping the
+// least recently seen session past MaxSessions). r.mu must be held.
+func (r *Registry) sessionLocked(id, agent string) *record {
+	s, ok := r.sessions[id]
+	if !ok {
+		if len(r.sessions) >= r.maxSessions() {
+			oldest := ""
+			for k, v := range r.sessions {
+				if oldest == "" || v.seen.Before(r.sessions[oldest].seen) {
+					oldest = k
+				}
+			}
+			delete(r.sessions, oldest)
+			r.log.Warn("session record full; dropped the least recently seen session", "session", oldest, "max", r.maxSessions())
+		}
+		s = &record{agent: agent, files: make(map[string]*File), openErrors: -1}
+		r.sessions[id] = s
+	}
+	if agent != "" {
+		s.agent = agent
+	}
+	s.seen = r.Now()
+	return s
+}
+
+// Touch records that session id (of agent) touched the files at paths,
+// and returns those it had not touched before: the caller learns their
+// baselines and gives them to SetBaseline. An empty id records nothing.
+func (r *Registry) Touch(id, agent string, paths []string) (first []string) {
+	if id == "" {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := r.sessionLocked(id, agent)
+	now := r.Now()
+	for _, p := range paths {
+		if _, ok := s.files[p]; ok {
+			continue
+		}
+		if len(s.order) >= r.maxFiles() {
+			old := s.order[0]
+			s.order = s.order[1:]
+			delete(s.files, old)
+			r.log.Warn("session touched too many files; forgot the first touched", "session", id, "file", old, "max", r.maxFiles())
+		}
+		s.files[p] = &File{Path: p, FirstTouch: now}
+		s.order = append(s.order, p)
+		first = append(first, p)
+	}
+	return first
+}
+
+// SetBaseline records the diagnostics file path had before session id
+// first touched it. Nothing happens for a session or file not recorded.
+func (r *Registry) SetBaseline(id, path string, ds []diag.Diagnostic) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if s, ok := r.sessions[id]; ok {
+		if f, ok := s.files[path]; ok {
+			f.Baseline, f.BaselineKnown = slices.Clone(ds), true
+		}
+	}
+}
+
+// Files returns the files session id touched, oldest first touch first,
+// and whether the session is recorded.
+func (r *Registry) Files(id string) ([]File, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s, ok := r.sessions[id]
+	if !ok {
+		return nil, false
+	}
+	s.seen = r.Now()
+	out := make([]File, 0, len(s.order))
+	for _, p := range s.order {
+		f := *s.files[p]
+		f.Baseline = slices.Clone(f.Baseline)
+		out = append(out, f)
+	}
+	return out, true
+}
+
+// Stopped records the Stop gate's answer to an end of turn of session id:
+// how many errors the session introduced are open, and whether the gate
+// blocked. It returns how many ends of turn in a row it has blocked,
+// this one included.
+func (r *Registry) Stopped(id string, openErrors int, blocked bool) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s, ok := r.sessions[id]
+	if !ok {
+		return 0
+	}
+	s.openErrors = openErrors
+	if blocked {
+		s.blocked++
+	} else {
+		s.blocked = 0
+	}
+	return s.blocked
+}
+
+// BlockedInARow returns how many ends of turn of session id in a row the
+// gate blocked, up to the last one.
+func (r *Registry) BlockedInARow(id string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if s, ok := r.sessions[id]; ok {
+		return s.blocked
+	}
+	return 0
+}
+
+// End forgets session id (the agent's session-end event).
+func (r *Registry) End(id string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.sessions, id)
+}
+
+// Sweep forgets the sessions not seen for Idle, and returns their IDs.
+func (r *Registry) Sweep() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var gone []string
+	for id, s := range r.sessions {
+		if r.Now().Sub(s.seen) >= r.idle() {
+			delete(r.sessions, id)
+			gone = append(gone, id)
+		}
+	}
+	slices.Sort(gone)
+	return gone
+}
+
+// Summaries lists the recorded sessions for `status`, most recently seen
+// first.
+func (r *Registry) Summaries() []Summary {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]Summary, 0, len(r.sessions))
+	for id, s := range r.sessions {
+		out = append(out, Summary{ID: id, Agent: s.agent, LastSeen: s.seen, Files: len(s.files), OpenErrors: s.openErrors})
+	}
+	slices.SortFunc(out, func(a, b Summary) int { return b.LastSeen.Compare(a.LastSeen) })
+	return out
+}
+
+// Gate modes (config stop_gate).
+const (
+	GateBlock = "block" // block the end of turn once while introduced errors remain
+	GateWarn  = "warn"  // report them, never block
+	GateOff   = "off"   // do not check at the end of a turn
+)
+
+// Decision is the Stop gate's answer to one end of turn.
+type Decision int
+
+const (
+	Allow Decision = iota // end the turn, say nothing
+	Warn                  // end the turn, report the errors
+	Block                 // keep the turn going, with the errors as the reason
+)
+
+// Decide is the Stop gate's rule: with errors the session introduced
+// still open (introduced > 0), mode GateBlock blocks — unless the agent
+// says this end of turn already follows a blocked one (active: Claude
+// Code's stop_hook_active) or the gate blocked the session's previous end
+// of turn (blockedInARow > 0): never twice in a row — when it warns; mode
+// GateWarn warns; GateOff and no errors allow.
+func Decide(mode string, introduced int, active bool, blockedInARow int) Decision {
+	switch {
+	case mode == GateOff || introduced == 0:
+		return Allow
+	case mode == GateWarn || active || blockedInARow > 0:
+		return Warn
+	}
+	return Block
+}

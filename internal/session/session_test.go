@@ -1,0 +1,118 @@
+package session
+
+import (
+	"io"
+	"log/slog"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/lsp-hook/lsp-hook/diag"
+)
+
+// clock is a Registry.Now that moves only when told.
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time { return c.t }
+
+func newTest(maxSessions, maxFiles int) (*Registry, *clock) {
+	c := &clock{t: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}
+	r := New(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	r.Now, r.MaxSessions, r.MaxFiles, r.Idle = c.now, maxSessions, maxFiles, time.Hour
+	return r, c
+}
+
+func TestTouchAndBaseline(t *testing.T) {
+	r, c := newTest(0, 0)
+	if first := r.Touch("s1", "claude", []string{"/w/a.go", "/w/b.go"}); !slices.Equal(first, []string{"/w/a.go", "/w/b.go"}) {
+		t.Fatalf("first touch = %q", first)
+	}
+	r.SetBaseline("s1", "/w/a.go", []diag.Diagnostic{{Path: "/w/a.go", Line: 3, Message: "old"}})
+	c.t = c.t.Add(time.Minute)
+	if first := r.Touch("s1", "claude", []string{"/w/a.go", "/w/c.go"}); !slices.Equal(first, []string{"/w/c.go"}) {
+		t.Errorf("second touch = %q, want only the new file", first)
+	}
+	files, ok := r.Files("s1")
+	if !ok || len(files) != 3 || files[0].Path != "/w/a.go" || !files[0].BaselineKnown || len(files[0].Baseline) != 1 ||
+		files[1].BaselineKnown || !files[2].FirstTouch.Equal(c.t) {
+		t.Errorf("files = %+v", files)
+	}
+	if first := r.Touch("", "claude", []string{"/w/a.go"}); first != nil {
+		t.Errorf("a session without an id recorded %q", first)
+	}
+	if _, ok := r.Files("unknown"); ok {
+		t.Errorf("an unknown session has files")
+	}
+	r.SetBaseline("unknown", "/w/a.go", nil) // no panic, nothing recorded
+}
+
+func TestBounds(t *testing.T) {
+	r, c := newTest(2, 2)
+	r.Touch("s1", "", []string{"/a", "/b", "/c"})
+	files, _ := r.Files("s1")
+	if len(files) != 2 || files[0].Path != "/b" {
+		t.Errorf("past MaxFiles: %+v, want the oldest dropped", files)
+	}
+	c.t = c.t.Add(time.Second)
+	r.Touch("s2", "", []string{"/a"})
+	c.t = c.t.Add(time.Second)
+	r.Touch("s3", "", []string{"/a"}) // drops s1, the least recently seen
+	if _, ok := r.Files("s1"); ok {
+		t.Errorf("s1 kept past MaxSessions")
+	}
+	c.t = c.t.Add(2 * time.Hour)
+	r.Touch("s4", "", []string{"/a"}) // drops s2
+	if gone := r.Sweep(); !slices.Equal(gone, []string{"s3"}) {
+		t.Errorf("Sweep = %q, want the idle session", gone)
+	}
+	r.End("s4")
+	if got := r.Summaries(); len(got) != 0 {
+		t.Errorf("after End and Sweep: %+v", got)
+	}
+}
+
+func TestStoppedAndSummaries(t *testing.T) {
+	r, _ := newTest(0, 0)
+	r.Touch("s", "gemini", []string{"/a"})
+	if got := r.Summaries(); len(got) != 1 || got[0].OpenErrors != -1 || got[0].Agent != "gemini" || got[0].Files != 1 {
+		t.Errorf("summaries = %+v", got)
+	}
+	if n := r.Stopped("s", 2, true); n != 1 || r.BlockedInARow("s") != 1 {
+		t.Errorf("after a block: %d in a row", n)
+	}
+	if n := r.Stopped("s", 2, false); n != 0 {
+		t.Errorf("after an allowed end: %d in a row", n)
+	}
+	if got := r.Summaries()[0].OpenErrors; got != 2 {
+		t.Errorf("open errors %d", got)
+	}
+	if n := r.Stopped("nobody", 1, true); n != 0 {
+		t.Errorf("unknown session: %d", n)
+	}
+}
+
+func TestDecide(t *testing.T) {
+	tests := []struct {
+		name       string
+		mode       string
+		introduced int
+		active     bool
+		inARow     int
+		want       Decision
+	}{
+		{"clean", GateBlock, 0, false, 0, Allow},
+		{"errors it introduced", GateBlock, 2, false, 0, Block},
+		{"the agent says a stop hook already blocked", GateBlock, 2, true, 0, Warn},
+		{"we blocked the last end of turn", GateBlock, 2, false, 1, Warn},
+		{"warn mode", GateWarn, 2, false, 0, Warn},
+		{"off", GateOff, 2, false, 0, Allow},
+		{"warn mode, clean", GateWarn, 0, false, 0, Allow},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Decide(tc.mode, tc.introduced, tc.active, tc.inARow); got != tc.want {
+				t.Errorf("Decide = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
