@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/lsp-hook/lsp-hook/diag"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
 
@@ -25,7 +26,12 @@ import (
 //
 // The answer is {"hookSpecificOutput": {"hookEventName": "AfterTool",
 // "additionalContext": "<lint block>"}}, appended to the tool result the
-// model reads. Gemini's other channels, exit status 2 and decision "deny",
+// model reads. Gemini CLI replaces every < and > of additionalContext with
+// &lt; and &gt; and wraps it in <hook_context> tags
+// (packages/core/src/hooks/types.ts getAdditionalContext,
+// packages/core/src/core/coreToolHookTriggers.ts), so the block is sent as
+// diag.PlainLintBlock renders it: no angle brackets, a "diagnostics for
+// PATH:" line per file, < and > in messages as their fullwidth forms. Gemini's other channels, exit status 2 and decision "deny",
 // replace the tool result, so this adapter never uses them: only
 // ModeContext.
 type Gemini struct{}
@@ -96,6 +102,6 @@ func (Gemini) Encode(ev Event, res wire.Result) (Answer, error) {
 	}
 	var out claudeHookOutput // the same shape: hookEventName and additionalContext
 	out.HookSpecificOutput.HookEventName = "AfterTool"
-	out.HookSpecificOutput.AdditionalContext = res.Lint
+	out.HookSpecificOutput.AdditionalContext = diag.PlainLintBlock(res.Lint)
 	return jsonAnswer(out)
 }

@@ -34,8 +34,8 @@ func TestGeminiDecode(t *testing.T) {
 }
 
 func TestGeminiEncode(t *testing.T) {
-	ans, err := Gemini{}.Encode(Event{}, wire.Result{Lint: "L <1>"})
-	want := `{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"L <1>"}}` + "\n"
+	ans, err := Gemini{}.Encode(Event{}, wire.Result{Lint: "L:\n<diagnostics file=\"a.go\">\nERROR [1:2] x &lt;-chan\n</diagnostics>"})
+	want := `{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"L:\ndiagnostics for a.go:\nERROR [1:2] x ＜-chan"}}` + "\n"
 	if err != nil || string(ans.Stdout) != want || ans.Exit != 0 || len(ans.Stderr) != 0 {
 		t.Fatalf("answer = %+v, %v", ans, err)
 	}
