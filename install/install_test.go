@@ -522,3 +522,40 @@ func TestInstallKeepsFileMode(t *testing.T) {
 		}
 	}
 }
+
+// TestInstallRetiresCopilotAgentStop: installing over an older Copilot
+// install takes lsp-hook's agentStop handler out (postToolUse now delivers
+// in the same turn) and leaves the user's own agentStop handler.
+func TestInstallRetiresCopilotAgentStop(t *testing.T) {
+	root := testdir.New(t)
+	opts := installProjectOpts(root, "copilot")
+	cmd := opts.Command
+	old := `{
+  "version": 1,
+  "hooks": {
+    "postToolUse": [{"type": "command", "bash": "` + cmd + `"}],
+    "agentStop": [
+      {"type": "command", "bash": "` + cmd + `"},
+      {"type": "command", "bash": "./notify.sh"}
+    ]
+  }
+}
+`
+	path := filepath.Join(root, ".github", "hooks", "lsp-hook.json")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if res := mustInstall(t, "copilot", opts); res.Action != Updated {
+		t.Fatalf("install over the old entries: %s", res.Action)
+	}
+	got := string(readInstallFile(t, path))
+	if strings.Count(got, cmd) != 1 || !strings.Contains(got, "./notify.sh") || !strings.Contains(got, `"agentStop"`) {
+		t.Errorf("after install:\n%s", got)
+	}
+	if again := mustInstall(t, "copilot", opts); again.Action != Unchanged {
+		t.Errorf("second install: %s\n%s", again.Action, again.Diff)
+	}
+}

@@ -178,7 +178,32 @@ func (d *jsonDoc) install(t *Target, command string, batch bool) (bool, error) {
 		d.appendElement(arr, ind, value)
 		changed = true
 	}
-	return changed, nil
+	retired, err := d.retire(t)
+	return changed || retired, err
+}
+
+// retire removes the agent's handlers from t.Retired events, and an event
+// array this leaves empty; it reports whether it removed any.
+func (d *jsonDoc) retire(t *Target) (bool, error) {
+	hooks, _, err := d.topObject("hooks")
+	if err != nil || hooks == nil {
+		return false, err
+	}
+	removed := false
+	for _, ev := range t.Retired {
+		i := jsonMember(hooks, ev)
+		if i < 0 {
+			continue
+		}
+		arr, ok := hooks.Members[i].Value.Value.(*hujson.Array)
+		if ok && removeLSPHookHandlers(arr, t.Agent) > 0 {
+			removed = true
+			if len(arr.Elements) == 0 {
+				jsonRemoveMember(hooks, i)
+			}
+		}
+	}
+	return removed, nil
 }
 
 // uninstall removes every lsp-hook handler for agent from every event of

@@ -33,6 +33,10 @@ type Target struct {
 	Skeleton []Field
 	// Events are the entries install adds, one per hook event.
 	Events []Entry
+	// Retired are events an older lsp-hook installed for the agent and
+	// install now takes its handlers out of (Copilot's agentStop, since
+	// postToolUse delivers in the same turn).
+	Retired []string
 	// Notes are printed after a change: what the user still has to do.
 	Notes []string
 	// Docs are the documentation pages the shapes above come from.
@@ -156,8 +160,10 @@ var targets = map[string]*Target{
 	// and https://docs.github.com/en/copilot/concepts/agents/hooks: any
 	// .github/hooks/*.json (project) or ~/.copilot/hooks/*.json (Copilot CLI,
 	// user) holding {"version": 1, "hooks": {"<event>": [{"type": "command",
-	// "bash": "…"}]}}; agentStop is the CLI's stop hook
-	// (https://github.com/github/copilot-cli/releases/tag/v1.0.72).
+	// "bash": "…"}]}}. Copilot CLI 1.0.51 and later append a postToolUse
+	// hook's additionalContext to the tool result (its changelog.md), so
+	// the agentStop entry of older installs, which re-delivered at the end
+	// of the turn, is retired.
 	"copilot": {
 		Agent: "copilot", Title: "GitHub Copilot",
 		ProjectFile: ".github/hooks/lsp-hook.json",
@@ -165,10 +171,12 @@ var targets = map[string]*Target{
 		Skeleton:    []Field{{"version", 1}},
 		Events: []Entry{
 			{Event: "postToolUse", Handler: []Field{{"type", "command"}, {"bash", commandPlaceholder}}},
-			{Event: "agentStop", Handler: []Field{{"type", "command"}, {"bash", commandPlaceholder}}},
 		},
-		Notes: []string{"Copilot cloud agent reads .github/hooks/*.json from the default branch: " +
-			"commit and merge the file there; Copilot CLI reads it from the working directory."},
+		Retired: []string{"agentStop"},
+		Notes: []string{"Copilot CLI loads repository hooks only in a trusted folder (its trust prompt, or " +
+			"--trust-folder with -p); it delivers the block with the tool result from version 1.0.51.",
+			"Copilot cloud agent reads .github/hooks/*.json from the default branch: " +
+				"commit and merge the file there; Copilot CLI reads it from the working directory."},
 		Docs: []string{"https://docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference",
 			"https://docs.github.com/en/copilot/concepts/agents/hooks"},
 	},
