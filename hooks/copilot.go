@@ -29,7 +29,9 @@ import (
 //     names: file_path, filePath, notebook_path) and the raw patch for
 //     apply_patch (a freeform tool: "*** Begin Patch…", paths relative to
 //     cwd; ParsePatch). A lint block comes back as {"additionalContext":
-//     "<lint block>"} and is recorded as delivered.
+//     "<lint block>"} and is recorded as delivered. A bash (or powershell)
+//     call is a shell event: the files it changed are checked, found
+//     through the daemon's watcher.
 //   - agentStop: {"sessionId", "timestamp", "cwd", "transcriptPath",
 //     "stopReason"}. Files recorded in the session's spool by an older
 //     lsp-hook (whose postToolUse only recorded) are checked, leaving out
@@ -79,6 +81,11 @@ type copilotFileArgs struct {
 	NotebookPath string `json:"notebook_path"`
 	Command      string `json:"command"` // str_replace_editor's sub-command
 }
+
+// copilotShellTools are Copilot CLI's shell tools (bash, and powershell
+// on Windows; Claude Code's Bash under a PascalCase hook): a shell event
+// (Event.Shell), whose changed files come from the daemon's watcher.
+var copilotShellTools = map[string]bool{"bash": true, "powershell": true, "Bash": true}
 
 // copilotPatchTool is Copilot CLI's patch tool, offered to the models
 // that edit by patch (GPT-5 and later) instead of edit and create.
@@ -138,6 +145,10 @@ func decodeCopilot(data []byte) (Event, error) {
 	args := ev.ToolArgs
 	if len(args) == 0 {
 		args = ev.ToolInput
+	}
+	if copilotShellTools[tool] {
+		out.Shell = true // the files it changed come from the daemon's watcher
+		return out, nil
 	}
 	changes, err := copilotChanges(tool, args, result, out.Cwd)
 	if err != nil {

@@ -31,9 +31,9 @@ func TestCopilotDecode(t *testing.T) {
 			once: true,
 		},
 		{
-			name: "bash records nothing",
-			in:   `{"sessionId":"cp1","cwd":"/r","toolName":"bash","toolArgs":"{\"command\":\"ls\"}","toolResult":{"resultType":"success"}}`,
-			once: true,
+			name: "bash is a shell event",
+			in:   `{"sessionId":"cp1","cwd":"/r","toolName":"bash","toolArgs":"{\"command\":\"sed -i s/a/b/ a.go\"}","toolResult":{"resultType":"success"}}`,
+			once: true, shell: "unknown",
 		},
 		{
 			name: "apply_patch: toolArgs holds the raw patch, paths relative to cwd",

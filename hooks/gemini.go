@@ -22,7 +22,10 @@ import (
 // write_file (file_path, content) is a write and replace (file_path,
 // old_string, new_string) an edit; both are read from disk, since the
 // user may change the proposed text when approving it. A tool_response
-// with an error changed nothing. Other tools yield no change.
+// with an error changed nothing. run_shell_command is a shell event
+// (Event.Shell): the files the command changed are found through the
+// daemon's watcher, whether or not it failed. Other tools yield no
+// change.
 //
 // The answer is {"hookSpecificOutput": {"hookEventName": "AfterTool",
 // "additionalContext": "<lint block>"}}, appended to the tool result the
@@ -35,6 +38,10 @@ import (
 // replace the tool result, so this adapter never uses them: only
 // ModeContext.
 type Gemini struct{}
+
+// geminiShellTool is Gemini CLI's shell tool
+// (https://geminicli.com/docs/tools/shell).
+const geminiShellTool = "run_shell_command"
 
 var _ Adapter = Gemini{}
 
@@ -69,6 +76,9 @@ func (Gemini) Decode(r io.Reader) (Event, error) {
 	case "write_file":
 		mode = wire.ModeWrite
 	case "replace":
+	case geminiShellTool:
+		out.Shell = true // the files it changed come from the daemon's watcher
+		return out, nil
 	default:
 		return out, nil
 	}

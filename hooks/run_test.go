@@ -367,3 +367,17 @@ func TestRunClaudeBatchAfterPostToolUse(t *testing.T) {
 		t.Fatalf("batch after a new edit printed %q", out)
 	}
 }
+
+// TestRunNoShell: with Options.NoShell (`hook AGENT --no-shell`) a shell
+// tool's event checks nothing and answers nothing.
+func TestRunNoShell(t *testing.T) {
+	root := hookEnv(t)
+	putFile(t, filepath.Join(root, "conf.toml"), brokenTOML)
+	ev := jsonEvent(t, map[string]any{"sessionId": "ns", "cwd": root, "toolName": "bash",
+		"toolArgs": `{"command":"sed -i s/2// conf.toml"}`, "toolResult": map[string]any{"resultType": "success"}})
+	var out bytes.Buffer
+	o := Run(context.Background(), Copilot{}, strings.NewReader(ev), &out, Options{NoDaemon: true, Local: sidecar.Local{}, NoShell: true})
+	if out.Len() != 0 || o.Exit != 0 || o.Result.Lint != "" {
+		t.Errorf("a shell event under NoShell answered %q (exit %d, result %+v)", out.String(), o.Exit, o.Result)
+	}
+}

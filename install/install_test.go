@@ -314,7 +314,7 @@ func TestInstallKeepsOtherEntries(t *testing.T) {
         ]
       },
       {
-        "matcher": "Write|Edit|MultiEdit|NotebookEdit",
+        "matcher": "Write|Edit|MultiEdit|NotebookEdit|Bash",
         "hooks": [
           {
             "type": "command",
@@ -373,7 +373,7 @@ func TestInstallBatch(t *testing.T) {
   "hooks": {
     "PostToolUse": [
       {
-        "matcher": "Write|Edit|MultiEdit|NotebookEdit",
+        "matcher": "Write|Edit|MultiEdit|NotebookEdit|Bash",
         "hooks": [
           {
             "type": "command",
@@ -558,4 +558,49 @@ func TestInstallRetiresCopilotAgentStop(t *testing.T) {
 	if again := mustInstall(t, "copilot", opts); again.Action != Unchanged {
 		t.Errorf("second install: %s\n%s", again.Action, again.Diff)
 	}
+}
+
+// TestInstallShellTools: by default each agent's hook sees its shell tool
+// (in the matcher, or a handler that sees every tool); --no-shell leaves
+// it out of the matcher, or has the hook ignore it (--no-shell on the
+// command), and switching back and forth replaces the entry.
+func TestInstallShellTools(t *testing.T) {
+	for agent, want := range map[string][2]string{
+		"claude":  {`"matcher": "Write|Edit|MultiEdit|NotebookEdit|Bash"`, `"matcher": "Write|Edit|MultiEdit|NotebookEdit"`},
+		"gemini":  {`"matcher": "write_file|replace|run_shell_command"`, `"matcher": "write_file|replace"`},
+		"codex":   {`"matcher": "apply_patch|Bash"`, `"matcher": "apply_patch"`},
+		"copilot": {`"bash": "lsp-hook hook copilot"`, `"bash": "lsp-hook hook copilot --no-shell"`},
+		"cursor":  {`"command": "lsp-hook hook cursor"`, `"command": "lsp-hook hook cursor --no-shell"`},
+	} {
+		root := testdir.New(t)
+		opts := installProjectOpts(root, agent)
+		opts.Command = "lsp-hook hook " + agent
+		res := mustInstall(t, agent, opts)
+		if got := string(readInstallFile(t, res.Path)); !strings.Contains(got, want[0]+"\n") && !strings.Contains(got, want[0]+",") {
+			t.Errorf("%s default:\n%s\nwant %s", agent, got, want[0])
+		}
+		opts.NoShell = true
+		if res := mustInstall(t, agent, opts); res.Action != Updated {
+			t.Errorf("%s --no-shell over the default: %s", agent, res.Action)
+		}
+		got := string(readInstallFile(t, res.Path))
+		if !strings.Contains(got, want[1]+"\n") && !strings.Contains(got, want[1]+",") {
+			t.Errorf("%s --no-shell:\n%s\nwant %s", agent, got, want[1])
+		}
+		if strings.Count(got, "lsp-hook hook "+agent) != strings.Count(string(readInstallFile(t, res.Path)), "lsp-hook hook") {
+			t.Errorf("%s: another agent's command in\n%s", agent, got)
+		}
+		if agent == "cursor" && strings.Count(got, "--no-shell") != 1 {
+			t.Errorf("cursor: --no-shell on an entry without a shell tool (afterFileEdit):\n%s", got)
+		}
+		if un := mustUninstall(t, agent, opts); un.Action == Unchanged || strings.Contains(string(readInstallFileIfAny(res.Path)), "lsp-hook hook") {
+			t.Errorf("%s uninstall after --no-shell: %s\n%s", agent, un.Action, readInstallFileIfAny(res.Path))
+		}
+	}
+}
+
+// readInstallFileIfAny returns the file's bytes, or nil when it is gone.
+func readInstallFileIfAny(path string) []byte {
+	b, _ := os.ReadFile(path)
+	return b
 }

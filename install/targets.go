@@ -59,6 +59,11 @@ type Entry struct {
 	Grouped bool
 	// Matcher is the group's "matcher" ("" writes a group without one).
 	Matcher string
+	// Shell is the agent's shell tool as its hook sees it ("Bash",
+	// "run_shell_command"): joined to Matcher with "|" unless
+	// Options.NoShell; for an entry without a matcher, whose hook sees
+	// every tool, NoShell adds --no-shell to the command instead.
+	Shell string
 	// Handler is the handler object; one of its values is "{command}".
 	Handler []Field
 	// Batch marks Claude Code's PostToolBatch entry, added only with
@@ -91,7 +96,7 @@ var targets = map[string]*Target{
 		ProjectFile: ".claude/settings.json",
 		userFile:    userFileUnder(".claude", "settings.json"),
 		Events: []Entry{
-			{Event: "PostToolUse", Grouped: true, Matcher: "Write|Edit|MultiEdit|NotebookEdit",
+			{Event: "PostToolUse", Grouped: true, Matcher: "Write|Edit|MultiEdit|NotebookEdit", Shell: "Bash",
 				Handler: []Field{{"type", "command"}, {"command", commandPlaceholder}}},
 			{Event: "PostToolBatch", Grouped: true, Batch: true,
 				Handler: []Field{{"type", "command"}, {"command", commandPlaceholder}}},
@@ -110,7 +115,7 @@ var targets = map[string]*Target{
 		userFile:    userFileUnder(".cursor", "hooks.json"),
 		Skeleton:    []Field{{"version", 1}},
 		Events: []Entry{
-			{Event: "postToolUse", Handler: []Field{{"command", commandPlaceholder}}},
+			{Event: "postToolUse", Shell: "Shell", Handler: []Field{{"command", commandPlaceholder}}},
 			{Event: "afterFileEdit", Handler: []Field{{"command", commandPlaceholder}}},
 		},
 		Notes: []string{"Cursor lists configured hooks in its settings (Hooks); restart Cursor if the new one is missing."},
@@ -125,7 +130,7 @@ var targets = map[string]*Target{
 		ProjectFile: ".gemini/settings.json",
 		userFile:    userFileUnder(".gemini", "settings.json"),
 		Events: []Entry{
-			{Event: "AfterTool", Grouped: true, Matcher: "write_file|replace",
+			{Event: "AfterTool", Grouped: true, Matcher: "write_file|replace", Shell: "run_shell_command",
 				Handler: []Field{{"name", "lsp-hook"}, {"type", "command"}, {"command", commandPlaceholder}}},
 		},
 		Notes: []string{"Gemini CLI asks you to trust a project's hooks the first time it sees them; /hooks panel lists them."},
@@ -149,7 +154,7 @@ var targets = map[string]*Target{
 			return filepath.Join(home, ".codex", "hooks.json")
 		},
 		Events: []Entry{
-			{Event: "PostToolUse", Grouped: true, Matcher: "apply_patch",
+			{Event: "PostToolUse", Grouped: true, Matcher: "apply_patch", Shell: "Bash",
 				Handler: []Field{{"type", "command"}, {"command", commandPlaceholder}}},
 		},
 		Notes: []string{"Codex runs a new or changed hook only after you review and trust it: " +
@@ -170,7 +175,7 @@ var targets = map[string]*Target{
 		userFile:    userFileUnder(".copilot", "hooks", "lsp-hook.json"),
 		Skeleton:    []Field{{"version", 1}},
 		Events: []Entry{
-			{Event: "postToolUse", Handler: []Field{{"type", "command"}, {"bash", commandPlaceholder}}},
+			{Event: "postToolUse", Shell: "bash", Handler: []Field{{"type", "command"}, {"bash", commandPlaceholder}}},
 		},
 		Retired: []string{"agentStop"},
 		Notes: []string{"Copilot CLI loads repository hooks only in a trusted folder (its trust prompt, or " +
@@ -242,15 +247,34 @@ func (t *Target) Path(scope Scope, root, home string, getenv func(string) string
 }
 
 // entries returns the events install writes: all of them, or all but the
-// Batch ones when batch is false.
-func (t *Target) entries(batch bool) []Entry {
+// Batch ones when batch is false; with the shell tool joined to each
+// matcher unless noShell.
+func (t *Target) entries(batch, noShell bool) []Entry {
 	var out []Entry
 	for _, e := range t.Events {
-		if !e.Batch || batch {
-			out = append(out, e)
+		if e.Batch && !batch {
+			continue
 		}
+		if e.Shell != "" && e.Matcher != "" && !noShell {
+			e.Matcher += "|" + e.Shell
+		}
+		out = append(out, e)
 	}
 	return out
+}
+
+// NoShellFlag is the `lsp-hook hook` flag install adds to the command of
+// an entry without a matcher when the shell tool is left out.
+const NoShellFlag = "--no-shell"
+
+// entryCommand is the command install writes for e: command, with
+// NoShellFlag when noShell leaves out the shell tool of an entry that has
+// no matcher to leave it out of.
+func entryCommand(e Entry, command string, noShell bool) string {
+	if noShell && e.Shell != "" && e.Matcher == "" {
+		return command + " " + NoShellFlag
+	}
+	return command
 }
 
 // HasBatch reports whether the target has a --batch entry (Claude Code's
