@@ -139,7 +139,7 @@ func checkAnswer(t *testing.T, a fuzzAdapter, ev Event, ans Answer) {
 		}
 		return
 	}
-	if a.agent == "windsurf" {
+	if a.agent == "windsurf" || a.agent == "opencode" {
 		if string(ans.Stdout) != fuzzLint+"\n" {
 			t.Fatalf("windsurf answer %q", ans.Stdout)
 		}

@@ -18,6 +18,9 @@
 //	          https://docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference
 //	windsurf  .windsurf/hooks.json, ~/.codeium/windsurf/hooks.json
 //	          https://docs.windsurf.com/windsurf/cascade/hooks
+//	opencode  .opencode/plugin/lsp-hook.js, ~/.config/opencode/plugin/lsp-hook.js
+//	          (a plugin file of lsp-hook's own, not an edit: opencode.go)
+//	          https://opencode.ai/docs/plugins
 //	--mcp     .mcp.json (project scope only; claude)
 //	          https://code.claude.com/docs/en/mcp
 //

@@ -90,6 +90,9 @@ func Add(agent string, opts Options) (*Result, error) {
 	if opts.Batch && !t.HasBatch() {
 		return nil, fmt.Errorf("%s has no batch hook (--batch is for claude's PostToolBatch)", t.Title)
 	}
+	if t.Plugin {
+		return addOpenCode(t, path, opts)
+	}
 	e := &fileEdit{target: t, path: path, skeleton: t.Skeleton,
 		edit:  func(d *jsonDoc) (bool, error) { return d.install(t, opts.Command, opts.Batch, opts.NoShell) },
 		notes: func() []string { return t.notes(path) },
@@ -107,6 +110,9 @@ func Remove(agent string, opts Options) (*Result, error) {
 	t, path, err := prepare(agent, opts)
 	if err != nil {
 		return nil, err
+	}
+	if t.Plugin {
+		return removeOpenCode(t, path, opts)
 	}
 	e := &fileEdit{target: t, path: path, skeleton: t.Skeleton,
 		edit: func(d *jsonDoc) (bool, error) {

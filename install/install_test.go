@@ -108,8 +108,11 @@ func mustUninstall(t *testing.T, agent string, opts Options) *Result {
 func TestInstallRoundTrip(t *testing.T) {
 	for _, agent := range Agents() {
 		t.Run(agent, func(t *testing.T) {
-			orig := readInstallFile(t, filepath.Join(installFixtureDir, agent+".json"))
 			tgt, _ := Lookup(agent)
+			if tgt.Plugin {
+				t.Skip("a plugin file of lsp-hook's own, not an edited hooks file: TestInstallOpenCode")
+			}
+			orig := readInstallFile(t, filepath.Join(installFixtureDir, agent+".json"))
 			for _, viaBackup := range []bool{true, false} {
 				root := testdir.New(t)
 				path := filepath.Join(root, filepath.FromSlash(tgt.ProjectFile))
@@ -422,6 +425,7 @@ func TestInstallUserScope(t *testing.T) {
 		"codex":    ".codex/hooks.json",
 		"copilot":  ".copilot/hooks/lsp-hook.json",
 		"windsurf": ".codeium/windsurf/hooks.json",
+		"opencode": ".config/opencode/plugin/lsp-hook.js",
 	}
 	home := testdir.New(t)
 	noEnv := func(string) string { return "" }
@@ -455,7 +459,7 @@ func TestInstallCommandChecks(t *testing.T) {
 	if _, err := Add("claude", opts); err == nil || !strings.Contains(err.Error(), "does not run `lsp-hook hook claude`") {
 		t.Errorf("foreign command: %v", err)
 	}
-	if _, err := Add("vim", opts); err == nil || !strings.Contains(err.Error(), "known: claude, codex, copilot, cursor, gemini, windsurf") {
+	if _, err := Add("vim", opts); err == nil || !strings.Contains(err.Error(), "known: claude, codex, copilot, cursor, gemini, opencode, windsurf") {
 		t.Errorf("unknown agent: %v", err)
 	}
 	opts.Command = installTestCommand("claude")
@@ -603,4 +607,39 @@ func TestInstallShellTools(t *testing.T) {
 func readInstallFileIfAny(path string) []byte {
 	b, _ := os.ReadFile(path)
 	return b
+}
+
+// TestInstallOpenCode: the plugin is lsp-hook's own file: a file of that
+// name install did not write is refused by install and uninstall alike;
+// --no-shell leaves bash out of its tools; a project whose OpenCode config
+// turns OpenCode's LSP on gets a note saying so.
+func TestInstallOpenCode(t *testing.T) {
+	root := testdir.New(t)
+	opts := installProjectOpts(root, "opencode")
+	path := filepath.Join(root, ".opencode", "plugin", "lsp-hook.js")
+	writeInstallFile(t, path, []byte("export const Mine = async () => ({})\n"))
+	if _, err := Add("opencode", opts); err == nil || !strings.Contains(err.Error(), "not lsp-hook's plugin") {
+		t.Errorf("install over a foreign plugin: %v", err)
+	}
+	if _, err := Remove("opencode", opts); err == nil {
+		t.Error("uninstall removed a foreign plugin")
+	}
+	os.Remove(path)
+	writeInstallFile(t, filepath.Join(root, "opencode.jsonc"), []byte("{\n  // on\n  \"lsp\": {\"gopls\": {}},\n}\n"))
+	res := mustInstall(t, "opencode", opts)
+	if res.Action != Created || !strings.Contains(strings.Join(res.Notes, "\n"), "opencode.jsonc turns OpenCode's own LSP on") {
+		t.Errorf("install: %s, notes %q", res.Action, res.Notes)
+	}
+	if got := string(readInstallFile(t, path)); !strings.Contains(got, `"apply_patch","bash"]`) || !strings.Contains(got, `const command = "lsp-hook hook opencode"`) {
+		t.Errorf("plugin:\n%s", got)
+	}
+	opts.NoShell = true
+	if res := mustInstall(t, "opencode", opts); res.Action != Updated || strings.Contains(string(readInstallFile(t, path)), `"bash"`) {
+		t.Errorf("install --no-shell: %s\n%s", res.Action, readInstallFile(t, path))
+	}
+	for config, on := range map[string]bool{`{"lsp": true}`: true, `{"lsp": false}`: false, `{}`: false, `{"lsp": {"gopls": {"disabled": true}}}`: true} {
+		if got, err := openCodeLSPOn([]byte(config)); err != nil || got != on {
+			t.Errorf("openCodeLSPOn(%s) = %v, %v; want %v", config, got, err, on)
+		}
+	}
 }

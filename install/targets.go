@@ -41,6 +41,10 @@ type Target struct {
 	Notes []string
 	// Docs are the documentation pages the shapes above come from.
 	Docs []string
+	// Plugin marks an agent without hook files (OpenCode): install writes
+	// a plugin file of lsp-hook's own at the path instead of editing
+	// JSON, and Events, Skeleton and Retired are unused (opencode.go).
+	Plugin bool
 }
 
 // Field is one member of a JSON object lsp-hook writes, kept in order so
@@ -199,6 +203,8 @@ var targets = map[string]*Target{
 		Docs: []string{"https://docs.windsurf.com/windsurf/cascade/hooks"},
 	},
 }
+
+func init() { targets[openCodeTarget.Agent] = openCodeTarget }
 
 // codexInlineHooks matches a [hooks…] or [[hooks…]] table header in a
 // Codex config.toml: the inline form of the hooks install writes to
