@@ -24,6 +24,11 @@
 //	--mcp     .mcp.json (project scope only; claude)
 //	          https://code.claude.com/docs/en/mcp
 //
+// The Claude Code plugin of this repository (claude-plugin/, listed by
+// .claude-plugin/marketplace.json) declares the same hooks and MCP server
+// as files of its own; claudeplugin_test.go holds them to Claude Code's
+// documented plugin and marketplace schemas and to the entries above.
+//
 // It also owns the hook command written into them and how uninstall
 // recognises it (HookProgram, HookCommand, IsHookCommand in command.go),
 // edits of JSON with comments that keep every other byte (json.go,
