@@ -38,3 +38,29 @@ func ExampleFormatLine() {
 	// Output:
 	// WARN [3:1] use a &lt; b &amp;&amp; c &gt; d instead
 }
+
+func ExamplePlainLintBlock() {
+	changed := []diag.FileDiagnostics{{
+		Path: "/repo/queue.go", Rel: "queue.go",
+		Diagnostics: []diag.Diagnostic{
+			{Line: 9, Column: 12, Severity: diag.SeverityError, Code: "IncompatibleAssign", Message: "cannot use 1 (untyped int constant) as <-chan int value in variable declaration"},
+			{Line: 14, Column: 9, Severity: diag.SeverityError, Code: "InvalidTypeArg", Message: "string does not satisfy Number[T] (string missing in ~int | ~float64) && more"},
+		},
+	}}
+	others := []diag.FileDiagnostics{{
+		Path: "/repo/web/app.ts", Rel: "web/app.ts",
+		Diagnostics: []diag.Diagnostic{
+			{Line: 3, Column: 7, Severity: diag.SeverityError, Code: "2322", Message: "Type 'Promise<string>' is not assignable to type 'string'."},
+		},
+	}}
+	fmt.Println(diag.PlainLintBlock(diag.LintBlock(changed, others, diag.Limits{}) + "\nlsp-hook: a <note>"))
+	// Output:
+	// LSP errors detected in this file, please fix:
+	// diagnostics for queue.go:
+	// ERROR [9:12] cannot use 1 (untyped int constant) as ＜-chan int value in variable declaration (IncompatibleAssign)
+	// ERROR [14:9] string does not satisfy Number[T] (string missing in ~int | ~float64) && more (InvalidTypeArg)
+	// LSP errors detected in other files:
+	// diagnostics for web/app.ts:
+	// ERROR [3:7] Type 'Promise＜string＞' is not assignable to type 'string'. (2322)
+	// lsp-hook: a ＜note＞
+}

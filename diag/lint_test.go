@@ -118,3 +118,36 @@ func TestParseSeverity(t *testing.T) {
 		t.Errorf("ParseSeverity(fatal) error = %v, want one naming the input", err)
 	}
 }
+
+// TestPlainLintBlockSurvivesGemini: Gemini CLI's escaping of hook context
+// (every < to &lt;, every > to &gt;; packages/core/src/hooks/types.ts)
+// leaves PlainLintBlock's text unchanged, whatever the paths and messages
+// hold, and the text keeps one section per file.
+func TestPlainLintBlockSurvivesGemini(t *testing.T) {
+	gemini := strings.NewReplacer("<", "&lt;", ">", "&gt;")
+	files := []FileDiagnostics{
+		{Rel: `a<b>&"c".go`, Diagnostics: []Diagnostic{{Line: 1, Column: 1, Severity: SeverityError, Message: "x <- y && a > b &lt;", Code: "<c>"}}},
+		{Rel: "d.go", Diagnostics: []Diagnostic{{Line: 2, Column: 3, Severity: SeverityError, Message: "func[T any](<-chan T)"}}},
+	}
+	for _, block := range []string{
+		LintBlock(files, nil, Limits{}),
+		LintBlock(files[:1], files[1:], Limits{}),
+		LintBlock(files, nil, Limits{MaxLines: 4}),
+		"lsp-hook: gopls <timeout> & more",
+	} {
+		plain := PlainLintBlock(block)
+		if got := gemini.Replace(plain); got != plain {
+			t.Errorf("Gemini CLI rewrites PlainLintBlock(%q):\n%s\nto\n%s", block, plain, got)
+		}
+		if strings.Count(plain, "diagnostics for ") != strings.Count(block, "<diagnostics file=") {
+			t.Errorf("PlainLintBlock(%q) = %q: sections lost", block, plain)
+		}
+	}
+	got := PlainLintBlock(LintBlock(files[:1], nil, Limits{}))
+	want := "LSP errors detected in this file, please fix:\n" +
+		"diagnostics for a＜b＞&\"c\".go:\n" +
+		"ERROR [1:1] x ＜- y && a ＞ b &lt; (＜c＞)"
+	if got != want {
+		t.Errorf("PlainLintBlock = %q, want %q", got, want)
+	}
+}

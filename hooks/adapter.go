@@ -138,7 +138,7 @@ type Settings struct {
 
 // Agents lists the agent names New knows, in the order `lsp-hook hook`
 // shows them.
-var Agents = []string{"claude", "cursor", "gemini", "codex", "copilot", "windsurf", "generic"}
+var Agents = []string{"claude", "cursor", "gemini", "codex", "copilot", "windsurf", "opencode", "generic"}
 
 // New returns the adapter for an agent name configured by s, or an error
 // naming the known agents, or the setting the agent does not take.
@@ -159,6 +159,8 @@ func New(name string, s Settings) (Adapter, error) {
 		a = Gemini{}
 	case "copilot":
 		a = Copilot{}
+	case "opencode":
+		a = OpenCode{}
 	case "windsurf":
 		a = Windsurf{}
 	case "generic":

@@ -24,8 +24,11 @@ import (
 // aliases Edit and Write) carries the raw patch body in
 // tool_input.command; it is parsed (ParsePatch) into the files it added
 // (checked as writes), updated (edits), moved (writes at the new path)
-// and deleted (not checked), relative paths resolved against cwd. Other
-// tools yield no change.
+// and deleted (not checked), relative paths resolved against cwd. Bash
+// (Codex's shell and exec_command tools as its hooks name them, input
+// {"command"}) is a shell event (Event.Shell): the files the command
+// changed are found through the daemon's watcher. Other tools yield no
+// change.
 //
 // The answer is Claude Code's, which Codex takes as is
 // (post-tool-use.command.output.schema.json): hookSpecificOutput
@@ -64,6 +67,9 @@ func (Codex) Decode(r io.Reader) (Event, error) {
 	}
 	switch ev.ToolName {
 	case "apply_patch", "Edit", "Write":
+	case "Bash":
+		out.Shell = true // the files it changed come from the daemon's watcher
+		return out, nil
 	default:
 		return out, nil
 	}

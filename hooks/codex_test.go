@@ -40,7 +40,7 @@ func TestCodexDecode(t *testing.T) {
 			in:   codexEvent("apply_patch", map[string]string{"input": "*** Begin Patch\n*** Update File: a.go\n@@\n+x\n*** End Patch"}),
 			want: []wire.Change{{Path: "/r/a.go", Mode: wire.ModeEdit}},
 		},
-		{name: "bash", in: codexEvent("Bash", map[string]string{"command": "ls"})},
+		{name: "Bash is a shell event", in: codexEvent("Bash", map[string]string{"command": "sed -i s/a/b/ x.go"}), shell: "unknown"},
 		{name: "other event", in: `{"hook_event_name":"Stop","tool_name":"apply_patch"}`},
 		{name: "not a patch", in: codexEvent("apply_patch", map[string]string{"command": "echo hi"}), wantErr: "no \"*** Begin Patch\" line"},
 		{name: "no command", in: codexEvent("apply_patch", map[string]string{"cmd": "x"}), wantErr: "tool_input.command is missing"},

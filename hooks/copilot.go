@@ -3,6 +3,7 @@ package hooks
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 
@@ -12,20 +13,32 @@ import (
 // Copilot is the adapter for GitHub Copilot's agent hooks, which Copilot
 // CLI and the Copilot coding agent load from .github/hooks/*.json
 // (https://docs.github.com/en/copilot/reference/hooks-configuration).
-// Copilot ignores what a postToolUse hook prints, so lsp-hook collects
-// there and delivers once, when the agent stops:
+// Copilot CLI (1.0.51 and later, changelog "postToolUse hooks can now
+// inject additionalContext into successful tool results") appends a
+// postToolUse hook's additionalContext to the tool result the model reads
+// in the same turn, as "Additional guidance from postToolUse hooks:\n…"
+// (the CLI's app.js: the postToolUse output keeps decision, reason,
+// modifiedResult, additionalContext, suppressOutput; the contexts of all
+// hooks, joined, are cut at 10 KiB), so lsp-hook answers there:
 //
 //   - postToolUse: {"sessionId", "timestamp", "cwd", "toolName",
 //     "toolArgs", "toolResult": {"resultType", "textResultForLlm"}}. The
-//     file a successful file tool changed (toolArgs, a JSON string or an
-//     object, names it in path, file_path or filePath) is recorded in the
-//     hook spool under the session, and nothing is printed.
+//     file a successful file tool changed is checked now: toolArgs is the
+//     tool call's arguments as the model sent them, a JSON string holding
+//     an object for a function tool (edit, create: path; Claude Code's
+//     names: file_path, filePath, notebook_path) and the raw patch for
+//     apply_patch (a freeform tool: "*** Begin Patch…", paths relative to
+//     cwd; ParsePatch). A lint block comes back as {"additionalContext":
+//     "<lint block>"} and is recorded as delivered. A bash (or powershell)
+//     call is a shell event: the files it changed are checked, found
+//     through the daemon's watcher.
 //   - agentStop: {"sessionId", "timestamp", "cwd", "transcriptPath",
-//     "stopReason"}. The session's recorded files are checked, and a lint
-//     block comes back as {"decision": "block", "reason": "<lint block>"}:
-//     Copilot then runs another turn with the reason as its prompt.
-//     Nothing is printed for clean files, and the spool is empty after,
-//     so the next stop only reports new changes.
+//     "stopReason"}. Files recorded in the session's spool by an older
+//     lsp-hook (whose postToolUse only recorded) are checked, leaving out
+//     those already delivered with the same content, and a block comes
+//     back as {"decision": "block", "reason": "<lint block>"} (Copilot
+//     then runs another turn with the reason as its prompt). `install
+//     copilot` no longer installs it: nothing is left for it to deliver.
 //
 // Copilot names an event only when it was configured with a PascalCase
 // name (Claude Code's, as in .claude/settings.json, which Copilot also
@@ -33,8 +46,8 @@ import (
 // snake_case fields (session_id, tool_name, tool_input). Both spellings
 // are read; without a name, toolName with toolResult is a postToolUse
 // and stopReason an agentStop. Since one change can reach lsp-hook both as
-// `hook copilot` and as `hook claude`, the recorded files are merged and a
-// block is delivered once per session, file and content.
+// `hook copilot` and as `hook claude`, a block is delivered once per
+// session, file and content.
 type Copilot struct{}
 
 var _ Adapter = Copilot{}
@@ -68,6 +81,15 @@ type copilotFileArgs struct {
 	NotebookPath string `json:"notebook_path"`
 	Command      string `json:"command"` // str_replace_editor's sub-command
 }
+
+// copilotShellTools are Copilot CLI's shell tools (bash, and powershell
+// on Windows; Claude Code's Bash under a PascalCase hook): a shell event
+// (Event.Shell), whose changed files come from the daemon's watcher.
+var copilotShellTools = map[string]bool{"bash": true, "powershell": true, "Bash": true}
+
+// copilotPatchTool is Copilot CLI's patch tool, offered to the models
+// that edit by patch (GPT-5 and later) instead of edit and create.
+const copilotPatchTool = "apply_patch"
 
 // Name returns "copilot".
 func (Copilot) Name() string { return "copilot" }
@@ -108,18 +130,25 @@ func decodeCopilot(data []byte) (Event, error) {
 			kind = "agentStop"
 		}
 	}
+	if out.Hook == "" {
+		out.Hook = kind
+	}
 	switch kind {
 	case "agentStop", "Stop":
-		out.Spool = SpoolTake
+		out.Spool, out.SkipDelivered = SpoolTake, true
 		return out, nil
 	case "postToolUse", "PostToolUse":
 	default:
 		return out, nil
 	}
-	out.Spool = SpoolRecord
+	out.NoteDelivered = true
 	args := ev.ToolArgs
 	if len(args) == 0 {
 		args = ev.ToolInput
+	}
+	if copilotShellTools[tool] {
+		out.Shell = true // the files it changed come from the daemon's watcher
+		return out, nil
 	}
 	changes, err := copilotChanges(tool, args, result, out.Cwd)
 	if err != nil {
@@ -138,6 +167,9 @@ func copilotChanges(tool string, args, result json.RawMessage, cwd string) ([]wi
 	}
 	if json.Unmarshal(result, &res) == nil && res.ResultType != "" && res.ResultType != "success" {
 		return nil, nil // failed or denied: nothing was written
+	}
+	if tool == copilotPatchTool {
+		return copilotPatch(args, cwd)
 	}
 	mode, ok := copilotTools[tool]
 	if !ok {
@@ -159,9 +191,31 @@ func copilotChanges(tool string, args, result json.RawMessage, cwd string) ([]wi
 	return nil, nil
 }
 
+// copilotPatch returns the files an apply_patch call added, updated or
+// moved (PatchChanges), from its toolArgs: a JSON string holding the raw
+// patch (what Copilot CLI sends for its freeform tool), or holding an
+// object whose input or command is the patch (a function-tool form).
+func copilotPatch(args json.RawMessage, cwd string) ([]wire.Change, error) {
+	body, err := patchBody(args)
+	if err != nil {
+		return nil, err
+	}
+	ops, err := ParsePatch(body)
+	if errors.Is(err, ErrNotPatch) && json.Valid([]byte(body)) {
+		if body, err = patchBody(json.RawMessage(body)); err == nil {
+			ops, err = ParsePatch(body)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return PatchChanges(ops, cwd), nil
+}
+
 // copilotTools maps the file tools whose changes are checked to their
-// mode: Copilot's own (create, edit, str_replace_editor and the like) and
-// Claude Code's names.
+// mode: Copilot CLI's own (create, edit, str_replace, insert,
+// str_replace_editor: the file-editing tools of its app.js, apply_patch
+// aside) and Claude Code's names.
 var copilotTools = map[string]string{
 	"create": wire.ModeWrite, "write": wire.ModeWrite, "write_file": wire.ModeWrite, "Write": wire.ModeWrite,
 	"edit": wire.ModeEdit, "str_replace": wire.ModeEdit, "str_replace_editor": wire.ModeEdit, "insert": wire.ModeEdit,
@@ -184,11 +238,20 @@ func decodeArgs(raw json.RawMessage, v any) error {
 	return nil
 }
 
-// Encode answers an agentStop with {"decision": "block", "reason": "<lint
-// block>"}, or nothing when the block is empty.
+// copilotContext is Copilot's postToolUse answer.
+type copilotContext struct {
+	AdditionalContext string `json:"additionalContext"` // appended to the tool result
+}
+
+// Encode answers a postToolUse with {"additionalContext": "<lint
+// block>"} and an agentStop with {"decision": "block", "reason": "<lint
+// block>"}; nothing when the block is empty.
 func (Copilot) Encode(ev Event, res wire.Result) (Answer, error) {
-	if res.Lint == "" {
+	switch {
+	case res.Lint == "":
 		return Answer{}, nil
+	case ev.Hook == "agentStop" || ev.Hook == "Stop":
+		return jsonAnswer(claudeDecision{Decision: "block", Reason: res.Lint})
 	}
-	return jsonAnswer(claudeDecision{Decision: "block", Reason: res.Lint})
+	return jsonAnswer(copilotContext{AdditionalContext: res.Lint})
 }

@@ -10,30 +10,47 @@ import (
 func TestCopilotDecode(t *testing.T) {
 	runDecodeTable(t, Copilot{}, []decodeCase{
 		{
-			name: "postToolUse edit is recorded",
+			name: "postToolUse edit is checked now",
 			in:   `{"sessionId":"cp1","timestamp":1704614600000,"cwd":"/r","toolName":"edit","toolArgs":"{\"path\":\"/r/a.go\",\"old_str\":\"x\",\"new_str\":\"y\"}","toolResult":{"resultType":"success","textResultForLlm":"ok"}}`,
 			want: []wire.Change{{Path: "/r/a.go", Mode: wire.ModeEdit}}, session: "cp1", cwd: "/r", agent: "copilot",
-			spool: SpoolRecord, once: true,
+			once: true,
 		},
 		{
 			name: "create with object args and a relative path",
 			in:   `{"sessionId":"cp1","timestamp":1,"cwd":"/r","toolName":"create","toolArgs":{"path":"b.go","file_text":"package b"},"toolResult":{"resultType":"success"}}`,
-			want: []wire.Change{{Path: "/r/b.go", Mode: wire.ModeWrite}}, spool: SpoolRecord, once: true,
+			want: []wire.Change{{Path: "/r/b.go", Mode: wire.ModeWrite}}, once: true,
 		},
 		{
-			name:  "failed tool records nothing",
-			in:    `{"sessionId":"cp1","cwd":"/r","toolName":"edit","toolArgs":"{\"path\":\"/r/a.go\"}","toolResult":{"resultType":"failure","textResultForLlm":"no match"}}`,
-			spool: SpoolRecord, once: true,
+			name: "failed tool records nothing",
+			in:   `{"sessionId":"cp1","cwd":"/r","toolName":"edit","toolArgs":"{\"path\":\"/r/a.go\"}","toolResult":{"resultType":"failure","textResultForLlm":"no match"}}`,
+			once: true,
 		},
 		{
-			name:  "view records nothing",
-			in:    `{"sessionId":"cp1","cwd":"/r","toolName":"str_replace_editor","toolArgs":{"command":"view","path":"/r/a.go"},"toolResult":{"resultType":"success"}}`,
-			spool: SpoolRecord, once: true,
+			name: "view records nothing",
+			in:   `{"sessionId":"cp1","cwd":"/r","toolName":"str_replace_editor","toolArgs":{"command":"view","path":"/r/a.go"},"toolResult":{"resultType":"success"}}`,
+			once: true,
 		},
 		{
-			name:  "bash records nothing",
-			in:    `{"sessionId":"cp1","cwd":"/r","toolName":"bash","toolArgs":"{\"command\":\"ls\"}","toolResult":{"resultType":"success"}}`,
-			spool: SpoolRecord, once: true,
+			name: "bash is a shell event",
+			in:   `{"sessionId":"cp1","cwd":"/r","toolName":"bash","toolArgs":"{\"command\":\"sed -i s/a/b/ a.go\"}","toolResult":{"resultType":"success"}}`,
+			once: true, shell: "unknown",
+		},
+		{
+			name: "apply_patch: toolArgs holds the raw patch, paths relative to cwd",
+			in:   `{"sessionId":"cp1","timestamp":1,"cwd":"/r","toolName":"apply_patch","toolArgs":"*** Begin Patch\n*** Add File: n.go\n+package n\n*** Update File: a.go\n@@\n-x\n+y\n*** Delete File: d.go\n*** End Patch\n","toolResult":{"resultType":"success","textResultForLlm":"Done"}}`,
+			want: []wire.Change{{Path: "/r/n.go", Mode: wire.ModeWrite}, {Path: "/r/a.go", Mode: wire.ModeEdit}}, once: true,
+		},
+		{
+			name: "apply_patch as a function tool: toolArgs holds {input}",
+			in:   `{"sessionId":"cp1","timestamp":1,"cwd":"/r","toolName":"apply_patch","toolArgs":"{\"input\":\"*** Begin Patch\\n*** Update File: /abs/a.go\\n@@\\n-x\\n+y\\n*** End Patch\"}","toolResult":{"resultType":"success"}}`,
+			want: []wire.Change{{Path: "/abs/a.go", Mode: wire.ModeEdit}}, once: true,
+		},
+		{name: "apply_patch that failed", in: `{"sessionId":"cp1","cwd":"/r","toolName":"apply_patch","toolArgs":"junk","toolResult":{"resultType":"failure"}}`, once: true},
+		{name: "apply_patch without a patch", in: `{"sessionId":"cp1","cwd":"/r","toolName":"apply_patch","toolArgs":"junk","toolResult":{"resultType":"success"}}`, wantErr: "Begin Patch"},
+		{
+			name: "str_replace and insert are edits",
+			in:   `{"sessionId":"cp1","cwd":"/r","toolName":"insert","toolArgs":"{\"path\":\"a.go\",\"insert_line\":1,\"new_str\":\"x\"}","toolResult":{"resultType":"success"}}`,
+			want: []wire.Change{{Path: "/r/a.go", Mode: wire.ModeEdit}}, once: true,
 		},
 		{name: "preToolUse is not ours", in: `{"sessionId":"cp1","cwd":"/r","toolName":"edit","toolArgs":"{\"path\":\"/r/a.go\"}"}`, once: true},
 		{
@@ -44,7 +61,7 @@ func TestCopilotDecode(t *testing.T) {
 		{
 			name: "PascalCase PostToolUse from .claude/settings.json",
 			in:   `{"session_id":"cp2","timestamp":"2026-01-01T00:00:00Z","cwd":"/r","hook_event_name":"PostToolUse","tool_name":"edit","tool_input":{"path":"/r/a.go"},"tool_result":{"resultType":"success"}}`,
-			want: []wire.Change{{Path: "/r/a.go", Mode: wire.ModeEdit}}, session: "cp2", spool: SpoolRecord, once: true,
+			want: []wire.Change{{Path: "/r/a.go", Mode: wire.ModeEdit}}, session: "cp2", once: true,
 		},
 		{name: "PascalCase Stop", in: `{"session_id":"cp2","timestamp":"2026-01-01T00:00:00Z","cwd":"/r","hook_event_name":"Stop","stop_hook_active":false}`, spool: SpoolTake, once: true},
 		{name: "session start", in: `{"sessionId":"cp1","timestamp":1,"cwd":"/r","source":"new"}`, once: true},
@@ -54,9 +71,16 @@ func TestCopilotDecode(t *testing.T) {
 }
 
 func TestCopilotEncode(t *testing.T) {
-	ans, err := Copilot{}.Encode(Event{}, wire.Result{Lint: "L"})
-	if err != nil || string(ans.Stdout) != `{"decision":"block","reason":"L"}`+"\n" || ans.Exit != 0 {
-		t.Fatalf("answer = %+v, %v", ans, err)
+	for hook, want := range map[string]string{
+		"postToolUse": `{"additionalContext":"L"}`,
+		"PostToolUse": `{"additionalContext":"L"}`,
+		"agentStop":   `{"decision":"block","reason":"L"}`,
+		"Stop":        `{"decision":"block","reason":"L"}`,
+	} {
+		ans, err := Copilot{}.Encode(Event{Hook: hook}, wire.Result{Lint: "L"})
+		if err != nil || string(ans.Stdout) != want+"\n" || ans.Exit != 0 {
+			t.Errorf("%s answer = %+v, %v; want %s", hook, ans, err, want)
+		}
 	}
 	if ans, _ := (Copilot{}).Encode(Event{}, wire.Result{}); len(ans.Stdout) != 0 {
 		t.Fatalf("clean answer = %q", ans.Stdout)

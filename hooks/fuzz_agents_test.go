@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/lsp-hook/lsp-hook/diag"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
 
@@ -138,7 +139,7 @@ func checkAnswer(t *testing.T, a fuzzAdapter, ev Event, ans Answer) {
 		}
 		return
 	}
-	if a.agent == "windsurf" {
+	if a.agent == "windsurf" || a.agent == "opencode" {
 		if string(ans.Stdout) != fuzzLint+"\n" {
 			t.Fatalf("windsurf answer %q", ans.Stdout)
 		}
@@ -152,7 +153,11 @@ func checkAnswer(t *testing.T, a fuzzAdapter, ev Event, ans Answer) {
 	if dec.More() {
 		t.Fatalf("%s answer has more than one JSON value: %q", a.agent, ans.Stdout)
 	}
-	if !holdsString(v, fuzzLint) {
+	want := fuzzLint
+	if a.agent == "gemini" {
+		want = diag.PlainLintBlock(fuzzLint) // Gemini CLI escapes angle brackets
+	}
+	if !holdsString(v, want) {
 		t.Fatalf("%s answer does not carry the lint block: %s", a.agent, ans.Stdout)
 	}
 }

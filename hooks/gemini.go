@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/lsp-hook/lsp-hook/diag"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
 
@@ -21,14 +22,26 @@ import (
 // write_file (file_path, content) is a write and replace (file_path,
 // old_string, new_string) an edit; both are read from disk, since the
 // user may change the proposed text when approving it. A tool_response
-// with an error changed nothing. Other tools yield no change.
+// with an error changed nothing. run_shell_command is a shell event
+// (Event.Shell): the files the command changed are found through the
+// daemon's watcher, whether or not it failed. Other tools yield no
+// change.
 //
 // The answer is {"hookSpecificOutput": {"hookEventName": "AfterTool",
 // "additionalContext": "<lint block>"}}, appended to the tool result the
-// model reads. Gemini's other channels, exit status 2 and decision "deny",
+// model reads. Gemini CLI replaces every < and > of additionalContext with
+// &lt; and &gt; and wraps it in <hook_context> tags
+// (packages/core/src/hooks/types.ts getAdditionalContext,
+// packages/core/src/core/coreToolHookTriggers.ts), so the block is sent as
+// diag.PlainLintBlock renders it: no angle brackets, a "diagnostics for
+// PATH:" line per file, < and > in messages as their fullwidth forms. Gemini's other channels, exit status 2 and decision "deny",
 // replace the tool result, so this adapter never uses them: only
 // ModeContext.
 type Gemini struct{}
+
+// geminiShellTool is Gemini CLI's shell tool
+// (https://geminicli.com/docs/tools/shell).
+const geminiShellTool = "run_shell_command"
 
 var _ Adapter = Gemini{}
 
@@ -63,6 +76,9 @@ func (Gemini) Decode(r io.Reader) (Event, error) {
 	case "write_file":
 		mode = wire.ModeWrite
 	case "replace":
+	case geminiShellTool:
+		out.Shell = true // the files it changed come from the daemon's watcher
+		return out, nil
 	default:
 		return out, nil
 	}
@@ -96,6 +112,6 @@ func (Gemini) Encode(ev Event, res wire.Result) (Answer, error) {
 	}
 	var out claudeHookOutput // the same shape: hookEventName and additionalContext
 	out.HookSpecificOutput.HookEventName = "AfterTool"
-	out.HookSpecificOutput.AdditionalContext = res.Lint
+	out.HookSpecificOutput.AdditionalContext = diag.PlainLintBlock(res.Lint)
 	return jsonAnswer(out)
 }

@@ -25,6 +25,7 @@ func TestGeminiDecode(t *testing.T) {
 			name: "failed tool",
 			in:   `{` + geminiCommon + `,"tool_name":"replace","tool_input":{"file_path":"/r/a.go"},"tool_response":{"llmContent":"","error":"Failed to edit, 0 occurrences found"}}`,
 		},
+		{name: "run_shell_command is a shell event", in: `{` + geminiCommon + `,"tool_name":"run_shell_command","tool_input":{"command":"gofmt -w ."},"tool_response":{"llmContent":"ok"}}`, shell: "unknown"},
 		{name: "other tool", in: `{` + geminiCommon + `,"tool_name":"read_file","tool_input":{"path":"/r/a.go"}}`},
 		{name: "other event", in: `{"hook_event_name":"BeforeTool","tool_name":"write_file","tool_input":{"file_path":"/r/a.go"}}`},
 		{name: "missing file_path", in: `{` + geminiCommon + `,"tool_name":"write_file","tool_input":{"path":"/r/a.go"}}`, wantErr: "file_path is missing"},
@@ -34,8 +35,8 @@ func TestGeminiDecode(t *testing.T) {
 }
 
 func TestGeminiEncode(t *testing.T) {
-	ans, err := Gemini{}.Encode(Event{}, wire.Result{Lint: "L <1>"})
-	want := `{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"L <1>"}}` + "\n"
+	ans, err := Gemini{}.Encode(Event{}, wire.Result{Lint: "L:\n<diagnostics file=\"a.go\">\nERROR [1:2] x &lt;-chan\n</diagnostics>"})
+	want := `{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"L:\ndiagnostics for a.go:\nERROR [1:2] x ＜-chan"}}` + "\n"
 	if err != nil || string(ans.Stdout) != want || ans.Exit != 0 || len(ans.Stderr) != 0 {
 		t.Fatalf("answer = %+v, %v", ans, err)
 	}

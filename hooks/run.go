@@ -38,6 +38,10 @@ type Options struct {
 	Publish bool
 	// Stderr receives the exit2 mode's lint block; nil discards it.
 	Stderr io.Writer
+	// NoShell ignores shell tool events (Event.Shell): `lsp-hook hook
+	// AGENT --no-shell`, which `install --no-shell` writes for agents
+	// whose hook sees every tool.
+	NoShell bool
 }
 
 func (o Options) withDefaults() Options {
@@ -80,6 +84,9 @@ func Run(ctx context.Context, a Adapter, stdin io.Reader, stdout io.Writer, opts
 	ev, decodeErr := readAndDecode(ctx, a, stdin, begin.Add(opts.withDefaults().ColdBudget))
 	if ev.Agent == "" {
 		ev.Agent = a.Name()
+	}
+	if opts.NoShell {
+		ev.Shell, ev.ShellRan = false, 0
 	}
 	root, opts, closeLog, rootErr := workspaceOf(ev, opts)
 	defer closeLog()

@@ -65,9 +65,12 @@ func jsonEvent(t *testing.T, v any) string {
 
 const brokenTOML = "a = 1\nb = \n"
 
-// TestRunCopilotCollectThenDeliver: postToolUse records and prints
-// nothing; agentStop delivers one block; the next stop has nothing new.
-func TestRunCopilotCollectThenDeliver(t *testing.T) {
+// TestRunCopilotSameTurnOnce: postToolUse answers with additionalContext
+// at once (Copilot CLI appends it to the tool result); the same content
+// is never delivered twice, not by a second postToolUse nor by agentStop;
+// agentStop checks only what an older lsp-hook left in the spool and was
+// not delivered.
+func TestRunCopilotSameTurnOnce(t *testing.T) {
 	root := hookEnv(t)
 	conf := filepath.Join(root, "conf.toml")
 	putFile(t, conf, brokenTOML)
@@ -76,23 +79,33 @@ func TestRunCopilotCollectThenDeliver(t *testing.T) {
 		"toolArgs":   `{"path":"` + conf + `","old_str":"b = 2","new_str":"b = "}`,
 		"toolResult": map[string]any{"resultType": "success", "textResultForLlm": "ok"},
 	})
-	if out, _, exit := runHook(t, Copilot{}, post); out != "" || exit != 0 {
-		t.Fatalf("postToolUse printed %q, exit %d", out, exit)
+	out, _, exit := runHook(t, Copilot{}, post)
+	var ans copilotContext
+	if err := json.Unmarshal([]byte(out), &ans); err != nil || exit != 0 || !strings.Contains(ans.AdditionalContext, `<diagnostics file="conf.toml">`) {
+		t.Fatalf("postToolUse answer = %q, exit %d (%v)", out, exit, err)
+	}
+	if out, _, _ := runHook(t, Copilot{}, post); out != "" {
+		t.Fatalf("a second postToolUse for the same content repeated the block: %q", out)
 	}
 	stop := jsonEvent(t, map[string]any{"sessionId": "cp", "timestamp": 1704614700000, "cwd": root, "transcriptPath": "/t", "stopReason": "end_turn"})
-	out, _, _ := runHook(t, Copilot{}, stop)
-	var ans claudeDecision
-	if err := json.Unmarshal([]byte(out), &ans); err != nil || ans.Decision != "block" || !strings.Contains(ans.Reason, `<diagnostics file="conf.toml">`) {
-		t.Fatalf("agentStop answer = %q (%v)", out, err)
-	}
 	if out, _, _ := runHook(t, Copilot{}, stop); out != "" {
-		t.Fatalf("second agentStop repeated the block: %q", out)
+		t.Fatalf("agentStop re-delivered the block: %q", out)
 	}
-	// Another session's stop has nothing of this one's.
-	post2 := strings.Replace(post, `"cp"`, `"other"`, 1)
-	runHook(t, Copilot{}, post2)
-	if out, _, _ := runHook(t, Copilot{}, stop); out != "" {
-		t.Fatalf("a stop took another session's changes: %q", out)
+	// What an lsp-hook that only recorded at postToolUse left behind.
+	other := filepath.Join(root, "other.toml")
+	putFile(t, other, brokenTOML)
+	sp, err := openSpool(wire.SocketPath(root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sp.record("copilot", "cp", []wire.Change{{Path: conf, Mode: wire.ModeEdit}, {Path: other, Mode: wire.ModeWrite}}); err != nil {
+		t.Fatal(err)
+	}
+	out, _, _ = runHook(t, Copilot{}, stop)
+	var dec claudeDecision
+	if err := json.Unmarshal([]byte(out), &dec); err != nil || dec.Decision != "block" ||
+		!strings.Contains(dec.Reason, `"other.toml"`) || strings.Contains(dec.Reason, `"conf.toml"`) {
+		t.Fatalf("agentStop answer = %q (%v), want a block for other.toml alone", out, err)
 	}
 }
 
@@ -352,5 +365,19 @@ func TestRunClaudeBatchAfterPostToolUse(t *testing.T) {
 	putFile(t, a, "# v2\n"+brokenTOML)
 	if out, _, _ := runHook(t, Claude{}, batch); !strings.Contains(out, "a.toml") {
 		t.Fatalf("batch after a new edit printed %q", out)
+	}
+}
+
+// TestRunNoShell: with Options.NoShell (`hook AGENT --no-shell`) a shell
+// tool's event checks nothing and answers nothing.
+func TestRunNoShell(t *testing.T) {
+	root := hookEnv(t)
+	putFile(t, filepath.Join(root, "conf.toml"), brokenTOML)
+	ev := jsonEvent(t, map[string]any{"sessionId": "ns", "cwd": root, "toolName": "bash",
+		"toolArgs": `{"command":"sed -i s/2// conf.toml"}`, "toolResult": map[string]any{"resultType": "success"}})
+	var out bytes.Buffer
+	o := Run(context.Background(), Copilot{}, strings.NewReader(ev), &out, Options{NoDaemon: true, Local: sidecar.Local{}, NoShell: true})
+	if out.Len() != 0 || o.Exit != 0 || o.Result.Lint != "" {
+		t.Errorf("a shell event under NoShell answered %q (exit %d, result %+v)", out.String(), o.Exit, o.Result)
 	}
 }

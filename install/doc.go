@@ -18,8 +18,16 @@
 //	          https://docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference
 //	windsurf  .windsurf/hooks.json, ~/.codeium/windsurf/hooks.json
 //	          https://docs.windsurf.com/windsurf/cascade/hooks
+//	opencode  .opencode/plugin/lsp-hook.js, ~/.config/opencode/plugin/lsp-hook.js
+//	          (a plugin file of lsp-hook's own, not an edit: opencode.go)
+//	          https://opencode.ai/docs/plugins
 //	--mcp     .mcp.json (project scope only; claude)
 //	          https://code.claude.com/docs/en/mcp
+//
+// The Claude Code plugin of this repository (claude-plugin/, listed by
+// .claude-plugin/marketplace.json) declares the same hooks and MCP server
+// as files of its own; claudeplugin_test.go holds them to Claude Code's
+// documented plugin and marketplace schemas and to the entries above.
 //
 // It also owns the hook command written into them and how uninstall
 // recognises it (HookProgram, HookCommand, IsHookCommand in command.go),

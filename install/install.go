@@ -39,6 +39,11 @@ type Options struct {
 	// Batch also installs the agent's batch entry (Claude Code's
 	// PostToolBatch); an error for agents without one.
 	Batch bool
+	// NoShell leaves the agent's shell tool out: matchers name the file
+	// tools only, and a handler without a matcher runs `lsp-hook hook
+	// AGENT --no-shell`. By default the shell tool's hook checks the files
+	// a command changed, found through the daemon's file watcher.
+	NoShell bool
 	// DryRun computes the result and the diff but writes nothing.
 	DryRun bool
 }
@@ -85,8 +90,11 @@ func Add(agent string, opts Options) (*Result, error) {
 	if opts.Batch && !t.HasBatch() {
 		return nil, fmt.Errorf("%s has no batch hook (--batch is for claude's PostToolBatch)", t.Title)
 	}
+	if t.Plugin {
+		return addOpenCode(t, path, opts)
+	}
 	e := &fileEdit{target: t, path: path, skeleton: t.Skeleton,
-		edit:  func(d *jsonDoc) (bool, error) { return d.install(t, opts.Command, opts.Batch) },
+		edit:  func(d *jsonDoc) (bool, error) { return d.install(t, opts.Command, opts.Batch, opts.NoShell) },
 		notes: func() []string { return t.notes(path) },
 	}
 	return e.add(opts.DryRun)
@@ -102,6 +110,9 @@ func Remove(agent string, opts Options) (*Result, error) {
 	t, path, err := prepare(agent, opts)
 	if err != nil {
 		return nil, err
+	}
+	if t.Plugin {
+		return removeOpenCode(t, path, opts)
 	}
 	e := &fileEdit{target: t, path: path, skeleton: t.Skeleton,
 		edit: func(d *jsonDoc) (bool, error) {

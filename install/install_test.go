@@ -108,8 +108,11 @@ func mustUninstall(t *testing.T, agent string, opts Options) *Result {
 func TestInstallRoundTrip(t *testing.T) {
 	for _, agent := range Agents() {
 		t.Run(agent, func(t *testing.T) {
-			orig := readInstallFile(t, filepath.Join(installFixtureDir, agent+".json"))
 			tgt, _ := Lookup(agent)
+			if tgt.Plugin {
+				t.Skip("a plugin file of lsp-hook's own, not an edited hooks file: TestInstallOpenCode")
+			}
+			orig := readInstallFile(t, filepath.Join(installFixtureDir, agent+".json"))
 			for _, viaBackup := range []bool{true, false} {
 				root := testdir.New(t)
 				path := filepath.Join(root, filepath.FromSlash(tgt.ProjectFile))
@@ -314,7 +317,7 @@ func TestInstallKeepsOtherEntries(t *testing.T) {
         ]
       },
       {
-        "matcher": "Write|Edit|MultiEdit|NotebookEdit",
+        "matcher": "Write|Edit|MultiEdit|NotebookEdit|Bash",
         "hooks": [
           {
             "type": "command",
@@ -373,7 +376,7 @@ func TestInstallBatch(t *testing.T) {
   "hooks": {
     "PostToolUse": [
       {
-        "matcher": "Write|Edit|MultiEdit|NotebookEdit",
+        "matcher": "Write|Edit|MultiEdit|NotebookEdit|Bash",
         "hooks": [
           {
             "type": "command",
@@ -422,6 +425,7 @@ func TestInstallUserScope(t *testing.T) {
 		"codex":    ".codex/hooks.json",
 		"copilot":  ".copilot/hooks/lsp-hook.json",
 		"windsurf": ".codeium/windsurf/hooks.json",
+		"opencode": ".config/opencode/plugin/lsp-hook.js",
 	}
 	home := testdir.New(t)
 	noEnv := func(string) string { return "" }
@@ -455,7 +459,7 @@ func TestInstallCommandChecks(t *testing.T) {
 	if _, err := Add("claude", opts); err == nil || !strings.Contains(err.Error(), "does not run `lsp-hook hook claude`") {
 		t.Errorf("foreign command: %v", err)
 	}
-	if _, err := Add("vim", opts); err == nil || !strings.Contains(err.Error(), "known: claude, codex, copilot, cursor, gemini, windsurf") {
+	if _, err := Add("vim", opts); err == nil || !strings.Contains(err.Error(), "known: claude, codex, copilot, cursor, gemini, opencode, windsurf") {
 		t.Errorf("unknown agent: %v", err)
 	}
 	opts.Command = installTestCommand("claude")
@@ -519,6 +523,123 @@ func TestInstallKeepsFileMode(t *testing.T) {
 	for _, p := range []string{path, res.Backup} {
 		if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o600 {
 			t.Errorf("%s: mode %v, %v; want 0600", p, fi.Mode().Perm(), err)
+		}
+	}
+}
+
+// TestInstallRetiresCopilotAgentStop: installing over an older Copilot
+// install takes lsp-hook's agentStop handler out (postToolUse now delivers
+// in the same turn) and leaves the user's own agentStop handler.
+func TestInstallRetiresCopilotAgentStop(t *testing.T) {
+	root := testdir.New(t)
+	opts := installProjectOpts(root, "copilot")
+	cmd := opts.Command
+	old := `{
+  "version": 1,
+  "hooks": {
+    "postToolUse": [{"type": "command", "bash": "` + cmd + `"}],
+    "agentStop": [
+      {"type": "command", "bash": "` + cmd + `"},
+      {"type": "command", "bash": "./notify.sh"}
+    ]
+  }
+}
+`
+	path := filepath.Join(root, ".github", "hooks", "lsp-hook.json")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if res := mustInstall(t, "copilot", opts); res.Action != Updated {
+		t.Fatalf("install over the old entries: %s", res.Action)
+	}
+	got := string(readInstallFile(t, path))
+	if strings.Count(got, cmd) != 1 || !strings.Contains(got, "./notify.sh") || !strings.Contains(got, `"agentStop"`) {
+		t.Errorf("after install:\n%s", got)
+	}
+	if again := mustInstall(t, "copilot", opts); again.Action != Unchanged {
+		t.Errorf("second install: %s\n%s", again.Action, again.Diff)
+	}
+}
+
+// TestInstallShellTools: by default each agent's hook sees its shell tool
+// (in the matcher, or a handler that sees every tool); --no-shell leaves
+// it out of the matcher, or has the hook ignore it (--no-shell on the
+// command), and switching back and forth replaces the entry.
+func TestInstallShellTools(t *testing.T) {
+	for agent, want := range map[string][2]string{
+		"claude":  {`"matcher": "Write|Edit|MultiEdit|NotebookEdit|Bash"`, `"matcher": "Write|Edit|MultiEdit|NotebookEdit"`},
+		"gemini":  {`"matcher": "write_file|replace|run_shell_command"`, `"matcher": "write_file|replace"`},
+		"codex":   {`"matcher": "apply_patch|Bash"`, `"matcher": "apply_patch"`},
+		"copilot": {`"bash": "lsp-hook hook copilot"`, `"bash": "lsp-hook hook copilot --no-shell"`},
+		"cursor":  {`"command": "lsp-hook hook cursor"`, `"command": "lsp-hook hook cursor --no-shell"`},
+	} {
+		root := testdir.New(t)
+		opts := installProjectOpts(root, agent)
+		opts.Command = "lsp-hook hook " + agent
+		res := mustInstall(t, agent, opts)
+		if got := string(readInstallFile(t, res.Path)); !strings.Contains(got, want[0]+"\n") && !strings.Contains(got, want[0]+",") {
+			t.Errorf("%s default:\n%s\nwant %s", agent, got, want[0])
+		}
+		opts.NoShell = true
+		if res := mustInstall(t, agent, opts); res.Action != Updated {
+			t.Errorf("%s --no-shell over the default: %s", agent, res.Action)
+		}
+		got := string(readInstallFile(t, res.Path))
+		if !strings.Contains(got, want[1]+"\n") && !strings.Contains(got, want[1]+",") {
+			t.Errorf("%s --no-shell:\n%s\nwant %s", agent, got, want[1])
+		}
+		if strings.Count(got, "lsp-hook hook "+agent) != strings.Count(string(readInstallFile(t, res.Path)), "lsp-hook hook") {
+			t.Errorf("%s: another agent's command in\n%s", agent, got)
+		}
+		if agent == "cursor" && strings.Count(got, "--no-shell") != 1 {
+			t.Errorf("cursor: --no-shell on an entry without a shell tool (afterFileEdit):\n%s", got)
+		}
+		if un := mustUninstall(t, agent, opts); un.Action == Unchanged || strings.Contains(string(readInstallFileIfAny(res.Path)), "lsp-hook hook") {
+			t.Errorf("%s uninstall after --no-shell: %s\n%s", agent, un.Action, readInstallFileIfAny(res.Path))
+		}
+	}
+}
+
+// readInstallFileIfAny returns the file's bytes, or nil when it is gone.
+func readInstallFileIfAny(path string) []byte {
+	b, _ := os.ReadFile(path)
+	return b
+}
+
+// TestInstallOpenCode: the plugin is lsp-hook's own file: a file of that
+// name install did not write is refused by install and uninstall alike;
+// --no-shell leaves bash out of its tools; a project whose OpenCode config
+// turns OpenCode's LSP on gets a note saying so.
+func TestInstallOpenCode(t *testing.T) {
+	root := testdir.New(t)
+	opts := installProjectOpts(root, "opencode")
+	path := filepath.Join(root, ".opencode", "plugin", "lsp-hook.js")
+	writeInstallFile(t, path, []byte("export const Mine = async () => ({})\n"))
+	if _, err := Add("opencode", opts); err == nil || !strings.Contains(err.Error(), "not lsp-hook's plugin") {
+		t.Errorf("install over a foreign plugin: %v", err)
+	}
+	if _, err := Remove("opencode", opts); err == nil {
+		t.Error("uninstall removed a foreign plugin")
+	}
+	os.Remove(path)
+	writeInstallFile(t, filepath.Join(root, "opencode.jsonc"), []byte("{\n  // on\n  \"lsp\": {\"gopls\": {}},\n}\n"))
+	res := mustInstall(t, "opencode", opts)
+	if res.Action != Created || !strings.Contains(strings.Join(res.Notes, "\n"), "opencode.jsonc turns OpenCode's own LSP on") {
+		t.Errorf("install: %s, notes %q", res.Action, res.Notes)
+	}
+	if got := string(readInstallFile(t, path)); !strings.Contains(got, `"apply_patch","bash"]`) || !strings.Contains(got, `const command = "lsp-hook hook opencode"`) {
+		t.Errorf("plugin:\n%s", got)
+	}
+	opts.NoShell = true
+	if res := mustInstall(t, "opencode", opts); res.Action != Updated || strings.Contains(string(readInstallFile(t, path)), `"bash"`) {
+		t.Errorf("install --no-shell: %s\n%s", res.Action, readInstallFile(t, path))
+	}
+	for config, on := range map[string]bool{`{"lsp": true}`: true, `{"lsp": false}`: false, `{}`: false, `{"lsp": {"gopls": {"disabled": true}}}`: true} {
+		if got, err := openCodeLSPOn([]byte(config)); err != nil || got != on {
+			t.Errorf("openCodeLSPOn(%s) = %v, %v; want %v", config, got, err, on)
 		}
 	}
 }

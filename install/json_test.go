@@ -16,37 +16,37 @@ func TestInstallEditIsReversible(t *testing.T) {
 		{
 			name: "empty object",
 			in:   "{}",
-			want: "{\n  \"hooks\": {\n    \"PostToolUse\": [\n      {\n        \"matcher\": \"Write|Edit|MultiEdit|NotebookEdit\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"lsp-hook hook claude\"\n          }\n        ]\n      }\n    ]\n  }\n}",
+			want: "{\n  \"hooks\": {\n    \"PostToolUse\": [\n      {\n        \"matcher\": \"Write|Edit|MultiEdit|NotebookEdit|Bash\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"lsp-hook hook claude\"\n          }\n        ]\n      }\n    ]\n  }\n}",
 		},
 		{
 			name: "one line, spaced",
 			in:   `{"model": "opus", "env": {"A": "1"}}` + "\n",
-			want: `{"model": "opus", "env": {"A": "1"}, "hooks": {"PostToolUse":[{"matcher":"Write|Edit|MultiEdit|NotebookEdit","hooks":[{"type":"command","command":"lsp-hook hook claude"}]}]}}` + "\n",
+			want: `{"model": "opus", "env": {"A": "1"}, "hooks": {"PostToolUse":[{"matcher":"Write|Edit|MultiEdit|NotebookEdit|Bash","hooks":[{"type":"command","command":"lsp-hook hook claude"}]}]}}` + "\n",
 		},
 		{
 			name: "minified",
 			in:   `{"model":"opus","hooks":{"Stop":[]}}`,
-			want: `{"model":"opus","hooks":{"Stop":[],"PostToolUse":[{"matcher":"Write|Edit|MultiEdit|NotebookEdit","hooks":[{"type":"command","command":"lsp-hook hook claude"}]}]}}`,
+			want: `{"model":"opus","hooks":{"Stop":[],"PostToolUse":[{"matcher":"Write|Edit|MultiEdit|NotebookEdit|Bash","hooks":[{"type":"command","command":"lsp-hook hook claude"}]}]}}`,
 		},
 		{
 			name: "trailing comment on the last member",
 			in:   "{\n  \"model\": \"opus\" // the default\n}\n",
-			want: "{\n  \"model\": \"opus\", // the default\n  \"hooks\": {\n    \"PostToolUse\": [\n      {\n        \"matcher\": \"Write|Edit|MultiEdit|NotebookEdit\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"lsp-hook hook claude\"\n          }\n        ]\n      }\n    ]\n  }\n}\n",
+			want: "{\n  \"model\": \"opus\", // the default\n  \"hooks\": {\n    \"PostToolUse\": [\n      {\n        \"matcher\": \"Write|Edit|MultiEdit|NotebookEdit|Bash\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"lsp-hook hook claude\"\n          }\n        ]\n      }\n    ]\n  }\n}\n",
 		},
 		{
 			name: "trailing commas and block comments",
 			in:   "{\n    /* settings */\n    \"hooks\": {\n        \"PostToolUse\": [\n            {\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"log\"}]}, // keep\n        ],\n    },\n}\n",
-			want: "{\n    /* settings */\n    \"hooks\": {\n        \"PostToolUse\": [\n            {\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"log\"}]}, // keep\n            {\n                \"matcher\": \"Write|Edit|MultiEdit|NotebookEdit\",\n                \"hooks\": [\n                    {\n                        \"type\": \"command\",\n                        \"command\": \"lsp-hook hook claude\"\n                    }\n                ]\n            },\n        ],\n    },\n}\n",
+			want: "{\n    /* settings */\n    \"hooks\": {\n        \"PostToolUse\": [\n            {\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"log\"}]}, // keep\n            {\n                \"matcher\": \"Write|Edit|MultiEdit|NotebookEdit|Bash\",\n                \"hooks\": [\n                    {\n                        \"type\": \"command\",\n                        \"command\": \"lsp-hook hook claude\"\n                    }\n                ]\n            },\n        ],\n    },\n}\n",
 		},
 		{
 			name: "tabs and CRLF",
 			in:   "{\r\n\t\"model\": \"opus\"\r\n}\r\n",
-			want: "{\r\n\t\"model\": \"opus\",\r\n\t\"hooks\": {\r\n\t\t\"PostToolUse\": [\r\n\t\t\t{\r\n\t\t\t\t\"matcher\": \"Write|Edit|MultiEdit|NotebookEdit\",\r\n\t\t\t\t\"hooks\": [\r\n\t\t\t\t\t{\r\n\t\t\t\t\t\t\"type\": \"command\",\r\n\t\t\t\t\t\t\"command\": \"lsp-hook hook claude\"\r\n\t\t\t\t\t}\r\n\t\t\t\t]\r\n\t\t\t}\r\n\t\t]\r\n\t}\r\n}\r\n",
+			want: "{\r\n\t\"model\": \"opus\",\r\n\t\"hooks\": {\r\n\t\t\"PostToolUse\": [\r\n\t\t\t{\r\n\t\t\t\t\"matcher\": \"Write|Edit|MultiEdit|NotebookEdit|Bash\",\r\n\t\t\t\t\"hooks\": [\r\n\t\t\t\t\t{\r\n\t\t\t\t\t\t\"type\": \"command\",\r\n\t\t\t\t\t\t\"command\": \"lsp-hook hook claude\"\r\n\t\t\t\t\t}\r\n\t\t\t\t]\r\n\t\t\t}\r\n\t\t]\r\n\t}\r\n}\r\n",
 		},
 		{
 			name: "existing empty hooks on one line",
 			in:   "{\n  \"hooks\": {}\n}\n",
-			want: "{\n  \"hooks\": {\n    \"PostToolUse\": [\n      {\n        \"matcher\": \"Write|Edit|MultiEdit|NotebookEdit\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"lsp-hook hook claude\"\n          }\n        ]\n      }\n    ]\n  }\n}\n",
+			want: "{\n  \"hooks\": {\n    \"PostToolUse\": [\n      {\n        \"matcher\": \"Write|Edit|MultiEdit|NotebookEdit|Bash\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"lsp-hook hook claude\"\n          }\n        ]\n      }\n    ]\n  }\n}\n",
 		},
 	}
 	tgt, _ := Lookup("claude")
@@ -56,7 +56,7 @@ func TestInstallEditIsReversible(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if changed, err := d.install(tgt, installTestCommand("claude"), false); err != nil || !changed {
+			if changed, err := d.install(tgt, installTestCommand("claude"), false, false); err != nil || !changed {
 				t.Fatalf("install: changed %v, %v", changed, err)
 			}
 			got := string(d.bytes())

@@ -139,15 +139,17 @@ func entryUpToDate(arr *hujson.Array, e Entry, command, agent string) bool {
 }
 
 // install makes the document hold t's entries (the Batch ones only when
-// batch is set) running command, and reports whether it changed anything.
+// batch is set; the shell tool unless noShell) running command, and
+// reports whether it changed anything.
 // An entry already there as wanted is left alone; an lsp-hook entry for
 // the agent that differs (another command, matcher or shape) is replaced
 // by the wanted one at the end of the event's array. A container of the
 // wrong kind on the way (a "hooks" that is an array, an event that is an
 // object) is an error and nothing is changed.
-func (d *jsonDoc) install(t *Target, command string, batch bool) (bool, error) {
+func (d *jsonDoc) install(t *Target, command string, batch, noShell bool) (bool, error) {
 	changed := false
-	for _, e := range t.entries(batch) {
+	for _, e := range t.entries(batch, noShell) {
+		command := entryCommand(e, command, noShell)
 		hooks, hooksInd, err := d.topObject("hooks")
 		if err != nil {
 			return false, err
@@ -178,7 +180,32 @@ func (d *jsonDoc) install(t *Target, command string, batch bool) (bool, error) {
 		d.appendElement(arr, ind, value)
 		changed = true
 	}
-	return changed, nil
+	retired, err := d.retire(t)
+	return changed || retired, err
+}
+
+// retire removes the agent's handlers from t.Retired events, and an event
+// array this leaves empty; it reports whether it removed any.
+func (d *jsonDoc) retire(t *Target) (bool, error) {
+	hooks, _, err := d.topObject("hooks")
+	if err != nil || hooks == nil {
+		return false, err
+	}
+	removed := false
+	for _, ev := range t.Retired {
+		i := jsonMember(hooks, ev)
+		if i < 0 {
+			continue
+		}
+		arr, ok := hooks.Members[i].Value.Value.(*hujson.Array)
+		if ok && removeLSPHookHandlers(arr, t.Agent) > 0 {
+			removed = true
+			if len(arr.Elements) == 0 {
+				jsonRemoveMember(hooks, i)
+			}
+		}
+	}
+	return removed, nil
 }
 
 // uninstall removes every lsp-hook handler for agent from every event of

@@ -33,10 +33,18 @@ type Target struct {
 	Skeleton []Field
 	// Events are the entries install adds, one per hook event.
 	Events []Entry
+	// Retired are events an older lsp-hook installed for the agent and
+	// install now takes its handlers out of (Copilot's agentStop, since
+	// postToolUse delivers in the same turn).
+	Retired []string
 	// Notes are printed after a change: what the user still has to do.
 	Notes []string
 	// Docs are the documentation pages the shapes above come from.
 	Docs []string
+	// Plugin marks an agent without hook files (OpenCode): install writes
+	// a plugin file of lsp-hook's own at the path instead of editing
+	// JSON, and Events, Skeleton and Retired are unused (opencode.go).
+	Plugin bool
 }
 
 // Field is one member of a JSON object lsp-hook writes, kept in order so
@@ -55,6 +63,11 @@ type Entry struct {
 	Grouped bool
 	// Matcher is the group's "matcher" ("" writes a group without one).
 	Matcher string
+	// Shell is the agent's shell tool as its hook sees it ("Bash",
+	// "run_shell_command"): joined to Matcher with "|" unless
+	// Options.NoShell; for an entry without a matcher, whose hook sees
+	// every tool, NoShell adds --no-shell to the command instead.
+	Shell string
 	// Handler is the handler object; one of its values is "{command}".
 	Handler []Field
 	// Batch marks Claude Code's PostToolBatch entry, added only with
@@ -87,7 +100,7 @@ var targets = map[string]*Target{
 		ProjectFile: ".claude/settings.json",
 		userFile:    userFileUnder(".claude", "settings.json"),
 		Events: []Entry{
-			{Event: "PostToolUse", Grouped: true, Matcher: "Write|Edit|MultiEdit|NotebookEdit",
+			{Event: "PostToolUse", Grouped: true, Matcher: "Write|Edit|MultiEdit|NotebookEdit", Shell: "Bash",
 				Handler: []Field{{"type", "command"}, {"command", commandPlaceholder}}},
 			{Event: "PostToolBatch", Grouped: true, Batch: true,
 				Handler: []Field{{"type", "command"}, {"command", commandPlaceholder}}},
@@ -106,7 +119,7 @@ var targets = map[string]*Target{
 		userFile:    userFileUnder(".cursor", "hooks.json"),
 		Skeleton:    []Field{{"version", 1}},
 		Events: []Entry{
-			{Event: "postToolUse", Handler: []Field{{"command", commandPlaceholder}}},
+			{Event: "postToolUse", Shell: "Shell", Handler: []Field{{"command", commandPlaceholder}}},
 			{Event: "afterFileEdit", Handler: []Field{{"command", commandPlaceholder}}},
 		},
 		Notes: []string{"Cursor lists configured hooks in its settings (Hooks); restart Cursor if the new one is missing."},
@@ -121,7 +134,7 @@ var targets = map[string]*Target{
 		ProjectFile: ".gemini/settings.json",
 		userFile:    userFileUnder(".gemini", "settings.json"),
 		Events: []Entry{
-			{Event: "AfterTool", Grouped: true, Matcher: "write_file|replace",
+			{Event: "AfterTool", Grouped: true, Matcher: "write_file|replace", Shell: "run_shell_command",
 				Handler: []Field{{"name", "lsp-hook"}, {"type", "command"}, {"command", commandPlaceholder}}},
 		},
 		Notes: []string{"Gemini CLI asks you to trust a project's hooks the first time it sees them; /hooks panel lists them."},
@@ -145,7 +158,7 @@ var targets = map[string]*Target{
 			return filepath.Join(home, ".codex", "hooks.json")
 		},
 		Events: []Entry{
-			{Event: "PostToolUse", Grouped: true, Matcher: "apply_patch",
+			{Event: "PostToolUse", Grouped: true, Matcher: "apply_patch", Shell: "Bash",
 				Handler: []Field{{"type", "command"}, {"command", commandPlaceholder}}},
 		},
 		Notes: []string{"Codex runs a new or changed hook only after you review and trust it: " +
@@ -156,19 +169,23 @@ var targets = map[string]*Target{
 	// and https://docs.github.com/en/copilot/concepts/agents/hooks: any
 	// .github/hooks/*.json (project) or ~/.copilot/hooks/*.json (Copilot CLI,
 	// user) holding {"version": 1, "hooks": {"<event>": [{"type": "command",
-	// "bash": "…"}]}}; agentStop is the CLI's stop hook
-	// (https://github.com/github/copilot-cli/releases/tag/v1.0.72).
+	// "bash": "…"}]}}. Copilot CLI 1.0.51 and later append a postToolUse
+	// hook's additionalContext to the tool result (its changelog.md), so
+	// the agentStop entry of older installs, which re-delivered at the end
+	// of the turn, is retired.
 	"copilot": {
 		Agent: "copilot", Title: "GitHub Copilot",
 		ProjectFile: ".github/hooks/lsp-hook.json",
 		userFile:    userFileUnder(".copilot", "hooks", "lsp-hook.json"),
 		Skeleton:    []Field{{"version", 1}},
 		Events: []Entry{
-			{Event: "postToolUse", Handler: []Field{{"type", "command"}, {"bash", commandPlaceholder}}},
-			{Event: "agentStop", Handler: []Field{{"type", "command"}, {"bash", commandPlaceholder}}},
+			{Event: "postToolUse", Shell: "bash", Handler: []Field{{"type", "command"}, {"bash", commandPlaceholder}}},
 		},
-		Notes: []string{"Copilot cloud agent reads .github/hooks/*.json from the default branch: " +
-			"commit and merge the file there; Copilot CLI reads it from the working directory."},
+		Retired: []string{"agentStop"},
+		Notes: []string{"Copilot CLI loads repository hooks only in a trusted folder (its trust prompt, or " +
+			"--trust-folder with -p); it delivers the block with the tool result from version 1.0.51.",
+			"Copilot cloud agent reads .github/hooks/*.json from the default branch: " +
+				"commit and merge the file there; Copilot CLI reads it from the working directory."},
 		Docs: []string{"https://docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference",
 			"https://docs.github.com/en/copilot/concepts/agents/hooks"},
 	},
@@ -186,6 +203,8 @@ var targets = map[string]*Target{
 		Docs: []string{"https://docs.windsurf.com/windsurf/cascade/hooks"},
 	},
 }
+
+func init() { targets[openCodeTarget.Agent] = openCodeTarget }
 
 // codexInlineHooks matches a [hooks…] or [[hooks…]] table header in a
 // Codex config.toml: the inline form of the hooks install writes to
@@ -234,15 +253,34 @@ func (t *Target) Path(scope Scope, root, home string, getenv func(string) string
 }
 
 // entries returns the events install writes: all of them, or all but the
-// Batch ones when batch is false.
-func (t *Target) entries(batch bool) []Entry {
+// Batch ones when batch is false; with the shell tool joined to each
+// matcher unless noShell.
+func (t *Target) entries(batch, noShell bool) []Entry {
 	var out []Entry
 	for _, e := range t.Events {
-		if !e.Batch || batch {
-			out = append(out, e)
+		if e.Batch && !batch {
+			continue
 		}
+		if e.Shell != "" && e.Matcher != "" && !noShell {
+			e.Matcher += "|" + e.Shell
+		}
+		out = append(out, e)
 	}
 	return out
+}
+
+// NoShellFlag is the `lsp-hook hook` flag install adds to the command of
+// an entry without a matcher when the shell tool is left out.
+const NoShellFlag = "--no-shell"
+
+// entryCommand is the command install writes for e: command, with
+// NoShellFlag when noShell leaves out the shell tool of an entry that has
+// no matcher to leave it out of.
+func entryCommand(e Entry, command string, noShell bool) string {
+	if noShell && e.Shell != "" && e.Matcher == "" {
+		return command + " " + NoShellFlag
+	}
+	return command
 }
 
 // HasBatch reports whether the target has a --batch entry (Claude Code's

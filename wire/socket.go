@@ -5,8 +5,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
+	"slices"
+	"time"
 
 	"github.com/lsp-hook/lsp-hook/internal/privdir"
 )
@@ -15,16 +18,59 @@ import (
 const SocketEnv = "LSP_HOOK_SOCKET"
 
 // SocketPath returns the daemon socket for the workspace root (absolute):
-// $LSP_HOOK_SOCKET when set; else <hash>.sock in the platform's default
-// socket directory (socketDir: $XDG_RUNTIME_DIR/lsp-hook, else
-// $TMPDIR/lsp-hook-<uid> on unix; %LOCALAPPDATA%\lsp-hook on Windows),
-// where <hash> is the first 16 hex digits of sha256(root).
+// $LSP_HOOK_SOCKET when set; else <hash>.sock, where <hash> is the first
+// 16 hex digits of sha256(root), in the first of the platform's socket
+// directories (socketDirs: on unix $XDG_RUNTIME_DIR/lsp-hook, else
+// /run/user/<uid>/lsp-hook when that runtime dir is ours, else
+// <the user's temp dir>/lsp-hook-<uid>; %LOCALAPPDATA%\lsp-hook on
+// Windows) — unless nothing listens there and a daemon already listens on
+// <hash>.sock in another of those directories (a private one:
+// privdir.Check), whose socket is returned instead. So a client started
+// with less of the environment (an MCP client passes only HOME, LOGNAME,
+// PATH, SHELL, TERM and USER) finds the daemon the hooks started
+// (DESIGN.md "Socket path").
 func SocketPath(root string) string {
 	if p := os.Getenv(SocketEnv); p != "" {
 		return p
 	}
 	sum := sha256.Sum256([]byte(root))
-	return filepath.Join(socketDir(), hex.EncodeToString(sum[:])[:16]+".sock")
+	name := hex.EncodeToString(sum[:])[:16] + ".sock"
+	dirs := socketDirs()
+	first := filepath.Join(dirs[0], name)
+	if listening(first) {
+		return first
+	}
+	for _, d := range dirs[1:] {
+		if p := filepath.Join(d, name); privdir.Check(d) == nil && listening(p) {
+			return p
+		}
+	}
+	return first
+}
+
+// listening reports whether something accepts a connection on the socket
+// p within 200 ms; the connection is closed at once.
+func listening(p string) bool {
+	if _, err := os.Lstat(p); err != nil {
+		return false
+	}
+	nc, err := net.DialTimeout("unix", p, 200*time.Millisecond)
+	if err != nil {
+		return false
+	}
+	nc.Close()
+	return true
+}
+
+// uniqueDirs returns dirs without "" and without repeats, in order.
+func uniqueDirs(dirs ...string) []string {
+	var out []string
+	for _, d := range dirs {
+		if d != "" && !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // The platform's part of the socket, one set per platform file
@@ -32,7 +78,7 @@ func SocketPath(root string) string {
 // socket_otherunix.go for maxSocketPath); the daemon's part (listening,
 // peer checks, file identities) is in package sidecar:
 //
-//	socketDir() string                        // the default socket directory
+//	socketDirs() []string                     // the socket directories, the default first
 //	maxSocketPath                             // the longest socket path bind accepts, in bytes
 //	socketDirHint                             // what to set for a shorter one
 //	openAppend(path string) (*os.File, error) // the log, 0600, not through a link

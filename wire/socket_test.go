@@ -9,7 +9,7 @@ import (
 )
 
 // TestSocketPath: one socket per root, in the platform's default
-// directory (socketDir), unless LSP_HOOK_SOCKET names one.
+// directory (socketDirs), unless LSP_HOOK_SOCKET names one.
 func TestSocketPath(t *testing.T) {
 	t.Setenv(SocketEnv, "")
 	dir, env := filepath.FromSlash("/run/user/1000"), "XDG_RUNTIME_DIR"

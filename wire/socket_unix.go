@@ -8,17 +8,30 @@ import (
 	"strconv"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/lsp-hook/lsp-hook/internal/privdir"
 )
 
-// socketDir is the default socket directory: $XDG_RUNTIME_DIR/lsp-hook
-// when XDG_RUNTIME_DIR is set (XDG Base Directory: a per-user 0700
-// directory, Linux's /run/user/<uid>), else $TMPDIR/lsp-hook-<uid> (macOS's
-// $TMPDIR is per-user already).
-func socketDir() string {
+// socketDirs returns the socket directories, the default first:
+// $XDG_RUNTIME_DIR/lsp-hook when XDG_RUNTIME_DIR is set (XDG Base
+// Directory: a per-user 0700 directory); /run/user/<uid>/lsp-hook when
+// that runtime dir (systemd-logind's, what XDG_RUNTIME_DIR names on Linux)
+// is ours with mode 0700 (privdir.Check); <userTempDir>/lsp-hook-<uid>;
+// and $TMPDIR/lsp-hook-<uid> when $TMPDIR differs (where a daemon started
+// with that environment listens). Only the first depends on a variable an
+// MCP client drops, and where it is set it normally names the second.
+func socketDirs() []string {
+	uid := strconv.Itoa(os.Getuid())
+	var xdg, run string
 	if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" {
-		return filepath.Join(d, "lsp-hook")
+		xdg = filepath.Join(d, "lsp-hook")
 	}
-	return filepath.Join(os.TempDir(), "lsp-hook-"+strconv.Itoa(os.Getuid()))
+	if d := filepath.Join("/run/user", uid); privdir.Check(d) == nil {
+		run = filepath.Join(d, "lsp-hook")
+	}
+	return uniqueDirs(xdg, run,
+		filepath.Join(userTempDir(), "lsp-hook-"+uid),
+		filepath.Join(os.TempDir(), "lsp-hook-"+uid))
 }
 
 // socketDirHint is what CheckSocketPath suggests setting besides

@@ -8,15 +8,17 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// socketDir is the default socket directory: %LOCALAPPDATA%\lsp-hook (the
-// user's own local application data, FOLDERID_LocalAppData), else
-// %TEMP%\lsp-hook (per-user too). EnsureDir gives it an ACL admitting only
-// the user.
-func socketDir() string {
+// socketDirs returns the socket directories, the default first:
+// %LOCALAPPDATA%\lsp-hook (the user's own local application data,
+// FOLDERID_LocalAppData; the MCP SDKs pass LOCALAPPDATA on Windows) when
+// set, then %TEMP%\lsp-hook (per-user too). EnsureDir gives the one used an
+// ACL admitting only the user.
+func socketDirs() []string {
+	var local string
 	if d := os.Getenv("LOCALAPPDATA"); d != "" {
-		return filepath.Join(d, "lsp-hook")
+		local = filepath.Join(d, "lsp-hook")
 	}
-	return filepath.Join(os.TempDir(), "lsp-hook")
+	return uniqueDirs(local, filepath.Join(os.TempDir(), "lsp-hook"))
 }
 
 // socketDirHint is what CheckSocketPath suggests setting besides

@@ -85,6 +85,7 @@ func hookCommand() *cli.Command {
 			&cli.StringFlag{Name: "path-field", Usage: "generic: gjson `PATH` to the changed file's path (a string or an array of strings)"},
 			&cli.StringFlag{Name: "content-field", Usage: "generic: gjson `PATH` to the file's new text (optional: without it the file is read from disk)"},
 			&cli.BoolFlag{Name: "inject", Usage: "generic: print the event with a \"lint\" field instead of the result JSON"},
+			&cli.BoolFlag{Name: "no-shell", Usage: "ignore the agent's shell tool events (check only the files its file tools name)"},
 		},
 		Action: func(c *cli.Context) error {
 			begin := time.Now()
@@ -100,7 +101,7 @@ func hookCommand() *cli.Command {
 				return cli.Exit(err.Error(), exitError) // a misconfigured hook line: the user must see it
 			}
 			opts := hookOptions(c) // Run opens the log beside the event's workspace socket
-			opts.Stderr = c.App.ErrWriter
+			opts.Stderr, opts.NoShell = c.App.ErrWriter, c.Bool("no-shell")
 			ctx, cancel := context.WithDeadline(c.Context, begin.Add(opts.ColdBudget))
 			defer cancel()
 			out := hooks.Run(ctx, a, c.App.Reader, c.App.Writer, opts)

@@ -146,3 +146,54 @@ func checkNote(t *testing.T, block, want string) {
 	}
 	t.Errorf("no lsp-hook: note with %q in:\n%s", want, indent(block))
 }
+
+// TestAgentShellTools: the shell tool `install` now wires for every agent
+// (Gemini's run_shell_command, Codex's Bash, Copilot's bash, OpenCode's
+// bash) checks the files a command changed, found through the daemon's
+// watcher: each agent's session edits greet.go with its file tool, then a
+// `sed -i` breaks it and that agent's shell event, arriving 1.5 s late,
+// reports the error this sed made.
+func TestAgentShellTools(t *testing.T) {
+	e2e(t)
+	requireExe(t, "gopls")
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("sh not installed")
+	}
+	w := newWorkspace(t)
+	w.ageFiles()
+	for i, a := range []struct{ agent, edit, shell string }{
+		{"gemini",
+			`{"session_id":"sh-g","cwd":"{{ROOT}}","hook_event_name":"AfterTool","tool_name":"replace","tool_input":{"file_path":"{{ROOT}}/greet.go","old_string":"a","new_string":"a"},"tool_response":{"llmContent":"ok"}}`,
+			`{"session_id":"sh-g","cwd":"{{ROOT}}","hook_event_name":"AfterTool","tool_name":"run_shell_command","tool_input":{"command":"CMD"},"tool_response":{"llmContent":"ok"}}`},
+		{"codex",
+			`{"session_id":"sh-c","turn_id":"t1","transcript_path":null,"cwd":"{{ROOT}}","hook_event_name":"PostToolUse","model":"gpt-5-codex","permission_mode":"default","tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\n*** Update File: greet.go\n@@\n-a\n+a\n*** End Patch\n"},"tool_response":"Success.","tool_use_id":"u1"}`,
+			`{"session_id":"sh-c","turn_id":"t1","transcript_path":null,"cwd":"{{ROOT}}","hook_event_name":"PostToolUse","model":"gpt-5-codex","permission_mode":"default","tool_name":"Bash","tool_input":{"command":"CMD"},"tool_response":"","tool_use_id":"u2"}`},
+		{"copilot",
+			`{"sessionId":"sh-p","timestamp":1767521730123,"cwd":"{{ROOT}}","toolName":"edit","toolArgs":"{\"path\":\"greet.go\",\"old_str\":\"a\",\"new_str\":\"a\"}","toolResult":{"resultType":"success","textResultForLlm":"ok"}}`,
+			`{"sessionId":"sh-p","timestamp":1767521740123,"cwd":"{{ROOT}}","toolName":"bash","toolArgs":"{\"command\":\"CMD\"}","toolResult":{"resultType":"success","textResultForLlm":""}}`},
+		{"opencode",
+			`{"hook_event_name":"tool.execute.after","session_id":"sh-o","call_id":"c1","tool":"edit","args":{"filePath":"{{ROOT}}/greet.go","oldString":"a","newString":"a"},"cwd":"{{ROOT}}","output":"Edit applied successfully."}`,
+			`{"hook_event_name":"tool.execute.after","session_id":"sh-o","call_id":"c2","tool":"bash","args":{"command":"CMD"},"cwd":"{{ROOT}}","output":""}`},
+	} {
+		t.Run(a.agent, func(t *testing.T) {
+			defer w.use(t)()
+			defer w.restore([]string{"greet.go"})
+			if r := w.run(w.fill(a.edit), nil, "hook", a.agent); r.exit != 0 || r.stdout != "" {
+				t.Fatalf("edit of the unchanged greet.go: exit %d, %q", r.exit, r.stdout)
+			}
+			ident := fmt.Sprintf("sh%d", i)
+			command := `sed -i 's/TrimSpace([a-z0-9]*)/TrimSpace(` + ident + `)/' greet.go`
+			cmd := exec.Command(sh, "-c", command)
+			cmd.Dir = w.root
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("%s: %v\n%s", command, err, out)
+			}
+			time.Sleep(lateHook) // sets up the race: the hook arrives late
+			r := w.run(w.fill(strings.Replace(a.shell, "CMD", command, 1)), nil, "hook", a.agent)
+			if r.exit != 0 || !strings.Contains(r.stdout, "undefined: "+ident) {
+				t.Errorf("%s shell event: exit %d, answer %q; want the error the sed made (undefined: %s)", a.agent, r.exit, r.stdout, ident)
+			}
+		})
+	}
+}

@@ -2,11 +2,15 @@ package main_test
 
 import (
 	"context"
+	"encoding/json"
+	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/lsp-hook/lsp-hook/sidecar"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -48,4 +52,83 @@ func TestMCPCommand(t *testing.T) {
 	if st, ok := w.status(); !ok || st.Counters["request"] != 1 {
 		t.Errorf("daemon status running %v, request count %d; want a daemon that served one request", ok, st.Counters["request"])
 	}
+}
+
+// mcpEnv is the whole environment the official MCP SDKs give a stdio
+// server on unix by default (TypeScript SDK src/client/stdio.ts,
+// DEFAULT_INHERITED_ENV_VARS; the Python SDK's get_default_environment):
+// this process's HOME, LOGNAME, SHELL, TERM and USER, and path as PATH.
+func mcpEnv(path string) []string {
+	env := []string{"PATH=" + path}
+	for _, k := range []string{"HOME", "LOGNAME", "SHELL", "TERM", "USER"} {
+		if v, ok := os.LookupEnv(k); ok {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
+}
+
+// TestMCPMinimalEnvOneDaemon: `lsp-hook mcp` started with only the MCP
+// SDK's environment (no XDG_RUNTIME_DIR, no TMPDIR) and a hook started
+// with the full one (its own TMPDIR) reach one daemon and one gopls; and
+// `status` and `stop` under the minimal environment find that daemon.
+func TestMCPMinimalEnvOneDaemon(t *testing.T) {
+	requireExe(t, "gopls")
+	if runtime.GOOS == "windows" {
+		t.Skip("the MCP SDKs' Windows environment keeps LOCALAPPDATA, the socket's directory")
+	}
+	// The full environment without XDG_RUNTIME_DIR: the hooks' socket is
+	// then the uid's, wherever this machine keeps it.
+	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath(), "XDG_RUNTIME_DIR=", "TMPDIR=" + shortTempDir(t)})
+	ctx, cancel := context.WithTimeout(context.Background(), hookTimeout)
+	defer cancel()
+	cmd := exec.Command(lspHook, "mcp")
+	cmd.Dir = w.root
+	cmd.Env = mcpEnv(langPath())
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "e2e", Version: "v0"}, nil).
+		Connect(ctx, &sdk.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "lsp_goto_definition",
+		Arguments: map[string]any{"path": "main.go", "line": 10, "symbol": "Greet"}})
+	if err != nil || res.IsError {
+		t.Fatalf("lsp_goto_definition = %+v, %v", res, err)
+	}
+	block := w.hook(w.edit("s1", "main.go", "package main\n\nfunc main() {\n\tvar x int = \"a\"\n\t_ = x\n}\n"))
+	if !strings.Contains(block, "ERROR [4:14]") {
+		t.Errorf("hook block = %q, want the type error", block)
+	}
+	if d := w.daemons(); len(d) != 1 {
+		t.Errorf("daemons = %+v, want one for the hook and mcp", d)
+	}
+	if g := goplsServers(w.root); len(g) != 1 {
+		t.Errorf("gopls servers = %+v, want one", g)
+	}
+	var st sidecar.StatusResult
+	if err := json.Unmarshal([]byte(runMinimal(t, w, "status", "--json")), &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Counters["request"] != 1 || st.Counters["notify_change"] != 1 {
+		t.Errorf("status under the minimal environment: counters %v, want the daemon that served mcp's request and the hook", st.Counters)
+	}
+	runMinimal(t, w, "stop")
+	if d := waitFor(10*time.Second, w.daemons); len(d) != 0 {
+		t.Errorf("daemons after stop under the minimal environment = %+v", d)
+	}
+}
+
+// runMinimal runs lsp-hook args in w's root with only the MCP SDK's
+// environment and returns its stdout, failing the test on a non-zero exit.
+func runMinimal(t *testing.T, w *workspace, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(lspHook, args...)
+	cmd.Dir = w.root
+	cmd.Env = mcpEnv(langPath())
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("lsp-hook %s under %v: %v\n%s", strings.Join(args, " "), cmd.Env, err, out)
+	}
+	return string(out)
 }

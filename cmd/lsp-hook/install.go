@@ -41,6 +41,7 @@ func installCommand() *cli.Command {
 		Flags: append(installScopeFlags(),
 			&cli.StringFlag{Name: "command", Usage: "the hook `COMMAND` to write (default: lsp-hook hook AGENT, by absolute path when lsp-hook is not on PATH)"},
 			&cli.BoolFlag{Name: "batch", Usage: "claude: also add the PostToolBatch hook"},
+			&cli.BoolFlag{Name: "no-shell", Usage: "leave out the agent's shell tool (Bash, run_shell_command, Shell, bash): check only what its file tools write"},
 		),
 		Action: func(c *cli.Context) error { return runInstall(c, true) },
 	}
@@ -148,7 +149,7 @@ func runInstall(c *cli.Context, adding bool) error {
 		}
 	}
 	if adding {
-		opts.Batch = a.Bool("batch")
+		opts.Batch, opts.NoShell = a.Bool("batch"), a.Bool("no-shell")
 		if opts.Command = a.String("command"); opts.Command == "" {
 			prog, onPath, err := install.HookProgram()
 			if err != nil {

@@ -1,0 +1,139 @@
+package hooks
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"regexp"
+	"slices"
+
+	"github.com/lsp-hook/lsp-hook/wire"
+)
+
+// OpenCode is the adapter for OpenCode, which has no shell hooks: the
+// plugin `lsp-hook install opencode` writes (install/opencode.go) handles
+// OpenCode's tool.execute.after plugin hook
+// (https://opencode.ai/docs/plugins; @opencode-ai/plugin's Hooks: input
+// {tool, sessionID, callID, args}, output {title, output, metadata}) for
+// its file and shell tools, runs `lsp-hook hook opencode` with this event
+// on stdin, and appends what it prints to output.output, which the model
+// reads as the tool's result in the same turn:
+//
+//	{"hook_event_name": "tool.execute.after", "session_id": "ses_…",
+//	 "call_id": "call_…", "tool": "edit", "args": {…}, "cwd": "/abs/dir",
+//	 "output": "<the tool's output so far>"}
+//
+// The tools and their arguments are OpenCode's (packages/opencode/src/tool
+// in sst/opencode): write {filePath, content} is a write; edit {filePath,
+// oldString, newString, replaceAll} and multiedit {filePath, edits} are
+// edits; patch and apply_patch {patchText} carry an apply_patch body
+// (ParsePatch; relative paths against cwd); bash is a shell event
+// (Event.Shell). Other tools yield no change.
+//
+// OpenCode's own LSP integration, when the project turns it on, appends
+// its diagnostics to the same output as "<diagnostics file=\"PATH\">"
+// sections (the format lsp-hook's block copies). A file the output already
+// reports is left out, so the model never reads two blocks for one file;
+// `install opencode` says so when the project's config turns that LSP on.
+//
+// The answer is the lint block as plain text on stdout (nothing when
+// clean), which the plugin appends after a blank line.
+type OpenCode struct{}
+
+var _ Adapter = OpenCode{}
+
+// OpenCodeEvent is the event the lsp-hook plugin for OpenCode writes to
+// the hook's stdin: tool.execute.after's input and output, flattened.
+type OpenCodeEvent struct {
+	HookEventName string          `json:"hook_event_name"` // "tool.execute.after"
+	SessionID     string          `json:"session_id"`      // input.sessionID
+	CallID        string          `json:"call_id"`         // input.callID
+	Tool          string          `json:"tool"`            // input.tool: "edit", "write", "apply_patch", …
+	Args          json.RawMessage `json:"args"`            // input.args, the model's arguments
+	Cwd           string          `json:"cwd"`             // the plugin context's directory
+	Output        string          `json:"output"`          // output.output, the tool's result text
+}
+
+// openCodeArgs are the argument fields of OpenCode's file tools.
+type openCodeArgs struct {
+	FilePath  string `json:"filePath"`  // write, edit, multiedit
+	PatchText string `json:"patchText"` // patch, apply_patch
+}
+
+// Name returns "opencode".
+func (OpenCode) Name() string { return "opencode" }
+
+// Decode reads a tool.execute.after event. A malformed event, a file tool
+// without filePath, or a patch tool without a valid patch is an error.
+func (OpenCode) Decode(r io.Reader) (Event, error) {
+	var ev OpenCodeEvent
+	if err := decodeStrict(r, &ev); err != nil {
+		return Event{}, fmt.Errorf("decoding OpenCode hook event: %w", err)
+	}
+	out := Event{Cwd: ev.Cwd, Session: ev.SessionID, Tool: ev.Tool, Hook: ev.HookEventName, Agent: "opencode", NoteDelivered: true}
+	if ev.HookEventName != "" && ev.HookEventName != "tool.execute.after" {
+		return out, nil
+	}
+	var args openCodeArgs
+	switch ev.Tool {
+	case "write", "edit", "multiedit", "patch", "apply_patch":
+		if err := decodeArgs(ev.Args, &args); err != nil {
+			return out, fmt.Errorf("OpenCode %s event: %w", ev.Tool, err)
+		}
+	case "bash":
+		out.Shell = true // the files it changed come from the daemon's watcher
+		return out, nil
+	default:
+		return out, nil
+	}
+	switch ev.Tool {
+	case "patch", "apply_patch":
+		ops, err := ParsePatch(args.PatchText)
+		if err != nil {
+			return out, fmt.Errorf("OpenCode %s event: %w", ev.Tool, err)
+		}
+		out.Changes = PatchChanges(ops, ev.Cwd)
+	default:
+		if args.FilePath == "" {
+			return out, fmt.Errorf("OpenCode %s event: args.filePath is missing", ev.Tool)
+		}
+		mode := wire.ModeEdit
+		if ev.Tool == "write" {
+			mode = wire.ModeWrite
+		}
+		out.Changes = []wire.Change{{Path: absUnder(ev.Cwd, args.FilePath), Mode: mode}}
+	}
+	out.Changes = withoutReported(out.Changes, ev.Output, ev.Cwd)
+	return out, nil
+}
+
+// openCodeDiagnostics matches a file section of OpenCode's own LSP
+// diagnostics in a tool's output (packages/opencode/src/tool/edit.ts,
+// write.ts: `<diagnostics file="${filePath}">`).
+var openCodeDiagnostics = regexp.MustCompile(`<diagnostics file="([^"]+)">`)
+
+// withoutReported returns changes without the files whose diagnostics the
+// tool's output already holds (OpenCode's own LSP), paths resolved
+// against cwd.
+func withoutReported(changes []wire.Change, output, cwd string) []wire.Change {
+	var reported []string
+	for _, m := range openCodeDiagnostics.FindAllStringSubmatch(output, -1) {
+		reported = append(reported, filepath.Clean(absUnder(cwd, m[1])))
+	}
+	if len(reported) == 0 {
+		return changes
+	}
+	return slices.DeleteFunc(changes, func(c wire.Change) bool {
+		return slices.Contains(reported, filepath.Clean(c.Path))
+	})
+}
+
+// Encode prints the lint block as text for the plugin to append; nothing
+// when the block is empty.
+func (OpenCode) Encode(ev Event, res wire.Result) (Answer, error) {
+	if res.Lint == "" {
+		return Answer{}, nil
+	}
+	return Answer{Stdout: []byte(res.Lint + "\n")}, nil
+}

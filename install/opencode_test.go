@@ -1,0 +1,69 @@
+package install
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/lsp-hook/lsp-hook/internal/testdir"
+)
+
+// TestOpenCodePluginRuns loads the plugin in Node (OpenCode runs plugins
+// in Bun, which implements the same node:child_process), calls its
+// tool.execute.after hook the way OpenCode does, with a stand-in hook
+// command that records its stdin and prints a block: the block is appended
+// to output.output for an edit, and a tool outside the list runs nothing.
+func TestOpenCodePluginRuns(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed")
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("the stand-in hook is a shell script")
+	}
+	dir := testdir.New(t)
+	hook := filepath.Join(dir, "lsp-hook")
+	script := "#!/bin/sh\ncat > \"$(dirname \"$0\")/event.json\"\necho 'LSP errors detected in this file, please fix:'\n"
+	if err := os.WriteFile(hook, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src, err := openCodePlugin(HookCommand(hook, "opencode"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plugin := filepath.Join(dir, "lsp-hook.mjs")
+	if err := os.WriteFile(plugin, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	driver := `
+const { LspHook } = await import(process.argv[1])
+const hooks = await LspHook({ directory: process.argv[2] })
+const after = hooks["tool.execute.after"]
+const edit = { title: "", output: "Edit applied successfully.", metadata: {} }
+await after({ tool: "edit", sessionID: "ses_1", callID: "call_1", args: { filePath: "a.go" } }, edit)
+const read = { title: "", output: "contents", metadata: {} }
+await after({ tool: "read", sessionID: "ses_1", callID: "call_2", args: { filePath: "a.go" } }, read)
+console.log(JSON.stringify([edit.output, read.output]))
+`
+	out, err := exec.Command(node, "--input-type=module", "-e", driver, plugin, dir).CombinedOutput()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, out)
+	}
+	want := `["Edit applied successfully.\n\nLSP errors detected in this file, please fix:","contents"]`
+	if got := strings.TrimSpace(string(out)); got != want {
+		t.Errorf("outputs = %s, want %s", got, want)
+	}
+	ev, err := os.ReadFile(filepath.Join(dir, "event.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, field := range []string{`"hook_event_name":"tool.execute.after"`, `"session_id":"ses_1"`, `"tool":"edit"`,
+		`"args":{"filePath":"a.go"}`, `"cwd":"` + dir + `"`, `"output":"Edit applied successfully."`} {
+		if !strings.Contains(string(ev), field) {
+			t.Errorf("event %s lacks %s", ev, field)
+		}
+	}
+}
