@@ -67,3 +67,38 @@ console.log(JSON.stringify([edit.output, read.output]))
 		}
 	}
 }
+
+// TestInstallOpenCode: the plugin is lsp-hook's own file: a file of that
+// name install did not write is refused by install and uninstall alike;
+// --no-shell leaves bash out of its tools; a project whose OpenCode config
+// turns OpenCode's LSP on gets a note saying so.
+func TestInstallOpenCode(t *testing.T) {
+	root := testdir.New(t)
+	opts := installProjectOpts(root, "opencode")
+	path := filepath.Join(root, ".opencode", "plugin", "lsp-hook.js")
+	writeInstallFile(t, path, []byte("export const Mine = async () => ({})\n"))
+	if _, err := Add("opencode", opts); err == nil || !strings.Contains(err.Error(), "not lsp-hook's plugin") {
+		t.Errorf("install over a foreign plugin: %v", err)
+	}
+	if _, err := Remove("opencode", opts); err == nil {
+		t.Error("uninstall removed a foreign plugin")
+	}
+	os.Remove(path)
+	writeInstallFile(t, filepath.Join(root, "opencode.jsonc"), []byte("{\n  // on\n  \"lsp\": {\"gopls\": {}},\n}\n"))
+	res := mustInstall(t, "opencode", opts)
+	if res.Action != Created || !strings.Contains(strings.Join(res.Notes, "\n"), "opencode.jsonc turns OpenCode's own LSP on") {
+		t.Errorf("install: %s, notes %q", res.Action, res.Notes)
+	}
+	if got := string(readInstallFile(t, path)); !strings.Contains(got, `"apply_patch","bash"]`) || !strings.Contains(got, `const command = "lsp-hook hook opencode"`) {
+		t.Errorf("plugin:\n%s", got)
+	}
+	opts.NoShell = true
+	if res := mustInstall(t, "opencode", opts); res.Action != Updated || strings.Contains(string(readInstallFile(t, path)), `"bash"`) {
+		t.Errorf("install --no-shell: %s\n%s", res.Action, readInstallFile(t, path))
+	}
+	for config, on := range map[string]bool{`{"lsp": true}`: true, `{"lsp": false}`: false, `{}`: false, `{"lsp": {"gopls": {"disabled": true}}}`: true} {
+		if got, err := openCodeLSPOn([]byte(config)); err != nil || got != on {
+			t.Errorf("openCodeLSPOn(%s) = %v, %v; want %v", config, got, err, on)
+		}
+	}
+}

@@ -137,7 +137,8 @@ var targets = map[string]*Target{
 			{Event: "AfterTool", Grouped: true, Matcher: "write_file|replace", Shell: "run_shell_command",
 				Handler: []Field{{"name", "lsp-hook"}, {"type", "command"}, {"command", commandPlaceholder}}},
 		},
-		Notes: []string{"Gemini CLI asks you to trust a project's hooks the first time it sees them; /hooks panel lists them."},
+		Notes: []string{"Gemini CLI asks you to trust a project's hooks the first time it sees them; /hooks panel lists them. " +
+			"With folder trust on, it drops the hooks of an untrusted folder silently: trust the project folder (its trust dialog)."},
 		Docs: []string{"https://geminicli.com/docs/hooks/reference",
 			"https://github.com/google-gemini/gemini-cli/blob/main/docs/hooks/index.md"},
 	},
