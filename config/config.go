@@ -41,6 +41,11 @@ type Config struct {
 	// NavigationTools is false after `navigation_tools: false`, which hides
 	// the MCP navigation tools (`lsp-hook mcp`). Default true.
 	NavigationTools bool
+	// StopGate is `stop_gate:`: what the end of an agent's turn does with
+	// the errors its session introduced that remain — "block" the end of
+	// the turn once, "warn" (report them), or "off". "" means "block"
+	// (StopGateMode).
+	StopGate string
 	// AutoInstall, when set (`auto_install: true`), lets the daemon install
 	// a missing go- or npm-distributed server in the background the first
 	// time a file needs it; the check that found it missing does not wait.

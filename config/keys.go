@@ -22,6 +22,19 @@ type Output struct {
 	OtherFilesEdit, OtherFilesWrite string
 }
 
+// StopGateMode returns `stop_gate`: "block" (the default), "warn" or
+// "off" (internal/session's GateBlock, GateWarn, GateOff).
+func (c *Config) StopGateMode() string { return cmp.Or(c.StopGate, "block") }
+
+func (d *decoder) stopGate(c *Config, n *yaml.Node, key string) {
+	switch n.Value {
+	case "block", "warn", "off":
+		c.StopGate = n.Value
+	default:
+		d.problem(n, key, "want block, warn or off, got %q", n.Value)
+	}
+}
+
 // Values of `output.other_files`: an other file (one the change did not
 // touch) is listed with the errors this change introduced in it, compared
 // with its diagnostics before the change (introduced); with all its

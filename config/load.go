@@ -151,6 +151,7 @@ func apply(c *Config, file string, data []byte) []Problem {
 		"output":           func(n *yaml.Node, key string) { d.output(c, n, key) },
 		"hooks":            func(n *yaml.Node, key string) { d.hooks(c, n, key) },
 		"navigation_tools": func(n *yaml.Node, key string) { d.boolean(&c.NavigationTools, n, key) },
+		"stop_gate":        func(n *yaml.Node, key string) { d.stopGate(c, n, key) },
 		"auto_install":     func(n *yaml.Node, key string) { d.boolean(&c.AutoInstall, n, key) },
 	})
 	return d.problems

@@ -87,6 +87,7 @@ func (c *Config) Settings() []Setting {
 	add("output.other_files.edit", c.Output.OtherFiles(false), "default")
 	add("output.other_files.write", c.Output.OtherFiles(true), "default")
 	add("navigation_tools", c.NavigationTools, "default")
+	add("stop_gate", c.StopGateMode(), "default")
 	add("auto_install", c.AutoInstall, "default")
 	if c.Hooks != nil {
 		add("hooks", len(c.Hooks.Content), "default")

@@ -44,6 +44,13 @@ type Event struct {
 	Agent string
 	// Changes are the files the event says were changed.
 	Changes []wire.Change
+	// Lifecycle marks a session event instead of a change: the session's
+	// start (prewarm), an end of turn (the Stop gate) or its end; "" for
+	// a change.
+	Lifecycle Lifecycle
+	// StopActive is the agent's word that this end of turn follows one a
+	// Stop hook blocked (Claude Code's stop_hook_active).
+	StopActive bool
 	// Shell marks an event of an agent's shell tool (Claude Code's Bash,
 	// Cursor's Shell): the workspace files the command changed on disk are
 	// checked too, as writes, found by the daemon's changed_files over the
@@ -92,6 +99,24 @@ type Answer struct {
 // Mode is how an answer reaches the agent, chosen with `--mode`. It
 // implements flag.Value.
 type Mode string
+
+// Lifecycle is a session event (Event.Lifecycle).
+type Lifecycle string
+
+// Session events: the agents' names for them are in each adapter.
+const (
+	LifecycleStart Lifecycle = "start" // Claude Code SessionStart, …: prewarm, answer nothing
+	LifecycleStop  Lifecycle = "stop"  // Claude Code Stop and SubagentStop, …: the Stop gate
+	LifecycleEnd   Lifecycle = "end"   // Claude Code SessionEnd, …: forget the session
+)
+
+// StopEncoder is implemented by the adapters of agents whose end-of-turn
+// event can be blocked: it renders the Stop gate's answer (res.Decision
+// wire.StopBlock: keep the turn going with res.Lint as the reason;
+// wire.StopWarn: report it without blocking; wire.StopAllow: nothing).
+type StopEncoder interface {
+	EncodeStop(ev Event, res wire.SessionStopResult) (Answer, error)
+}
 
 // Modes. Every adapter answers in ModeContext, its agent's channel for
 // context the model reads (or, for Windsurf, the user); see each adapter's

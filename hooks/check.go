@@ -36,6 +36,8 @@ type request struct {
 	ran     time.Duration // how long the command ran, by the event; 0 when unknown
 	chain   string        // the session's hook chain (chainOf); "" without a session
 	at      time.Time     // when the hook began
+	session string        // the agent's session, for the daemon's session record; "" without one
+	agent   string        // the agent whose session it is
 }
 
 // Shell-command spans.
@@ -170,6 +172,7 @@ func viaDaemon(ctx context.Context, root, socket string, q request, source strin
 		BudgetMS:     int(max(warm, 0) / time.Millisecond),
 		ColdBudgetMS: int(max(time.Until(begin.Add(opts.ColdBudget)), 0) / time.Millisecond),
 		Skipped:      notes,
+		Session:      q.session, Agent: q.agent,
 	}
 	if p.BudgetMS <= 0 {
 		return wire.Result{}, started, nil, fmt.Errorf("budget spent before asking the daemon")

@@ -74,6 +74,9 @@ type ClaudeEvent struct {
 	DurationMS *float64 `json:"duration_ms"`
 	// ToolCalls are a PostToolBatch's calls.
 	ToolCalls []ClaudeToolCall `json:"tool_calls"`
+	// StopHookActive is a Stop or SubagentStop event's stop_hook_active:
+	// Claude Code is already continuing because a Stop hook blocked.
+	StopHookActive bool `json:"stop_hook_active"`
 }
 
 // ClaudeToolCall is one call of a PostToolBatch event. ToolResponse is the
@@ -118,9 +121,19 @@ func (Claude) Decode(r io.Reader) (Event, error) {
 	}
 	out := Event{Cwd: ev.Cwd, Session: ev.SessionID, Tool: ev.ToolName, Hook: ev.HookEventName, Agent: "claude"}
 	switch ev.HookEventName {
+	case "SessionStart":
+		out.Lifecycle = LifecycleStart
+	case "Stop", "SubagentStop":
+		out.Lifecycle, out.StopActive = LifecycleStop, ev.StopHookActive
+	case "SessionEnd":
+		out.Lifecycle = LifecycleEnd
 	case "", "PostToolUse":
 		out.NoteDelivered = true
-		return addClaudeCall(out, ev.ToolName, ev.ToolInput, durationOf(ev.DurationMS, ev.ToolResponse))
+		out, err = addClaudeCall(out, ev.ToolName, ev.ToolInput, durationOf(ev.DurationMS, ev.ToolResponse))
+		if err == nil && len(out.Changes) == 1 {
+			out.Changes[0].Before = originalFile(ev.ToolResponse)
+		}
+		return out, err
 	case "PostToolBatch":
 		out.SkipDelivered = true
 		for i, c := range ev.ToolCalls {
@@ -170,6 +183,28 @@ func addClaudeCall(ev Event, tool string, input json.RawMessage, dur time.Durati
 	return ev, nil
 }
 
+// originalFile is a Write's or Edit's tool_response.originalFile: the
+// file's text before the tool ran ("" for a Write that created the file:
+// originalFile null with type "create"), or nil when the response does
+// not say (an older Claude Code, another tool).
+func originalFile(response json.RawMessage) *string {
+	var r struct {
+		Type         string          `json:"type"`
+		OriginalFile json.RawMessage `json:"originalFile"`
+	}
+	if json.Unmarshal(response, &r) != nil {
+		return nil
+	}
+	var s string
+	switch {
+	case len(r.OriginalFile) > 0 && json.Unmarshal(r.OriginalFile, &s) == nil:
+		return &s
+	case r.Type == "create":
+		return new(string)
+	}
+	return nil
+}
+
 // durationOf is a PostToolUse's duration_ms, else tool_response's
 // duration_ms when the response is an object that has one, else 0.
 func durationOf(ms *float64, response json.RawMessage) time.Duration {
@@ -198,6 +233,31 @@ func (c Claude) Encode(ev Event, res wire.Result) (Answer, error) {
 		return Copilot{}.Encode(ev, res)
 	}
 	return claudeAnswer(c.Mode, ev.Hook, res.Lint)
+}
+
+// EncodeStop answers a Stop or SubagentStop event
+// (https://code.claude.com/docs/en/hooks#stop-decision-control): to block,
+// {"decision": "block", "reason": "<lint block>"}, which keeps Claude
+// working with the reason as its prompt; to warn, {"systemMessage":
+// "<lint block>"}, shown to the user; nothing to allow.
+func (Claude) EncodeStop(_ Event, res wire.SessionStopResult) (Answer, error) {
+	return stopAnswer(res)
+}
+
+// stopAnswer is the Stop answer of Claude Code and of the agents that
+// take its shape (Codex).
+func stopAnswer(res wire.SessionStopResult) (Answer, error) {
+	switch {
+	case res.Lint == "":
+		return Answer{}, nil
+	case res.Decision == wire.StopBlock:
+		return jsonAnswer(claudeDecision{Decision: "block", Reason: res.Lint})
+	case res.Decision == wire.StopWarn:
+		return jsonAnswer(struct {
+			SystemMessage string `json:"systemMessage"`
+		}{res.Lint})
+	}
+	return Answer{}, nil
 }
 
 // claudeHookOutput is the PostToolUse/PostToolBatch answer in ModeContext

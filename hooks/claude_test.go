@@ -28,7 +28,12 @@ func TestClaudeDecode(t *testing.T) {
 		{
 			name: "write reads disk, not the event's content",
 			in:   `{"session_id":"s1","cwd":"/r","hook_event_name":"PostToolUse","tool_name":"Write","tool_input":{"file_path":"/r/a.go","content":"package a\n"},"tool_response":{"type":"create","filePath":"/r/a.go"}}`,
-			want: []wire.Change{{Path: "/r/a.go", Mode: wire.ModeWrite}},
+			want: []wire.Change{{Path: "/r/a.go", Mode: wire.ModeWrite, Before: new(string)}}, // created: nothing before
+		},
+		{
+			name: "edit carries the text before (tool_response.originalFile), for the session's record",
+			in:   `{"cwd":"/r","hook_event_name":"PostToolUse","tool_name":"Edit","tool_input":{"file_path":"/r/a.go","old_string":"x","new_string":"y"},"tool_response":{"filePath":"/r/a.go","originalFile":"x\n"}}`,
+			want: []wire.Change{{Path: "/r/a.go", Mode: wire.ModeEdit, Before: ptr("x\n")}},
 		},
 		{
 			name: "edit reads disk",
@@ -223,6 +228,45 @@ func TestRunInProcess(t *testing.T) {
 	for _, want := range []string{`msg="hook answered"`, `msg="ignoring hook event"`} {
 		if !strings.Contains(string(logged), want) {
 			t.Errorf("hook log lacks %s:\n%s", want, logged)
+		}
+	}
+}
+
+// TestClaudeLifecycle: Claude Code's session events (hooks reference:
+// SessionStart, Stop, SubagentStop with stop_hook_active, SessionEnd), and
+// Codex's, which take the same names, decode as session events; the Stop
+// gate's answer is Claude's decision control.
+func TestClaudeLifecycle(t *testing.T) {
+	for _, tc := range []struct {
+		a      Adapter
+		in     string
+		want   Lifecycle
+		active bool
+	}{
+		{Claude{}, `{"session_id":"s","cwd":"/r","hook_event_name":"SessionStart","source":"startup"}`, LifecycleStart, false},
+		{Claude{}, `{"session_id":"s","cwd":"/r","hook_event_name":"Stop","stop_hook_active":false}`, LifecycleStop, false},
+		{Claude{}, `{"session_id":"s","cwd":"/r","hook_event_name":"SubagentStop","stop_hook_active":true}`, LifecycleStop, true},
+		{Claude{}, `{"session_id":"s","cwd":"/r","hook_event_name":"SessionEnd","reason":"exit"}`, LifecycleEnd, false},
+		{Claude{}, `{"session_id":"s","cwd":"/r","hook_event_name":"UserPromptSubmit","prompt":"hi"}`, "", false},
+		{Codex{}, `{"session_id":"s","cwd":"/r","hook_event_name":"SessionStart"}`, LifecycleStart, false},
+		{Codex{}, `{"session_id":"s","cwd":"/r","hook_event_name":"Stop","stop_hook_active":true}`, LifecycleStop, true},
+	} {
+		ev, err := tc.a.Decode(strings.NewReader(tc.in))
+		if err != nil || ev.Lifecycle != tc.want || ev.StopActive != tc.active || ev.Session != "s" || len(ev.Changes) > 0 {
+			t.Errorf("%s %s: %+v, %v; want lifecycle %q, active %v", tc.a.Name(), tc.in, ev, err, tc.want, tc.active)
+		}
+	}
+	for _, tc := range []struct {
+		res  wire.SessionStopResult
+		want string
+	}{
+		{wire.SessionStopResult{Decision: wire.StopBlock, Lint: "E"}, `{"decision":"block","reason":"E"}` + "\n"},
+		{wire.SessionStopResult{Decision: wire.StopWarn, Lint: "E"}, `{"systemMessage":"E"}` + "\n"},
+		{wire.SessionStopResult{Decision: wire.StopAllow}, ""},
+	} {
+		ans, err := Claude{}.EncodeStop(Event{}, tc.res)
+		if err != nil || string(ans.Stdout) != tc.want || ans.Exit != 0 {
+			t.Errorf("EncodeStop(%+v) = %q, %v; want %q", tc.res, ans.Stdout, err, tc.want)
 		}
 	}
 }

@@ -49,6 +49,8 @@ type CodexEvent struct {
 	HookEventName string          `json:"hook_event_name"` // "PostToolUse"
 	ToolName      string          `json:"tool_name"`       // "apply_patch", "Bash", "mcp__…"
 	ToolInput     json.RawMessage `json:"tool_input"`      // apply_patch: {"command": "<patch>"}
+	// StopHookActive is a Stop event's stop_hook_active, as Claude Code's.
+	StopHookActive bool `json:"stop_hook_active"`
 }
 
 // Name returns "codex".
@@ -62,6 +64,14 @@ func (Codex) Decode(r io.Reader) (Event, error) {
 		return Event{}, fmt.Errorf("decoding Codex hook event: %w", err)
 	}
 	out := Event{Cwd: ev.Cwd, Session: ev.SessionID, Tool: ev.ToolName, Hook: ev.HookEventName, Agent: "codex"}
+	switch ev.HookEventName {
+	case "SessionStart":
+		out.Lifecycle = LifecycleStart
+		return out, nil
+	case "Stop":
+		out.Lifecycle, out.StopActive = LifecycleStop, ev.StopHookActive
+		return out, nil
+	}
 	if ev.HookEventName != "" && ev.HookEventName != "PostToolUse" {
 		return out, nil
 	}
@@ -116,4 +126,10 @@ func patchBody(input json.RawMessage) (string, error) {
 // Encode renders Claude Code's answer in c.Mode for PostToolUse.
 func (c Codex) Encode(ev Event, res wire.Result) (Answer, error) {
 	return claudeAnswer(c.Mode, "PostToolUse", res.Lint)
+}
+
+// EncodeStop answers a Stop event as Claude Code's (Codex's hooks take its
+// decision shape: "decision": "block" with a "reason" continues the turn).
+func (Codex) EncodeStop(_ Event, res wire.SessionStopResult) (Answer, error) {
+	return stopAnswer(res)
 }

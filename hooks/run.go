@@ -104,6 +104,9 @@ func Run(ctx context.Context, a Adapter, stdin io.Reader, stdout io.Writer, opts
 		}
 		return Outcome{}
 	}
+	if ev.Lifecycle != "" {
+		return lifecycle(ctx, a, ev, root, stdout, opts, log)
+	}
 	changes, sp, ok := spooled(ev, opts.Socket, log)
 	if !ok {
 		return Outcome{}
@@ -112,7 +115,8 @@ func Run(ctx context.Context, a Adapter, stdin io.Reader, stdout io.Writer, opts
 		log.Debug("event has no file changes", "tool", ev.Tool, "event", ev.Hook)
 		return write(a, ev, wire.Result{}, stdout, opts, log)
 	}
-	q := request{changes: changes, shell: ev.Shell, ran: ev.ShellRan, chain: chainOf(ev), at: begin}
+	q := request{changes: changes, shell: ev.Shell, ran: ev.ShellRan, chain: chainOf(ev), at: begin,
+		session: ev.Session, agent: ev.Agent}
 	res, via, checked := check(ctx, root, q, a.Name(), begin, opts)
 	res = deliveredOnce(ev, sp, res, checked, log)
 	out := write(a, ev, res, stdout, opts, log)

@@ -30,6 +30,9 @@ type DaemonOptions struct {
 	ErrOut io.Writer
 	// Ready, when not nil, is called once the socket accepts connections.
 	Ready func(socket string)
+	// Prewarm starts, once listening, the servers the workspace needs
+	// (serve --prewarm: a session's start found no daemon).
+	Prewarm bool
 }
 
 // RunDaemon serves the workspace until a shutdown request, SIGTERM/SIGINT,
@@ -99,6 +102,9 @@ func RunDaemon(ctx context.Context, opts DaemonOptions) error {
 	log.Info("daemon listening", "root", root, "socket", socket, "version", opts.Version, "idle_timeout", idle)
 	if opts.Ready != nil {
 		opts.Ready(socket)
+	}
+	if opts.Prewarm && srv.Engine.Manager != nil {
+		go func() { log.Info("prewarming at start", "servers", srv.Engine.Manager.Prewarm(srv.samplePaths())) }()
 	}
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)

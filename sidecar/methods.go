@@ -82,6 +82,9 @@ var methods = map[string]method{
 	wire.MethodCheck: {serve: decoded(func(s *Server, ctx context.Context, _ call, p wire.CheckParams) (any, error) {
 		return s.check(ctx, p)
 	}), cancellable: true},
+	wire.MethodSessionStart:  {serve: decoded((*Server).sessionStart)},
+	wire.MethodSessionStop:   {serve: decoded((*Server).sessionStop), cancellable: true},
+	wire.MethodSessionEnd:    {serve: decoded((*Server).sessionEnd)},
 	wire.MethodCancelRequest: cancelMethod,
 	lspCancelRequest:         cancelMethod,
 	wire.MethodShutdown:      {serve: ignoringParams((*Server).shutdownRequested)},
@@ -146,6 +149,7 @@ func (s *Server) notifyChange(ctx context.Context, _ call, p wire.NotifyChangePa
 	if len(p.Changes) > MaxChanges {
 		return nil, invalidParams(fmt.Sprintf("notify_change: %d changes, at most %d", len(p.Changes), MaxChanges))
 	}
+	s.touchSession(p)
 	res := s.Engine.Check(ctx, p)
 	s.Log.Info("notify_change", "source", p.Source, "changes", len(p.Changes), "files", len(res.Files),
 		"elapsed_ms", res.ElapsedMS, "notes", res.Notes)

@@ -38,6 +38,7 @@ type Server struct {
 	lastUse  atomic.Int64 // unix nanoseconds of the last request's end
 	counters sync.Map     // method → *atomic.Int64
 	hooks    hookMarks    // each agent session's last hook, for changed_files
+	sessions sessionState // agent sessions' records, for the Stop gate (sessions.go)
 
 	mu      sync.Mutex // guards conns and cancels
 	conns   map[*jsonrpc2.Conn]bool
@@ -187,6 +188,7 @@ func (s *Server) status() StatusResult {
 		return true
 	})
 	st.Linters = s.Engine.LinterStatus()
+	st.Sessions = s.registry().Summaries()
 	st.Untrusted = s.Engine.Untrusted()
 	if s.Engine.Manager != nil {
 		st.Servers = append(st.Servers, s.Engine.Manager.Status()...)

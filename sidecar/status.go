@@ -83,6 +83,21 @@ func WriteStatus(w io.Writer, st StatusResult) error {
 			fmt.Fprintln(w, companionLine(s))
 		}
 	}
+	if len(st.Sessions) > 0 {
+		fmt.Fprintln(w)
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "SESSION\tAGENT\tFILES\tOPEN ERRORS\tLAST SEEN")
+		for _, se := range st.Sessions {
+			open := "-"
+			if se.OpenErrors >= 0 {
+				open = fmt.Sprint(se.OpenErrors)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", se.ID, se.Agent, se.Files, open, se.LastSeen.Local().Format(time.TimeOnly))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
 	if len(st.Linters) > 0 {
 		fmt.Fprintln(w)
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)

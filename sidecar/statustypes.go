@@ -1,6 +1,7 @@
 package sidecar
 
 import (
+	"github.com/lsp-hook/lsp-hook/internal/session"
 	"github.com/lsp-hook/lsp-hook/lsp"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
@@ -41,6 +42,10 @@ type StatusResult struct {
 	// backend, watched and scanned directories and files, budget, scan
 	// round); nil while it does not run, or from an older daemon.
 	Watcher *lsp.WatcherStatus `json:"watcher,omitempty"`
+	// Sessions are the agent sessions the daemon keeps a record of, for
+	// the Stop gate: ID, agent, last seen, files touched, and the errors
+	// they introduced at their last end of turn (-1 before one).
+	Sessions []session.Summary `json:"sessions,omitempty"`
 }
 
 // ServerStatus is one language server in status: name, root, state

@@ -18,8 +18,10 @@ import (
 // version 6 status's process (the daemon's goroutines, descriptors, RSS);
 // version 7 check and cancel_request (and LSP's $/cancelRequest); version
 // 8 notify_change's skipped; version 9 changed_files' session, default_ms
-// and record_only, and its span, uncovered and notes.
-const ProtocolVersion = 9
+// and record_only, and its span, uncovered and notes; version 10 the
+// session methods (session_start, session_stop, session_end),
+// notify_change's session and agent, and a change's before.
+const ProtocolVersion = 10
 
 // Method names served by the daemon (DESIGN.md "Socket and wire protocol").
 const (
@@ -58,10 +60,16 @@ const (
 // workspace root. Content is the file's new text when the event carried it
 // (a Write); nil means read it from disk. Mode is ModeEdit or ModeWrite
 // (empty means edit).
+//
+// Before is the file's text before the change when the event carried it
+// (Claude Code's tool_response.originalFile; "" for a file the change
+// created), nil when unknown: the session's record keeps it as the file's
+// state before the session touched it (the Stop gate's baseline).
 type Change struct {
 	Path    string  `json:"path"`
 	Content *string `json:"content,omitempty"`
 	Mode    string  `json:"mode,omitempty"`
+	Before  *string `json:"before,omitempty"`
 }
 
 // NotifyChangeParams asks for diagnostics of changed files. Source names the
@@ -93,6 +101,11 @@ type NotifyChangeParams struct {
 	// the lint block, within its output caps, as it does for the files it
 	// skips itself.
 	Skipped []string `json:"skipped,omitempty"`
+	// Session and Agent name the agent session the change belongs to
+	// (SessionParams): the daemon records the files a session touched,
+	// for its Stop gate. Empty: no session.
+	Session string `json:"session,omitempty"`
+	Agent   string `json:"agent,omitempty"`
 }
 
 // DiagnosticsParams asks for the current diagnostics of Paths (absolute or

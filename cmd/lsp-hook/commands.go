@@ -49,11 +49,13 @@ func serveCommand() *cli.Command {
 			&cli.StringFlag{Name: "log-file", Usage: "log `FILE` (default: beside the socket)"},
 			&cli.DurationFlag{Name: "idle-timeout", Usage: "exit after this long without requests (default 30m; negative: never)"},
 			&cli.BoolFlag{Name: "foreground", Usage: "stay attached and copy the log to stderr (debugging)"},
+			&cli.BoolFlag{Name: "prewarm", Usage: "start the language servers the workspace needs at once (a session's start)"},
 		},
 		Action: func(c *cli.Context) error {
 			opts := sidecar.DaemonOptions{
 				Root: c.String("root"), Socket: c.String("socket"), LogFile: c.String("log-file"),
 				IdleTimeout: c.Duration("idle-timeout"), Version: buildVersion(), ErrOut: c.App.ErrWriter,
+				Prewarm: c.Bool("prewarm"),
 			}
 			if c.Bool("foreground") {
 				opts.Stderr = c.App.ErrWriter

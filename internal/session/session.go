@@ -1,14 +1,15 @@
 // Package session is the daemon's record of agent sessions (DESIGN.md
 // "Sessions"): per session — an agent's session_id or its equivalent —
-// the files it touched, each file's baseline (what was wrong in it before
-// the session's first touch, so the Stop gate never blocks for errors
-// older than the session), when it was last seen, and how the Stop gate
+// the files it touched, each file's text before the session's first touch
+// when the agent's event carried it (so the Stop gate never blocks for
+// errors older than the session: the engine checks that text for the
+// baseline), when it was last seen, and how the Stop gate
 // answered its last end of turn. It is bounded (MaxSessions, MaxFiles:
 // the oldest dropped, and logged) and forgets a session at its end event
 // or after Idle without a hook.
 //
-// It imports only diag and the standard library: the engine decides what
-// a baseline is, the hooks what a session is.
+// It imports only the standard library: the engine decides what a
+// baseline is, the hooks what a session is.
 package session
 
 import (
@@ -16,8 +17,6 @@ import (
 	"slices"
 	"sync"
 	"time"
-
-	"github.com/lsp-hook/lsp-hook/diag"
 )
 
 // Defaults of Registry's bounds.
@@ -31,16 +30,20 @@ const (
 )
 
 // File is one file a session touched: its absolute path, when the session
-// first touched it, and its baseline — the diagnostics it had then (only
-// when BaselineKnown: a file whose state before could not be learned
-// counts everything in it as older than the session, so the gate never
-// blocks on a guess).
+// first touched it, and its text before that touch when the agent's event
+// carried it (BeforeKnown; an empty Before for a file the touch created).
+// Without it the engine falls back to the file's git HEAD text, and a file
+// with neither is not gated: the gate never blocks on a guess.
 type File struct {
-	Path          string
-	FirstTouch    time.Time
-	Baseline      []diag.Diagnostic
-	BaselineKnown bool
+	Path        string
+	FirstTouch  time.Time
+	Before      []byte
+	BeforeKnown bool
 }
+
+// MaxBefore bounds the text before a touch a session keeps per file (1
+// MiB); a larger one is not kept (BeforeKnown stays false).
+const MaxBefore = 1 << 20
 
 // Summary is one session in `status`: its ID, agent, when it was last
 // seen, how many files it touched, and how many errors its last Stop
@@ -125,8 +128,9 @@ func (r *Registry) sessionLocked(id, agent string) *record {
 }
 
 // Touch records that session id (of agent) touched the files at paths,
-// and returns those it had not touched before: the caller learns their
-// baselines and gives them to SetBaseline. An empty id records nothing.
+// and returns those it had not touched before: the caller gives their
+// texts before the touch, where it has them, to SetBefore. An empty id
+// records nothing.
 func (r *Registry) Touch(id, agent string, paths []string) (first []string) {
 	if id == "" {
 		return nil
@@ -152,14 +156,18 @@ func (r *Registry) Touch(id, agent string, paths []string) (first []string) {
 	return first
 }
 
-// SetBaseline records the diagnostics file path had before session id
-// first touched it. Nothing happens for a session or file not recorded.
-func (r *Registry) SetBaseline(id, path string, ds []diag.Diagnostic) {
+// SetBefore records the text file path had before session id first
+// touched it (at most MaxBefore bytes; a larger text is not kept).
+// Nothing happens for a session or file not recorded.
+func (r *Registry) SetBefore(id, path string, text []byte) {
+	if len(text) > MaxBefore {
+		return
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if s, ok := r.sessions[id]; ok {
 		if f, ok := s.files[path]; ok {
-			f.Baseline, f.BaselineKnown = slices.Clone(ds), true
+			f.Before, f.BeforeKnown = slices.Clone(text), true
 		}
 	}
 }
@@ -176,9 +184,7 @@ func (r *Registry) Files(id string) ([]File, bool) {
 	s.seen = r.Now()
 	out := make([]File, 0, len(s.order))
 	for _, p := range s.order {
-		f := *s.files[p]
-		f.Baseline = slices.Clone(f.Baseline)
-		out = append(out, f)
+		out = append(out, *s.files[p]) // Before is never written again: shared
 	}
 	return out, true
 }

@@ -6,8 +6,6 @@ import (
 	"slices"
 	"testing"
 	"time"
-
-	"github.com/lsp-hook/lsp-hook/diag"
 )
 
 // clock is a Registry.Now that moves only when told.
@@ -27,14 +25,14 @@ func TestTouchAndBaseline(t *testing.T) {
 	if first := r.Touch("s1", "claude", []string{"/w/a.go", "/w/b.go"}); !slices.Equal(first, []string{"/w/a.go", "/w/b.go"}) {
 		t.Fatalf("first touch = %q", first)
 	}
-	r.SetBaseline("s1", "/w/a.go", []diag.Diagnostic{{Path: "/w/a.go", Line: 3, Message: "old"}})
+	r.SetBefore("s1", "/w/a.go", []byte("package a\n"))
 	c.t = c.t.Add(time.Minute)
 	if first := r.Touch("s1", "claude", []string{"/w/a.go", "/w/c.go"}); !slices.Equal(first, []string{"/w/c.go"}) {
 		t.Errorf("second touch = %q, want only the new file", first)
 	}
 	files, ok := r.Files("s1")
-	if !ok || len(files) != 3 || files[0].Path != "/w/a.go" || !files[0].BaselineKnown || len(files[0].Baseline) != 1 ||
-		files[1].BaselineKnown || !files[2].FirstTouch.Equal(c.t) {
+	if !ok || len(files) != 3 || files[0].Path != "/w/a.go" || !files[0].BeforeKnown || string(files[0].Before) != "package a\n" ||
+		files[1].BeforeKnown || !files[2].FirstTouch.Equal(c.t) {
 		t.Errorf("files = %+v", files)
 	}
 	if first := r.Touch("", "claude", []string{"/w/a.go"}); first != nil {
@@ -43,7 +41,11 @@ func TestTouchAndBaseline(t *testing.T) {
 	if _, ok := r.Files("unknown"); ok {
 		t.Errorf("an unknown session has files")
 	}
-	r.SetBaseline("unknown", "/w/a.go", nil) // no panic, nothing recorded
+	r.SetBefore("unknown", "/w/a.go", nil) // no panic, nothing recorded
+	r.SetBefore("s1", "/w/b.go", make([]byte, MaxBefore+1))
+	if files, _ := r.Files("s1"); files[1].BeforeKnown {
+		t.Errorf("a text over MaxBefore was kept")
+	}
 }
 
 func TestBounds(t *testing.T) {

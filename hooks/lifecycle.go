@@ -1,0 +1,99 @@
+package hooks
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"time"
+
+	"github.com/lsp-hook/lsp-hook/wire"
+)
+
+// This file answers an agent's session events (Event.Lifecycle; DESIGN.md
+// "Sessions"). A session's start asks the daemon to start the servers the
+// workspace needs and prints nothing; when no daemon answers it starts one
+// that prewarms as it starts (`serve --prewarm`), without waiting for it,
+// so the session never waits on lsp-hook. An end of turn asks the daemon's
+// Stop gate and answers in the agent's way (StopEncoder); with no daemon,
+// or for a session it has no record of, the turn may end. A session's end
+// lets the daemon forget it. None of them ever fails the agent.
+
+// dialWait bounds how long a session event waits to reach a running
+// daemon.
+const dialWait = 500 * time.Millisecond
+
+// lifecycle answers ev, a session event, for the workspace at root.
+func lifecycle(ctx context.Context, a Adapter, ev Event, root string, stdout io.Writer, opts Options, log *slog.Logger) Outcome {
+	opts = opts.withDefaults()
+	params := wire.SessionParams{Session: ev.Session, Agent: ev.Agent}
+	dctx, cancel := context.WithTimeout(ctx, dialWait)
+	c, err := wire.Dial(dctx, opts.Socket, opts.Version)
+	cancel()
+	if err == nil && c.Hello.Protocol < wire.ProtocolVersion {
+		c.Close()
+		err = errOldDaemon
+	}
+	switch ev.Lifecycle {
+	case LifecycleStart:
+		if err != nil {
+			if _, serr := wire.StartDaemon(wire.StartOptions{Executable: opts.Executable, Root: root, Socket: opts.Socket,
+				Args: []string{"--prewarm"}}); serr != nil {
+				log.Warn("session start: starting the daemon", "err", serr)
+			}
+			log.Info("session start: daemon started to prewarm", "session", ev.Session, "reason", err)
+			return Outcome{}
+		}
+		defer c.Close()
+		var res wire.SessionStartResult
+		if err := c.Call(ctx, wire.MethodSessionStart, params, &res); err != nil {
+			log.Warn("session start", "err", err)
+		}
+		log.Info("session start", "session", ev.Session, "prewarming", res.Prewarming)
+		return Outcome{}
+	case LifecycleEnd:
+		if err == nil {
+			defer c.Close()
+			if err := c.Call(ctx, wire.MethodSessionEnd, params, &struct{}{}); err != nil {
+				log.Warn("session end", "err", err)
+			}
+		}
+		return Outcome{}
+	}
+	// LifecycleStop.
+	if err != nil {
+		log.Info("end of turn allowed: no daemon has this session", "session", ev.Session, "err", err)
+		return Outcome{}
+	}
+	defer c.Close()
+	se, ok := a.(StopEncoder)
+	if !ok {
+		log.Info("end of turn: this agent's answer cannot block it", "agent", a.Name())
+		return Outcome{}
+	}
+	budget := opts.ColdBudget - time.Second // leave time to answer
+	sctx, cancel := context.WithTimeout(ctx, opts.ColdBudget)
+	defer cancel()
+	var res wire.SessionStopResult
+	p := wire.SessionStopParams{SessionParams: params, Active: ev.StopActive, BudgetMS: int(max(budget, time.Second) / time.Millisecond)}
+	if err := c.Call(sctx, wire.MethodSessionStop, p, &res); err != nil {
+		log.Warn("end of turn allowed: the Stop gate did not answer", "session", ev.Session, "err", err)
+		return Outcome{}
+	}
+	ans, err := se.EncodeStop(ev, res)
+	if err != nil {
+		log.Warn("rendering the Stop gate's answer", "err", err)
+		return Outcome{}
+	}
+	if len(ans.Stdout) > 0 {
+		if _, err := stdout.Write(ans.Stdout); err != nil {
+			log.Warn("writing the Stop gate's answer", "err", err)
+		}
+	}
+	log.Info("end of turn", "session", ev.Session, "decision", res.Decision, "errors", res.Errors, "files", res.Files)
+	return Outcome{Exit: ans.Exit}
+}
+
+// errOldDaemon says the daemon that answered speaks an older protocol,
+// without the session methods.
+var errOldDaemon = errors.New("the running daemon speaks an older protocol")

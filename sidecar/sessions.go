@@ -1,0 +1,154 @@
+package sidecar
+
+import (
+	"context"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/internal/session"
+	"github.com/lsp-hook/lsp-hook/internal/workspace"
+	"github.com/lsp-hook/lsp-hook/wire"
+)
+
+// This file serves the session methods (wire/session.go; DESIGN.md
+// "Sessions"): session_start prewarms the servers the workspace needs,
+// notify_change records the files a session touches, session_stop is the
+// Stop gate, session_end forgets the session.
+
+// prewarmFiles bounds how many workspace files session_start looks at to
+// find the servers the workspace needs; prewarmLook bounds how long.
+const (
+	prewarmFiles = 5000
+	prewarmLook  = 500 * time.Millisecond
+)
+
+// sessionState is the daemon's session record, made on first use.
+type sessionState struct {
+	once sync.Once
+	reg  *session.Registry
+}
+
+// registry returns the daemon's session record.
+func (s *Server) registry() *session.Registry {
+	s.sessions.once.Do(func() { s.sessions.reg = session.New(s.Log) })
+	return s.sessions.reg
+}
+
+// touchSession records p's files in p's session, with the text each had
+// before, where the change carries it, for the files the session touches
+// for the first time.
+func (s *Server) touchSession(p wire.NotifyChangeParams) {
+	if p.Session == "" {
+		return
+	}
+	reg := s.registry()
+	reg.Sweep()
+	before := make(map[string]*string)
+	var paths []string
+	for _, c := range p.Changes {
+		path, err := workspace.Resolve(s.Engine.Root, c.Path)
+		if err != nil {
+			continue
+		}
+		paths = append(paths, path)
+		if c.Before != nil {
+			before[path] = c.Before
+		}
+	}
+	for _, path := range reg.Touch(p.Session, p.Agent, paths) {
+		if b := before[path]; b != nil {
+			reg.SetBefore(p.Session, path, []byte(*b))
+		}
+	}
+}
+
+// sessionStart serves session_start: it records the session and starts,
+// in the background, the servers that a bounded look at the workspace's
+// files finds it needs (a file per server and root), opening nothing.
+func (s *Server) sessionStart(_ context.Context, _ call, p wire.SessionParams) (any, error) {
+	if p.Session != "" {
+		s.registry().Touch(p.Session, p.Agent, nil)
+	}
+	res := wire.SessionStartResult{Prewarming: []string{}}
+	if s.Engine.Manager == nil {
+		return res, nil
+	}
+	res.Prewarming = s.Engine.Manager.Prewarm(s.samplePaths())
+	s.Log.Info("session_start", "session", p.Session, "agent", p.Agent, "prewarming", res.Prewarming)
+	return res, nil
+}
+
+// samplePaths lists, within prewarmFiles and prewarmLook, workspace files
+// some language server serves: one per server and root marker directory
+// is enough for Prewarm, which starts each server and root once.
+func (s *Server) samplePaths() []string {
+	ctx, cancel := context.WithTimeout(context.Background(), prewarmLook)
+	defer cancel()
+	files, _, err := workspace.Files(ctx, s.Engine.Root, prewarmFiles)
+	if err != nil && len(files) == 0 {
+		s.Log.Debug("prewarm: listing the workspace", "err", err)
+		return nil
+	}
+	cfg := s.Engine.Config
+	seen := make(map[string]bool)
+	var out []string
+	for _, rel := range files {
+		path := filepath.Join(s.Engine.Root, filepath.FromSlash(rel))
+		for _, srv := range cfg.ServersForPath(path) {
+			key := srv.Name + "\x00" + markerDir(path, srv, s.Engine.Root)
+			if !seen[key] {
+				seen[key] = true
+				out = append(out, path)
+			}
+		}
+	}
+	return out
+}
+
+// markerDir is the root directory srv would get for path.
+func markerDir(path string, srv config.Server, root string) string {
+	if dir, ok := config.MarkerDir(path, srv.RootMarkers, root); ok {
+		return dir
+	}
+	return root
+}
+
+// sessionStop serves session_stop, the Stop gate: it checks the files the
+// session touched (Engine.Introduced) and decides (session.Decide, with
+// the config's stop_gate). An unknown session, or one whose files are all
+// gone, may stop: logged, never an error.
+func (s *Server) sessionStop(ctx context.Context, _ call, p wire.SessionStopParams) (any, error) {
+	reg := s.registry()
+	files, ok := reg.Files(p.Session)
+	mode := s.Engine.Config.StopGateMode()
+	if !ok || mode == session.GateOff {
+		s.Log.Info("session_stop: allowed", "session", p.Session, "agent", p.Agent, "known", ok, "stop_gate", mode)
+		return wire.SessionStopResult{Decision: wire.StopAllow, Files: len(files)}, nil
+	}
+	budget := time.Duration(p.BudgetMS) * time.Millisecond
+	if budget <= 0 {
+		budget = wire.DefaultColdBudget
+	}
+	res, n := s.Engine.Introduced(ctx, files, budget-replyMargin)
+	d := session.Decide(mode, n, p.Active, reg.BlockedInARow(p.Session))
+	reg.Stopped(p.Session, n, d == session.Block)
+	out := wire.SessionStopResult{Decision: wire.StopAllow, Errors: n, Files: len(files)}
+	switch d {
+	case session.Block:
+		out.Decision, out.Lint = wire.StopBlock, res.Lint
+	case session.Warn:
+		out.Decision, out.Lint = wire.StopWarn, res.Lint
+	}
+	s.Log.Info("session_stop", "session", p.Session, "agent", p.Agent, "files", len(files), "errors", n,
+		"decision", out.Decision, "active", p.Active, "elapsed_ms", res.ElapsedMS)
+	return out, nil
+}
+
+// sessionEnd serves session_end: the session is forgotten.
+func (s *Server) sessionEnd(_ context.Context, _ call, p wire.SessionParams) (any, error) {
+	s.registry().End(p.Session)
+	s.Log.Info("session_end", "session", p.Session, "agent", p.Agent)
+	return struct{}{}, nil
+}

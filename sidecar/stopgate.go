@@ -1,0 +1,144 @@
+package sidecar
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"time"
+
+	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/internal/session"
+	"github.com/lsp-hook/lsp-hook/lsp"
+	"github.com/lsp-hook/lsp-hook/validators"
+	"github.com/lsp-hook/lsp-hook/wire"
+)
+
+// This file is the Stop gate's check (DESIGN.md "Sessions"): at the end
+// of an agent's turn, the errors the session introduced that remain — in
+// the files it touched and in the files those changes broke — and nothing
+// that was there before the session. A file's state before the session is
+// the text the agent's event carried at its first touch
+// (session.File.Before), else its git HEAD text; a file with neither (an
+// untracked file the event said nothing about) is not gated. The check
+// shows the servers those texts first (as only_new shows the HEAD text:
+// onlynew.go), then the files as they are now, and compares the two
+// answers with only_new's rule (match.go: introduced).
+
+// Introduced is the Stop gate's check of files (a session's record) within
+// budget: the lint block of the errors the session introduced that remain
+// (in res.Lint and res.Files, at error severity), and their count.
+// Deleted files are left out (what their deletion broke in other files
+// still counts); so are files with no known state before the session
+// (logged).
+func (e *Engine) Introduced(ctx context.Context, files []session.File, budget time.Duration) (res wire.Result, errs int) {
+	begin := time.Now()
+	ctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	var changes []wire.Change
+	befores := make(map[string][]byte)
+	for _, f := range files {
+		if _, err := os.Lstat(f.Path); errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		before, ok := f.Before, f.BeforeKnown
+		if !ok {
+			before, ok = gitHead(ctx, e.Root, f.Path)
+		}
+		if !ok {
+			e.Log.Info("stop gate: no state before the session; not gated", "path", f.Path)
+			continue
+		}
+		befores[f.Path] = before
+		changes = append(changes, wire.Change{Path: f.Path, Mode: wire.ModeWrite})
+	}
+	if len(changes) == 0 {
+		return wire.Result{Files: []diag.FileDiagnostics{}}, 0
+	}
+	base, snap, notes := e.beforeSession(ctx, befores)
+	onlyNew := false
+	cur := e.Check(ctx, wire.NotifyChangeParams{Changes: changes, Source: "stop", OnlyNew: &onlyNew,
+		Severity: "error", BudgetMS: int(time.Until(begin.Add(budget)) / time.Millisecond)})
+	byFile := make(map[string][]diag.Diagnostic)
+	others := make(map[string][]diag.Diagnostic)
+	isChanged := make(map[string]bool, len(changes))
+	for _, c := range changes {
+		isChanged[c.Path] = true
+	}
+	for _, f := range cur.Files {
+		path := f.Path
+		b, known := base[path]
+		switch {
+		case !known && isChanged[path]:
+			continue // its servers did not answer for the text before: not gated on a guess
+		case !known && snap != nil:
+			b = snap.Diagnostics(path) // another file the texts before did not republish: as it stood then
+		case !known:
+			continue
+		}
+		intro := diag.Filter(introduced(appendBase(nil, answer{diags: b}, nil), f.Diagnostics), diag.SeverityError)
+		if len(intro) == 0 {
+			continue
+		}
+		errs += len(intro)
+		if isChanged[path] {
+			byFile[path] = intro
+		} else {
+			others[path] = intro
+		}
+	}
+	res.Servers = cur.Servers
+	res.Notes = append(notes, cur.Notes...)
+	var targets []target
+	for _, c := range changes {
+		targets = append(targets, target{path: c.Path, rel: e.rel(c.Path), write: true})
+	}
+	e.render(&res, diag.SeverityError, targets, byFile, others, notes)
+	res.ElapsedMS = time.Since(begin).Milliseconds()
+	return res, errs
+}
+
+// beforeSession returns what the checkers said of each file's text before
+// the session (befores: path → text): the validators' answer, and the
+// language servers' answer to that text sent as a preliminary version —
+// for the file itself and for the other files it republished — and what
+// the servers had published for every file then (nil without servers). A
+// server that gave no fresh answer leaves the file out (unknown), with a
+// note.
+func (e *Engine) beforeSession(ctx context.Context, befores map[string][]byte) (map[string][]diag.Diagnostic, *lsp.Snapshot, []string) {
+	base := make(map[string][]diag.Diagnostic)
+	var notes []string
+	var docs []lsp.Doc
+	for path, text := range befores {
+		servers, validator := e.checkers(path)
+		if validator != "" {
+			base[path] = append(base[path], validators.For(validators.Kind(validator)).Validate(path, text)...)
+		}
+		if len(servers) > 0 {
+			docs = append(docs, lsp.Doc{Path: path, Text: text})
+		} else if validator == "" {
+			base[path] = nil // nothing checks it: nothing to introduce
+		}
+	}
+	if len(docs) == 0 || e.Manager == nil {
+		return base, nil, notes
+	}
+	for _, o := range e.Manager.Check(ctx, docs, lsp.DefaultSettle) {
+		if o.Freshness != lsp.Fresh {
+			for _, d := range docs {
+				if _, ok := o.Files[d.Path]; !ok {
+					delete(base, d.Path)
+					notes = append(notes, fmt.Sprintf("stop gate: %s gave no answer for %s as it was before the session; its errors there are not gated", o.Server, e.rel(d.Path)))
+				}
+			}
+		}
+		for path, ds := range o.Files {
+			base[path] = append(base[path], ds...)
+		}
+		for path, ds := range o.Others {
+			base[path] = append(base[path], ds...)
+		}
+	}
+	return base, e.Manager.Snapshot(), notes
+}
