@@ -1,6 +1,6 @@
 # lsp-hook — build, test, demo and benchmarks.
 #
-#   make test    install pinned language servers into ./.tools, then go vet (every platform), go test -race, the MCP Inspector check and the Windows unit tests under Wine
+#   make test    install pinned language servers into ./.tools, then go vet (every platform), actionlint, go test -race, the MCP Inspector check and the Windows unit tests under Wine
 #   make demo    build, then replay recorded Claude Code events against testdata/demo
 #   make soak    the long form of the compiler-judged soak (SOAK_CALLS hook calls, default 1000; SOAK_SEED replays one)
 #   make bench   every bench section against baselines measured in the same run; writes docs/benchmarks.md
@@ -9,11 +9,12 @@ GO            ?= go
 TOOLS         := $(CURDIR)/.tools
 GOPLS_VERSION := v0.23.0
 REVIEWDOG_VERSION := v0.21.0
+ACTIONLINT_VERSION := v1.7.12
 BIN           := $(CURDIR)/bin/lsp-hook
 
 export PATH := $(TOOLS)/bin:$(TOOLS)/npm/node_modules/.bin:$(PATH)
 
-.PHONY: all build tools apt-tools apt-install test soak vet cross wine-test fmt-check demo bench fuzz clean
+.PHONY: all build tools apt-tools apt-install lint-actions test soak vet cross wine-test fmt-check demo bench fuzz clean
 
 all: build
 
@@ -26,8 +27,14 @@ build:
 # pyright, typescript and typescript-language-server with npm ci from
 # tools/package-lock.json, clangd, clang and shellcheck from Debian's packages. Stamp files record
 # what was installed so a version bump reinstalls. reviewdog, with go
-# install, reads diagnose's rdjson in the tests as CI runs it.
-tools: $(TOOLS)/gopls-$(GOPLS_VERSION).stamp $(TOOLS)/reviewdog-$(REVIEWDOG_VERSION).stamp $(TOOLS)/npm.stamp $(TOOLS)/ci.stamp apt-tools
+# install, reads diagnose's rdjson in the tests as CI runs it; actionlint,
+# with go install, lints the GitHub Action and its example workflow.
+tools: $(TOOLS)/gopls-$(GOPLS_VERSION).stamp $(TOOLS)/reviewdog-$(REVIEWDOG_VERSION).stamp $(TOOLS)/actionlint-$(ACTIONLINT_VERSION).stamp $(TOOLS)/npm.stamp $(TOOLS)/ci.stamp apt-tools
+
+$(TOOLS)/actionlint-$(ACTIONLINT_VERSION).stamp:
+	mkdir -p $(TOOLS)/bin
+	GOBIN=$(TOOLS)/bin $(GO) install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
+	touch $@
 
 $(TOOLS)/reviewdog-$(REVIEWDOG_VERSION).stamp:
 	mkdir -p $(TOOLS)/bin
@@ -119,12 +126,22 @@ wine-test:
 	done; \
 	if [ -n "$$failed" ]; then echo "failed under Wine:$$failed"; exit 1; fi
 
+# actionlint lints workflows, not action metadata: it checks the example
+# workflow as it is; TestActionMetadata, TestActionlint and
+# TestActionExampleInReadme (cmd/lsp-hook/action_test.go) check action.yml
+# against the documented metadata syntax, run actionlint, with shellcheck,
+# over its steps and over the example using the action as `uses: ./`, and
+# keep README's copy of the example the linted file.
+lint-actions: $(TOOLS)/actionlint-$(ACTIONLINT_VERSION).stamp
+	actionlint -shellcheck shellcheck docs/examples/lsp-hook.yml
+	LSP_HOOK_REQUIRE_SERVERS=1 $(GO) test -short -count=1 -run '^TestAction' ./cmd/lsp-hook
+
 # After go test, the MCP Inspector CLI (pinned in the script) lists
 # `lsp-hook mcp`'s tools; skipped when npx is missing. go test runs the
 # soak's short form (./soak, 208 judged hook calls). cross builds, vets and
 # links the tests of every other platform; wine-test runs the Windows unit
 # tests that Wine can run.
-test: tools fmt-check vet cross build
+test: tools fmt-check vet lint-actions cross build
 	LSP_HOOK_REQUIRE_SERVERS=1 $(GO) test -race -count=1 ./...
 	./scripts/mcp-inspector-check.sh $(BIN)
 	@$(MAKE) --no-print-directory wine-test
