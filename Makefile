@@ -61,9 +61,11 @@ $(TOOLS)/ci.stamp: tools/ci/package.json tools/ci/package-lock.json
 	touch $@
 
 # clangd, shellcheck (the built-in shell linter the tests run) and clang
-# (`clang -fsyntax-only`: the soak's judge of C, the bench's C baseline):
-# installed with apt when missing (as root, or through sudo).
-APT_TOOLS := clangd shellcheck clang
+# (`clang -fsyntax-only`: the soak's judge of C, the bench's C baseline)
+# and pre-commit (TestPreCommit runs .pre-commit-hooks.yaml with
+# `pre-commit try-repo`): installed with apt when missing (as root, or
+# through sudo).
+APT_TOOLS := clangd shellcheck clang pre-commit
 apt-tools:
 	@$(MAKE) --no-print-directory apt-install PKGS="$(APT_TOOLS)"
 
