@@ -10,11 +10,12 @@ TOOLS         := $(CURDIR)/.tools
 GOPLS_VERSION := v0.23.0
 REVIEWDOG_VERSION := v0.21.0
 ACTIONLINT_VERSION := v1.7.12
+GORELEASER_VERSION := v2.15.1
 BIN           := $(CURDIR)/bin/lsp-hook
 
 export PATH := $(TOOLS)/bin:$(TOOLS)/npm/node_modules/.bin:$(PATH)
 
-.PHONY: all build tools apt-tools apt-install lint-actions test soak vet cross wine-test fmt-check demo bench fuzz clean
+.PHONY: all build tools apt-tools apt-install lint-actions release-snapshot test soak vet cross wine-test fmt-check demo bench fuzz clean
 
 all: build
 
@@ -147,6 +148,21 @@ test: tools fmt-check vet lint-actions cross build
 	LSP_HOOK_REQUIRE_SERVERS=1 $(GO) test -race -count=1 ./...
 	./scripts/mcp-inspector-check.sh $(BIN)
 	@$(MAKE) --no-print-directory wine-test
+
+# goreleaser (built here with go install; not part of make tools: it takes
+# about 3 minutes to build) for make release-snapshot.
+$(TOOLS)/goreleaser-$(GORELEASER_VERSION).stamp:
+	mkdir -p $(TOOLS)/bin
+	GOBIN=$(TOOLS)/bin $(GO) install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
+	touch $@
+
+# A release as .goreleaser.yaml makes it, offline and unpublished: the
+# linux and darwin × amd64 and arm64 binaries, archives and checksums.txt
+# in dist/ (goreleaser release --snapshot --clean; version
+# <next patch>-snapshot). Not part of make test: the first run cross-builds
+# for minutes.
+release-snapshot: $(TOOLS)/goreleaser-$(GORELEASER_VERSION).stamp
+	goreleaser release --snapshot --clean
 
 # The soak's long form: SOAK_CALLS hook calls over Go, Python, TypeScript
 # and C, every answer judged against the compiler (soak/doc.go). A random
