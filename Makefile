@@ -159,10 +159,17 @@ $(TOOLS)/goreleaser-$(GORELEASER_VERSION).stamp:
 # A release as .goreleaser.yaml makes it, offline and unpublished: the
 # linux and darwin × amd64 and arm64 binaries, archives and checksums.txt
 # in dist/ (goreleaser release --snapshot --clean; version
-# <next patch>-snapshot). Not part of make test: the first run cross-builds
-# for minutes.
+# <next patch>-snapshot), then the npm packages in dist/npm
+# (tools/npmpack), then TestReleaseNPM: npm install --offline of lsp-hook
+# and this platform's package into a temp prefix, and `lsp-hook version`
+# through the launcher. Not part of make test: goreleaser takes about 3
+# minutes to build and the first snapshot cross-builds for 4 (8 s warm);
+# TestPackages, in make test, checks the packages and the launcher from a
+# fake dist.
 release-snapshot: $(TOOLS)/goreleaser-$(GORELEASER_VERSION).stamp
 	goreleaser release --snapshot --clean
+	$(GO) run ./tools/npmpack -dist dist -out dist/npm
+	LSP_HOOK_RELEASE_DIST=$(CURDIR)/dist $(GO) test -count=1 -run '^TestReleaseNPM$$' -v ./tools/npmpack
 
 # The soak's long form: SOAK_CALLS hook calls over Go, Python, TypeScript
 # and C, every answer judged against the compiler (soak/doc.go). A random
