@@ -48,7 +48,7 @@ func TestPackages(t *testing.T) {
 	requireNode(t, "node")
 	dir := t.TempDir()
 	dist := filepath.Join(dir, "dist")
-	script := "#!/bin/sh\necho \"fake lsp-hook $*\"\nexit 3\n"
+	script := "#!/bin/sh\necho \"fake lsp-hook $*\"\ncase \"$PATH\" in *_npx*) echo \"npx's cache on PATH\" ;; esac\nexit 3\n"
 	other := "linux"
 	if runtime.GOOS == "linux" {
 		other = "darwin"
@@ -87,14 +87,21 @@ func TestPackages(t *testing.T) {
 	}
 
 	launcher := filepath.Join(modules, "lsp-hook", "bin", "lsp-hook.js")
-	got, code := runNode(t, launcher, "version", "two words")
+	got, code := runNode(t, nil, launcher, "version", "two words")
 	if code != 3 || got != "fake lsp-hook version two words\n" {
 		t.Errorf("launcher: exit %d, output %q; want the binary's exit 3 and its output", code, got)
+	}
+	npxPath := "PATH=" + filepath.Join(dir, "_npx", "0123", "node_modules", ".bin") + string(filepath.ListSeparator) + os.Getenv("PATH")
+	if got, _ := runNode(t, []string{npxPath}, launcher); !strings.Contains(got, "npx's cache on PATH") {
+		t.Errorf("launcher run by hand took npx's cache off PATH: %q", got)
+	}
+	if got, _ := runNode(t, []string{npxPath, "npm_command=exec"}, launcher); strings.Contains(got, "npx's cache on PATH") {
+		t.Errorf("launcher run by npx left npx's cache on PATH: %q", got)
 	}
 	if err := os.RemoveAll(filepath.Join(modules, "@lsp-hook")); err != nil {
 		t.Fatal(err)
 	}
-	if got, code := runNode(t, launcher, "version"); code != 2 || !strings.Contains(got, host+", which carries lsp-hook") {
+	if got, code := runNode(t, nil, launcher, "version"); code != 2 || !strings.Contains(got, host+", which carries lsp-hook") {
 		t.Errorf("launcher without %s: exit %d, output %q; want 2 and the package named", host, code, got)
 	}
 }
@@ -136,13 +143,75 @@ func TestReleaseNPM(t *testing.T) {
 	if _, err := exec.Command(bin, "diagnose", "--shard", "0/1").CombinedOutput(); !errors.As(err, &ee) || ee.ExitCode() != 2 {
 		t.Errorf("lsp-hook diagnose --shard 0/1 through the launcher: %v; want exit 2, passed on", err)
 	}
+	npxInstallClaude(t, npmDir, host, meta.Version)
 }
 
-// runNode runs node script args and returns its combined output and exit
-// code.
-func runNode(t *testing.T, script string, args ...string) (string, int) {
+// npxInstallClaude runs `npx lsp-hook install claude` from the tarballs,
+// offline, with a cache and a home of its own and no lsp-hook on PATH, as
+// on a machine without Go, in a fresh git repository: the hook command it
+// writes must run lsp-hook from npx's cache by its absolute path.
+func npxInstallClaude(t *testing.T, npmDir, host, version string) {
+	dir := t.TempDir()
+	repo := filepath.Join(dir, "repo")
+	if out, err := exec.Command("git", "init", "-q", repo).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	var path []string // node's, npm's and git's directories only
+	for _, exe := range []string{"node", "npm", "npx", "git"} {
+		if p, err := exec.LookPath(exe); err == nil && !slices.Contains(path, filepath.Dir(p)) {
+			path = append(path, filepath.Dir(p))
+		}
+	}
+	cmd := exec.Command("npx", "--offline", "--yes", "--cache", filepath.Join(dir, "npm-cache"),
+		"--package", filepath.Join(npmDir, packedName(host)+"-"+version+".tgz"),
+		"--package", filepath.Join(npmDir, "lsp-hook-"+version+".tgz"),
+		"--", "lsp-hook", "install", "claude")
+	cmd.Dir = repo
+	cmd.Env = []string{"HOME=" + filepath.Join(dir, "home"), "XDG_CONFIG_HOME=" + filepath.Join(dir, "home", ".config"),
+		"PATH=" + strings.Join(path, string(filepath.ListSeparator)), "npm_config_update_notifier=false"}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("npx lsp-hook install claude: %v\n%s", err, out)
+	}
+	var settings struct {
+		Hooks map[string][]struct {
+			Hooks []struct {
+				Command string `json:"command"`
+			} `json:"hooks"`
+		} `json:"hooks"`
+	}
+	if err := readJSON(filepath.Join(repo, ".claude", "settings.json"), &settings); err != nil {
+		t.Fatal(err)
+	}
+	var commands []string
+	for _, groups := range settings.Hooks {
+		for _, g := range groups {
+			for _, h := range g.Hooks {
+				commands = append(commands, h.Command)
+			}
+		}
+	}
+	if len(commands) == 0 {
+		t.Fatalf("npx lsp-hook install claude wrote no hook command: %+v", settings)
+	}
+	for _, c := range commands {
+		prog, ok := strings.CutSuffix(c, " hook claude")
+		if !ok || !filepath.IsAbs(prog) || !strings.Contains(prog, "_npx") {
+			t.Errorf("hook command %q: want <npx's cache>/…/bin/lsp-hook hook claude", c)
+			continue
+		}
+		if out, err := exec.Command(prog, "version").CombinedOutput(); err != nil || string(out) != "lsp-hook v"+version+"\n" {
+			t.Errorf("%s version: %v, %q", prog, err, out)
+		}
+	}
+}
+
+// runNode runs node script args, with env (KEY=VALUE) added to this
+// process's environment, and returns its combined output and exit code.
+func runNode(t *testing.T, env []string, script string, args ...string) (string, int) {
 	t.Helper()
-	out, err := exec.Command("node", append([]string{script}, args...)...).CombinedOutput()
+	cmd := exec.Command("node", append([]string{script}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
 	var ee *exec.ExitError
 	switch {
 	case errors.As(err, &ee):
