@@ -27,6 +27,7 @@ import (
 	"os"
 )
 
+// main runs npmpack and exits 1 on an error.
 func main() {
 	if err := run(os.Args[1:], os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "npmpack:", err)
