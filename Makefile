@@ -1,6 +1,6 @@
 # lsp-hook — build, test, demo and benchmarks.
 #
-#   make test    install pinned language servers into ./.tools, then go vet (every platform), go test -race, the MCP Inspector check and the Windows unit tests under Wine
+#   make test    install pinned language servers into ./.tools, then go vet (every platform), actionlint, go test -race, the MCP Inspector check and the Windows unit tests under Wine
 #   make demo    build, then replay recorded Claude Code events against testdata/demo
 #   make soak    the long form of the compiler-judged soak (SOAK_CALLS hook calls, default 1000; SOAK_SEED replays one)
 #   make bench   every bench section against baselines measured in the same run; writes docs/benchmarks.md
@@ -9,11 +9,13 @@ GO            ?= go
 TOOLS         := $(CURDIR)/.tools
 GOPLS_VERSION := v0.23.0
 REVIEWDOG_VERSION := v0.21.0
+ACTIONLINT_VERSION := v1.7.12
+GORELEASER_VERSION := v2.15.1
 BIN           := $(CURDIR)/bin/lsp-hook
 
 export PATH := $(TOOLS)/bin:$(TOOLS)/npm/node_modules/.bin:$(PATH)
 
-.PHONY: all build tools apt-tools apt-install test soak vet cross wine-test fmt-check demo bench fuzz clean
+.PHONY: all build tools apt-tools apt-install lint-actions release-snapshot test soak vet cross wine-test fmt-check demo bench fuzz clean
 
 all: build
 
@@ -26,8 +28,14 @@ build:
 # pyright, typescript and typescript-language-server with npm ci from
 # tools/package-lock.json, clangd, clang and shellcheck from Debian's packages. Stamp files record
 # what was installed so a version bump reinstalls. reviewdog, with go
-# install, reads diagnose's rdjson in the tests as CI runs it.
-tools: $(TOOLS)/gopls-$(GOPLS_VERSION).stamp $(TOOLS)/reviewdog-$(REVIEWDOG_VERSION).stamp $(TOOLS)/npm.stamp $(TOOLS)/ci.stamp apt-tools
+# install, reads diagnose's rdjson in the tests as CI runs it; actionlint,
+# with go install, lints the GitHub Action and its example workflow.
+tools: $(TOOLS)/gopls-$(GOPLS_VERSION).stamp $(TOOLS)/reviewdog-$(REVIEWDOG_VERSION).stamp $(TOOLS)/actionlint-$(ACTIONLINT_VERSION).stamp $(TOOLS)/npm.stamp $(TOOLS)/ci.stamp apt-tools
+
+$(TOOLS)/actionlint-$(ACTIONLINT_VERSION).stamp:
+	mkdir -p $(TOOLS)/bin
+	GOBIN=$(TOOLS)/bin $(GO) install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
+	touch $@
 
 $(TOOLS)/reviewdog-$(REVIEWDOG_VERSION).stamp:
 	mkdir -p $(TOOLS)/bin
@@ -54,9 +62,11 @@ $(TOOLS)/ci.stamp: tools/ci/package.json tools/ci/package-lock.json
 	touch $@
 
 # clangd, shellcheck (the built-in shell linter the tests run) and clang
-# (`clang -fsyntax-only`: the soak's judge of C, the bench's C baseline):
-# installed with apt when missing (as root, or through sudo).
-APT_TOOLS := clangd shellcheck clang
+# (`clang -fsyntax-only`: the soak's judge of C, the bench's C baseline)
+# and pre-commit (TestPreCommit runs .pre-commit-hooks.yaml with
+# `pre-commit try-repo`): installed with apt when missing (as root, or
+# through sudo).
+APT_TOOLS := clangd shellcheck clang pre-commit
 apt-tools:
 	@$(MAKE) --no-print-directory apt-install PKGS="$(APT_TOOLS)"
 
@@ -119,15 +129,47 @@ wine-test:
 	done; \
 	if [ -n "$$failed" ]; then echo "failed under Wine:$$failed"; exit 1; fi
 
+# actionlint lints workflows, not action metadata: it checks the example
+# workflow as it is; TestActionMetadata, TestActionlint and
+# TestActionExampleInReadme (cmd/lsp-hook/action_test.go) check action.yml
+# against the documented metadata syntax, run actionlint, with shellcheck,
+# over its steps and over the example using the action as `uses: ./`, and
+# keep README's copy of the example the linted file.
+lint-actions: $(TOOLS)/actionlint-$(ACTIONLINT_VERSION).stamp
+	actionlint -shellcheck shellcheck docs/examples/lsp-hook.yml
+	LSP_HOOK_REQUIRE_SERVERS=1 $(GO) test -short -count=1 -run '^TestAction' ./cmd/lsp-hook
+
 # After go test, the MCP Inspector CLI (pinned in the script) lists
 # `lsp-hook mcp`'s tools; skipped when npx is missing. go test runs the
 # soak's short form (./soak, 208 judged hook calls). cross builds, vets and
 # links the tests of every other platform; wine-test runs the Windows unit
 # tests that Wine can run.
-test: tools fmt-check vet cross build
+test: tools fmt-check vet lint-actions cross build
 	LSP_HOOK_REQUIRE_SERVERS=1 $(GO) test -race -count=1 ./...
 	./scripts/mcp-inspector-check.sh $(BIN)
 	@$(MAKE) --no-print-directory wine-test
+
+# goreleaser (built here with go install; not part of make tools: it takes
+# about 3 minutes to build) for make release-snapshot.
+$(TOOLS)/goreleaser-$(GORELEASER_VERSION).stamp:
+	mkdir -p $(TOOLS)/bin
+	GOBIN=$(TOOLS)/bin $(GO) install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
+	touch $@
+
+# A release as .goreleaser.yaml makes it, offline and unpublished: the
+# linux and darwin × amd64 and arm64 binaries, archives and checksums.txt
+# in dist/ (goreleaser release --snapshot --clean; version
+# <next patch>-snapshot), then the npm packages in dist/npm
+# (tools/npmpack), then TestReleaseNPM: npm install --offline of lsp-hook
+# and this platform's package into a temp prefix, and `lsp-hook version`
+# through the launcher. Not part of make test: goreleaser takes about 3
+# minutes to build and the first snapshot cross-builds for 4 (8 s warm);
+# TestPackages, in make test, checks the packages and the launcher from a
+# fake dist.
+release-snapshot: $(TOOLS)/goreleaser-$(GORELEASER_VERSION).stamp
+	goreleaser release --snapshot --clean
+	$(GO) run ./tools/npmpack -dist dist -out dist/npm
+	LSP_HOOK_RELEASE_DIST=$(CURDIR)/dist $(GO) test -count=1 -run '^TestReleaseNPM$$' -v ./tools/npmpack
 
 # The soak's long form: SOAK_CALLS hook calls over Go, Python, TypeScript
 # and C, every answer judged against the compiler (soak/doc.go). A random
