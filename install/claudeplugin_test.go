@@ -149,19 +149,23 @@ func TestClaudePluginHooks(t *testing.T) {
 		}
 	}
 	claude, _ := Lookup("claude")
-	for _, e := range claude.entries(true, false) {
+	for _, e := range claude.entries(Options{Batch: true}) {
 		groups := h.Hooks[e.Event]
-		if len(groups) != 1 || groups[0].Matcher != e.Matcher || len(groups[0].Hooks) != 1 {
-			t.Errorf("hooks.json %s = %+v, want one group with matcher %q and one hook", e.Event, groups, e.Matcher)
+		want := 1
+		if e.Event == "SessionStart" {
+			want = 2 // the PATH check first
+		}
+		if len(groups) != 1 || groups[0].Matcher != e.Matcher || len(groups[0].Hooks) != want {
+			t.Errorf("hooks.json %s = %+v, want one group with matcher %q and %d hooks", e.Event, groups, e.Matcher, want)
 			continue
 		}
-		if hk := groups[0].Hooks[0]; hk.Type != "command" || hk.Command != "lsp-hook hook claude" {
+		if hk := groups[0].Hooks[want-1]; hk.Type != "command" || hk.Command != "lsp-hook hook claude" {
 			t.Errorf("hooks.json %s hook = %+v, want the command `lsp-hook hook claude`", e.Event, hk)
 		}
 	}
 	start := h.Hooks["SessionStart"]
-	if len(start) != 1 || len(start[0].Hooks) != 1 || start[0].Hooks[0].Command != `"${CLAUDE_PLUGIN_ROOT}/bin/lsp-hook-check"` {
-		t.Fatalf("hooks.json SessionStart = %+v, want the PATH check", start)
+	if len(start) != 1 || len(start[0].Hooks) != 2 || start[0].Hooks[0].Command != `"${CLAUDE_PLUGIN_ROOT}/bin/lsp-hook-check"` {
+		t.Fatalf("hooks.json SessionStart = %+v, want the PATH check, then the prewarm", start)
 	}
 	check := filepath.Join(pluginDir, "bin", "lsp-hook-check")
 	fi, err := os.Stat(check)

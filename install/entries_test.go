@@ -1,6 +1,7 @@
 package install
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,4 +90,49 @@ func TestInstallShellTools(t *testing.T) {
 func readInstallFileIfAny(path string) []byte {
 	b, _ := os.ReadFile(path)
 	return b
+}
+
+// TestInstallSessionHooks: install claude adds the session entries
+// (SessionStart, Stop, SubagentStop, SessionEnd) and codex its
+// SessionStart and Stop, each running the hook command;
+// --no-stop-gate leaves out the end-of-turn ones and keeps the rest;
+// uninstall removes them all.
+func TestInstallSessionHooks(t *testing.T) {
+	for _, tc := range []struct {
+		agent       string
+		noStopGate  bool
+		want, wantN []string
+	}{
+		{"claude", false, []string{"SessionStart", "Stop", "SubagentStop", "SessionEnd"}, nil},
+		{"claude", true, []string{"SessionStart", "SessionEnd"}, []string{"Stop", "SubagentStop"}},
+		{"codex", false, []string{"SessionStart", "Stop"}, nil},
+		{"codex", true, []string{"SessionStart"}, []string{"Stop"}},
+	} {
+		root := testdir.New(t)
+		opts := installProjectOpts(root, tc.agent)
+		opts.NoSession, opts.NoStopGate = false, tc.noStopGate
+		res := mustInstall(t, tc.agent, opts)
+		var doc struct {
+			Hooks map[string][]struct {
+				Hooks []struct{ Command string }
+			}
+		}
+		if err := json.Unmarshal(readInstallFile(t, res.Path), &doc); err != nil {
+			t.Fatal(err)
+		}
+		for _, ev := range tc.want {
+			g := doc.Hooks[ev]
+			if len(g) != 1 || len(g[0].Hooks) != 1 || g[0].Hooks[0].Command != installTestCommand(tc.agent) {
+				t.Errorf("%s (no-stop-gate %v): hooks.%s = %+v, want the hook command", tc.agent, tc.noStopGate, ev, g)
+			}
+		}
+		for _, ev := range tc.wantN {
+			if _, ok := doc.Hooks[ev]; ok {
+				t.Errorf("%s --no-stop-gate: hooks.%s written", tc.agent, ev)
+			}
+		}
+		if un := mustUninstall(t, tc.agent, opts); un.Action != Removed {
+			t.Errorf("%s: uninstall %s, want the file removed (only lsp-hook's entries)", tc.agent, un.Action)
+		}
+	}
 }

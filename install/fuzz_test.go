@@ -47,7 +47,7 @@ func FuzzInstallEdit(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if _, err := d.install(tgt, command, batch, false); err != nil {
+		if _, err := d.install(tgt, Options{Command: command, Batch: batch, NoSession: true}); err != nil {
 			return // a container of the wrong kind on the way: refused
 		}
 		out := d.bytes()
@@ -55,7 +55,7 @@ func FuzzInstallEdit(f *testing.F) {
 		if err != nil {
 			t.Fatalf("install wrote invalid JSONC: %v\n%s", err, out)
 		}
-		if changed, err := d2.install(tgt, command, batch, false); err != nil || changed || !bytes.Equal(d2.bytes(), out) {
+		if changed, err := d2.install(tgt, Options{Command: command, Batch: batch, NoSession: true}); err != nil || changed || !bytes.Equal(d2.bytes(), out) {
 			t.Fatalf("a second install changed %v, %v:\n%s", changed, err, unifiedDiff("first", "second", out, d2.bytes()))
 		}
 		n, err := d2.uninstall(tgt.Agent)

@@ -44,6 +44,11 @@ type Options struct {
 	// AGENT --no-shell`. By default the shell tool's hook checks the files
 	// a command changed, found through the daemon's file watcher.
 	NoShell bool
+	// NoStopGate leaves out the end-of-turn entries (Entry.StopGate):
+	// the agent's turns end without the Stop gate's check. NoSession
+	// leaves out every session entry (Entry.Session): no prewarm at a
+	// session's start either.
+	NoStopGate, NoSession bool
 	// DryRun computes the result and the diff but writes nothing.
 	DryRun bool
 }
@@ -94,7 +99,7 @@ func Add(agent string, opts Options) (*Result, error) {
 		return addOpenCode(t, path, opts)
 	}
 	e := &fileEdit{target: t, path: path, skeleton: t.Skeleton,
-		edit:  func(d *jsonDoc) (bool, error) { return d.install(t, opts.Command, opts.Batch, opts.NoShell) },
+		edit:  func(d *jsonDoc) (bool, error) { return d.install(t, opts) },
 		notes: func() []string { return t.notes(path) },
 	}
 	return e.add(opts.DryRun)

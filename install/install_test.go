@@ -24,9 +24,10 @@ const installFixtureDir = "testdata"
 // bare program name, as when lsp-hook is on PATH).
 func installTestCommand(agent string) string { return HookCommand(ProgramName, agent) }
 
-// installProjectOpts are options for the project-level file under root.
+// installProjectOpts are options for the project-level file under root,
+// without the session entries (TestInstallSessionHooks covers them).
 func installProjectOpts(root, agent string) Options {
-	return Options{Scope: ProjectScope, Root: root, Command: installTestCommand(agent)}
+	return Options{Scope: ProjectScope, Root: root, Command: installTestCommand(agent), NoSession: true}
 }
 
 // writeInstallFile writes data to path, creating its directory.

@@ -56,7 +56,7 @@ func TestInstallEditIsReversible(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if changed, err := d.install(tgt, installTestCommand("claude"), false, false); err != nil || !changed {
+			if changed, err := d.install(tgt, Options{Command: installTestCommand("claude"), NoSession: true}); err != nil || !changed {
 				t.Fatalf("install: changed %v, %v", changed, err)
 			}
 			got := string(d.bytes())

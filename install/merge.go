@@ -138,18 +138,18 @@ func entryUpToDate(arr *hujson.Array, e Entry, command, agent string) bool {
 	return true
 }
 
-// install makes the document hold t's entries (the Batch ones only when
-// batch is set; the shell tool unless noShell) running command, and
-// reports whether it changed anything.
+// install makes the document hold t's entries for o (Target.entries)
+// running o.Command, and reports whether it changed anything.
 // An entry already there as wanted is left alone; an lsp-hook entry for
 // the agent that differs (another command, matcher or shape) is replaced
 // by the wanted one at the end of the event's array. A container of the
 // wrong kind on the way (a "hooks" that is an array, an event that is an
 // object) is an error and nothing is changed.
-func (d *jsonDoc) install(t *Target, command string, batch, noShell bool) (bool, error) {
+func (d *jsonDoc) install(t *Target, o Options) (bool, error) {
+	command := o.Command
 	changed := false
-	for _, e := range t.entries(batch, noShell) {
-		command := entryCommand(e, command, noShell)
+	for _, e := range t.entries(o) {
+		command := entryCommand(e, command, o.NoShell)
 		hooks, hooksInd, err := d.topObject("hooks")
 		if err != nil {
 			return false, err

@@ -73,6 +73,13 @@ type Entry struct {
 	// Batch marks Claude Code's PostToolBatch entry, added only with
 	// --batch (Options.Batch).
 	Batch bool
+	// Session marks a session entry (DESIGN.md "Sessions": a session's
+	// start prewarms the servers, an end of turn is the Stop gate, the
+	// session's end lets the daemon forget it), left out with
+	// Options.NoSession; StopGate marks the end-of-turn ones among them
+	// (Claude Code's Stop and SubagentStop, Codex's Stop), left out with
+	// --no-stop-gate (Options.NoStopGate).
+	Session, StopGate bool
 }
 
 // commandPlaceholder stands for the hook command in Handler values.
@@ -104,6 +111,13 @@ var targets = map[string]*Target{
 				Handler: []Field{{"type", "command"}, {"command", commandPlaceholder}}},
 			{Event: "PostToolBatch", Grouped: true, Batch: true,
 				Handler: []Field{{"type", "command"}, {"command", commandPlaceholder}}},
+			// The session's start prewarms the servers; an end of turn is the
+			// Stop gate; the session's end lets the daemon forget it
+			// (DESIGN.md "Sessions").
+			{Event: "SessionStart", Grouped: true, Session: true, Handler: []Field{{"type", "command"}, {"command", commandPlaceholder}}},
+			{Event: "Stop", Grouped: true, Session: true, StopGate: true, Handler: []Field{{"type", "command"}, {"command", commandPlaceholder}}},
+			{Event: "SubagentStop", Grouped: true, Session: true, StopGate: true, Handler: []Field{{"type", "command"}, {"command", commandPlaceholder}}},
+			{Event: "SessionEnd", Grouped: true, Session: true, Handler: []Field{{"type", "command"}, {"command", commandPlaceholder}}},
 		},
 		Notes: []string{"Claude Code reads hooks when a session starts: " +
 			"restart running sessions (or review the change in /hooks)."},
@@ -161,6 +175,8 @@ var targets = map[string]*Target{
 		Events: []Entry{
 			{Event: "PostToolUse", Grouped: true, Matcher: "apply_patch", Shell: "Bash",
 				Handler: []Field{{"type", "command"}, {"command", commandPlaceholder}}},
+			{Event: "SessionStart", Grouped: true, Session: true, Handler: []Field{{"type", "command"}, {"command", commandPlaceholder}}},
+			{Event: "Stop", Grouped: true, Session: true, StopGate: true, Handler: []Field{{"type", "command"}, {"command", commandPlaceholder}}},
 		},
 		Notes: []string{"Codex runs a new or changed hook only after you review and trust it: " +
 			"open /hooks in Codex. Project hooks load only in a trusted project."},
@@ -253,16 +269,17 @@ func (t *Target) Path(scope Scope, root, home string, getenv func(string) string
 	return "", fmt.Errorf("unknown scope %d", scope)
 }
 
-// entries returns the events install writes: all of them, or all but the
-// Batch ones when batch is false; with the shell tool joined to each
-// matcher unless noShell.
-func (t *Target) entries(batch, noShell bool) []Entry {
+// entries returns the events install writes with o: all of them, but the
+// Batch ones without o.Batch, the Session ones with o.NoSession and the
+// StopGate ones with o.NoStopGate; with the shell tool joined to each
+// matcher unless o.NoShell.
+func (t *Target) entries(o Options) []Entry {
 	var out []Entry
 	for _, e := range t.Events {
-		if e.Batch && !batch {
+		if e.Batch && !o.Batch || e.Session && o.NoSession || e.StopGate && o.NoStopGate {
 			continue
 		}
-		if e.Shell != "" && e.Matcher != "" && !noShell {
+		if e.Shell != "" && e.Matcher != "" && !o.NoShell {
 			e.Matcher += "|" + e.Shell
 		}
 		out = append(out, e)

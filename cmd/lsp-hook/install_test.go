@@ -113,10 +113,10 @@ func TestInstallCLIErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"install"}, "install: want one agent: AGENT (claude, codex, copilot, cursor, gemini, windsurf)"},
+		{[]string{"install"}, "install: want one agent: AGENT (claude, codex, copilot, cursor, gemini, opencode, windsurf)"},
 		{[]string{"uninstall", "claude", "cursor"}, "uninstall: want one agent"},
 		{[]string{"install", "claude", "--user", "--project"}, "--user and --project exclude each other"},
-		{[]string{"install", "emacs", "--root", root}, `unknown agent "emacs" (known: claude, codex, copilot, cursor, gemini, windsurf)`},
+		{[]string{"install", "emacs", "--root", root}, `unknown agent "emacs" (known: claude, codex, copilot, cursor, gemini, opencode, windsurf)`},
 		{[]string{"install", "cursor", "--batch", "--root", root, "--command", "lsp-hook hook cursor"}, "Cursor has no batch hook"},
 		{[]string{"install", "windsurf", "--root", root, "--command", "lsp-hook hook windsurf"}, bad + ": not a valid hooks config: line 4, column 3: invalid character '}'"},
 		{[]string{"uninstall", "windsurf", "--root", root}, bad + ": not a valid hooks config: line 4"},
