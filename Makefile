@@ -23,7 +23,7 @@ build:
 # pyright, typescript and typescript-language-server with npm ci from
 # tools/package-lock.json, clangd, clang and shellcheck from Debian's packages. Stamp files record
 # what was installed so a version bump reinstalls.
-tools: $(TOOLS)/gopls-$(GOPLS_VERSION).stamp $(TOOLS)/npm.stamp apt-tools
+tools: $(TOOLS)/gopls-$(GOPLS_VERSION).stamp $(TOOLS)/npm.stamp $(TOOLS)/agents.stamp apt-tools
 
 $(TOOLS)/gopls-$(GOPLS_VERSION).stamp:
 	mkdir -p $(TOOLS)/bin
@@ -34,6 +34,17 @@ $(TOOLS)/npm.stamp: tools/package.json tools/package-lock.json
 	mkdir -p $(TOOLS)/npm
 	cp tools/package.json tools/package-lock.json $(TOOLS)/npm/
 	cd $(TOOLS)/npm && npm ci --no-audit --no-fund
+	touch $@
+
+# The agent CLIs the real-agent suite (./agentsuite) drives, pinned in
+# tools/agents/package-lock.json, in a directory of their own so that
+# reinstalling them never touches the language servers in $(TOOLS)/npm.
+# Their install scripts do not run (npm's default): each CLI runs from its
+# platform package as installed.
+$(TOOLS)/agents.stamp: tools/agents/package.json tools/agents/package-lock.json
+	mkdir -p $(TOOLS)/agents
+	cp tools/agents/package.json tools/agents/package-lock.json $(TOOLS)/agents/
+	npm ci --prefix $(TOOLS)/agents --no-audit --no-fund
 	touch $@
 
 # clangd, shellcheck (the built-in shell linter the tests run) and clang
