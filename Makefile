@@ -1,6 +1,6 @@
 # lsp-hook — build, test, demo and benchmarks.
 #
-#   make test    install pinned language servers into ./.tools, then go vet (every platform), go test -race, the MCP Inspector check and the Windows unit tests under Wine
+#   make test    install pinned language servers and agent CLIs into ./.tools, then go vet (every platform), go test -race, the MCP Inspector check, the real-agent suite and the Windows unit tests under Wine
 #   make demo    build, then replay recorded Claude Code events against testdata/demo
 #   make soak    the long form of the compiler-judged soak (SOAK_CALLS hook calls, default 1000; SOAK_SEED replays one)
 #   make bench   every bench section against baselines measured in the same run; writes docs/benchmarks.md
@@ -12,7 +12,7 @@ BIN           := $(CURDIR)/bin/lsp-hook
 
 export PATH := $(TOOLS)/bin:$(TOOLS)/npm/node_modules/.bin:$(PATH)
 
-.PHONY: all build tools apt-tools apt-install test soak vet cross wine-test fmt-check demo bench fuzz clean
+.PHONY: all build tools apt-tools apt-install test agents-test soak vet cross wine-test fmt-check demo bench fuzz clean
 
 all: build
 
@@ -116,12 +116,23 @@ wine-test:
 # After go test, the MCP Inspector CLI (pinned in the script) lists
 # `lsp-hook mcp`'s tools; skipped when npx is missing. go test runs the
 # soak's short form (./soak, 208 judged hook calls). cross builds, vets and
-# links the tests of every other platform; wine-test runs the Windows unit
-# tests that Wine can run.
+# links the tests of every other platform; agents-test drives the real
+# agent CLIs (run on its own, outside -race: the suite's time is the CLIs');
+# wine-test runs the Windows unit tests that Wine can run.
 test: tools fmt-check vet cross build
-	LSP_HOOK_REQUIRE_SERVERS=1 $(GO) test -race -count=1 ./...
+	LSP_HOOK_REQUIRE_SERVERS=1 $(GO) test -race -count=1 $$($(GO) list ./... | grep -v /agentsuite$$)
 	./scripts/mcp-inspector-check.sh $(BIN)
+	@$(MAKE) --no-print-directory agents-test
 	@$(MAKE) --no-print-directory wine-test
+
+# The real-agent suite (./agentsuite): each agent CLI of tools/agents,
+# installed by `make tools`, driven against a scripted model on 127.0.0.1;
+# a CLI that is missing fails the run (LSP_HOOK_REQUIRE_AGENTS=1) instead
+# of skipping. AGENTS_FLAGS adds go test flags, e.g. -run TestAgents/claude
+# or -args -record (rewrites testdata/agents/<agent>/cli-*.json).
+AGENTS_FLAGS ?=
+agents-test: tools
+	LSP_HOOK_REQUIRE_AGENTS=1 LSP_HOOK_REQUIRE_SERVERS=1 $(GO) test -count=1 -timeout 5m ./agentsuite $(AGENTS_FLAGS)
 
 # The soak's long form: SOAK_CALLS hook calls over Go, Python, TypeScript
 # and C, every answer judged against the compiler (soak/doc.go). A random

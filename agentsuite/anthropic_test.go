@@ -1,0 +1,91 @@
+package agentsuite
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// anthropic is the Anthropic Messages API (POST /v1/messages) as Claude
+// Code uses it: streaming server-sent events when the request says
+// "stream": true, one JSON message otherwise. Events and fields follow
+// https://docs.anthropic.com/en/api/messages-streaming (message_start,
+// content_block_start/delta/stop with text_delta or input_json_delta,
+// message_delta with stop_reason, message_stop).
+type anthropic struct{}
+
+var _ dialect = anthropic{}
+
+// isTurn: a main-loop request offers the agent's Write tool; titles,
+// quota probes and summaries offer no tools.
+func (anthropic) isTurn(path string, body map[string]any) bool {
+	if !strings.HasSuffix(path, "/v1/messages") {
+		return false
+	}
+	tools, _ := body["tools"].([]any)
+	for _, t := range tools {
+		if m, _ := t.(map[string]any); m != nil && m["name"] == "Write" {
+			return true
+		}
+	}
+	return false
+}
+
+// reply writes s as one assistant message: a tool_use block
+// (stop_reason tool_use) or a text block (end_turn).
+func (a anthropic) reply(w http.ResponseWriter, body map[string]any, s step, n int) {
+	id := "msg_script_" + strconv.Itoa(n)
+	if s.Tool == "" {
+		a.message(w, body, id, map[string]any{"type": "text", "text": s.Text}, s.Text, "end_turn")
+		return
+	}
+	block := map[string]any{"type": "tool_use", "id": "toolu_script_" + strconv.Itoa(n), "name": s.Tool, "input": s.Args}
+	a.message(w, body, id, block, mustJSON(s.Args), "tool_use")
+}
+
+// side answers with a short text message.
+func (a anthropic) side(w http.ResponseWriter, path string, body map[string]any) {
+	if !strings.HasSuffix(path, "/v1/messages") {
+		if strings.HasSuffix(path, "/count_tokens") {
+			writeJSON(w, map[string]any{"input_tokens": 100})
+			return
+		}
+		http.NotFound(w, nil)
+		return
+	}
+	a.message(w, body, "msg_side", map[string]any{"type": "text", "text": "ok"}, "ok", "end_turn")
+}
+
+// message writes one assistant message holding block; delta is the text
+// or the tool input JSON streamed in one delta event.
+func (anthropic) message(w http.ResponseWriter, body map[string]any, id string, block map[string]any, delta, stop string) {
+	model, _ := body["model"].(string)
+	usage := map[string]any{"input_tokens": 100, "output_tokens": 10}
+	if stream, _ := body["stream"].(bool); !stream {
+		writeJSON(w, map[string]any{"id": id, "type": "message", "role": "assistant", "model": model,
+			"content": []any{block}, "stop_reason": stop, "stop_sequence": nil, "usage": usage})
+		return
+	}
+	sseStart(w)
+	sseEvent(w, "message_start", map[string]any{"type": "message_start", "message": map[string]any{
+		"id": id, "type": "message", "role": "assistant", "model": model, "content": []any{},
+		"stop_reason": nil, "stop_sequence": nil, "usage": map[string]any{"input_tokens": 100, "output_tokens": 1}}})
+	start := map[string]any{}
+	for k, v := range block {
+		start[k] = v
+	}
+	var d map[string]any
+	if block["type"] == "tool_use" {
+		start["input"] = map[string]any{}
+		d = map[string]any{"type": "input_json_delta", "partial_json": delta}
+	} else {
+		start["text"] = ""
+		d = map[string]any{"type": "text_delta", "text": delta}
+	}
+	sseEvent(w, "content_block_start", map[string]any{"type": "content_block_start", "index": 0, "content_block": start})
+	sseEvent(w, "content_block_delta", map[string]any{"type": "content_block_delta", "index": 0, "delta": d})
+	sseEvent(w, "content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
+	sseEvent(w, "message_delta", map[string]any{"type": "message_delta",
+		"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil}, "usage": map[string]any{"output_tokens": 10}})
+	sseEvent(w, "message_stop", map[string]any{"type": "message_stop"})
+}
