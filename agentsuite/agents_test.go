@@ -2,6 +2,8 @@ package agentsuite
 
 import (
 	"encoding/json"
+	"fmt"
+	"html"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -24,9 +26,13 @@ type agent struct {
 	// trust) into the session's home and workspace, after `lsp-hook
 	// install`, and returns the command line and extra environment.
 	setup func(s *session, modelURL string) (args, env []string)
-	// readable turns the lint block into what the model should read from
-	// this agent ("" for the block as is).
-	readable func(block string) string
+	// verbatim: the model reads the lint block exactly as lsp-hook renders
+	// it (DESIGN.md); otherwise the agent has its own rendering, judged by
+	// judgeReadable.
+	verbatim bool
+	// pending names the product change an agent still waits for
+	// (judgeReadable logs its failures instead of failing).
+	pending string
 	// recordOnly: drive the CLI and record what it sends, but do not judge
 	// the blocks (the product side is not there yet).
 	recordOnly bool
@@ -38,6 +44,7 @@ const prompt = "Create main.go as planned, then edit it, then rewrite it cleanly
 // agents is the table of CLIs, in priority order.
 var agents = []agent{
 	claudeAgent,
+	geminiAgent,
 }
 
 // TestAgents runs every CLI's scripted session and judges each request
@@ -59,7 +66,7 @@ func runAgent(t *testing.T, a agent, exe string) {
 	m := newModelServer(t, a.dialect(), script, filepath.Join(s.ws, "main.go"), s.logDir)
 	args, env := a.setup(s, m.URL())
 	r := s.run(exe, args, env, "")
-	t.Logf("%s ran %s (exit: %v)", a.name, r.elapsed.Round(time.Millisecond), r.err)
+	t.Logf("%s ran %s (exit: %v); model requests: %v", a.name, r.elapsed.Round(time.Millisecond), r.err, m.Paths())
 	turns := m.Turns()
 	if t.Failed() || r.err != nil || len(turns) < len(script) {
 		t.Errorf("%s: %d of %d scripted turns reached the model (exit: %v); requests: %v\nstdout:\n%s\nstderr:\n%s\nrequest bodies in %s",
@@ -80,52 +87,79 @@ func runAgent(t *testing.T, a agent, exe string) {
 	}
 }
 
-// judge checks the request after each tool call: the compiler's block,
-// once, after a broken write or edit; no block after a clean one. It logs
-// the gap from the tool call to that request (the first is cold).
+// judge checks the request after each tool call: the compiler's errors,
+// once each, after a broken write or edit, in a block the model reads
+// without entities; no block after a clean one. It logs the gap from the
+// tool call to that request (the first is cold).
 func judge(t *testing.T, a agent, script []step, turns []turn) {
 	t.Helper()
 	for i := 1; i < len(turns) && i < len(script); i++ {
-		prev, cur := turns[i-1], turns[i]
+		prev, cur, name := turns[i-1], turns[i], script[i-1].Name
 		label := "warm"
 		if i == 1 {
 			label = "cold"
 		}
-		t.Logf("%s %s: %s → next request %s (%s)", a.name, script[i-1].Name, script[i-1].Tool, cur.Gap.Round(time.Millisecond), label)
-		want := expectedBlock(t, cur.File, mainCode)
+		t.Logf("%s %s: %s → next request %s (%s)", a.name, name, script[i-1].Tool, cur.Gap.Round(time.Millisecond), label)
 		if i == 1 {
 			t.Logf("%s: what the model read after the first %s:\n%s", a.name, script[0].Tool, around(cur.Text, blockMarker))
 		}
+		want := expectedBlock(t, cur.File, mainCode)
 		added := strings.Count(cur.Text, blockMarker) - strings.Count(prev.Text, blockMarker)
 		if a.recordOnly {
-			t.Logf("%s after %s: %d new block(s); compiler's block:\n%s", a.name, script[i-1].Name, added, want)
+			t.Logf("%s after %s: %d new block(s); the compiler's block:\n%s", a.name, name, added, want)
 			continue
 		}
 		if want == "" {
 			if added != 0 {
-				t.Errorf("%s after the clean %s: %d new lint block(s), want none:\n%s", a.name, script[i-1].Name, added, newText(prev.Text, cur.Text))
+				t.Errorf("%s after the clean %s: %d new lint block(s), want none:\n%s", a.name, name, added, around(cur.Text, blockMarker))
 			}
 			continue
 		}
-		if a.readable != nil {
-			want = a.readable(want)
+		if added != 1 {
+			t.Errorf("%s after %s: %d new lint blocks, want 1:\n%s", a.name, name, added, around(cur.Text, blockMarker))
 		}
-		n := strings.Count(cur.Text, want) - strings.Count(prev.Text, want)
-		if n != 1 || added != 1 {
-			t.Errorf("%s after %s: the compiler's block arrived %d time(s) (%d new blocks), want once:\n--- want\n%s\n--- new text of the request\n%s",
-				a.name, script[i-1].Name, n, added, want, newText(prev.Text, cur.Text))
+		if a.verbatim {
+			if n := strings.Count(cur.Text, want) - strings.Count(prev.Text, want); n != 1 {
+				t.Errorf("%s after %s: the compiler's block arrived %d time(s), want once:\n--- want\n%s\n--- what the model read\n%s",
+					a.name, name, n, want, around(cur.Text, blockMarker))
+			}
+			continue
 		}
+		judgeReadable(t, a, name, want, prev.Text, cur.Text)
 	}
 }
 
-// newText is what cur holds beyond prev's text, for messages: the suffix
-// after their common prefix, or all of cur.
-func newText(prev, cur string) string {
-	i := 0
-	for i < len(prev) && i < len(cur) && prev[i] == cur[i] {
-		i++
+// judgeReadable checks an agent that renders the block its own way: each
+// error line of the compiler's block arrives once, and the text around it
+// holds no HTML entity. While a.pending names the product change that
+// makes it so, a failure is logged, and a pass is an error (the marker is
+// out of date).
+func judgeReadable(t *testing.T, a agent, name, want, prev, cur string) {
+	t.Helper()
+	var problems []string
+	for _, line := range strings.Split(want, "\n") {
+		if !strings.HasPrefix(line, "ERROR [") {
+			continue
+		}
+		plain := html.UnescapeString(line) // the model should read the message as the compiler wrote it
+		if n := strings.Count(cur, plain) - strings.Count(prev, plain); n != 1 {
+			problems = append(problems, fmt.Sprintf("%q arrived %d time(s), want once", plain, n))
+		}
 	}
-	return tail(cur[i:])
+	near := around(cur, blockMarker)
+	for _, e := range []string{"&lt;", "&gt;", "&amp;", "&quot;"} {
+		if strings.Contains(near, e) {
+			problems = append(problems, "the model reads the entity "+e)
+		}
+	}
+	switch {
+	case len(problems) > 0 && a.pending != "":
+		t.Logf("%s after %s: KNOWN GAP (%s): %s\n%s", a.name, name, a.pending, strings.Join(problems, "; "), near)
+	case len(problems) > 0:
+		t.Errorf("%s after %s: %s\n--- the compiler's block\n%s\n--- what the model read\n%s", a.name, name, strings.Join(problems, "; "), want, near)
+	case a.pending != "":
+		t.Errorf("%s after %s: the block arrives readable now: remove pending %q from the agent's row", a.name, name, a.pending)
+	}
 }
 
 // around returns the part of s from 300 bytes before the last marker to
@@ -201,7 +235,7 @@ func slug(s string) string {
 // (https://code.claude.com/docs/en/headless); Write and Edit run under
 // --permission-mode acceptEdits.
 var claudeAgent = agent{
-	name: "claude", exe: "claude",
+	name: "claude", exe: "claude", verbatim: true,
 	dialect: func() dialect { return anthropic{} },
 	script: func(ws string) []step {
 		p := filepath.Join(ws, "main.go")
@@ -222,5 +256,44 @@ var claudeAgent = agent{
 				"DISABLE_ERROR_REPORTING=1",
 				"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
 			}
+	},
+}
+
+// geminiAgent is Gemini CLI: `gemini -p` with an API key against
+// GOOGLE_GEMINI_BASE_URL (settings security.auth.selectedType
+// gemini-api-key). Its trust step is the one its folder-trust dialog
+// takes: the workspace as TRUST_FOLDER in ~/.gemini/trustedFolders.json
+// (https://geminicli.com/docs/cli/trusted-folders); the project's hooks
+// are then trusted at first sight with a warning. write_file and replace
+// run under --approval-mode auto_edit.
+var geminiAgent = agent{
+	name: "gemini", exe: "gemini",
+	// Gemini CLI HTML-escapes additionalContext inside <hook_context>.
+	pending: "issue 15 item 2: Gemini's block readable",
+	dialect: func() dialect { return geminiAPI{} },
+	script: func(ws string) []step {
+		p := filepath.Join(ws, "main.go")
+		return []step{
+			{Name: "write", Tool: "write_file", Args: map[string]any{"file_path": p, "content": brokenMain}},
+			{Name: "edit", Tool: "replace", Args: map[string]any{"file_path": p, "old_string": editOld, "new_string": editNew,
+				"instruction": "In main, set n to 7 and copy it into a string s."}},
+			{Name: "clean", Tool: "write_file", Args: map[string]any{"file_path": p, "content": cleanMain}},
+			{Name: "done", Text: "Done."},
+		}
+	},
+	setup: func(s *session, url string) ([]string, []string) {
+		dir := filepath.Join(s.home, ".gemini")
+		writeFile(s.t, filepath.Join(dir, "settings.json"), mustJSON(map[string]any{
+			"security": map[string]any{
+				"auth":        map[string]any{"selectedType": "gemini-api-key"},
+				"folderTrust": map[string]any{"enabled": true},
+			},
+			"general":   map[string]any{"enableAutoUpdate": false, "enableAutoUpdateNotification": false},
+			"privacy":   map[string]any{"usageStatisticsEnabled": false},
+			"telemetry": map[string]any{"enabled": false},
+		}))
+		writeFile(s.t, filepath.Join(dir, "trustedFolders.json"), mustJSON(map[string]any{s.ws: "TRUST_FOLDER"}))
+		return []string{"-p", prompt, "--approval-mode", "auto_edit"},
+			[]string{"GEMINI_API_KEY=agentsuite-dummy", "GOOGLE_GEMINI_BASE_URL=" + url}
 	},
 }

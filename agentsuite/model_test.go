@@ -114,7 +114,7 @@ func (m *modelServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	m.mu.Lock()
 	m.seq++
 	seq := m.seq
-	m.paths = append(m.paths, r.Method+" "+r.URL.Path)
+	m.paths = append(m.paths, time.Now().Format("15:04:05.000")+" "+r.Method+" "+r.URL.Path)
 	isTurn := body != nil && m.dialect.isTurn(r.URL.Path, body)
 	var s step
 	n := len(m.turns)
