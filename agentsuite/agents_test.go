@@ -46,6 +46,7 @@ var agents = []agent{
 	claudeAgent,
 	geminiAgent,
 	codexAgent,
+	copilotAgent,
 }
 
 // TestAgents runs every CLI's scripted session and judges each request
@@ -69,6 +70,11 @@ func runAgent(t *testing.T, a agent, exe string) {
 	r := s.run(exe, args, env, "")
 	t.Logf("%s ran %s (exit: %v); model requests: %v", a.name, r.elapsed.Round(time.Millisecond), r.err, m.Paths())
 	turns := m.Turns()
+	if len(turns) > 0 {
+		var body map[string]any
+		_ = json.Unmarshal(turns[0].Body, &body)
+		t.Logf("%s offers the model: %v", a.name, toolNames(body))
+	}
 	if t.Failed() || r.err != nil || len(turns) < len(script) {
 		t.Errorf("%s: %d of %d scripted turns reached the model (exit: %v); requests: %v\nstdout:\n%s\nstderr:\n%s\nrequest bodies in %s",
 			a.name, len(turns), len(script), r.err, m.Paths(), tail(r.stdout), tail(r.stderr), s.logDir)
@@ -81,6 +87,11 @@ func runAgent(t *testing.T, a agent, exe string) {
 		record(t, a.name, s.ws, pl)
 	}
 	judge(t, a, script, turns)
+	if a.recordOnly && len(turns) > 0 {
+		last := turns[len(turns)-1]
+		t.Logf("%s: the model's last request (%d in all) holds %d lint block(s):\n%s",
+			a.name, len(turns), strings.Count(last.Text, blockMarker), around(last.Text, blockMarker))
+	}
 	for _, out := range []string{r.stdout, r.stderr} {
 		if strings.Contains(out, blockMarker) || strings.Contains(strings.ToLower(out), "hook error") {
 			t.Errorf("%s showed the user hook output:\n%s", a.name, tail(out))
@@ -346,5 +357,44 @@ enabled = false
 		return []string{"exec", "--trust", "--dangerously-bypass-hook-trust", "--skip-git-repo-check",
 				"--sandbox", "workspace-write", "--color", "never", prompt},
 			[]string{"CODEX_HOME=" + codexHome, "AGENTSUITE_API_KEY=agentsuite-dummy"}
+	},
+}
+
+// copilotModel is a model Copilot CLI offers its create and edit tools
+// to (with GPT-5 models it offers apply_patch only).
+const copilotModel = "gpt-4.1"
+
+// copilotAgent is Copilot CLI: `copilot -p` with a bring-your-own
+// provider (COPILOT_PROVIDER_BASE_URL, type openai, Chat Completions) in
+// offline mode (no GitHub sign-in, telemetry or update). Its trust step is
+// --trust-folder: in -p mode repository hooks load only for a trusted
+// folder (`copilot help environment`, `copilot --help`). The block's
+// delivery is being changed (issue 15 item 2), so the run is recorded,
+// not judged.
+var copilotAgent = agent{
+	name: "copilot", exe: "copilot", recordOnly: true,
+	dialect: func() dialect { return chatAPI{writeTool: "create"} },
+	script: func(ws string) []step {
+		p := filepath.Join(ws, "main.go")
+		return []step{
+			{Name: "write", Tool: "create", Args: map[string]any{"path": p, "file_text": brokenMain}},
+			{Name: "edit", Tool: "edit", Args: map[string]any{"path": p, "old_str": editOld, "new_str": editNew}},
+			// create refuses an existing file: the clean rewrite is an edit.
+			{Name: "clean", Tool: "edit", Args: map[string]any{"path": p, "old_str": cleanOld, "new_str": cleanNew}},
+			{Name: "done", Text: "Done."},
+		}
+	},
+	setup: func(s *session, url string) ([]string, []string) {
+		return []string{"-p", prompt, "--allow-all-tools", "--trust-folder", "--no-auto-update", "--silent",
+				"--model", copilotModel, "--log-dir", filepath.Join(s.home, "copilot-logs")},
+			[]string{
+				"COPILOT_HOME=" + filepath.Join(s.home, ".copilot"),
+				"COPILOT_PROVIDER_BASE_URL=" + url + "/v1",
+				"COPILOT_PROVIDER_TYPE=openai",
+				"COPILOT_PROVIDER_API_KEY=agentsuite-dummy",
+				"COPILOT_MODEL=" + copilotModel,
+				"COPILOT_OFFLINE=true",
+				"COPILOT_AUTO_UPDATE=false",
+			}
 	},
 }

@@ -20,6 +20,10 @@ const (
 	// makes another one (an int assigned to a string).
 	editOld = "\tvar n int = \"seven\"\n"
 	editNew = "\tvar n int = 7\n\tvar s string = n\n\t_ = s\n"
+	// cleanOld and cleanNew turn the edited file into cleanMain, for an
+	// agent whose write tool refuses an existing file.
+	cleanOld = "\tvar n int = 7\n\tvar s string = n\n\t_ = s\n\tfmt.Println(n, greeting())\n"
+	cleanNew = "\tfmt.Println(7, greeting())\n"
 	// cleanMain is the last write: no error at all.
 	cleanMain = "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(7, greeting())\n}\n"
 	// mainCode is gopls's code for both errors (the compiler prints none).
