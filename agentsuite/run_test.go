@@ -3,6 +3,7 @@ package agentsuite
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -97,18 +98,18 @@ func writeFile(t *testing.T, path, content string) {
 	}
 }
 
-// lspHook runs the real lsp-hook with args in the workspace, failing the
-// test when it fails.
-func (s *session) lspHook(args ...string) string {
+// lspHook runs the real lsp-hook with args in the workspace and returns
+// what it printed, with an error when it fails.
+func (s *session) lspHook(args ...string) (string, error) {
 	s.t.Helper()
 	cmd := exec.Command(realBin, args...)
 	cmd.Dir = s.ws
 	cmd.Env = s.env
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		s.t.Fatalf("lsp-hook %s: %v\n%s", strings.Join(args, " "), err, out)
+		return string(out), fmt.Errorf("running lsp-hook %s: %w\n%s", strings.Join(args, " "), err, out)
 	}
-	return string(out)
+	return string(out), nil
 }
 
 // stopDaemon stops the workspace's daemon (and its gopls), if one started.
