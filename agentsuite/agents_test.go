@@ -90,7 +90,7 @@ func runAgent(t *testing.T, a agent, exe string) {
 	}
 	pl := s.payloads()
 	for _, p := range pl {
-		t.Logf("hook payload (lsp-hook %s): %s", p.Args, p.JSON)
+		t.Logf("hook payload (lsp-hook %s, ran %s): %s", p.Args, p.Took.Round(time.Millisecond), p.JSON)
 	}
 	if *recordFlag {
 		record(t, a.name, s.ws, pl)

@@ -44,11 +44,12 @@ func newSession(t *testing.T) *session {
 	}
 	writeFile(t, filepath.Join(s.ws, "go.mod"), "module example.com/agentdemo\n\ngo 1.22\n")
 	writeFile(t, filepath.Join(s.ws, "helper.go"), "package main\n\n// greeting is what main prints.\nfunc greeting() string { return \"hello\" }\n")
-	// The wrapper keeps each payload and its arguments, then runs the real
-	// binary on the same stdin: the agent's hook runs `lsp-hook hook
-	// <agent>` by name, and this is the lsp-hook on its PATH.
-	wrapper := "#!/bin/sh\nf=\"" + s.capture + "/$(date +%s%N)-$$\"\ncat > \"$f.json\"\nprintf '%s\\n' \"$*\" > \"$f.args\"\nexec " +
-		realBin + " \"$@\" < \"$f.json\"\n"
+	// The wrapper keeps each payload, its arguments and the real binary's
+	// start and end (ns), and runs the real binary on the same stdin: the
+	// agent's hook runs `lsp-hook hook <agent>` by name, and this is the
+	// lsp-hook on its PATH.
+	wrapper := "#!/bin/sh\nf=\"" + s.capture + "/$(date +%s%N)-$$\"\ncat > \"$f.json\"\nprintf '%s\\n' \"$*\" > \"$f.args\"\n" +
+		"start=$(date +%s%N)\n" + realBin + " \"$@\" < \"$f.json\"\nrc=$?\necho \"$start $(date +%s%N)\" > \"$f.time\"\nexit $rc\n"
 	if err := os.WriteFile(filepath.Join(s.binDir, "lsp-hook"), []byte(wrapper), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -154,8 +155,9 @@ func (s *session) run(exe string, args []string, extra []string, stdin string) r
 
 // payload is one hook call the wrapper recorded.
 type payload struct {
-	Args string // the lsp-hook arguments
-	JSON []byte // stdin
+	Args string        // the lsp-hook arguments
+	JSON []byte        // stdin
+	Took time.Duration // the hook process's run time (0 when unknown)
 }
 
 // payloads returns the recorded hook calls in order.
@@ -171,8 +173,16 @@ func (s *session) payloads() []payload {
 		if err != nil {
 			s.t.Fatal(err)
 		}
-		a, _ := os.ReadFile(strings.TrimSuffix(f, ".json") + ".args")
-		out = append(out, payload{Args: strings.TrimSpace(string(a)), JSON: b})
+		base := strings.TrimSuffix(f, ".json")
+		a, _ := os.ReadFile(base + ".args")
+		p := payload{Args: strings.TrimSpace(string(a)), JSON: b}
+		if tm, err := os.ReadFile(base + ".time"); err == nil {
+			var start, end int64
+			if _, err := fmt.Sscan(string(tm), &start, &end); err == nil {
+				p.Took = time.Duration(end - start)
+			}
+		}
+		out = append(out, p)
 	}
 	return out
 }
