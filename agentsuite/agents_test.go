@@ -1,6 +1,7 @@
 package agentsuite
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -93,7 +94,7 @@ func runAgent(t *testing.T, a agent, exe string) {
 		t.Logf("hook payload (lsp-hook %s, ran %s): %s", p.Args, p.Took.Round(time.Millisecond), p.JSON)
 	}
 	if *recordFlag {
-		record(t, a.name, s.ws, pl)
+		record(t, a.name, s, script, pl)
 	}
 	judge(t, a, script, turns)
 	if a.recordOnly && len(turns) > 0 {
@@ -201,33 +202,46 @@ func tail(s string) string {
 	return s
 }
 
-// record writes each distinct hook payload into
-// testdata/agents/<agent>/cli-<event>-<tool>.json, the workspace path as
-// {{ROOT}} (the form of the hand-made payloads beside them).
-func record(t *testing.T, name, ws string, pl []payload) {
+// record writes each hook payload into testdata/agents/<agent>/ as
+// cli-<event>-<step>.json (a tool's event, named after the script's step
+// that made it) or cli-<event>.json, in the form of the hand-made payloads
+// beside them: the workspace as {{ROOT}}, the home directory as /home/dev.
+func record(t *testing.T, name string, s *session, script []step, pl []payload) {
 	t.Helper()
 	dir := filepath.Join(moduleRoot, "testdata", "agents", name)
-	seen := map[string]int{}
+	tools := 0
 	for _, p := range pl {
 		var ev map[string]any
 		if err := json.Unmarshal(p.JSON, &ev); err != nil {
 			t.Errorf("hook payload is not a JSON object: %v\n%s", err, p.JSON)
 			continue
 		}
-		key := slug(firstString(ev, "hook_event_name", "hookEventName", "event")) + "-" +
-			slug(firstString(ev, "tool_name", "toolName", "tool"))
-		seen[key]++
-		if seen[key] > 1 {
-			key += "-" + string(rune('0'+seen[key]))
+		event := firstString(ev, "hook_event_name", "hookEventName")
+		_, hasTool := ev["tool_name"]
+		if _, ok := ev["toolName"]; ok {
+			hasTool = true
 		}
-		var pretty strings.Builder
-		enc := json.NewEncoder(&pretty)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(ev); err != nil {
+		switch {
+		case event != "":
+		case hasTool: // Copilot's own event names are not in its payloads
+			event = "postToolUse"
+		case ev["stopReason"] != nil:
+			event = "agentStop"
+		default:
+			event = "unknown"
+		}
+		key := slug(event)
+		if hasTool {
+			key += "-" + script[min(tools, len(script)-1)].Name
+			tools++
+		}
+		var pretty bytes.Buffer // the CLI's own field order and escapes
+		if err := json.Indent(&pretty, bytes.TrimSpace(p.JSON), "", "  "); err != nil {
 			t.Fatal(err)
 		}
-		text := strings.ReplaceAll(pretty.String(), ws, "{{ROOT}}")
+		pretty.WriteByte('\n')
+		text := strings.NewReplacer(s.ws, "{{ROOT}}", s.home, "/home/dev",
+			strings.ReplaceAll(s.ws, "/", "-"), "-demo").Replace(pretty.String())
 		writeFile(t, filepath.Join(dir, "cli-"+key+".json"), text)
 	}
 }
@@ -239,7 +253,7 @@ func firstString(ev map[string]any, keys ...string) string {
 			return v
 		}
 	}
-	return "none"
+	return ""
 }
 
 // nonWord matches what a file name slug leaves out.

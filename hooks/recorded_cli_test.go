@@ -1,0 +1,52 @@
+package hooks
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRecordedCLIPayloads decodes every payload a real agent CLI sent to
+// its hook in the real-agent suite (testdata/agents/<agent>/cli-*.json,
+// written by `go test ./agentsuite -args -record`): a tool's event is one
+// change of {{ROOT}}/main.go, Copilot's agentStop takes the spool.
+func TestRecordedCLIPayloads(t *testing.T) {
+	adapters := map[string]Adapter{"claude": Claude{}, "gemini": Gemini{}, "codex": Codex{}, "copilot": Copilot{}}
+	files, err := filepath.Glob("../testdata/agents/*/cli-*.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Skip("no recorded CLI payloads (go test ./agentsuite -args -record writes them)")
+	}
+	const root = "/ws"
+	for _, f := range files {
+		agent := filepath.Base(filepath.Dir(f))
+		t.Run(agent+"/"+filepath.Base(f), func(t *testing.T) {
+			a, ok := adapters[agent]
+			if !ok {
+				t.Fatalf("no adapter for %s", agent)
+			}
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := strings.ReplaceAll(string(b), "{{ROOT}}", root)
+			ev, err := a.Decode(strings.NewReader(in))
+			if err != nil {
+				t.Fatalf("decoding: %v", err)
+			}
+			checkEvent(t, in, ev)
+			if strings.Contains(f, "agent-stop") {
+				if ev.Spool != SpoolTake || len(ev.Changes) != 0 {
+					t.Errorf("agentStop: spool %d with %d changes, want SpoolTake (%d) and none", ev.Spool, len(ev.Changes), SpoolTake)
+				}
+				return
+			}
+			if len(ev.Changes) != 1 || ev.Changes[0].Path != root+"/main.go" {
+				t.Fatalf("changes = %+v, want one of %s/main.go", ev.Changes, root)
+			}
+		})
+	}
+}
