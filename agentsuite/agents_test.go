@@ -7,6 +7,7 @@ import (
 	"html"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +17,10 @@ import (
 type agent struct {
 	// name is lsp-hook's name for it (install and hook).
 	name string
+	// row names the test when one agent has several rows ("" for name).
+	row string
+	// install are more `lsp-hook install` flags (--batch).
+	install []string
 	// exe is its program in .tools/agents/node_modules/.bin.
 	exe string
 	// dialect is the provider API its model requests use.
@@ -45,6 +50,7 @@ const prompt = "Create main.go as planned, then edit it, then rewrite it cleanly
 // agents is the table of CLIs, in priority order.
 var agents = []agent{
 	claudeAgent,
+	claudeBatchAgent,
 	geminiAgent,
 	codexAgent,
 	copilotAgent,
@@ -55,7 +61,11 @@ var agents = []agent{
 // that follows a tool call.
 func TestAgents(t *testing.T) {
 	for _, a := range agents {
-		t.Run(a.name, func(t *testing.T) {
+		row := a.row
+		if row == "" {
+			row = a.name
+		}
+		t.Run(row, func(t *testing.T) {
 			exe := requireAgent(t, a.exe)
 			runAgent(t, a, exe)
 		})
@@ -65,7 +75,7 @@ func TestAgents(t *testing.T) {
 // runAgent is one CLI's session: set up, run, judge, record.
 func runAgent(t *testing.T, a agent, exe string) {
 	s := newSession(t)
-	out, err := s.lspHook("install", a.name, "--project")
+	out, err := s.lspHook(append([]string{"install", a.name, "--project"}, a.install...)...)
 	switch {
 	case err != nil && a.recordOnly:
 		t.Logf("%s: no hook installed (the product side is not there yet): %v", a.name, err)
@@ -209,6 +219,15 @@ func tail(s string) string {
 func record(t *testing.T, name string, s *session, script []step, pl []payload) {
 	t.Helper()
 	dir := filepath.Join(moduleRoot, "testdata", "agents", name)
+	var calls []string // the step of each tool call, in order
+	for _, st := range script {
+		for range 1 + len(st.Also) {
+			if st.Tool != "" {
+				calls = append(calls, st.Name)
+			}
+		}
+	}
+	seen := map[string]int{}
 	tools := 0
 	for _, p := range pl {
 		var ev map[string]any
@@ -231,9 +250,12 @@ func record(t *testing.T, name string, s *session, script []step, pl []payload) 
 			event = "unknown"
 		}
 		key := slug(event)
-		if hasTool {
-			key += "-" + script[min(tools, len(script)-1)].Name
+		if hasTool && tools < len(calls) {
+			key += "-" + calls[tools]
 			tools++
+		}
+		if seen[key]++; seen[key] > 1 {
+			key += "-" + strconv.Itoa(seen[key])
 		}
 		var pretty bytes.Buffer // the CLI's own field order and escapes
 		if err := json.Indent(&pretty, bytes.TrimSpace(p.JSON), "", "  "); err != nil {
@@ -292,6 +314,26 @@ var claudeAgent = agent{
 				"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
 			}
 	},
+}
+
+// notesJSON is a valid JSON file the batch writes beside main.go.
+const notesJSON = "{\"todo\": [\"print n\"]}\n"
+
+// claudeBatchAgent is Claude Code with PostToolBatch installed too
+// (install --batch): one reply writes main.go (a type error) and
+// notes.json (valid) at once; main.go's block reaches the model once,
+// though PostToolUse and PostToolBatch both see the write.
+var claudeBatchAgent = agent{
+	name: "claude", row: "claude-batch", exe: "claude", verbatim: true, install: []string{"--batch"},
+	dialect: func() dialect { return anthropic{} },
+	script: func(ws string) []step {
+		return []step{
+			{Name: "batch", Tool: "Write", Args: map[string]any{"file_path": filepath.Join(ws, "main.go"), "content": brokenMain},
+				Also: []step{{Tool: "Write", Args: map[string]any{"file_path": filepath.Join(ws, "notes.json"), "content": notesJSON}}}},
+			{Name: "done", Text: "Done."},
+		}
+	},
+	setup: claudeAgent.setup,
 }
 
 // geminiAgent is Gemini CLI: `gemini -p` with an API key against

@@ -30,6 +30,9 @@ type step struct {
 	Args map[string]any
 	// Text is the final text when Tool is "".
 	Text string
+	// Also are more tool calls in the same reply, run as one batch (only
+	// the Anthropic dialect writes them).
+	Also []step
 }
 
 // A dialect is one provider API as far as an agent CLI needs it: which
