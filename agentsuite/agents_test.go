@@ -353,7 +353,7 @@ var geminiAgent = agent{
 		return []step{
 			{Name: "write", Tool: "write_file", Args: map[string]any{"file_path": p, "content": brokenMain}},
 			{Name: "edit", Tool: "replace", Args: map[string]any{"file_path": p, "old_string": editOld, "new_string": editNew,
-				"instruction": "In main, set n to 7 and copy it into a string s."}},
+				"instruction": "In main, set n to 7 and declare a receive-only channel c."}},
 			{Name: "clean", Tool: "write_file", Args: map[string]any{"file_path": p, "content": cleanMain}},
 			{Name: "done", Text: "Done."},
 		}
@@ -379,8 +379,8 @@ var geminiAgent = agent{
 // relative to the working directory).
 const (
 	patchAdd   = "*** Begin Patch\n*** Add File: main.go\n+package main\n+\n+import \"fmt\"\n+\n+func main() {\n+\tvar n int = \"seven\"\n+\tfmt.Println(n, greeting())\n+}\n*** End Patch\n"
-	patchEdit  = "*** Begin Patch\n*** Update File: main.go\n@@\n func main() {\n-\tvar n int = \"seven\"\n+\tvar n int = 7\n+\tvar s string = n\n+\t_ = s\n \tfmt.Println(n, greeting())\n*** End Patch\n"
-	patchClean = "*** Begin Patch\n*** Update File: main.go\n@@\n func main() {\n-\tvar n int = 7\n-\tvar s string = n\n-\t_ = s\n-\tfmt.Println(n, greeting())\n+\tfmt.Println(7, greeting())\n }\n*** End Patch\n"
+	patchEdit  = "*** Begin Patch\n*** Update File: main.go\n@@\n func main() {\n-\tvar n int = \"seven\"\n+\tvar n int = 7\n+\tvar c <-chan string = make(chan int)\n+\t_ = c\n \tfmt.Println(n, greeting())\n*** End Patch\n"
+	patchClean = "*** Begin Patch\n*** Update File: main.go\n@@\n func main() {\n-\tvar n int = 7\n-\tvar c <-chan string = make(chan int)\n-\t_ = c\n-\tfmt.Println(n, greeting())\n+\tfmt.Println(7, greeting())\n }\n*** End Patch\n"
 )
 
 // codexModel is a model Codex offers apply_patch to (with a model it does

@@ -17,12 +17,13 @@ const (
 	// brokenMain is the first write: a string assigned to an int.
 	brokenMain = "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tvar n int = \"seven\"\n\tfmt.Println(n, greeting())\n}\n"
 	// editOld and editNew are the edit: it fixes the first error and
-	// makes another one (an int assigned to a string).
+	// makes another one, whose message holds < (a channel of the wrong
+	// element type assigned to a receive-only channel).
 	editOld = "\tvar n int = \"seven\"\n"
-	editNew = "\tvar n int = 7\n\tvar s string = n\n\t_ = s\n"
+	editNew = "\tvar n int = 7\n\tvar c <-chan string = make(chan int)\n\t_ = c\n"
 	// cleanOld and cleanNew turn the edited file into cleanMain, for an
 	// agent whose write tool refuses an existing file.
-	cleanOld = "\tvar n int = 7\n\tvar s string = n\n\t_ = s\n\tfmt.Println(n, greeting())\n"
+	cleanOld = "\tvar n int = 7\n\tvar c <-chan string = make(chan int)\n\t_ = c\n\tfmt.Println(n, greeting())\n"
 	cleanNew = "\tfmt.Println(7, greeting())\n"
 	// cleanMain is the last write: no error at all.
 	cleanMain = "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(7, greeting())\n}\n"
