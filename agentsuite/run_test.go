@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -139,17 +138,14 @@ func (s *session) run(exe string, args []string, extra []string, stdin string) r
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Dir = s.ws
 	cmd.Env = append(append(append([]string(nil), s.env...), "PWD="+s.ws), extra...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	ownGroup(cmd)
 	cmd.WaitDelay = 5 * time.Second
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	start := time.Now()
 	err := cmd.Run()
-	if cmd.Process != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // leftovers of the CLI's group
-	}
+	killGroup(cmd) // leftovers of the CLI's group
 	return result{stdout: out.String(), stderr: errb.String(), err: err, elapsed: time.Since(start)}
 }
 
