@@ -112,6 +112,9 @@ func runAgent(t *testing.T, a agent, exe string) {
 		t.Logf("%s: the model's last request (%d in all) holds %d lint block(s):\n%s",
 			a.name, len(turns), strings.Count(last.Text, blockMarker), around(last.Text, blockMarker))
 	}
+	if !strings.Contains(r.stdout, "Done.") {
+		t.Errorf("%s did not print the model's last answer (Done.):\nstdout:\n%s\nstderr:\n%s", a.name, tail(r.stdout), tail(r.stderr))
+	}
 	for _, out := range []string{r.stdout, r.stderr} {
 		if strings.Contains(out, blockMarker) || strings.Contains(strings.ToLower(out), "hook error") {
 			t.Errorf("%s showed the user hook output:\n%s", a.name, tail(out))
