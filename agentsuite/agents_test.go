@@ -54,6 +54,7 @@ var agents = []agent{
 	geminiAgent,
 	codexAgent,
 	copilotAgent,
+	copilotPatchAgent,
 	opencodeAgent,
 }
 
@@ -104,7 +105,7 @@ func runAgent(t *testing.T, a agent, exe string) {
 		t.Logf("hook payload (lsp-hook %s, ran %s): %s", p.Args, p.Took.Round(time.Millisecond), p.JSON)
 	}
 	if *recordFlag {
-		record(t, a.name, s, script, pl)
+		record(t, a, s, script, pl)
 	}
 	judge(t, a, script, turns)
 	if a.recordOnly && len(turns) > 0 {
@@ -216,12 +217,18 @@ func tail(s string) string {
 }
 
 // record writes each hook payload into testdata/agents/<agent>/ as
-// cli-<event>-<step>.json (a tool's event, named after the script's step
-// that made it) or cli-<event>.json, in the form of the hand-made payloads
-// beside them: the workspace as {{ROOT}}, the home directory as /home/dev.
-func record(t *testing.T, name string, s *session, script []step, pl []payload) {
+// cli-[<row>-]<event>-<step>.json (a tool's event, named after the
+// script's step that made it) or cli-[<row>-]<event>.json, where <row> is
+// what the test row's name adds to the agent's (batch in claude-batch),
+// in the form of the hand-made payloads beside them: the workspace as
+// {{ROOT}}, the home directory as /home/dev.
+func record(t *testing.T, a agent, s *session, script []step, pl []payload) {
 	t.Helper()
-	dir := filepath.Join(moduleRoot, "testdata", "agents", name)
+	dir := filepath.Join(moduleRoot, "testdata", "agents", a.name)
+	prefix := "cli-"
+	if a.row != "" {
+		prefix += strings.TrimPrefix(a.row, a.name+"-") + "-"
+	}
 	var calls []string // the step of each tool call, in order
 	for _, st := range script {
 		for range 1 + len(st.Also) {
@@ -267,7 +274,7 @@ func record(t *testing.T, name string, s *session, script []step, pl []payload) 
 		pretty.WriteByte('\n')
 		text := strings.NewReplacer(s.ws, "{{ROOT}}", s.home, "/home/dev",
 			strings.ReplaceAll(s.ws, "/", "-"), "-demo").Replace(pretty.String())
-		writeFile(t, filepath.Join(dir, "cli-"+key+".json"), text)
+		writeFile(t, filepath.Join(dir, prefix+key+".json"), text)
 	}
 }
 
@@ -331,7 +338,7 @@ var claudeBatchAgent = agent{
 	dialect: func() dialect { return anthropic{} },
 	script: func(ws string) []step {
 		return []step{
-			{Name: "batch", Tool: "Write", Args: map[string]any{"file_path": filepath.Join(ws, "main.go"), "content": brokenMain},
+			{Name: "write", Tool: "Write", Args: map[string]any{"file_path": filepath.Join(ws, "main.go"), "content": brokenMain},
 				Also: []step{{Tool: "Write", Args: map[string]any{"file_path": filepath.Join(ws, "notes.json"), "content": notesJSON}}}},
 			{Name: "done", Text: "Done."},
 		}
@@ -464,6 +471,36 @@ var copilotAgent = agent{
 				"COPILOT_OFFLINE=true",
 				"COPILOT_AUTO_UPDATE=false",
 			}
+	},
+}
+
+// copilotPatchModel is a GPT-5 model to which Copilot CLI offers
+// apply_patch (a custom tool: its input is the raw patch) instead of
+// create and edit; with gpt-5 and gpt-5.2 it still offers create and edit.
+const copilotPatchModel = "gpt-5.5"
+
+// copilotPatchAgent is Copilot CLI with a GPT-5 model over the Responses
+// API (COPILOT_PROVIDER_WIRE_API=responses, as `copilot help environment`
+// advises for GPT-5): its edits are apply_patch calls. Recorded, not
+// judged: lsp-hook's Copilot adapter does not read apply_patch yet (issue
+// 15 item 2).
+var copilotPatchAgent = agent{
+	name: "copilot", row: "copilot-apply-patch", exe: "copilot", recordOnly: true,
+	dialect: func() dialect { return responsesAPI{} },
+	script:  codexAgent.script,
+	setup: func(s *session, url string) ([]string, []string) {
+		args, env := copilotAgent.setup(s, url)
+		for i, a := range args {
+			if a == copilotModel {
+				args[i] = copilotPatchModel
+			}
+		}
+		for i, e := range env {
+			if e == "COPILOT_MODEL="+copilotModel {
+				env[i] = "COPILOT_MODEL=" + copilotPatchModel
+			}
+		}
+		return args, append(env, "COPILOT_PROVIDER_WIRE_API=responses")
 	},
 }
 

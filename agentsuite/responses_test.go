@@ -8,8 +8,10 @@ import (
 
 // responsesAPI is the OpenAI Responses API (POST /v1/responses, "stream":
 // true) as Codex uses it through a model_providers entry with wire_api
-// "responses": server-sent events response.created, one
-// response.output_item.done per output item and response.completed
+// "responses" and Copilot CLI with COPILOT_PROVIDER_WIRE_API=responses:
+// server-sent events response.created, response.output_item.added and
+// .done for the one output item, and response.completed holding the output
+// too
 // (https://platform.openai.com/docs/api-reference/responses-streaming).
 // A tool call is a custom_tool_call (freeform input) when the request
 // offers the tool as "type": "custom", else a function_call whose
@@ -79,9 +81,10 @@ func (responsesAPI) stream(w http.ResponseWriter, id string, item map[string]any
 	sseStart(w)
 	sseEvent(w, "response.created", map[string]any{"type": "response.created",
 		"response": map[string]any{"id": id, "object": "response", "status": "in_progress"}})
+	sseEvent(w, "response.output_item.added", map[string]any{"type": "response.output_item.added", "output_index": 0, "item": item})
 	sseEvent(w, "response.output_item.done", map[string]any{"type": "response.output_item.done", "output_index": 0, "item": item})
 	sseEvent(w, "response.completed", map[string]any{"type": "response.completed", "response": map[string]any{
-		"id": id, "object": "response", "status": "completed",
+		"id": id, "object": "response", "status": "completed", "output": []any{item},
 		"usage": map[string]any{"input_tokens": 100, "input_tokens_details": map[string]any{"cached_tokens": 0},
 			"output_tokens": 10, "output_tokens_details": map[string]any{"reasoning_tokens": 0}, "total_tokens": 110}}})
 }

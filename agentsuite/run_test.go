@@ -34,6 +34,10 @@ func newSession(t *testing.T) *session {
 	root := t.TempDir()
 	s := &session{t: t, ws: filepath.Join(root, "ws"), home: filepath.Join(root, "home"),
 		binDir: filepath.Join(root, "bin"), capture: filepath.Join(root, "hook-payloads"), logDir: filepath.Join(root, "model")}
+	if d := os.Getenv("AGENTSUITE_MODEL_LOG"); d != "" {
+		// Keep the model's requests after the test, for the reader of a failure.
+		s.logDir = filepath.Join(d, strings.ReplaceAll(t.Name(), "/", "_"))
+	}
 	for _, d := range []string{s.ws, s.home, s.binDir, s.capture, s.logDir,
 		filepath.Join(s.home, ".config"), filepath.Join(s.home, ".local", "share"), filepath.Join(s.home, ".cache"),
 		filepath.Join(s.home, ".local", "state"), filepath.Join(root, "run")} {

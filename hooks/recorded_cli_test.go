@@ -21,10 +21,18 @@ func TestRecordedCLIPayloads(t *testing.T) {
 	if len(files) == 0 {
 		t.Skip("no recorded CLI payloads (go test ./agentsuite -args -record writes them)")
 	}
+	// pending are payloads an adapter does not read yet, with the change
+	// that will make it: the test skips them until then.
+	pending := map[string]string{
+		"copilot/cli-apply-patch-post-tool-use-write.json": "issue 15 item 2: Copilot's apply_patch",
+		"copilot/cli-apply-patch-post-tool-use-edit.json":  "issue 15 item 2: Copilot's apply_patch",
+		"copilot/cli-apply-patch-post-tool-use-clean.json": "issue 15 item 2: Copilot's apply_patch",
+	}
 	const root = "/ws"
 	for _, f := range files {
 		agent := filepath.Base(filepath.Dir(f))
-		t.Run(agent+"/"+filepath.Base(f), func(t *testing.T) {
+		name := agent + "/" + filepath.Base(f)
+		t.Run(name, func(t *testing.T) {
 			a, ok := adapters[agent]
 			if !ok {
 				t.Fatalf("no adapter for %s", agent)
@@ -46,7 +54,13 @@ func TestRecordedCLIPayloads(t *testing.T) {
 				return
 			}
 			if len(ev.Changes) == 0 {
+				if why := pending[name]; why != "" {
+					t.Skipf("no change yet (%s)", why)
+				}
 				t.Fatal("no change")
+			}
+			if why := pending[name]; why != "" {
+				t.Errorf("decoded now: remove %s from pending (%s)", name, why)
 			}
 			for _, c := range ev.Changes {
 				if c.Path != root+"/main.go" && c.Path != root+"/notes.json" {
