@@ -34,10 +34,10 @@ type agent struct {
 	setup func(s *session, modelURL string) (args, env []string)
 	// verbatim: the model reads the lint block exactly as lsp-hook renders
 	// it (DESIGN.md); otherwise the agent has its own rendering, judged by
-	// judgeReadable.
+	// its error lines and the absence of HTML entities.
 	verbatim bool
-	// pending names the product change an agent still waits for
-	// (judgeReadable logs its failures instead of failing).
+	// pending names the product change an agent's row still waits for
+	// (judge logs its failures instead of failing).
 	pending string
 	// recordOnly: drive the CLI and record what it sends, but do not judge
 	// the blocks (the product side is not there yet).
@@ -51,6 +51,7 @@ const prompt = "Create main.go as planned, then edit it, then rewrite it cleanly
 var agents = []agent{
 	claudeAgent,
 	claudeBatchAgent,
+	claudeBashAgent,
 	geminiAgent,
 	codexAgent,
 	copilotAgent,
@@ -124,11 +125,15 @@ func runAgent(t *testing.T, a agent, exe string) {
 }
 
 // judge checks the request after each tool call: the compiler's errors,
-// once each, after a broken write or edit, in a block the model reads
-// without entities; no block after a clean one. It logs the gap from the
-// tool call to that request (the first is cold).
+// once each, after a broken write or edit, in the block as lsp-hook
+// renders it (verbatim agents) or readable without entities (the others);
+// no block after a clean one. It logs the gap from the tool call to that
+// request (the first is cold). While a.pending names the product change
+// an agent waits for, a failing step is logged as a known gap, and a run
+// whose every broken step passes is an error: the marker is out of date.
 func judge(t *testing.T, a agent, script []step, turns []turn) {
 	t.Helper()
+	broken, failed := 0, 0
 	for i := 1; i < len(turns) && i < len(script); i++ {
 		prev, cur, name := turns[i-1], turns[i], script[i-1].Name
 		label := "warm"
@@ -140,39 +145,54 @@ func judge(t *testing.T, a agent, script []step, turns []turn) {
 			t.Logf("%s: what the model read after the first %s:\n%s", a.name, script[0].Tool, around(cur.Text, blockMarker))
 		}
 		want := expectedBlock(t, cur.File, mainCode)
-		added := strings.Count(cur.Text, blockMarker) - strings.Count(prev.Text, blockMarker)
 		if a.recordOnly {
+			added := strings.Count(cur.Text, blockMarker) - strings.Count(prev.Text, blockMarker)
 			t.Logf("%s after %s: %d new block(s); the compiler's block:\n%s", a.name, name, added, want)
 			continue
 		}
-		if want == "" {
-			if added != 0 {
-				t.Errorf("%s after the clean %s: %d new lint block(s), want none:\n%s", a.name, name, added, around(cur.Text, blockMarker))
-			}
+		if want != "" {
+			broken++
+		}
+		problems := judgeStep(a, want, prev.Text, cur.Text)
+		if len(problems) == 0 {
 			continue
 		}
-		if added != 1 {
-			t.Errorf("%s after %s: %d new lint blocks, want 1:\n%s", a.name, name, added, around(cur.Text, blockMarker))
+		if want != "" {
+			failed++
 		}
-		if a.verbatim {
-			if n := strings.Count(cur.Text, want) - strings.Count(prev.Text, want); n != 1 {
-				t.Errorf("%s after %s: the compiler's block arrived %d time(s), want once:\n--- want\n%s\n--- what the model read\n%s",
-					a.name, name, n, want, around(cur.Text, blockMarker))
-			}
+		if a.pending != "" {
+			t.Logf("%s after %s: KNOWN GAP (%s): %s\n%s", a.name, name, a.pending, strings.Join(problems, "; "), around(cur.Text, blockMarker))
 			continue
 		}
-		judgeReadable(t, a, name, want, prev.Text, cur.Text)
+		t.Errorf("%s after %s: %s\n--- the compiler's block\n%s\n--- what the model read\n%s",
+			a.name, name, strings.Join(problems, "; "), want, around(cur.Text, blockMarker))
+	}
+	if a.pending != "" && broken > 0 && failed == 0 {
+		t.Errorf("%s: every block arrived as it should: remove pending %q from the agent's row", a.name, a.pending)
 	}
 }
 
-// judgeReadable checks an agent that renders the block its own way: each
-// error line of the compiler's block arrives once, and the text around it
-// holds no HTML entity. While a.pending names the product change that
-// makes it so, a failure is logged, and a pass is an error (the marker is
-// out of date).
-func judgeReadable(t *testing.T, a agent, name, want, prev, cur string) {
-	t.Helper()
+// judgeStep returns what is wrong with the request cur after a tool call,
+// prev being the request before it: want is the compiler's block ("" for
+// a clean file).
+func judgeStep(a agent, want, prev, cur string) []string {
 	var problems []string
+	added := strings.Count(cur, blockMarker) - strings.Count(prev, blockMarker)
+	if want == "" {
+		if added != 0 {
+			problems = append(problems, fmt.Sprintf("%d new lint block(s) for a clean file, want none", added))
+		}
+		return problems
+	}
+	if added != 1 {
+		problems = append(problems, fmt.Sprintf("%d new lint blocks, want 1", added))
+	}
+	if a.verbatim {
+		if n := strings.Count(cur, want) - strings.Count(prev, want); n != 1 {
+			problems = append(problems, fmt.Sprintf("the compiler's block arrived %d time(s), want once", n))
+		}
+		return problems
+	}
 	for _, line := range strings.Split(want, "\n") {
 		if !strings.HasPrefix(line, "ERROR [") {
 			continue
@@ -188,14 +208,7 @@ func judgeReadable(t *testing.T, a agent, name, want, prev, cur string) {
 			problems = append(problems, "the model reads the entity "+e)
 		}
 	}
-	switch {
-	case len(problems) > 0 && a.pending != "":
-		t.Logf("%s after %s: KNOWN GAP (%s): %s\n%s", a.name, name, a.pending, strings.Join(problems, "; "), near)
-	case len(problems) > 0:
-		t.Errorf("%s after %s: %s\n--- the compiler's block\n%s\n--- what the model read\n%s", a.name, name, strings.Join(problems, "; "), want, near)
-	case a.pending != "":
-		t.Errorf("%s after %s: the block arrives readable now: remove pending %q from the agent's row", a.name, name, a.pending)
-	}
+	return problems
 }
 
 // around returns the part of s from 300 bytes before the last marker to
@@ -344,6 +357,31 @@ var claudeBatchAgent = agent{
 		}
 	},
 	setup: claudeAgent.setup,
+}
+
+// sedBreak is the shell command of the Bash row: it turns cleanMain into
+// brokenMain in place, as a code generator or a careless sed would.
+const sedBreak = `sed -i 's/^\tfmt.Println(7, greeting())$/\tvar n int = "seven"\n\tfmt.Println(n, greeting())/' main.go`
+
+// claudeBashAgent is Claude Code editing through its Bash tool: a clean
+// Write, then a sed -i that introduces a type error, which must reach the
+// model like a Write's (issue 15 item 5: install puts Bash in the
+// matcher by default).
+var claudeBashAgent = agent{
+	name: "claude", row: "claude-bash", exe: "claude", verbatim: true,
+	pending: "issue 15 item 5: shell edits covered by default",
+	dialect: func() dialect { return anthropic{} },
+	script: func(ws string) []step {
+		return []step{
+			{Name: "clean", Tool: "Write", Args: map[string]any{"file_path": filepath.Join(ws, "main.go"), "content": cleanMain}},
+			{Name: "sed", Tool: "Bash", Args: map[string]any{"command": sedBreak, "description": "Break main.go with sed"}},
+			{Name: "done", Text: "Done."},
+		}
+	},
+	setup: func(s *session, url string) ([]string, []string) {
+		args, env := claudeAgent.setup(s, url)
+		return append(args, "--allowedTools", "Bash(sed:*)"), env
+	},
 }
 
 // geminiAgent is Gemini CLI: `gemini -p` with an API key against
