@@ -13,6 +13,16 @@
 // the lint block for the error `go build` reports, exactly once, and
 // nothing after the clean write.
 //
+// Rows that wait for a product change name it (pending): their gaps are
+// logged, not failed, and the row fails once they are gone. Rows whose
+// hook side is being rebuilt (Copilot CLI, OpenCode) are driven and
+// recorded only. Every run logs, per CLI, the time from each tool call to
+// the next model request (the first cold) and each hook process's time.
+//
+// Flags and environment: -args -record rewrites the hook payloads each
+// CLI sent into testdata/agents/<agent>/cli-*.json;
+// AGENTSUITE_MODEL_LOG=dir keeps every request the model received.
+//
 // The package holds tests only and imports nothing of lsp-hook's: it runs
 // the binary. Without the agents installed it skips, saying how to install
 // them; under `make test` (LSP_HOOK_REQUIRE_AGENTS=1) a missing CLI fails
