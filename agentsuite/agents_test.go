@@ -109,6 +109,7 @@ func runAgent(t *testing.T, a agent, exe string) {
 		record(t, a, s, script, pl)
 	}
 	judge(t, a, script, turns)
+	logLatency(t, a, script, turns, pl)
 	if a.recordOnly && len(turns) > 0 {
 		last := turns[len(turns)-1]
 		t.Logf("%s: the model's last request (%d in all) holds %d lint block(s):\n%s",
@@ -170,6 +171,34 @@ func judge(t *testing.T, a agent, script []step, turns []turn) {
 	if a.pending != "" && broken > 0 && failed == 0 {
 		t.Errorf("%s: every block arrived as it should: remove pending %q from the agent's row", a.name, a.pending)
 	}
+}
+
+// logLatency logs, per tool step, the gap from the model's tool call to
+// its next request and the hook process's own time (the step's first
+// tool event; "-" when the agent ran none), the first step cold.
+func logLatency(t *testing.T, a agent, script []step, turns []turn, pl []payload) {
+	var hooks []time.Duration
+	for _, p := range pl {
+		var ev map[string]any
+		if json.Unmarshal(p.JSON, &ev) != nil {
+			continue
+		}
+		if ev["tool_name"] != nil || ev["toolName"] != nil {
+			hooks = append(hooks, p.Took)
+		}
+	}
+	var parts []string
+	k := 0
+	for i := 1; i < len(turns) && i < len(script); i++ {
+		st := script[i-1]
+		hook := "-"
+		if k < len(hooks) {
+			hook = hooks[k].Round(time.Millisecond).String()
+		}
+		k += 1 + len(st.Also)
+		parts = append(parts, fmt.Sprintf("%s gap %s hook %s", st.Name, turns[i].Gap.Round(time.Millisecond), hook))
+	}
+	t.Logf("latency %s (first cold): %s", a.name, strings.Join(parts, "; "))
 }
 
 // judgeStep returns what is wrong with the request cur after a tool call,
