@@ -129,9 +129,10 @@ test: tools fmt-check vet cross build
 # installed by `make tools`, driven against a scripted model on 127.0.0.1;
 # a CLI that is missing fails the run (LSP_HOOK_REQUIRE_AGENTS=1) instead
 # of skipping. AGENTS_FLAGS adds go test flags, e.g. -run TestAgents/claude
-# or -args -record (rewrites testdata/agents/<agent>/cli-*.json).
+# or -args -record (rewrites testdata/agents/<agent>/cli-*.json). It needs
+# gopls and the agents only, so it installs only those.
 AGENTS_FLAGS ?=
-agents-test: tools
+agents-test: $(TOOLS)/gopls-$(GOPLS_VERSION).stamp $(TOOLS)/agents.stamp
 	LSP_HOOK_REQUIRE_AGENTS=1 LSP_HOOK_REQUIRE_SERVERS=1 $(GO) test -count=1 -timeout 5m ./agentsuite $(AGENTS_FLAGS)
 
 # The soak's long form: SOAK_CALLS hook calls over Go, Python, TypeScript
