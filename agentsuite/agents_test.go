@@ -17,7 +17,8 @@ type agent struct {
 	row string
 	// install are more `lsp-hook install` flags (--batch).
 	install []string
-	// exe is its program in .tools/agents/node_modules/.bin.
+	// exe is its program, relative to .tools/agents/node_modules/.bin
+	// (OpenCode's is its platform package's binary).
 	exe string
 	// dialect is the provider API its model requests use.
 	dialect func() dialect
@@ -59,15 +60,19 @@ var agents = []agent{
 // that follows a tool call.
 func TestAgents(t *testing.T) {
 	for _, a := range agents {
-		row := a.row
-		if row == "" {
-			row = a.name
-		}
-		t.Run(row, func(t *testing.T) {
+		t.Run(a.rowName(), func(t *testing.T) {
 			exe := requireAgent(t, a.exe)
 			runAgent(t, a, exe)
 		})
 	}
+}
+
+// rowName is the row's test name: row, else name.
+func (a agent) rowName() string {
+	if a.row != "" {
+		return a.row
+	}
+	return a.name
 }
 
 // runAgent is one CLI's session: set up, run, judge, record.
@@ -146,7 +151,7 @@ func logLatency(t *testing.T, a agent, script []step, turns []turn, pl []payload
 		k += 1 + len(st.Also)
 		parts = append(parts, fmt.Sprintf("%s gap %s hook %s", st.Name, turns[i].Gap.Round(time.Millisecond), hook))
 	}
-	t.Logf("latency %s (first cold): %s", a.name, strings.Join(parts, "; "))
+	t.Logf("latency %s (first cold): %s", a.rowName(), strings.Join(parts, "; "))
 }
 
 // around returns the part of s from 300 bytes before the last marker to
