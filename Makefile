@@ -1,6 +1,6 @@
 # lsp-hook — build, test, demo and benchmarks.
 #
-#   make test    install pinned language servers into ./.tools, then go vet (every platform), actionlint, go test -race, the MCP Inspector check and the Windows unit tests under Wine
+#   make test    install pinned language servers and agent CLIs into ./.tools, then go vet (every platform), actionlint, go test -race, the MCP Inspector check, the real-agent suite and the Windows unit tests under Wine
 #   make demo    build, then replay recorded Claude Code events against testdata/demo
 #   make soak    the long form of the compiler-judged soak (SOAK_CALLS hook calls, default 1000; SOAK_SEED replays one)
 #   make bench   every bench section against baselines measured in the same run; writes docs/benchmarks.md
@@ -15,7 +15,7 @@ BIN           := $(CURDIR)/bin/lsp-hook
 
 export PATH := $(TOOLS)/bin:$(TOOLS)/npm/node_modules/.bin:$(PATH)
 
-.PHONY: all build tools apt-tools apt-install lint-actions release-snapshot test soak vet cross wine-test fmt-check demo bench fuzz clean
+.PHONY: all build tools apt-tools apt-install lint-actions release-snapshot test agents-test soak vet cross wine-test fmt-check demo bench fuzz clean
 
 all: build
 
@@ -30,7 +30,7 @@ build:
 # what was installed so a version bump reinstalls. reviewdog, with go
 # install, reads diagnose's rdjson in the tests as CI runs it; actionlint,
 # with go install, lints the GitHub Action and its example workflow.
-tools: $(TOOLS)/gopls-$(GOPLS_VERSION).stamp $(TOOLS)/reviewdog-$(REVIEWDOG_VERSION).stamp $(TOOLS)/actionlint-$(ACTIONLINT_VERSION).stamp $(TOOLS)/npm.stamp $(TOOLS)/ci.stamp apt-tools
+tools: $(TOOLS)/gopls-$(GOPLS_VERSION).stamp $(TOOLS)/reviewdog-$(REVIEWDOG_VERSION).stamp $(TOOLS)/actionlint-$(ACTIONLINT_VERSION).stamp $(TOOLS)/npm.stamp $(TOOLS)/ci.stamp $(TOOLS)/agents.stamp apt-tools
 
 $(TOOLS)/actionlint-$(ACTIONLINT_VERSION).stamp:
 	mkdir -p $(TOOLS)/bin
@@ -59,6 +59,17 @@ $(TOOLS)/ci.stamp: tools/ci/package.json tools/ci/package-lock.json
 	mkdir -p $(TOOLS)/ci
 	cp tools/ci/package.json tools/ci/package-lock.json $(TOOLS)/ci/
 	cd $(TOOLS)/ci && npm ci --no-audit --no-fund
+	touch $@
+
+# The agent CLIs the real-agent suite (./agentsuite) drives, pinned in
+# tools/agents/package-lock.json, in a directory of their own so that
+# reinstalling them never touches the language servers in $(TOOLS)/npm.
+# Their install scripts do not run (npm's default): each CLI runs from its
+# platform package as installed.
+$(TOOLS)/agents.stamp: tools/agents/package.json tools/agents/package-lock.json
+	mkdir -p $(TOOLS)/agents
+	cp tools/agents/package.json tools/agents/package-lock.json $(TOOLS)/agents/
+	npm ci --prefix $(TOOLS)/agents --no-audit --no-fund
 	touch $@
 
 # clangd, shellcheck (the built-in shell linter the tests run) and clang
@@ -142,11 +153,13 @@ lint-actions: $(TOOLS)/actionlint-$(ACTIONLINT_VERSION).stamp
 # After go test, the MCP Inspector CLI (pinned in the script) lists
 # `lsp-hook mcp`'s tools; skipped when npx is missing. go test runs the
 # soak's short form (./soak, 208 judged hook calls). cross builds, vets and
-# links the tests of every other platform; wine-test runs the Windows unit
-# tests that Wine can run.
+# links the tests of every other platform; agents-test drives the real
+# agent CLIs (run on its own, outside -race: the suite's time is the CLIs');
+# wine-test runs the Windows unit tests that Wine can run.
 test: tools fmt-check vet lint-actions cross build
-	LSP_HOOK_REQUIRE_SERVERS=1 $(GO) test -race -count=1 ./...
+	LSP_HOOK_REQUIRE_SERVERS=1 $(GO) test -race -count=1 $$($(GO) list ./... | grep -v /agentsuite$$)
 	./scripts/mcp-inspector-check.sh $(BIN)
+	@$(MAKE) --no-print-directory agents-test
 	@$(MAKE) --no-print-directory wine-test
 
 # goreleaser (built here with go install; not part of make tools: it takes
@@ -170,6 +183,16 @@ release-snapshot: $(TOOLS)/goreleaser-$(GORELEASER_VERSION).stamp
 	goreleaser release --snapshot --clean
 	$(GO) run ./tools/npmpack -dist dist -out dist/npm
 	LSP_HOOK_RELEASE_DIST=$(CURDIR)/dist $(GO) test -count=1 -run '^TestReleaseNPM$$' -v ./tools/npmpack
+
+# The real-agent suite (./agentsuite): each agent CLI of tools/agents,
+# installed by `make tools`, driven against a scripted model on 127.0.0.1;
+# a CLI that is missing fails the run (LSP_HOOK_REQUIRE_AGENTS=1) instead
+# of skipping. AGENTS_FLAGS adds go test flags, e.g. -run TestAgents/claude
+# or -args -record (rewrites testdata/agents/<agent>/cli-*.json). It needs
+# gopls and the agents only, so it installs only those.
+AGENTS_FLAGS ?=
+agents-test: $(TOOLS)/gopls-$(GOPLS_VERSION).stamp $(TOOLS)/agents.stamp
+	LSP_HOOK_REQUIRE_AGENTS=1 LSP_HOOK_REQUIRE_SERVERS=1 $(GO) test -count=1 -timeout 5m ./agentsuite $(AGENTS_FLAGS)
 
 # The soak's long form: SOAK_CALLS hook calls over Go, Python, TypeScript
 # and C, every answer judged against the compiler (soak/doc.go). A random

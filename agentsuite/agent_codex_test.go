@@ -1,0 +1,55 @@
+package agentsuite
+
+import (
+	"path/filepath"
+)
+
+// The scripted apply_patch calls (codex-rs apply_patch grammar: paths
+// relative to the working directory).
+const (
+	patchAdd   = "*** Begin Patch\n*** Add File: main.go\n+package main\n+\n+import \"fmt\"\n+\n+func main() {\n+\tvar n int = \"seven\"\n+\tfmt.Println(n, greeting())\n+}\n*** End Patch\n"
+	patchEdit  = "*** Begin Patch\n*** Update File: main.go\n@@\n func main() {\n-\tvar n int = \"seven\"\n+\tvar n int = 7\n+\tvar c <-chan string = make(chan int)\n+\t_ = c\n \tfmt.Println(n, greeting())\n*** End Patch\n"
+	patchClean = "*** Begin Patch\n*** Update File: main.go\n@@\n func main() {\n-\tvar n int = 7\n-\tvar c <-chan string = make(chan int)\n-\t_ = c\n-\tfmt.Println(n, greeting())\n+\tfmt.Println(7, greeting())\n }\n*** End Patch\n"
+)
+
+// codexModel is a model Codex offers apply_patch to (with a model it does
+// not know, patches go through exec_command and no PostToolUse fires).
+const codexModel = "gpt-5.5"
+
+// codexAgent is Codex: `codex exec` with a model_providers entry (base_url
+// to the scripted model, wire_api "responses") in $CODEX_HOME/config.toml.
+// Its trust steps are its own flags: --trust saves the project's trust
+// (project .codex/hooks.json loads only in a trusted project) and
+// --dangerously-bypass-hook-trust runs the hooks a non-interactive run
+// cannot review in /hooks (https://developers.openai.com/codex/hooks).
+var codexAgent = agent{
+	name: "codex", exe: "codex", verbatim: true,
+	dialect: func() dialect { return responsesAPI{} },
+	script: func(string) []step {
+		return []step{
+			{Name: "write", Tool: "apply_patch", Args: map[string]any{"input": patchAdd}},
+			{Name: "edit", Tool: "apply_patch", Args: map[string]any{"input": patchEdit}},
+			{Name: "clean", Tool: "apply_patch", Args: map[string]any{"input": patchClean}},
+			{Name: "done", Text: "Done."},
+		}
+	},
+	setup: func(s *session, url string) ([]string, []string) {
+		codexHome := filepath.Join(s.home, ".codex")
+		writeFile(s.t, filepath.Join(codexHome, "config.toml"), `model = "`+codexModel+`"
+model_provider = "agentsuite"
+check_for_update_on_startup = false
+
+[model_providers.agentsuite]
+name = "agentsuite scripted model"
+base_url = "`+url+`/v1"
+wire_api = "responses"
+env_key = "AGENTSUITE_API_KEY"
+
+[analytics]
+enabled = false
+`)
+		return []string{"exec", "--trust", "--dangerously-bypass-hook-trust", "--skip-git-repo-check",
+				"--sandbox", "workspace-write", "--color", "never", prompt},
+			[]string{"CODEX_HOME=" + codexHome, "AGENTSUITE_API_KEY=agentsuite-dummy"}
+	},
+}
