@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/internal/testdir"
 	"github.com/lsp-hook/lsp-hook/lsp"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
@@ -18,10 +19,10 @@ import (
 // TestChangedSince: by modification time, among the files the listing
 // keeps (ignored files are not).
 func TestChangedSince(t *testing.T) {
-	filesEnv(t)
-	root := filesRoot(t)
-	filesGit(t, root, "init", "-q")
-	filesTree(t, root, map[string]string{"old.go": "a", "new.go": "b", "sub/new.yaml": "c: 1", "out/gen.go": "x", ".gitignore": "out/\n"})
+	testdir.GitEnv(t)
+	root := testdir.Real(t)
+	testdir.Git(t, root, "init", "-q")
+	testdir.WriteTree(t, root, map[string]string{"old.go": "a", "new.go": "b", "sub/new.yaml": "c: 1", "out/gen.go": "x", ".gitignore": "out/\n"})
 	past := time.Now().Add(-time.Hour)
 	for _, f := range []string{"old.go", ".gitignore"} {
 		os.Chtimes(filepath.Join(root, f), past, past)
@@ -46,10 +47,10 @@ func TestChangedSince(t *testing.T) {
 // watcher (and is answered by modification time), later ones within its
 // watch by the watcher.
 func TestServerChangedFiles(t *testing.T) {
-	filesEnv(t)
+	testdir.GitEnv(t)
 	root, _ := filepath.EvalSymlinks(shortDir(t))
-	filesGit(t, root, "init", "-q")
-	filesTree(t, root, map[string]string{"a.go": "package a"})
+	testdir.Git(t, root, "init", "-q")
+	testdir.WriteTree(t, root, map[string]string{"a.go": "package a"})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 
@@ -79,7 +80,7 @@ func TestServerChangedFiles(t *testing.T) {
 	}
 	time.Sleep(20 * time.Millisecond)
 	since := time.Now()
-	filesTree(t, root, map[string]string{"b.go": "package a", ".git/x": "y"})
+	testdir.WriteTree(t, root, map[string]string{"b.go": "package a", ".git/x": "y"})
 	res = wire.ChangedFilesResult{}
 	if err := c.Call(ctx, wire.MethodChangedFiles, wire.ChangedFilesParams{SinceMS: since.UnixMilli()}, &res); err != nil {
 		t.Fatal(err)
@@ -97,10 +98,10 @@ func TestServerChangedFiles(t *testing.T) {
 // where this one asked. Another session, never seen, gets the default span
 // and its note.
 func TestServerChangedFilesSession(t *testing.T) {
-	filesEnv(t)
+	testdir.GitEnv(t)
 	root, _ := filepath.EvalSymlinks(shortDir(t))
-	filesGit(t, root, "init", "-q")
-	filesTree(t, root, map[string]string{"a.go": "package a"})
+	testdir.Git(t, root, "init", "-q")
+	testdir.WriteTree(t, root, map[string]string{"a.go": "package a"})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	cfg := config.Default()
@@ -121,7 +122,7 @@ func TestServerChangedFilesSession(t *testing.T) {
 	if len(res.Paths) != 0 || res.Source != "" {
 		t.Errorf("record_only answered %+v", res)
 	}
-	filesTree(t, root, map[string]string{"c.go": "package a", "gone.go": "package a"})
+	testdir.WriteTree(t, root, map[string]string{"c.go": "package a", "gone.go": "package a"})
 	os.Remove(filepath.Join(root, "gone.go"))
 	time.Sleep(50 * time.Millisecond) // the hook arrives late: its own bound starts after the command
 	asked := time.Now()

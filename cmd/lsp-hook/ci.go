@@ -13,6 +13,7 @@ import (
 
 	"github.com/lsp-hook/lsp-hook/config"
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/internal/workspace"
 	"github.com/lsp-hook/lsp-hook/lsp"
 	"github.com/lsp-hook/lsp-hook/parsers"
 	"github.com/lsp-hook/lsp-hook/sidecar"
@@ -134,14 +135,14 @@ func diagnose(c *cli.Context, format diag.OutputFormat, sev diag.Severity) error
 	for _, p := range problems {
 		fmt.Fprintln(stderr, "lsp-hook: config:", p.Error())
 	}
-	q := sidecar.FileQuery{Root: root, Args: c.Args().Slice(), Dir: absPath("."), Changed: c.Bool("changed"),
+	q := workspace.FileQuery{Root: root, Args: c.Args().Slice(), Dir: absPath("."), Changed: c.Bool("changed"),
 		Base: c.String("base"), Want: checkable(cfg), SkipFixtures: !c.Bool("fixtures")}
 	if s := c.String("shard"); s != "" {
-		if q.Shard, q.Shards, err = sidecar.ParseShard(s); err != nil {
+		if q.Shard, q.Shards, err = workspace.ParseShard(s); err != nil {
 			return cli.Exit("diagnose: --shard: "+err.Error(), exitError)
 		}
 	}
-	files, err := sidecar.CollectFiles(c.Context, q)
+	files, err := workspace.CollectFiles(c.Context, q)
 	if err != nil {
 		return cli.Exit("diagnose: "+err.Error(), exitError)
 	}
