@@ -13,6 +13,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/engine"
 	"github.com/lsp-hook/lsp-hook/internal/proc"
 	"github.com/lsp-hook/lsp-hook/lsp"
 	"github.com/lsp-hook/lsp-hook/mcp"
@@ -109,7 +110,7 @@ func serveDaemon(t *testing.T, root string) string {
 		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	}
 	cfg, _ := config.Load(root)
-	srv := &sidecar.Server{Engine: sidecar.NewEngine(root, cfg, lsp.NewManager(cfg, root, log), log), Version: "test", Log: log}
+	srv := &sidecar.Server{Engine: engine.NewEngine(root, cfg, lsp.NewManager(cfg, root, log), log), Version: "test", Log: log}
 	if err := srv.Listen(socket); err != nil {
 		t.Fatal(err)
 	}

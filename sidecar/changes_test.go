@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/engine"
+	"github.com/lsp-hook/lsp-hook/internal/testdaemon"
 	"github.com/lsp-hook/lsp-hook/internal/testdir"
 	"github.com/lsp-hook/lsp-hook/lsp"
 	"github.com/lsp-hook/lsp-hook/wire"
@@ -48,13 +50,13 @@ func TestChangedSince(t *testing.T) {
 // watch by the watcher.
 func TestServerChangedFiles(t *testing.T) {
 	testdir.GitEnv(t)
-	root, _ := filepath.EvalSymlinks(shortDir(t))
+	root, _ := filepath.EvalSymlinks(testdaemon.ShortDir(t))
 	testdir.Git(t, root, "init", "-q")
 	testdir.WriteTree(t, root, map[string]string{"a.go": "package a"})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 
-	c := dial(ctx, t, startServer(t, root))
+	c := testdaemon.Dial(ctx, t, startServer(t, root))
 	var res wire.ChangedFilesResult
 	if err := c.Call(ctx, wire.MethodChangedFiles, wire.ChangedFilesParams{SinceMS: time.Now().Add(-time.Minute).UnixMilli()}, &res); err != nil {
 		t.Fatal(err)
@@ -68,9 +70,9 @@ func TestServerChangedFiles(t *testing.T) {
 	}
 
 	cfg := config.Default()
-	m := lsp.NewManager(cfg, root, discardLog())
+	m := lsp.NewManager(cfg, root, testdaemon.Discard())
 	t.Cleanup(m.Shutdown)
-	c = dial(ctx, t, serve(t, NewEngine(root, cfg, m, discardLog())))
+	c = testdaemon.Dial(ctx, t, serve(t, engine.NewEngine(root, cfg, m, testdaemon.Discard())))
 	start := time.Now()
 	if err := c.Call(ctx, wire.MethodChangedFiles, wire.ChangedFilesParams{SinceMS: start.Add(-time.Minute).UnixMilli()}, &res); err != nil {
 		t.Fatal(err)
@@ -99,15 +101,15 @@ func TestServerChangedFiles(t *testing.T) {
 // and its note.
 func TestServerChangedFilesSession(t *testing.T) {
 	testdir.GitEnv(t)
-	root, _ := filepath.EvalSymlinks(shortDir(t))
+	root, _ := filepath.EvalSymlinks(testdaemon.ShortDir(t))
 	testdir.Git(t, root, "init", "-q")
 	testdir.WriteTree(t, root, map[string]string{"a.go": "package a"})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	cfg := config.Default()
-	m := lsp.NewManager(cfg, root, discardLog())
+	m := lsp.NewManager(cfg, root, testdaemon.Discard())
 	t.Cleanup(m.Shutdown)
-	c := dial(ctx, t, serve(t, NewEngine(root, cfg, m, discardLog())))
+	c := testdaemon.Dial(ctx, t, serve(t, engine.NewEngine(root, cfg, m, testdaemon.Discard())))
 	var res wire.ChangedFilesResult
 	call := func(p wire.ChangedFilesParams) {
 		t.Helper()
