@@ -211,17 +211,12 @@ type fuzzDaemon struct {
 // directory with a path short enough for a Unix socket (108 bytes), shut
 // down and removed when the target ends.
 func newFuzzDaemon(f *testing.F, e *engine.Engine) *fuzzDaemon {
-	dir, err := os.MkdirTemp("", "lhfz")
-	if err != nil {
-		f.Fatal(err)
-	}
-	d := &fuzzDaemon{e: e, socket: filepath.Join(dir, "d.sock")}
-	f.Cleanup(func() {
+	d := &fuzzDaemon{e: e, socket: filepath.Join(testdaemon.ShortDir(f), "d.sock")}
+	f.Cleanup(func() { // before ShortDir's removal
 		if d.srv != nil {
 			d.srv.Shutdown()
 			<-d.served
 		}
-		os.RemoveAll(dir)
 	})
 	return d
 }

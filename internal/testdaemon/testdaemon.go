@@ -17,6 +17,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -51,10 +52,16 @@ func Serve(t testing.TB, d Daemon, socket string) {
 }
 
 // ShortDir returns a temporary directory with a short path, removed when
-// the test ends: Unix socket paths are limited to 108 bytes.
+// the test ends: Unix socket paths (sun_path) are limited to 108 bytes, so
+// a long temporary directory (macOS's, a CI runner's) gives way to /tmp
+// on unix.
 func ShortDir(t testing.TB) string {
 	t.Helper()
-	d, err := os.MkdirTemp("", "lh")
+	base := ""
+	if len(os.TempDir()) > 40 && runtime.GOOS != "windows" {
+		base = "/tmp"
+	}
+	d, err := os.MkdirTemp(base, "lh")
 	if err != nil {
 		t.Fatal(err)
 	}
