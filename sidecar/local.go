@@ -20,7 +20,7 @@ func (Local) ChangedOnDisk(ctx context.Context, root string, p wire.ChangedFiles
 
 // Check loads the workspace's config (its problems are logged; defaults
 // stand in) and checks p with an engine without language servers;
-// fallback, when not "", is why no server checked (Engine.Fallback).
+// fallback, when not "", is why no server checked (engine.Engine.Fallback).
 func (Local) Check(ctx context.Context, root string, p wire.NotifyChangeParams, fallback string, log *slog.Logger) wire.Result {
 	cfg, problems := engine.LoadConfig(root)
 	for _, pr := range problems {

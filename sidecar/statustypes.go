@@ -27,7 +27,7 @@ type StatusResult struct {
 	// Untrusted lists what does not run until `lsp-hook trust`: the
 	// workspace config's keys (config.Config.Untrusted), then the
 	// workspace's own programs linters wanted, as "PROGRAM (linter NAME)"
-	// (Engine.Untrusted).
+	// (engine.Engine.Untrusted).
 	Untrusted []string         `json:"untrusted,omitempty"`
 	Counters  map[string]int64 `json:"counters"`
 	// Process is the daemon's own goroutines, open file descriptors, RSS
