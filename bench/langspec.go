@@ -23,7 +23,7 @@ type langSpec struct {
 	target string // edited file, slash-separated, relative to the project
 	server string // catalogue name of the server that checks target
 	// settle is the settle window the daemon waits after the server's
-	// answer for an Edit shown errors-only (sidecar.Engine.Check): EditSettle,
+	// answer for an Edit shown errors-only (engine.Engine.Check): EditSettle,
 	// or none while typescript-language-server's diagnostics are pulled from
 	// tsserver, whose answers come complete (lsp.Client.Update).
 	settle time.Duration

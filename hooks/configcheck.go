@@ -7,7 +7,7 @@ import (
 )
 
 // CheckConfig adds to the problems of a loaded configuration (as the
-// daemon loads it, sidecar.LoadConfig: files, keys, types, linter parsers;
+// daemon loads it, engine.LoadConfig: files, keys, types, linter parsers;
 // or config.Load) the problems of its `hooks:` declarations, each a
 // config.Problem with the file and line of the hook it concerns. A config
 // without a `hooks:` key has no declarations to check and is not a

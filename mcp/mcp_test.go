@@ -2,7 +2,6 @@ package mcp_test
 
 import (
 	"context"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -13,7 +12,9 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/engine"
 	"github.com/lsp-hook/lsp-hook/internal/proc"
+	"github.com/lsp-hook/lsp-hook/internal/testdaemon"
 	"github.com/lsp-hook/lsp-hook/lsp"
 	"github.com/lsp-hook/lsp-hook/mcp"
 	"github.com/lsp-hook/lsp-hook/sidecar"
@@ -98,29 +99,14 @@ func session(t *testing.T, lang string, nav bool) (string, *sdk.ClientSession) {
 // socket path, shut down when the test ends, and returns the socket.
 func serveDaemon(t *testing.T, root string) string {
 	t.Helper()
-	dir, err := os.MkdirTemp("/tmp", "lh")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	socket := filepath.Join(dir, "d.sock")
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	socket := filepath.Join(testdaemon.ShortDir(t), "d.sock")
+	log := testdaemon.Discard()
 	if testing.Verbose() {
 		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	}
 	cfg, _ := config.Load(root)
-	srv := &sidecar.Server{Engine: sidecar.NewEngine(root, cfg, lsp.NewManager(cfg, root, log), log), Version: "test", Log: log}
-	if err := srv.Listen(socket); err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve() }()
-	t.Cleanup(func() {
-		srv.Shutdown()
-		if err := <-served; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	})
+	srv := &sidecar.Server{Engine: engine.NewEngine(root, cfg, lsp.NewManager(cfg, root, log), log), Version: "test", Log: log}
+	testdaemon.Serve(t, srv, socket)
 	return socket
 }
 

@@ -172,104 +172,104 @@ func (t *tools) subject(in PositionInput, pos position) string {
 	return fmt.Sprintf("%s:%d:%d", r.rel(pos.path), pos.line, pos.col)
 }
 
+// answer is a navigation tool's result: s, the rendering of res, or when
+// s is empty the sentence none names followed by the server that answered
+// ("No symbols in a.go (gopls)."); an error of the request or the
+// rendering, err, is the tool's error.
+func answer(res wire.RequestResult, s string, err error, none func() string) (*sdk.CallToolResult, any, error) {
+	if err != nil {
+		return nil, nil, err
+	}
+	if s == "" {
+		return text(fmt.Sprintf("%s (%s).", none(), res.Server)), nil, nil
+	}
+	return text(s), nil, nil
+}
+
+// positionTool is a position tool's steps: it sends method for the
+// position in (plus extra params; atPosition), renders the answer with
+// render, and answers; nothing rendered is "<none> <subject> (server).".
+func (t *tools) positionTool(ctx context.Context, in PositionInput, method string, extra map[string]any,
+	render func(res wire.RequestResult, pos position) (string, error), none string) (*sdk.CallToolResult, any, error) {
+	res, pos, err := t.atPosition(ctx, in, method, extra)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := render(res, pos)
+	return answer(res, s, err, func() string { return none + " " + t.subject(in, pos) })
+}
+
+// fileTool is a file tool's steps: it resolves path in the workspace,
+// sends method with the params made for the file's URI, renders the
+// answer's symbols (the file's when ofFile, else the workspace's)
+// and answers; nothing rendered is "<none> (server).".
+func (t *tools) fileTool(ctx context.Context, path, method string, params func(uri string) map[string]any, ofFile bool, none string) (*sdk.CallToolResult, any, error) {
+	p, err := resolvePath(t.root, path)
+	if err != nil {
+		return nil, nil, err
+	}
+	u := fileURI(p)
+	res, err := t.request(ctx, p, method, params(u))
+	if err != nil {
+		return nil, nil, err
+	}
+	if !ofFile {
+		u = ""
+	}
+	s, err := newRenderer(t.root, res.Encoding).symbols(res.Result, u)
+	return answer(res, s, err, func() string { return none })
+}
+
 func (t *tools) definition(ctx context.Context, _ *sdk.CallToolRequest, in PositionInput) (*sdk.CallToolResult, any, error) {
-	res, pos, err := t.atPosition(ctx, in, "textDocument/definition", nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	locs, err := decodeLocations(res.Result)
-	if err != nil {
-		return nil, nil, err
-	}
-	if len(locs) == 0 {
-		return text(fmt.Sprintf("No definition found for %s (%s).", t.subject(in, pos), res.Server)), nil, nil
-	}
-	return text(newRenderer(t.root, res.Encoding).locations(locs, maxReferences)), nil, nil
+	return t.positionTool(ctx, in, "textDocument/definition", nil, func(res wire.RequestResult, _ position) (string, error) {
+		locs, err := decodeLocations(res.Result)
+		if err != nil || len(locs) == 0 {
+			return "", err
+		}
+		return newRenderer(t.root, res.Encoding).locations(locs, maxReferences), nil
+	}, "No definition found for")
 }
 
 func (t *tools) references(ctx context.Context, _ *sdk.CallToolRequest, in ReferencesInput) (*sdk.CallToolResult, any, error) {
 	p := PositionInput{Path: in.Path, Line: in.Line, Symbol: in.Symbol, Column: in.Column}
-	res, pos, err := t.atPosition(ctx, p, "textDocument/references",
-		map[string]any{"context": map[string]any{"includeDeclaration": in.IncludeDeclaration}})
-	if err != nil {
-		return nil, nil, err
-	}
-	locs, err := decodeLocations(res.Result)
-	if err != nil {
-		return nil, nil, err
-	}
-	if len(locs) == 0 {
-		return text(fmt.Sprintf("No references found for %s (%s).", t.subject(p, pos), res.Server)), nil, nil
-	}
-	sort.SliceStable(locs, func(i, j int) bool { // this file first, then by path and position
-		a, b := locs[i], locs[j]
-		if (a.URI == fileURI(pos.path)) != (b.URI == fileURI(pos.path)) {
-			return a.URI == fileURI(pos.path)
+	extra := map[string]any{"context": map[string]any{"includeDeclaration": in.IncludeDeclaration}}
+	return t.positionTool(ctx, p, "textDocument/references", extra, func(res wire.RequestResult, pos position) (string, error) {
+		locs, err := decodeLocations(res.Result)
+		if err != nil || len(locs) == 0 {
+			return "", err
 		}
-		if a.URI != b.URI {
-			return a.URI < b.URI
-		}
-		if a.Range.Start.Line != b.Range.Start.Line {
-			return a.Range.Start.Line < b.Range.Start.Line
-		}
-		return a.Range.Start.Character < b.Range.Start.Character
-	})
-	head := fmt.Sprintf("%d reference(s) to %s:\n", len(locs), t.subject(p, pos))
-	return text(head + newRenderer(t.root, res.Encoding).locations(locs, maxReferences)), nil, nil
+		sort.SliceStable(locs, func(i, j int) bool { // this file first, then by path and position
+			a, b := locs[i], locs[j]
+			if (a.URI == fileURI(pos.path)) != (b.URI == fileURI(pos.path)) {
+				return a.URI == fileURI(pos.path)
+			}
+			if a.URI != b.URI {
+				return a.URI < b.URI
+			}
+			if a.Range.Start.Line != b.Range.Start.Line {
+				return a.Range.Start.Line < b.Range.Start.Line
+			}
+			return a.Range.Start.Character < b.Range.Start.Character
+		})
+		head := fmt.Sprintf("%d reference(s) to %s:\n", len(locs), t.subject(p, pos))
+		return head + newRenderer(t.root, res.Encoding).locations(locs, maxReferences), nil
+	}, "No references found for")
 }
 
 func (t *tools) hover(ctx context.Context, _ *sdk.CallToolRequest, in PositionInput) (*sdk.CallToolResult, any, error) {
-	res, pos, err := t.atPosition(ctx, in, "textDocument/hover", nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	s, err := hoverText(res.Result)
-	if err != nil {
-		return nil, nil, err
-	}
-	if s == "" {
-		return text(fmt.Sprintf("No hover information for %s (%s).", t.subject(in, pos), res.Server)), nil, nil
-	}
-	return text(s), nil, nil
+	return t.positionTool(ctx, in, "textDocument/hover", nil, func(res wire.RequestResult, _ position) (string, error) {
+		return hoverText(res.Result)
+	}, "No hover information for")
 }
 
 func (t *tools) documentSymbols(ctx context.Context, _ *sdk.CallToolRequest, in FileInput) (*sdk.CallToolResult, any, error) {
-	path, err := resolvePath(t.root, in.Path)
-	if err != nil {
-		return nil, nil, err
-	}
-	uri := fileURI(path)
-	res, err := t.request(ctx, path, "textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": uri}})
-	if err != nil {
-		return nil, nil, err
-	}
-	s, err := newRenderer(t.root, res.Encoding).symbols(res.Result, uri)
-	if err != nil {
-		return nil, nil, err
-	}
-	if s == "" {
-		return text(fmt.Sprintf("No symbols in %s (%s).", in.Path, res.Server)), nil, nil
-	}
-	return text(s), nil, nil
+	params := func(uri string) map[string]any { return map[string]any{"textDocument": map[string]any{"uri": uri}} }
+	return t.fileTool(ctx, in.Path, "textDocument/documentSymbol", params, true, "No symbols in "+in.Path)
 }
 
 func (t *tools) workspaceSymbols(ctx context.Context, _ *sdk.CallToolRequest, in WorkspaceSymbolsInput) (*sdk.CallToolResult, any, error) {
-	path, err := resolvePath(t.root, in.Path)
-	if err != nil {
-		return nil, nil, err
-	}
-	res, err := t.request(ctx, path, "workspace/symbol", map[string]any{"query": in.Query})
-	if err != nil {
-		return nil, nil, err
-	}
-	s, err := newRenderer(t.root, res.Encoding).symbols(res.Result, "")
-	if err != nil {
-		return nil, nil, err
-	}
-	if s == "" {
-		return text(fmt.Sprintf("No symbols match %q (%s).", in.Query, res.Server)), nil, nil
-	}
-	return text(s), nil, nil
+	params := func(string) map[string]any { return map[string]any{"query": in.Query} }
+	return t.fileTool(ctx, in.Path, "workspace/symbol", params, false, fmt.Sprintf("No symbols match %q", in.Query))
 }
 
 // diagnostics answers lsp_diagnostics: for a file or glob, a fresh check

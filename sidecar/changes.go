@@ -179,15 +179,15 @@ func inRoot(root string, paths []string) []string {
 }
 
 // ChangedSince returns the files under root (absolute, sorted) whose
-// modification time is at or after since, among those CollectFiles lists
+// modification time is at or after since, among those workspace.CollectFiles lists
 // for the whole root: tracked and untracked files git does not ignore, or
 // outside git the files .gitignore does not ignore. It is changed_files'
 // answer when no watcher covers the span, and the hook's own when no
 // daemon answers. A file vanishing during the walk is skipped; the error
 // is ctx's or the listing's.
 func ChangedSince(ctx context.Context, root string, since time.Time) ([]string, error) {
-	files, err := CollectFiles(ctx, FileQuery{Root: root})
-	if errors.Is(err, ErrNoFiles) {
+	files, err := workspace.CollectFiles(ctx, workspace.FileQuery{Root: root})
+	if errors.Is(err, workspace.ErrNoFiles) {
 		return []string{}, nil
 	}
 	if err != nil {

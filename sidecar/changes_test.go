@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/engine"
+	"github.com/lsp-hook/lsp-hook/internal/testdaemon"
+	"github.com/lsp-hook/lsp-hook/internal/testdir"
 	"github.com/lsp-hook/lsp-hook/lsp"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
@@ -18,10 +21,10 @@ import (
 // TestChangedSince: by modification time, among the files the listing
 // keeps (ignored files are not).
 func TestChangedSince(t *testing.T) {
-	filesEnv(t)
-	root := filesRoot(t)
-	filesGit(t, root, "init", "-q")
-	filesTree(t, root, map[string]string{"old.go": "a", "new.go": "b", "sub/new.yaml": "c: 1", "out/gen.go": "x", ".gitignore": "out/\n"})
+	testdir.GitEnv(t)
+	root := testdir.Real(t)
+	testdir.Git(t, root, "init", "-q")
+	testdir.WriteTree(t, root, map[string]string{"old.go": "a", "new.go": "b", "sub/new.yaml": "c: 1", "out/gen.go": "x", ".gitignore": "out/\n"})
 	past := time.Now().Add(-time.Hour)
 	for _, f := range []string{"old.go", ".gitignore"} {
 		os.Chtimes(filepath.Join(root, f), past, past)
@@ -46,14 +49,14 @@ func TestChangedSince(t *testing.T) {
 // watcher (and is answered by modification time), later ones within its
 // watch by the watcher.
 func TestServerChangedFiles(t *testing.T) {
-	filesEnv(t)
-	root, _ := filepath.EvalSymlinks(shortDir(t))
-	filesGit(t, root, "init", "-q")
-	filesTree(t, root, map[string]string{"a.go": "package a"})
+	testdir.GitEnv(t)
+	root, _ := filepath.EvalSymlinks(testdaemon.ShortDir(t))
+	testdir.Git(t, root, "init", "-q")
+	testdir.WriteTree(t, root, map[string]string{"a.go": "package a"})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 
-	c := dial(ctx, t, startServer(t, root))
+	c := testdaemon.Dial(ctx, t, startServer(t, root))
 	var res wire.ChangedFilesResult
 	if err := c.Call(ctx, wire.MethodChangedFiles, wire.ChangedFilesParams{SinceMS: time.Now().Add(-time.Minute).UnixMilli()}, &res); err != nil {
 		t.Fatal(err)
@@ -67,9 +70,9 @@ func TestServerChangedFiles(t *testing.T) {
 	}
 
 	cfg := config.Default()
-	m := lsp.NewManager(cfg, root, discardLog())
+	m := lsp.NewManager(cfg, root, testdaemon.Discard())
 	t.Cleanup(m.Shutdown)
-	c = dial(ctx, t, serve(t, NewEngine(root, cfg, m, discardLog())))
+	c = testdaemon.Dial(ctx, t, serve(t, engine.NewEngine(root, cfg, m, testdaemon.Discard())))
 	start := time.Now()
 	if err := c.Call(ctx, wire.MethodChangedFiles, wire.ChangedFilesParams{SinceMS: start.Add(-time.Minute).UnixMilli()}, &res); err != nil {
 		t.Fatal(err)
@@ -79,7 +82,7 @@ func TestServerChangedFiles(t *testing.T) {
 	}
 	time.Sleep(20 * time.Millisecond)
 	since := time.Now()
-	filesTree(t, root, map[string]string{"b.go": "package a", ".git/x": "y"})
+	testdir.WriteTree(t, root, map[string]string{"b.go": "package a", ".git/x": "y"})
 	res = wire.ChangedFilesResult{}
 	if err := c.Call(ctx, wire.MethodChangedFiles, wire.ChangedFilesParams{SinceMS: since.UnixMilli()}, &res); err != nil {
 		t.Fatal(err)
@@ -97,16 +100,16 @@ func TestServerChangedFiles(t *testing.T) {
 // where this one asked. Another session, never seen, gets the default span
 // and its note.
 func TestServerChangedFilesSession(t *testing.T) {
-	filesEnv(t)
-	root, _ := filepath.EvalSymlinks(shortDir(t))
-	filesGit(t, root, "init", "-q")
-	filesTree(t, root, map[string]string{"a.go": "package a"})
+	testdir.GitEnv(t)
+	root, _ := filepath.EvalSymlinks(testdaemon.ShortDir(t))
+	testdir.Git(t, root, "init", "-q")
+	testdir.WriteTree(t, root, map[string]string{"a.go": "package a"})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	cfg := config.Default()
-	m := lsp.NewManager(cfg, root, discardLog())
+	m := lsp.NewManager(cfg, root, testdaemon.Discard())
 	t.Cleanup(m.Shutdown)
-	c := dial(ctx, t, serve(t, NewEngine(root, cfg, m, discardLog())))
+	c := testdaemon.Dial(ctx, t, serve(t, engine.NewEngine(root, cfg, m, testdaemon.Discard())))
 	var res wire.ChangedFilesResult
 	call := func(p wire.ChangedFilesParams) {
 		t.Helper()
@@ -121,7 +124,7 @@ func TestServerChangedFilesSession(t *testing.T) {
 	if len(res.Paths) != 0 || res.Source != "" {
 		t.Errorf("record_only answered %+v", res)
 	}
-	filesTree(t, root, map[string]string{"c.go": "package a", "gone.go": "package a"})
+	testdir.WriteTree(t, root, map[string]string{"c.go": "package a", "gone.go": "package a"})
 	os.Remove(filepath.Join(root, "gone.go"))
 	time.Sleep(50 * time.Millisecond) // the hook arrives late: its own bound starts after the command
 	asked := time.Now()

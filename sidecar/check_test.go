@@ -11,6 +11,8 @@ import (
 
 	"github.com/sourcegraph/jsonrpc2"
 
+	"github.com/lsp-hook/lsp-hook/engine"
+	"github.com/lsp-hook/lsp-hook/internal/testdaemon"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
 
@@ -19,15 +21,15 @@ import (
 // file that could not be read nor a server that did not answer is OK.
 func TestCheckMethod(t *testing.T) {
 	e := fakeEngine(t, "normal")
-	writeFile(t, e.Root, "bad.json", "{\"a\": 1,}\n")
-	writeFile(t, e.Root, "ok.json", "{\"a\": 1}\n")
-	writeFile(t, e.Root, "two.fake", "ERROR(E1): one\nWARN(W1): two\nok\n")
-	writeFile(t, e.Root, "clean.fake", "ok\n")
+	testdaemon.WriteFile(t, e.Root, "bad.json", "{\"a\": 1,}\n")
+	testdaemon.WriteFile(t, e.Root, "ok.json", "{\"a\": 1}\n")
+	testdaemon.WriteFile(t, e.Root, "two.fake", "ERROR(E1): one\nWARN(W1): two\nok\n")
+	testdaemon.WriteFile(t, e.Root, "clean.fake", "ok\n")
 	slow := fakeEngine(t, "never-publishes")
-	writeFile(t, slow.Root, "hung.fake", "ok\n")
+	testdaemon.WriteFile(t, slow.Root, "hung.fake", "ok\n")
 	tests := []struct {
 		name      string
-		engine    *Engine
+		engine    *engine.Engine
 		path      string
 		want      wire.CheckResult
 		wantNotes string
@@ -40,12 +42,12 @@ func TestCheckMethod(t *testing.T) {
 		{name: "outside", engine: e, path: "/etc/hostname", want: wire.CheckResult{Freshness: "none"}, wantNotes: "outside the workspace"},
 		{name: "server timeout is not ok", engine: slow, path: "hung.fake", want: wire.CheckResult{Freshness: "timeout"}},
 	}
-	sockets := map[*Engine]string{e: serve(t, e), slow: serve(t, slow)}
+	sockets := map[*engine.Engine]string{e: serve(t, e), slow: serve(t, slow)}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
-			c := dial(ctx, t, sockets[tt.engine])
+			c := testdaemon.Dial(ctx, t, sockets[tt.engine])
 			var got wire.CheckResult
 			if err := c.Call(ctx, wire.MethodCheck, wire.CheckParams{Path: tt.path}, &got); err != nil {
 				t.Fatal(err)
@@ -62,7 +64,7 @@ func TestCheckMethod(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := dial(ctx, t, sockets[e]).Call(ctx, wire.MethodCheck, wire.CheckParams{}, nil); err == nil || !strings.Contains(err.Error(), "path is empty") {
+	if err := testdaemon.Dial(ctx, t, sockets[e]).Call(ctx, wire.MethodCheck, wire.CheckParams{}, nil); err == nil || !strings.Contains(err.Error(), "path is empty") {
 		t.Errorf("check without a path: err = %v", err)
 	}
 }
@@ -75,7 +77,7 @@ func hungDaemon(t *testing.T) (*Server, string, context.Context) {
 	t.Helper()
 	e := fakeEngine(t, "never-publishes")
 	e.Config.LSP.Timeout, e.Config.LSP.FirstTouchTimeout = 30*time.Second, 30*time.Second
-	writeFile(t, e.Root, "hung.fake", "ok\n")
+	testdaemon.WriteFile(t, e.Root, "hung.fake", "ok\n")
 	srv, socket := serveServer(t, e)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	t.Cleanup(cancel)
@@ -130,7 +132,7 @@ func TestCancelRequest(t *testing.T) {
 	}
 	t.Run("client context ends", func(t *testing.T) {
 		srv, socket, ctx := hungDaemon(t)
-		c := dial(ctx, t, socket)
+		c := testdaemon.Dial(ctx, t, socket)
 		short, cancelShort := context.WithTimeout(ctx, 500*time.Millisecond)
 		defer cancelShort()
 		var res wire.Result
@@ -145,7 +147,7 @@ func TestCancelRequest(t *testing.T) {
 	t.Run("client hangs up", func(t *testing.T) {
 		e := fakeEngine(t, "never-publishes")
 		e.Config.LSP.Timeout, e.Config.LSP.FirstTouchTimeout = 30*time.Second, 30*time.Second
-		writeFile(t, e.Root, "hung.fake", "ok\n")
+		testdaemon.WriteFile(t, e.Root, "hung.fake", "ok\n")
 		srv, socket := serveServer(t, e)
 		conn := rawDial(t, socket)
 		if _, err := conn.DispatchCall(context.Background(), wire.MethodNotifyChange, wire.NotifyChangeParams{Changes: []wire.Change{{Path: "hung.fake"}}}); err != nil {
@@ -189,7 +191,7 @@ func TestDisconnectCancels(t *testing.T) {
 		}
 	}
 	var st StatusResult
-	if err := dial(ctx, t, socket).Call(ctx, wire.MethodStatus, nil, &st); err != nil {
+	if err := testdaemon.Dial(ctx, t, socket).Call(ctx, wire.MethodStatus, nil, &st); err != nil {
 		t.Fatal(err)
 	}
 	if got := st.Counters["cancelled_disconnect"]; got != 2*rounds {
@@ -220,13 +222,13 @@ func waitInflight(t *testing.T, srv *Server, n int64) {
 // code a client can branch on; an engine failure (here: request with the
 // language servers off) is -32603 internal error, not code 0.
 func TestErrorCodes(t *testing.T) {
-	root := shortDir(t)
+	root := testdaemon.ShortDir(t)
 	root, _ = filepath.EvalSymlinks(root)
-	writeFile(t, root, "a.go", "package a\n")
+	testdaemon.WriteFile(t, root, "a.go", "package a\n")
 	socket := startServer(t, root)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	c := dial(ctx, t, socket)
+	c := testdaemon.Dial(ctx, t, socket)
 	tests := []struct {
 		method string
 		params any

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lsp-hook/lsp-hook/internal/testdaemon"
 	"github.com/lsp-hook/lsp-hook/lsp"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
@@ -22,11 +23,11 @@ func TestCrashLoopOverSocket(t *testing.T) {
 	e := fakeEngine(t, "crash-mid-request")
 	clock := &testClock{t: time.Now()}
 	e.Manager.Now = clock.Now
-	writeFile(t, e.Root, "a.fake", "ERROR: one\n")
+	testdaemon.WriteFile(t, e.Root, "a.fake", "ERROR: one\n")
 	socket := serve(t, e)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	c := dial(ctx, t, socket)
+	c := testdaemon.Dial(ctx, t, socket)
 	notify := func() wire.Result {
 		t.Helper()
 		var res wire.Result

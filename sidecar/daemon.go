@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/lsp-hook/lsp-hook/engine"
 	"github.com/lsp-hook/lsp-hook/internal/workspace"
 	"github.com/lsp-hook/lsp-hook/lsp"
 	"github.com/lsp-hook/lsp-hook/wire"
@@ -72,7 +73,7 @@ func RunDaemon(ctx context.Context, opts DaemonOptions) error {
 		log.Debug("open file limit (RLIMIT_NOFILE)", "nofile", nofile)
 	}
 
-	cfg, problems := LoadConfig(root)
+	cfg, problems := engine.LoadConfig(root)
 	for _, p := range problems {
 		log.Warn("config problem; using the default for it", "problem", p.Error())
 	}
@@ -82,7 +83,7 @@ func RunDaemon(ctx context.Context, opts DaemonOptions) error {
 	}
 	manager := lsp.NewManager(cfg, root, log)
 	srv := &Server{
-		Engine:      NewEngine(root, cfg, manager, log),
+		Engine:      engine.NewEngine(root, cfg, manager, log),
 		Version:     opts.Version,
 		IdleTimeout: max(idle, 0),
 		LogFile:     logFile,

@@ -1,11 +1,13 @@
-// Package sidecar is lsp-hook's engine and daemon. The Engine runs every
-// checker for a change — built-in validators in-process, language servers
-// through lsp.Manager — merges, filters and renders the result. The daemon
-// (Server) serves the Engine on a per-workspace Unix socket: listening and
-// re-listening, peer checks, limits, the method table, lifecycle. Local is
-// the Engine without a daemon, for a hook that has none.
+// Package sidecar is lsp-hook's daemon. The Server serves an
+// engine.Engine on a per-workspace Unix socket: listening and re-listening,
+// peer checks, limits, the one method table (decode, handle, cancellable),
+// cancelling the checks of a dropped connection, the changed_files method
+// with each agent session's hook marks, subscriptions, status (with the
+// daemon's own process stats) and restart, and its lifecycle (RunDaemon,
+// idle exit, shutdown). Local is what a hook runs in-process when it has
+// no daemon: an engine without language servers.
 //
-// The wire protocol and the client are package wire's; sidecar imports
-// wire, lsp, validators, parsers, config and diag, and never hooks, mcp or
-// cmd.
+// The wire protocol and the client are package wire's; the checking is
+// package engine's. sidecar imports engine, wire, lsp, diag and internal
+// helpers, and never hooks, mcp, install or cmd.
 package sidecar

@@ -20,6 +20,8 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 
 	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/engine"
+	"github.com/lsp-hook/lsp-hook/internal/testdaemon"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
 
@@ -155,7 +157,7 @@ func (m fuzzMessage) body(i int) []byte {
 
 // fuzzEngine is the engine every input's Server serves: validators only,
 // for a workspace of a few files (one a symlink out of it).
-func fuzzEngine(f *testing.F) *Engine {
+func fuzzEngine(f *testing.F) *engine.Engine {
 	root, err := filepath.EvalSymlinks(f.TempDir())
 	if err != nil {
 		f.Fatal(err)
@@ -178,7 +180,7 @@ func fuzzEngine(f *testing.F) *Engine {
 	cfg := config.Default()
 	cfg.LSP.Enabled = false
 	cfg.Linters = map[string]config.Linter{}
-	return NewEngine(root, cfg, nil, discardLog())
+	return engine.NewEngine(root, cfg, nil, testdaemon.Discard())
 }
 
 // fuzzReply is a message the daemon sent: an answer (ID set) or a
@@ -199,7 +201,7 @@ type fuzzReply struct {
 // it down gets it replaced for the next input, so shutdown is harmless to
 // the others (restart is: there are no language servers).
 type fuzzDaemon struct {
-	e      *Engine
+	e      *engine.Engine
 	socket string
 	srv    *Server
 	served chan error // Serve's return
@@ -208,18 +210,13 @@ type fuzzDaemon struct {
 // newFuzzDaemon returns a daemon for e whose socket lies in a private
 // directory with a path short enough for a Unix socket (108 bytes), shut
 // down and removed when the target ends.
-func newFuzzDaemon(f *testing.F, e *Engine) *fuzzDaemon {
-	dir, err := os.MkdirTemp("", "lhfz")
-	if err != nil {
-		f.Fatal(err)
-	}
-	d := &fuzzDaemon{e: e, socket: filepath.Join(dir, "d.sock")}
-	f.Cleanup(func() {
+func newFuzzDaemon(f *testing.F, e *engine.Engine) *fuzzDaemon {
+	d := &fuzzDaemon{e: e, socket: filepath.Join(testdaemon.ShortDir(f), "d.sock")}
+	f.Cleanup(func() { // before ShortDir's removal
 		if d.srv != nil {
 			d.srv.Shutdown()
 			<-d.served
 		}
-		os.RemoveAll(dir)
 	})
 	return d
 }

@@ -22,7 +22,9 @@ import (
 
 	"github.com/lsp-hook/lsp-hook/config"
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/engine"
 	"github.com/lsp-hook/lsp-hook/internal/fakelsptest"
+	"github.com/lsp-hook/lsp-hook/internal/testdaemon"
 	"github.com/lsp-hook/lsp-hook/lsp"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
@@ -67,7 +69,7 @@ func TestBoundedCodec(t *testing.T) {
 				tt.limit = 100
 			}
 			logs := &fakelsptest.LockedBuffer{}
-			codec := wire.BoundedCodec{Limit: tt.limit, Log: captureLog(t, logs)}
+			codec := wire.BoundedCodec{Limit: tt.limit, Log: testdaemon.CaptureLog(t, logs)}
 			if tt.limit == wire.MaxMessageSize {
 				codec.Limit = 0 // the default
 			}
@@ -123,8 +125,8 @@ func TestOversizedFrameClosesConnection(t *testing.T) {
 	logs := &fakelsptest.LockedBuffer{}
 	cfg := config.Default()
 	cfg.LSP.Enabled = false
-	root, _ := filepath.EvalSymlinks(shortDir(t))
-	socket := serve(t, NewEngine(root, cfg, nil, captureLog(t, logs)))
+	root, _ := filepath.EvalSymlinks(testdaemon.ShortDir(t))
+	socket := serve(t, engine.NewEngine(root, cfg, nil, testdaemon.CaptureLog(t, logs)))
 	tests := []struct {
 		name, header string
 		wantLog      []string
@@ -162,7 +164,7 @@ func TestOversizedFrameClosesConnection(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
 			var st StatusResult
-			if err := dial(ctx, t, socket).Call(ctx, wire.MethodStatus, struct{}{}, &st); err != nil {
+			if err := testdaemon.Dial(ctx, t, socket).Call(ctx, wire.MethodStatus, struct{}{}, &st); err != nil {
 				t.Fatalf("the next client: %v", err)
 			}
 		})
@@ -174,11 +176,11 @@ func TestOversizedFrameClosesConnection(t *testing.T) {
 // strings do not count; the connection stays usable.
 func TestParamsDepth(t *testing.T) {
 	nest := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
-	root, _ := filepath.EvalSymlinks(shortDir(t))
+	root, _ := filepath.EvalSymlinks(testdaemon.ShortDir(t))
 	socket := startServer(t, root)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	c := dial(ctx, t, socket)
+	c := testdaemon.Dial(ctx, t, socket)
 	tests := []struct {
 		name, method, params string
 		wantErr              bool
@@ -212,11 +214,11 @@ func TestParamsDepth(t *testing.T) {
 // TestMaxChanges: a notify_change of MaxChanges changes is served; one
 // more is refused with an invalid-params error naming both numbers.
 func TestMaxChanges(t *testing.T) {
-	root, _ := filepath.EvalSymlinks(shortDir(t))
+	root, _ := filepath.EvalSymlinks(testdaemon.ShortDir(t))
 	socket := startServer(t, root)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	c := dial(ctx, t, socket)
+	c := testdaemon.Dial(ctx, t, socket)
 	changes := func(n int) []wire.Change {
 		out := make([]wire.Change, n)
 		bad := "[1,,]"
@@ -279,7 +281,7 @@ func TestLintBlockCapsThroughDaemon(t *testing.T) {
 			var changes []wire.Change
 			for i := range tt.files {
 				name := fmt.Sprintf("file%d.fake", i)
-				writeFile(t, e.Root, name, strings.Repeat("line\n", 100))
+				testdaemon.WriteFile(t, e.Root, name, strings.Repeat("line\n", 100))
 				changes = append(changes, wire.Change{Path: name, Mode: wire.ModeWrite})
 			}
 			for i := range tt.skipped {
@@ -288,7 +290,7 @@ func TestLintBlockCapsThroughDaemon(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
 			var res, current wire.Result
-			c := dial(ctx, t, serve(t, e))
+			c := testdaemon.Dial(ctx, t, serve(t, e))
 			if err := c.Call(ctx, wire.MethodNotifyChange, wire.NotifyChangeParams{Changes: changes, BudgetMS: 30000, ColdBudgetMS: 30000}, &res); err != nil {
 				t.Fatal(err)
 			}
@@ -335,11 +337,11 @@ func tailOf(s string, n int) string { return s[max(0, len(s)-n):] }
 // over MaxMessageSize is TestOversizedFrameClosesConnection's. The daemon
 // serves on.
 func TestContentTooLarge(t *testing.T) {
-	root, _ := filepath.EvalSymlinks(shortDir(t))
+	root, _ := filepath.EvalSymlinks(testdaemon.ShortDir(t))
 	socket := startServer(t, root)
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
-	c := dial(ctx, t, socket)
+	c := testdaemon.Dial(ctx, t, socket)
 	big := `"` + strings.Repeat("x", 17<<20) + `"` // 17 MiB of valid JSON
 	angles := strings.Repeat("<", 12<<20)          // 12 MiB; 72 MiB escaped
 	bad := "[1,,]"
@@ -443,7 +445,7 @@ func TestCheckDepth(t *testing.T) {
 // allocates nothing near its size (runtime TotalAlloc: every byte
 // allocated, freed or not) nor grows the process's peak RSS by it.
 func TestHugeFileSkipped(t *testing.T) {
-	root, _ := filepath.EvalSymlinks(shortDir(t))
+	root, _ := filepath.EvalSymlinks(testdaemon.ShortDir(t))
 	huge := filepath.Join(root, "huge.json")
 	f, err := os.Create(huge)
 	if err != nil {
@@ -459,7 +461,7 @@ func TestHugeFileSkipped(t *testing.T) {
 	socket := startServer(t, root)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	c := dial(ctx, t, socket)
+	c := testdaemon.Dial(ctx, t, socket)
 
 	var res wire.Result
 	var callErr error
@@ -520,7 +522,7 @@ func TestLargeFileBoundedMemory(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root, _ := filepath.EvalSymlinks(shortDir(t))
+			root, _ := filepath.EvalSymlinks(testdaemon.ShortDir(t))
 			var b strings.Builder
 			b.WriteString(tt.open)
 			for i := 0; b.Len() < size-100; i++ {
@@ -528,12 +530,12 @@ func TestLargeFileBoundedMemory(t *testing.T) {
 			}
 			b.WriteString(tt.close)
 			text := b.String()
-			writeFile(t, root, tt.file, text)
+			testdaemon.WriteFile(t, root, tt.file, text)
 			b.Reset()
 			socket := startServer(t, root)
 			ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 			defer cancel()
-			c := dial(ctx, t, socket)
+			c := testdaemon.Dial(ctx, t, socket)
 			var res wire.Result
 			var callErr error
 			begin := time.Now()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 
+	"github.com/lsp-hook/lsp-hook/engine"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
 
@@ -19,13 +20,13 @@ func (Local) ChangedOnDisk(ctx context.Context, root string, p wire.ChangedFiles
 
 // Check loads the workspace's config (its problems are logged; defaults
 // stand in) and checks p with an engine without language servers;
-// fallback, when not "", is why no server checked (Engine.Fallback).
+// fallback, when not "", is why no server checked (engine.Engine.Fallback).
 func (Local) Check(ctx context.Context, root string, p wire.NotifyChangeParams, fallback string, log *slog.Logger) wire.Result {
-	cfg, problems := LoadConfig(root)
+	cfg, problems := engine.LoadConfig(root)
 	for _, pr := range problems {
 		log.Warn("config problem; using defaults for it", "problem", pr.Error())
 	}
-	e := NewEngine(root, cfg, nil, log)
+	e := engine.NewEngine(root, cfg, nil, log)
 	e.Fallback = fallback // the block names the servers that did not check, within its caps
 	return e.Check(ctx, p)
 }

@@ -141,7 +141,7 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 }
 
 // notifyChange serves notify_change: at least one change and at most
-// MaxChanges, checked by the Engine.
+// MaxChanges, checked by the engine.
 func (s *Server) notifyChange(ctx context.Context, _ call, p wire.NotifyChangeParams) (any, error) {
 	if len(p.Changes) == 0 {
 		return nil, invalidParams("notify_change: changes is empty")

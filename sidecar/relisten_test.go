@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/engine"
+	"github.com/lsp-hook/lsp-hook/internal/testdaemon"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
 
@@ -20,10 +22,10 @@ const relistenWait = 10 * time.Second
 // returns it; it is shut down when the test ends.
 func relistenServer(t *testing.T, socket string) *Server {
 	t.Helper()
-	root, _ := filepath.EvalSymlinks(shortDir(t))
+	root, _ := filepath.EvalSymlinks(testdaemon.ShortDir(t))
 	cfg := config.Default()
 	cfg.LSP.Enabled = false
-	srv := serveAt(t, NewEngine(root, cfg, nil, discardLog()), socket)
+	srv := serveAt(t, engine.NewEngine(root, cfg, nil, testdaemon.Discard()), socket)
 	// Once it answers, Serve has noted the files it serves.
 	if !untilTrue(relistenWait, func() bool { return greets(socket) }) {
 		t.Fatal("the daemon does not answer")
@@ -60,7 +62,7 @@ func untilTrue(d time.Duration, cond func() bool) bool {
 // directory (socket, lock, log): each time the daemon listens again, 0600,
 // and holds the lock, so no second daemon can start beside it.
 func TestRelisten(t *testing.T) {
-	socket := filepath.Join(shortDir(t), "run", "d.sock")
+	socket := filepath.Join(testdaemon.ShortDir(t), "run", "d.sock")
 	relistenServer(t, socket)
 	for _, c := range []struct {
 		name   string
@@ -80,7 +82,7 @@ func TestRelisten(t *testing.T) {
 			if fi, err := os.Stat(socket); err != nil || fi.Mode().Perm() != 0o600 {
 				t.Errorf("re-created socket: %v, mode %v; want 0600", err, fi.Mode().Perm())
 			}
-			second := &Server{Engine: NewEngine(shortDir(t), config.Default(), nil, discardLog()), Log: discardLog()}
+			second := &Server{Engine: engine.NewEngine(testdaemon.ShortDir(t), config.Default(), nil, testdaemon.Discard()), Log: testdaemon.Discard()}
 			if err := second.Listen(socket); !errors.Is(err, wire.ErrAlreadyRunning) {
 				second.Shutdown()
 				t.Errorf("a second daemon's Listen = %v, want wire.ErrAlreadyRunning", err)
@@ -93,7 +95,7 @@ func TestRelisten(t *testing.T) {
 // daemon takes the new lock first, the first daemon shuts down and leaves
 // the other's socket in place.
 func TestRelistenYields(t *testing.T) {
-	socket := filepath.Join(shortDir(t), "run", "d.sock")
+	socket := filepath.Join(testdaemon.ShortDir(t), "run", "d.sock")
 	first := relistenServer(t, socket)
 	if err := os.RemoveAll(filepath.Dir(socket)); err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sourcegraph/jsonrpc2"
 
+	"github.com/lsp-hook/lsp-hook/engine"
 	"github.com/lsp-hook/lsp-hook/internal/workspace"
 	"github.com/lsp-hook/lsp-hook/lsp"
 	"github.com/lsp-hook/lsp-hook/wire"
@@ -18,7 +19,7 @@ import (
 // request serves MethodRequest: the method is checked against
 // RequestMethods, the file resolved inside the workspace
 // (workspace.ErrOutside otherwise) and refused unless it is a regular file
-// notify_change would read (checkRegular: a FIFO would block the server's
+// notify_change would read (engine.CheckRegular: a FIFO would block the server's
 // document sync for good), and the request sent through the Manager.
 func (s *Server) request(ctx context.Context, p wire.RequestParams) (wire.RequestResult, error) {
 	if !slices.Contains(wire.RequestMethods, p.Method) {
@@ -27,7 +28,7 @@ func (s *Server) request(ctx context.Context, p wire.RequestParams) (wire.Reques
 	}
 	path, err := workspace.Resolve(s.Engine.Root, p.Path)
 	if err == nil {
-		err = checkRegular(path)
+		err = engine.CheckRegular(path)
 	}
 	if err != nil {
 		return wire.RequestResult{}, invalidParams(fmt.Sprintf("request: %s: %v", p.Path, err))
@@ -46,22 +47,8 @@ func (s *Server) request(ctx context.Context, p wire.RequestParams) (wire.Reques
 		return wire.RequestResult{}, &jsonrpc2.Error{Code: wire.CodeUnsupported, Message: u.Error(), Data: &data}
 	}
 	if err != nil {
-		return wire.RequestResult{}, fmt.Errorf("request %s for %s: %w", p.Method, s.Engine.rel(path), err)
+		return wire.RequestResult{}, fmt.Errorf("request %s for %s: %w", p.Method, workspace.Display(s.Engine.Root, path), err)
 	}
 	s.Log.Info("request", "method", p.Method, "path", path, "server", resp.Server)
 	return wire.RequestResult{Server: resp.Server, Root: resp.Root, Encoding: resp.Encoding, Result: resp.Result}, nil
-}
-
-// checkRegular refuses, without reading a byte, what readContent refuses
-// before reading (openRegular): a path that does not exist, anything but a
-// regular file (ErrNotRegular), a kernel pseudo-file (ErrPseudoFile), a
-// file over MaxFileSize (ErrTooLarge). path must come from
-// workspace.Resolve.
-func checkRegular(path string) error {
-	f, _, err := openRegular(path)
-	if err != nil {
-		return err
-	}
-	f.Close() // opened read-only, nothing read: nothing to lose
-	return nil
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 
 	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/engine"
+	"github.com/lsp-hook/lsp-hook/internal/testdaemon"
 	"github.com/lsp-hook/lsp-hook/lsp"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
@@ -21,10 +23,10 @@ import (
 // announces no hoverProvider) each get an error saying so.
 func TestRequestRefusals(t *testing.T) {
 	e := fakeEngine(t, "normal")
-	path := writeFile(t, e.Root, "a.fake", "hello\n")
+	path := testdaemon.WriteFile(t, e.Root, "a.fake", "hello\n")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	c := dial(ctx, t, serve(t, e))
+	c := testdaemon.Dial(ctx, t, serve(t, e))
 	pos := []byte(`{"textDocument": {"uri": "file:///x"}, "position": {"line": 0, "character": 0}}`)
 
 	tests := []struct {
@@ -60,7 +62,7 @@ func TestRequestGopls(t *testing.T) {
 	e := goplsEngine(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	c := dial(ctx, t, serve(t, e))
+	c := testdaemon.Dial(ctx, t, serve(t, e))
 	params := []byte(`{"textDocument": {"uri": "file://` + e.Root + `/main.go"}, "position": {"line": 9, "character": 19}}`)
 	var res wire.RequestResult
 	if err := c.Call(ctx, wire.MethodRequest, wire.RequestParams{Path: "main.go", Method: "textDocument/definition", Params: params}, &res); err != nil {
@@ -74,7 +76,7 @@ func TestRequestGopls(t *testing.T) {
 // goplsEngine returns an engine with the default servers for a copy of
 // testdata/langs/go, skipping the test when gopls is missing (failing it
 // under LSP_HOOK_REQUIRE_SERVERS=1).
-func goplsEngine(t *testing.T) *Engine {
+func goplsEngine(t *testing.T) *engine.Engine {
 	t.Helper()
 	if _, err := lsp.LookPath("gopls"); err != nil {
 		if os.Getenv("LSP_HOOK_REQUIRE_SERVERS") == "1" {
@@ -90,8 +92,8 @@ func goplsEngine(t *testing.T) *Engine {
 		t.Fatal(err)
 	}
 	cfg := config.Default()
-	log := testLog(t)
+	log := testdaemon.Log(t)
 	m := lsp.NewManager(cfg, root, log)
 	t.Cleanup(m.Shutdown)
-	return NewEngine(root, cfg, m, log)
+	return engine.NewEngine(root, cfg, m, log)
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lsp-hook/lsp-hook/internal/testdaemon"
 	"github.com/lsp-hook/lsp-hook/lsp"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
@@ -21,11 +22,11 @@ import (
 func TestRestartMethod(t *testing.T) {
 	e := fakeEngine(t, "normal")
 	e.Manager.Crash.Backoff, e.Manager.Crash.MaxBackoff = time.Hour, time.Hour
-	writeFile(t, e.Root, "a.fake", "ERROR: one\n")
+	testdaemon.WriteFile(t, e.Root, "a.fake", "ERROR: one\n")
 	socket := serve(t, e)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	c := dial(ctx, t, socket)
+	c := testdaemon.Dial(ctx, t, socket)
 	notify := func() wire.Result {
 		t.Helper()
 		var res wire.Result

@@ -25,8 +25,9 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 
 	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/engine"
 	"github.com/lsp-hook/lsp-hook/internal/fakelsptest"
-	"github.com/lsp-hook/lsp-hook/internal/workspace"
+	"github.com/lsp-hook/lsp-hook/internal/testdaemon"
 	"github.com/lsp-hook/lsp-hook/lsp"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
@@ -73,7 +74,7 @@ func TestPeerRefused(t *testing.T) {
 	if os.Getuid() != 0 {
 		t.Skip("running a client as another user (uid 65534) needs root; the tests run as root in CI")
 	}
-	base := shortDir(t)
+	base := testdaemon.ShortDir(t)
 	if err := os.Chmod(base, 0o711); err != nil { // nobody may pass through, not list
 		t.Fatal(err)
 	}
@@ -83,7 +84,7 @@ func TestPeerRefused(t *testing.T) {
 	logs := &fakelsptest.LockedBuffer{}
 	cfg := config.Default()
 	cfg.LSP.Enabled = false
-	e := NewEngine(base, cfg, nil, captureLog(t, logs))
+	e := engine.NewEngine(base, cfg, nil, testdaemon.CaptureLog(t, logs))
 	socket := filepath.Join(base, "run", "d.sock")
 	serveAt(t, e, socket)
 
@@ -127,7 +128,7 @@ func TestPeerRefused(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	var st StatusResult
-	if err := dial(ctx, t, socket).Call(ctx, wire.MethodStatus, struct{}{}, &st); err != nil || st.Pid != os.Getpid() {
+	if err := testdaemon.Dial(ctx, t, socket).Call(ctx, wire.MethodStatus, struct{}{}, &st); err != nil || st.Pid != os.Getpid() {
 		t.Errorf("same-uid client after the refusal: %+v, %v", st, err)
 	}
 }
@@ -178,7 +179,7 @@ func copyFile(t *testing.T, src, dst string, perm os.FileMode) {
 // the Result's note names the path and the reason. The last case, an
 // ordinary file, starts the server: the setup would have caught a start.
 func TestWorkspaceBoundary(t *testing.T) {
-	base, err := filepath.EvalSymlinks(shortDir(t))
+	base, err := filepath.EvalSymlinks(testdaemon.ShortDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,8 +189,8 @@ func TestWorkspaceBoundary(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	writeFile(t, outside, "secret.fake", "ERROR: secret\n")
-	writeFile(t, root, "ok.fake", "ERROR: inside\n")
+	testdaemon.WriteFile(t, outside, "secret.fake", "ERROR: secret\n")
+	testdaemon.WriteFile(t, root, "ok.fake", "ERROR: inside\n")
 	mustSymlink(t, filepath.Join(outside, "secret.fake"), filepath.Join(root, "link.fake"))
 	mustSymlink(t, outside, filepath.Join(root, "linkdir"))
 	mustSymlink(t, "/proc/self/environ", filepath.Join(root, "environ.fake"))
@@ -207,13 +208,13 @@ func TestWorkspaceBoundary(t *testing.T) {
 	fake.FileNames = []string{"environ", "zero", "passwd"}
 	fake.LanguageIDs = map[string]string{".fake": "fake", "environ": "fake", "zero": "fake", "passwd": "fake"}
 	cfg.LSP.Servers["fake"] = fake
-	log := testLog(t)
+	log := testdaemon.Log(t)
 	m := lsp.NewManager(cfg, root, log)
 	t.Cleanup(m.Shutdown)
-	socket := serve(t, NewEngine(root, cfg, m, log))
+	socket := serve(t, engine.NewEngine(root, cfg, m, log))
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	c := dial(ctx, t, socket)
+	c := testdaemon.Dial(ctx, t, socket)
 
 	secret := "ERROR: sent\n"
 	tests := []struct {
@@ -277,7 +278,7 @@ func TestWorkspaceBoundary(t *testing.T) {
 		if err := c.Call(ctx, wire.MethodNotifyChange, wire.NotifyChangeParams{Changes: []wire.Change{{Path: "ok.fake"}}}, &res); err != nil {
 			t.Fatal(err)
 		}
-		if len(res.Servers) != 1 || res.Servers[0].Name != "fake" || len(lintLines(res.Lint)) != 1 {
+		if len(res.Servers) != 1 || res.Servers[0].Name != "fake" || len(testdaemon.LintLines(res.Lint)) != 1 {
 			t.Errorf("servers %+v, lint %q: want fake's one error", res.Servers, res.Lint)
 		}
 		if b, err := os.ReadFile(trace); err != nil || !strings.HasPrefix(string(b), "start ") {
@@ -299,38 +300,6 @@ func assertNoServer(ctx context.Context, t *testing.T, c *wire.Client, trace str
 	}
 	if len(st.Servers) != 0 {
 		t.Errorf("status lists servers: %+v", st.Servers)
-	}
-}
-
-// TestPseudoFilesRefused: with the workspace at / (a hook run from the
-// file system root), kernel pseudo-files are inside it and stat as regular
-// files, yet are never read; nor are devices.
-func TestPseudoFilesRefused(t *testing.T) {
-	tests := []struct {
-		path    string
-		wantErr error
-	}{
-		{"/proc/self/environ", ErrPseudoFile},
-		{"/proc/self/cmdline", ErrPseudoFile},
-		{"/proc/self/status", ErrPseudoFile},
-		{"/sys/kernel/uevent_seqnum", ErrPseudoFile},
-		{"/dev/zero", ErrNotRegular},
-		{"/dev/null", ErrNotRegular},
-	}
-	for _, tt := range tests {
-		t.Run(tt.path, func(t *testing.T) {
-			if _, err := os.Stat(tt.path); err != nil {
-				t.Skipf("not on this machine: %v", err)
-			}
-			p, err := workspace.Resolve("/", tt.path)
-			if err != nil {
-				t.Fatalf("resolve: %v", err)
-			}
-			data, err := readContent(p, nil)
-			if !errors.Is(err, tt.wantErr) || data != nil {
-				t.Errorf("readContent(%s) = %d bytes, %v; want %v", p, len(data), err, tt.wantErr)
-			}
-		})
 	}
 }
 
@@ -423,20 +392,20 @@ func TestRepositoryProgramNeedsTrust(t *testing.T) {
 				if err := os.MkdirAll(filepath.Join(user, "lsp-hook"), 0o755); err != nil {
 					t.Fatal(err)
 				}
-				writeFile(t, filepath.Join(user, "lsp-hook"), "config.yaml", tt.user)
+				testdaemon.WriteFile(t, filepath.Join(user, "lsp-hook"), "config.yaml", tt.user)
 			}
-			writeFile(t, root, filepath.Join(tt.configDir, "eslint.config.js"), "export default [];\n")
-			writeFile(t, root, tt.file, "let x = 1;\n")
+			testdaemon.WriteFile(t, root, filepath.Join(tt.configDir, "eslint.config.js"), "export default [];\n")
+			testdaemon.WriteFile(t, root, tt.file, "let x = 1;\n")
 			if tt.trust {
 				if _, err := config.Trust(root); err != nil {
 					t.Fatal(err)
 				}
 			}
-			cfg, problems := LoadConfig(root)
+			cfg, problems := engine.LoadConfig(root)
 			if len(problems) > 0 {
 				t.Fatalf("config problems: %v", problems)
 			}
-			e := NewEngine(root, cfg, nil, testLog(t))
+			e := engine.NewEngine(root, cfg, nil, testdaemon.Log(t))
 			var blocks []string
 			for range 2 {
 				res := e.Check(context.Background(), wire.NotifyChangeParams{Changes: []wire.Change{{Path: tt.file}}})
@@ -476,7 +445,7 @@ func TestRequestRefusesFIFO(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c := dial(context.Background(), t, serve(t, e))
+	c := testdaemon.Dial(context.Background(), t, serve(t, e))
 	t.Cleanup(func() { unblockFIFO(fifo) }) // before the daemon stops: a reader blocked in open would keep it
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -525,14 +494,14 @@ func TestRequestRefusesNonRegular(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	big := writeFile(t, e.Root, "big.fake", "")
+	big := testdaemon.WriteFile(t, e.Root, "big.fake", "")
 	if err := os.Truncate(big, wire.MaxFileSize+1); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Symlink("/dev/zero", filepath.Join(e.Root, "zero.fake")); err != nil {
 		t.Fatal(err)
 	}
-	c := dial(context.Background(), t, serve(t, e))
+	c := testdaemon.Dial(context.Background(), t, serve(t, e))
 	tests := []struct{ path, want string }{
 		{"pipe.fake", "request: pipe.fake: not a regular file: a named pipe (FIFO)"},
 		{"dir.fake", "request: dir.fake: not a regular file: a directory"},

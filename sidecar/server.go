@@ -15,6 +15,7 @@ import (
 
 	"github.com/sourcegraph/jsonrpc2"
 
+	"github.com/lsp-hook/lsp-hook/engine"
 	"github.com/lsp-hook/lsp-hook/lsp"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
@@ -22,7 +23,7 @@ import (
 // Server is the daemon: it serves an Engine on a Unix socket until Shutdown,
 // a shutdown request, or IdleTimeout without requests.
 type Server struct {
-	Engine      *Engine
+	Engine      *engine.Engine
 	Version     string
 	IdleTimeout time.Duration // 0: never idle out
 	LogFile     string

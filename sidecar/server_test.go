@@ -3,8 +3,6 @@ package sidecar
 import (
 	"context"
 	"errors"
-	"io"
-	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
@@ -15,22 +13,10 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 
 	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/engine"
+	"github.com/lsp-hook/lsp-hook/internal/testdaemon"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
-
-// shortDir returns a temporary directory with a short path: Unix socket
-// paths are limited to 108 bytes.
-func shortDir(t *testing.T) string {
-	t.Helper()
-	d, err := os.MkdirTemp("", "lh")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(d) })
-	return d
-}
-
-func discardLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
 // startServer runs a daemon without language servers for root on a fresh
 // socket, and returns the socket.
@@ -38,52 +24,31 @@ func startServer(t *testing.T, root string) string {
 	t.Helper()
 	cfg := config.Default()
 	cfg.LSP.Enabled = false
-	return serve(t, NewEngine(root, cfg, nil, discardLog()))
+	return serve(t, engine.NewEngine(root, cfg, nil, testdaemon.Discard()))
 }
 
 // serve runs a daemon for e on a fresh socket, shut down when the test
 // ends, and returns the socket.
-func serve(t *testing.T, e *Engine) string {
+func serve(t *testing.T, e *engine.Engine) string {
 	t.Helper()
 	_, socket := serveServer(t, e)
 	return socket
 }
 
 // serveServer is serve, returning the Server too.
-func serveServer(t *testing.T, e *Engine) (*Server, string) {
+func serveServer(t *testing.T, e *engine.Engine) (*Server, string) {
 	t.Helper()
-	socket := filepath.Join(shortDir(t), "run", "d.sock")
+	socket := testdaemon.Socket(t)
 	return serveAt(t, e, socket), socket
 }
 
 // serveAt runs a daemon for e on socket, shut down (and Serve's error
 // checked) when the test ends.
-func serveAt(t *testing.T, e *Engine, socket string) *Server {
+func serveAt(t *testing.T, e *engine.Engine, socket string) *Server {
 	t.Helper()
 	srv := &Server{Engine: e, Version: "test", Log: e.Log}
-	if err := srv.Listen(socket); err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve() }()
-	t.Cleanup(func() {
-		srv.Shutdown()
-		if err := <-served; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	})
+	testdaemon.Serve(t, srv, socket)
 	return srv
-}
-
-// dial connects to the daemon at socket, closed when the test ends.
-func dial(ctx context.Context, t *testing.T, socket string) *wire.Client {
-	t.Helper()
-	c, err := wire.Dial(ctx, socket, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
 }
 
 // refuseRequests is a test client's handler: it answers any request
@@ -108,7 +73,7 @@ func rawDial(t *testing.T, socket string) *jsonrpc2.Conn {
 }
 
 func TestServerProtocol(t *testing.T) {
-	root := shortDir(t)
+	root := testdaemon.ShortDir(t)
 	root, _ = filepath.EvalSymlinks(root)
 	if err := os.WriteFile(filepath.Join(root, "bad.json"), []byte("{\n  \"a\": 1,\n  \"b\": \n}\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -125,7 +90,7 @@ func TestServerProtocol(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	c := dial(ctx, t, socket)
+	c := testdaemon.Dial(ctx, t, socket)
 	if c.Hello.Protocol != wire.ProtocolVersion || c.Hello.Root != root || c.Hello.Pid != os.Getpid() {
 		t.Errorf("hello = %+v", c.Hello)
 	}
@@ -186,16 +151,16 @@ func TestServerProtocol(t *testing.T) {
 }
 
 func TestListenRefusesSecondDaemon(t *testing.T) {
-	root := shortDir(t)
+	root := testdaemon.ShortDir(t)
 	socket := startServer(t, root)
-	second := &Server{Engine: NewEngine(root, config.Default(), nil, discardLog()), Log: discardLog()}
+	second := &Server{Engine: engine.NewEngine(root, config.Default(), nil, testdaemon.Discard()), Log: testdaemon.Discard()}
 	if err := second.Listen(socket); !errors.Is(err, wire.ErrAlreadyRunning) {
 		t.Fatalf("second Listen = %v, want wire.ErrAlreadyRunning", err)
 	}
 }
 
 func TestUnsafeSocketDir(t *testing.T) {
-	base := shortDir(t)
+	base := testdaemon.ShortDir(t)
 	target := filepath.Join(base, "real")
 	if err := os.Mkdir(target, 0o700); err != nil {
 		t.Fatal(err)
@@ -246,7 +211,7 @@ func TestUnsafeSocketDir(t *testing.T) {
 			if tt.skip != "" {
 				t.Skip(tt.skip)
 			}
-			srv := &Server{Engine: NewEngine(base, config.Default(), nil, discardLog()), Log: discardLog()}
+			srv := &Server{Engine: engine.NewEngine(base, config.Default(), nil, testdaemon.Discard()), Log: testdaemon.Discard()}
 			socket := filepath.Join(tt.dir, "d.sock")
 			err := srv.Listen(socket)
 			if tt.want == "" {

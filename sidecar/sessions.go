@@ -131,7 +131,7 @@ func (s *Server) sessionStop(ctx context.Context, _ call, p wire.SessionStopPara
 	if budget <= 0 {
 		budget = wire.DefaultColdBudget
 	}
-	res, n := s.Engine.Introduced(ctx, files, budget-replyMargin)
+	res, n := s.Engine.Introduced(ctx, files, budget)
 	d := session.Decide(mode, n, p.Active, reg.BlockedInARow(p.Session))
 	reg.Stopped(p.Session, n, d == session.Block)
 	out := wire.SessionStopResult{Decision: wire.StopAllow, Errors: n, Files: len(files)}

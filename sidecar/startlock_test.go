@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lsp-hook/lsp-hook/internal/testdaemon"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
 
@@ -55,11 +56,11 @@ func TestConnectStartsOneDaemon(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := shortDir(t)
+	root := testdaemon.ShortDir(t)
 	root, _ = filepath.EvalSymlinks(root)
 	starts := filepath.Join(root, "starts")
 	t.Setenv(testDaemonEnv, starts)
-	socket := filepath.Join(shortDir(t), "run", "d.sock")
+	socket := filepath.Join(testdaemon.ShortDir(t), "run", "d.sock")
 	opts := wire.StartOptions{Executable: exe, Root: root, Socket: socket, Wait: 20 * time.Second}
 	const hooks = 20
 	var (
@@ -117,10 +118,10 @@ func TestConnectAfterStoppingDaemon(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	root, _ := filepath.EvalSymlinks(shortDir(t))
+	root, _ := filepath.EvalSymlinks(testdaemon.ShortDir(t))
 	starts := filepath.Join(root, "starts")
 	t.Setenv(testDaemonEnv, starts)
-	socket := filepath.Join(shortDir(t), "run", "d.sock")
+	socket := filepath.Join(testdaemon.ShortDir(t), "run", "d.sock")
 	if err := wire.EnsureDir(filepath.Dir(socket)); err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,9 @@
 package sidecar
 
 import (
+	"github.com/lsp-hook/lsp-hook/engine"
 	"github.com/lsp-hook/lsp-hook/internal/session"
 	"github.com/lsp-hook/lsp-hook/lsp"
-	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // The results of status and restart carry lsp's status types (a server's
@@ -22,13 +22,13 @@ type StatusResult struct {
 	Root    string `json:"root"`
 	LogFile string `json:"log_file,omitempty"`
 	// Socket is the daemon's socket path, where clients reach it.
-	Socket  string         `json:"socket,omitempty"`
-	Servers []ServerStatus `json:"servers"`
-	Linters []LinterStatus `json:"linters,omitempty"`
+	Socket  string                `json:"socket,omitempty"`
+	Servers []ServerStatus        `json:"servers"`
+	Linters []engine.LinterStatus `json:"linters,omitempty"`
 	// Untrusted lists what does not run until `lsp-hook trust`: the
 	// workspace config's keys (config.Config.Untrusted), then the
 	// workspace's own programs linters wanted, as "PROGRAM (linter NAME)"
-	// (Engine.Untrusted).
+	// (engine.Engine.Untrusted).
 	Untrusted []string         `json:"untrusted,omitempty"`
 	Counters  map[string]int64 `json:"counters"`
 	// Process is the daemon's own goroutines, open file descriptors, RSS
@@ -61,12 +61,4 @@ type ServerStatus = lsp.ServerStatus
 // An empty list means none was running or had failed.
 type RestartResult struct {
 	Restarted []ServerStatus `json:"restarted"`
-}
-
-// phaseOf returns p's phase, "edit" when unset.
-func phaseOf(p wire.NotifyChangeParams) string {
-	if p.Phase == phaseDiagnose {
-		return phaseDiagnose
-	}
-	return phaseEdit
 }

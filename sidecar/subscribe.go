@@ -3,13 +3,12 @@ package sidecar
 import (
 	"context"
 	"log/slog"
-	"slices"
 	"sync"
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
 
-	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/engine"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
 
@@ -28,67 +27,6 @@ import (
 // whose socket takes no data for this long is disconnected.
 const subscriberWriteTimeout = 30 * time.Second
 
-// registry holds every engine's subscribers.
-var registry struct {
-	mu   sync.Mutex                                 // guards subs
-	subs map[*Engine]map[*jsonrpc2.Conn]*subscriber // engine → connection → its queue
-}
-
-// publish queues a check's notifications (publishedOf) for every
-// subscriber of e when the request asked for it (NotifyChangeParams.Publish);
-// it never blocks on them. Engine.Check calls it last.
-func (e *Engine) publish(p wire.NotifyChangeParams, targets []target, res wire.Result) {
-	if !p.Publish {
-		return
-	}
-	registry.mu.Lock()
-	subs := make([]*subscriber, 0, len(registry.subs[e]))
-	for _, s := range registry.subs[e] {
-		subs = append(subs, s)
-	}
-	registry.mu.Unlock()
-	if len(subs) == 0 {
-		return
-	}
-	msgs := publishedOf(p.Source, targets, res)
-	for _, s := range subs {
-		s.push(msgs)
-	}
-}
-
-// publishedOf turns a check's result into its notifications: each target
-// in order (clean ones with empty diagnostics), then the other files of
-// res. Diagnostics are copied: the caller keeps res.
-func publishedOf(source string, targets []target, res wire.Result) []wire.Published {
-	byPath := make(map[string][]diag.Diagnostic, len(res.Files))
-	for _, f := range res.Files {
-		byPath[f.Path] = f.Diagnostics
-	}
-	out := make([]wire.Published, 0, len(targets)+len(res.Files))
-	seen := make(map[string]bool, len(targets))
-	for _, t := range targets {
-		if seen[t.path] {
-			continue
-		}
-		seen[t.path] = true
-		out = append(out, wire.Published{Path: t.path, Rel: t.rel, Diagnostics: cloneDiags(byPath[t.path]), Lint: res.Lint, Source: source})
-	}
-	for _, f := range res.Files {
-		if !seen[f.Path] {
-			seen[f.Path] = true
-			out = append(out, wire.Published{Path: f.Path, Rel: f.Rel, Diagnostics: cloneDiags(f.Diagnostics), Lint: res.Lint, Source: source})
-		}
-	}
-	return out
-}
-
-func cloneDiags(ds []diag.Diagnostic) []diag.Diagnostic {
-	if ds == nil {
-		return []diag.Diagnostic{}
-	}
-	return slices.Clone(ds)
-}
-
 // subscribe serves the subscribe method on conn: it registers the
 // connection (a second subscribe on it changes nothing) until it closes.
 func (s *Server) subscribe(conn *jsonrpc2.Conn) (wire.SubscribeResult, error) {
@@ -96,18 +34,7 @@ func (s *Server) subscribe(conn *jsonrpc2.Conn) (wire.SubscribeResult, error) {
 		conn: conn, log: s.Log, wake: make(chan struct{}, 1), done: make(chan struct{}),
 		onDrop: func() { s.count("published_dropped") },
 	}
-	registry.mu.Lock()
-	if registry.subs == nil {
-		registry.subs = make(map[*Engine]map[*jsonrpc2.Conn]*subscriber)
-	}
-	if registry.subs[s.Engine] == nil {
-		registry.subs[s.Engine] = make(map[*jsonrpc2.Conn]*subscriber)
-	}
-	_, again := registry.subs[s.Engine][conn]
-	if !again {
-		registry.subs[s.Engine][conn] = sub
-	}
-	registry.mu.Unlock()
+	again := !s.Engine.Subscribe(conn, sub)
 	if again {
 		return wire.SubscribeResult{Queue: wire.SubscriberQueue}, nil
 	}
@@ -117,12 +44,7 @@ func (s *Server) subscribe(conn *jsonrpc2.Conn) (wire.SubscribeResult, error) {
 	go sub.run()
 	go func() {
 		<-conn.DisconnectNotify()
-		registry.mu.Lock()
-		delete(registry.subs[s.Engine], conn)
-		if len(registry.subs[s.Engine]) == 0 {
-			delete(registry.subs, s.Engine)
-		}
-		registry.mu.Unlock()
+		s.Engine.Unsubscribe(conn)
 		close(sub.done)
 		s.lastUse.Store(time.Now().UnixNano())
 		s.inflight.Add(-1)
@@ -139,8 +61,10 @@ type notifier interface {
 
 var _ notifier = (*jsonrpc2.Conn)(nil)
 
-// subscriber is one subscribed connection: a bounded queue that publish
-// fills and run drains onto the connection.
+var _ engine.Subscriber = (*subscriber)(nil)
+
+// subscriber is one subscribed connection: a bounded queue that the
+// engine's publish fills and run drains onto the connection.
 type subscriber struct {
 	conn   notifier
 	log    *slog.Logger
@@ -153,9 +77,9 @@ type subscriber struct {
 	dropped int64            // dropped since the last notification sent
 }
 
-// push queues msgs, dropping the oldest past SubscriberQueue; it never
+// Push queues msgs, dropping the oldest past SubscriberQueue; it never
 // blocks on the connection.
-func (s *subscriber) push(msgs []wire.Published) {
+func (s *subscriber) Push(msgs []wire.Published) {
 	var drops int
 	s.mu.Lock()
 	for _, m := range msgs {

@@ -14,6 +14,8 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 
 	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/engine"
+	"github.com/lsp-hook/lsp-hook/internal/testdaemon"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
 
@@ -67,16 +69,16 @@ func next(t *testing.T, ch <-chan wire.Published) wire.Published {
 // check (clean ones too), in order, with the check's source and block;
 // it is unregistered when it disconnects.
 func TestSubscribe(t *testing.T) {
-	root, _ := filepath.EvalSymlinks(shortDir(t))
+	root, _ := filepath.EvalSymlinks(testdaemon.ShortDir(t))
 	cfg := config.Default()
 	cfg.LSP.Enabled = false
-	e := NewEngine(root, cfg, nil, discardLog())
+	e := engine.NewEngine(root, cfg, nil, testdaemon.Discard())
 	socket := serve(t, e)
 	got, stop := subscribeOver(t, socket, root)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	c := dial(ctx, t, socket)
+	c := testdaemon.Dial(ctx, t, socket)
 	bad, good := "[1,,]", "{}"
 	var res wire.Result
 	err := c.Call(ctx, wire.MethodNotifyChange, wire.NotifyChangeParams{Source: "test-src", Publish: true, Changes: []wire.Change{
@@ -105,7 +107,7 @@ func TestSubscribe(t *testing.T) {
 	if err := stop(); !errors.Is(err, context.Canceled) {
 		t.Errorf("Subscribe after cancel = %v, want context.Canceled", err)
 	}
-	if !waitUntil(5*time.Second, func() bool { return subscriberCount(e) == 0 }) {
+	if !waitUntil(5*time.Second, func() bool { return e.Subscribers() == 0 }) {
 		t.Errorf("subscriber still registered after disconnecting")
 	}
 }
@@ -113,12 +115,12 @@ func TestSubscribe(t *testing.T) {
 // TestSubscribeDaemonGone: Subscribe ends with ErrDaemonClosed when the
 // daemon shuts down.
 func TestSubscribeDaemonGone(t *testing.T) {
-	root, _ := filepath.EvalSymlinks(shortDir(t))
+	root, _ := filepath.EvalSymlinks(testdaemon.ShortDir(t))
 	socket := startServer(t, root)
 	_, stop := subscribeOver(t, socket, root)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	c := dial(ctx, t, socket)
+	c := testdaemon.Dial(ctx, t, socket)
 	_ = c.Call(ctx, wire.MethodShutdown, struct{}{}, nil)
 	done := make(chan error, 1)
 	go func() { done <- stop() }()
@@ -136,7 +138,7 @@ func TestSubscribeDaemonGone(t *testing.T) {
 // fills its socket, then its queue; checks go on at full speed and the
 // oldest notifications are dropped and counted.
 func TestSlowSubscriberNeverBlocksChecks(t *testing.T) {
-	root, _ := filepath.EvalSymlinks(shortDir(t))
+	root, _ := filepath.EvalSymlinks(testdaemon.ShortDir(t))
 	socket := startServer(t, root)
 	nc, err := net.Dial("unix", socket)
 	if err != nil {
@@ -149,7 +151,7 @@ func TestSlowSubscriberNeverBlocksChecks(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	c := dial(ctx, t, socket)
+	c := testdaemon.Dial(ctx, t, socket)
 	var st StatusResult
 	if !waitUntil(5*time.Second, func() bool {
 		_ = c.Call(ctx, wire.MethodStatus, struct{}{}, &st)
@@ -200,13 +202,13 @@ func (b *blockingConn) Close() error { return nil }
 func TestSubscriberQueueDropsOldest(t *testing.T) {
 	bc := &blockingConn{release: make(chan struct{})}
 	var drops int
-	s := &subscriber{conn: bc, log: discardLog(), wake: make(chan struct{}, 1), done: make(chan struct{}), onDrop: func() { drops++ }}
+	s := &subscriber{conn: bc, log: testdaemon.Discard(), wake: make(chan struct{}, 1), done: make(chan struct{}), onDrop: func() { drops++ }}
 	var msgs []wire.Published
 	for i := range wire.SubscriberQueue + 50 {
 		msgs = append(msgs, wire.Published{Rel: fmt.Sprint(i)})
 	}
-	s.push(msgs[:10])
-	s.push(msgs[10:])
+	s.Push(msgs[:10])
+	s.Push(msgs[10:])
 	if drops != 50 || len(s.queue) != wire.SubscriberQueue || s.queue[0].Rel != "50" {
 		t.Fatalf("drops %d, queue %d starting at %s", drops, len(s.queue), s.queue[0].Rel)
 	}
@@ -223,12 +225,6 @@ func TestSubscriberQueueDropsOldest(t *testing.T) {
 	if bc.sent[0].Rel != "50" || bc.sent[0].Dropped != 50 || bc.sent[1].Dropped != 0 || bc.sent[wire.SubscriberQueue-1].Rel != fmt.Sprint(wire.SubscriberQueue+49) {
 		t.Errorf("sent %+v … %+v", bc.sent[0], bc.sent[wire.SubscriberQueue-1])
 	}
-}
-
-func subscriberCount(e *Engine) int {
-	registry.mu.Lock()
-	defer registry.mu.Unlock()
-	return len(registry.subs[e])
 }
 
 // waitUntil polls cond until it holds or d passes.

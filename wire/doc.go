@@ -7,9 +7,10 @@
 // daemon's limits, and subscribing to its publish channel.
 //
 // hooks, mcp and cmd talk to the daemon through wire; the daemon itself
-// (package sidecar) serves these types. The results of status and restart
-// carry lsp's status types and are declared by sidecar.
+// (package sidecar) serves these types, and its engine (package engine)
+// answers in them. The results of status and restart carry lsp's status
+// types and are declared by sidecar.
 //
-// wire imports diag and lsp-hook's internal helpers only: never sidecar,
-// lsp, validators, parsers, hooks, mcp or cmd (imports_test.go).
+// wire imports diag and lsp-hook's internal helpers only: never engine,
+// sidecar, lsp, validators, parsers, hooks, mcp or cmd (imports_test.go).
 package wire

@@ -11,10 +11,14 @@ import (
 
 // TestImportsStayBelow holds the package comments' rules on lsp-hook's
 // own imports, one row a package: hooks, mcp and wire reach the daemon
-// through wire only, never importing the daemon and engine (sidecar), and
-// hooks and wire never lsp either; wire imports no lsp-hook package but
-// diag, config and internal helpers; install imports config only. Every
-// file is read, whatever its build tags; tests may import what they like.
+// through wire only, never importing the daemon (sidecar) or the engine,
+// and hooks and wire never lsp either; wire imports no lsp-hook package but
+// diag, config and internal helpers; the engine never imports the daemon
+// or anything above it, nor the daemon anything above it; install imports
+// config only; workspace imports internal helpers only; the tests' daemon
+// helpers (internal/testdaemon) import neither engine nor sidecar, whose
+// own tests use them. Every file is read, whatever its build tags; tests
+// may import what they like.
 func TestImportsStayBelow(t *testing.T) {
 	const module = "github.com/lsp-hook/lsp-hook/"
 	tests := []struct {
@@ -23,10 +27,14 @@ func TestImportsStayBelow(t *testing.T) {
 		only   []string // when set, the only lsp-hook packages (or trees) it may import
 	}{
 		{dir: ".", only: []string{"diag", "config", "internal"}},
-		{dir: "../hooks", denied: []string{"sidecar", "lsp", "mcp", "cmd"}},
+		{dir: "../hooks", denied: []string{"sidecar", "engine", "lsp", "mcp", "install", "cmd"}},
 		// mcp still uses lsp's position types and column converters.
-		{dir: "../mcp", denied: []string{"sidecar", "hooks", "cmd"}},
+		{dir: "../mcp", denied: []string{"sidecar", "engine", "hooks", "install", "cmd"}},
+		{dir: "../engine", denied: []string{"sidecar", "hooks", "mcp", "install", "cmd"}},
+		{dir: "../sidecar", denied: []string{"hooks", "mcp", "install", "cmd"}},
 		{dir: "../install", only: []string{"config"}},
+		{dir: "../internal/workspace", only: []string{"internal"}},
+		{dir: "../internal/testdaemon", denied: []string{"engine", "sidecar", "hooks", "mcp", "cmd"}},
 	}
 	for _, tt := range tests {
 		files, err := filepath.Glob(filepath.Join(tt.dir, "*.go"))

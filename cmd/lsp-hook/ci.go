@@ -13,10 +13,11 @@ import (
 
 	"github.com/lsp-hook/lsp-hook/config"
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/engine"
 	"github.com/lsp-hook/lsp-hook/internal/safefile"
+	"github.com/lsp-hook/lsp-hook/internal/workspace"
 	"github.com/lsp-hook/lsp-hook/lsp"
 	"github.com/lsp-hook/lsp-hook/parsers"
-	"github.com/lsp-hook/lsp-hook/sidecar"
 	"github.com/lsp-hook/lsp-hook/validators"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
@@ -173,28 +174,28 @@ func diagnose(c *cli.Context, format diag.OutputFormat, sev diag.Severity) error
 	if err != nil {
 		return cli.Exit(err.Error(), exitError)
 	}
-	cfg, problems := sidecar.LoadConfig(root)
+	cfg, problems := engine.LoadConfig(root)
 	for _, p := range problems {
 		fmt.Fprintln(stderr, "lsp-hook: config:", p.Error())
 	}
-	q := sidecar.FileQuery{Root: root, Args: c.Args().Slice(), Dir: absPath("."), Changed: c.Bool("changed"),
+	q := workspace.FileQuery{Root: root, Args: c.Args().Slice(), Dir: absPath("."), Changed: c.Bool("changed"),
 		Base: c.String("base"), Want: checkable(cfg), SkipFixtures: !c.Bool("fixtures")}
 	if s := c.String("shard"); s != "" {
-		if q.Shard, q.Shards, err = sidecar.ParseShard(s); err != nil {
+		if q.Shard, q.Shards, err = workspace.ParseShard(s); err != nil {
 			return cli.Exit("diagnose: --shard: "+err.Error(), exitError)
 		}
 	}
-	files, err := sidecar.CollectFiles(c.Context, q)
+	files, err := workspace.CollectFiles(c.Context, q)
 	if err != nil {
 		return cli.Exit("diagnose: "+err.Error(), exitError)
 	}
 	check, closeCheck := diagnoseChecker(c, root, cfg)
 	defer closeCheck()
-	var progress *sidecar.Progress
+	var progress *engine.Progress
 	if f, ok := stderr.(*os.File); ok {
-		progress = sidecar.NewProgress(stderr, len(files), sidecar.IsTerminal(f))
+		progress = engine.NewProgress(stderr, len(files), engine.IsTerminal(f))
 	}
-	rep, err := sidecar.Diagnose(c.Context, sidecar.DiagnoseOptions{
+	rep, err := engine.Diagnose(c.Context, engine.DiagnoseOptions{
 		Files: files, Check: check, Jobs: c.Int("jobs"), Severity: sev, Budget: c.Duration("timeout"), Progress: progress,
 	})
 	if progress != nil {
@@ -279,11 +280,11 @@ func hostBuild(path string) bool {
 // servers), else an engine in this process. Either way servers get the
 // whole --timeout of a chunk (Manager.CheckWithin), not a hook's per-edit
 // timeouts. The second value releases it.
-func diagnoseChecker(c *cli.Context, root string, cfg *config.Config) (sidecar.CheckFunc, func()) {
+func diagnoseChecker(c *cli.Context, root string, cfg *config.Config) (engine.CheckFunc, func()) {
 	if !c.Bool("no-daemon") {
 		if cl, err := wire.Dial(c.Context, socketFor(c, root), buildVersion()); err == nil {
 			if cl.Hello.Protocol == wire.ProtocolVersion {
-				return sidecar.ClientChecker(cl), func() { cl.Close() }
+				return engine.ClientChecker(cl), func() { cl.Close() }
 			}
 			cl.Close()
 		}
@@ -293,6 +294,6 @@ func diagnoseChecker(c *cli.Context, root string, cfg *config.Config) (sidecar.C
 		log = slog.New(slog.NewTextHandler(c.App.ErrWriter, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	m := lsp.NewManager(cfg, root, log)
-	e := sidecar.NewEngine(root, cfg, m, log)
-	return sidecar.EngineChecker(e), m.Shutdown
+	e := engine.NewEngine(root, cfg, m, log)
+	return engine.EngineChecker(e), m.Shutdown
 }

@@ -9,8 +9,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/engine"
 	"github.com/lsp-hook/lsp-hook/hooks"
-	"github.com/lsp-hook/lsp-hook/sidecar"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
 
@@ -27,7 +27,7 @@ func configCommand() *cli.Command {
 				if err != nil {
 					return cli.Exit(err.Error(), exitError)
 				}
-				cfg, problems := sidecar.LoadConfig(root)
+				cfg, problems := engine.LoadConfig(root)
 				for _, p := range problems {
 					fmt.Fprintln(c.App.ErrWriter, "lsp-hook: config:", p.Error())
 				}
@@ -53,7 +53,7 @@ func configCommand() *cli.Command {
 				if err != nil {
 					return cli.Exit(err.Error(), exitError)
 				}
-				cfg, problems := sidecar.LoadConfig(root)
+				cfg, problems := engine.LoadConfig(root)
 				problems = hooks.CheckConfig(cfg, problems)
 				for _, p := range problems {
 					fmt.Fprintln(c.App.Writer, p.Error())

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lsp-hook/lsp-hook/internal/testdaemon"
 )
 
 // actionRunner runs action.yml's run steps the way the Actions runner
@@ -38,7 +40,7 @@ var actionExprRE = regexp.MustCompile(`\$\{\{\s*(.*?)\s*\}\}`)
 func newActionRunner(t *testing.T, workspace string, inputs map[string]string) *actionRunner {
 	a := readAction(t)
 	r := &actionRunner{t: t, steps: map[string]actionStep{}, inputs: map[string]string{}, outputs: map[string]map[string]string{},
-		workspace: workspace, temp: t.TempDir(), env: childEnv(shortTempDir(t), nil)}
+		workspace: workspace, temp: t.TempDir(), env: childEnv(testdaemon.ShortDir(t), nil)}
 	for _, s := range a.Runs.Steps {
 		r.steps[s.Name] = s
 	}

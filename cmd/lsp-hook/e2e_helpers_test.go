@@ -21,6 +21,7 @@ import (
 	"github.com/shirou/gopsutil/v4/process"
 
 	"github.com/lsp-hook/lsp-hook/internal/proc"
+	"github.com/lsp-hook/lsp-hook/internal/testdaemon"
 	"github.com/lsp-hook/lsp-hook/sidecar"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
@@ -107,7 +108,7 @@ func newWorkspaceOf(t *testing.T, project, sub string, extra []string) *workspac
 	if err := os.CopyFS(root, os.DirFS(filepath.Join(moduleRoot, "testdata", filepath.FromSlash(project)))); err != nil {
 		t.Fatal(err)
 	}
-	w := &workspace{t: t, root: root, runtime: shortTempDir(t), extra: extra}
+	w := &workspace{t: t, root: root, runtime: testdaemon.ShortDir(t), extra: extra}
 	if git, err := exec.LookPath("git"); err == nil {
 		if out, err := exec.Command(git, "-C", root, "init", "-q").CombinedOutput(); err != nil {
 			t.Fatalf("git init: %v\n%s", err, out)
@@ -117,22 +118,6 @@ func newWorkspaceOf(t *testing.T, project, sub string, extra []string) *workspac
 	}
 	t.Cleanup(w.stopAll)
 	return w
-}
-
-// shortTempDir makes a temp dir whose socket paths stay far below the
-// 108-byte limit of sun_path, removed when the test ends.
-func shortTempDir(t *testing.T) string {
-	t.Helper()
-	base := ""
-	if len(os.TempDir()) > 40 {
-		base = "/tmp"
-	}
-	dir, err := os.MkdirTemp(base, "lh")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	return dir
 }
 
 // childEnv is this process's environment with XDG_RUNTIME_DIR set to rt,

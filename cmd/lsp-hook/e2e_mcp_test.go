@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lsp-hook/lsp-hook/internal/testdaemon"
 	"github.com/lsp-hook/lsp-hook/sidecar"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -79,7 +80,7 @@ func TestMCPMinimalEnvOneDaemon(t *testing.T) {
 	}
 	// The full environment without XDG_RUNTIME_DIR: the hooks' socket is
 	// then the uid's, wherever this machine keeps it.
-	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath(), "XDG_RUNTIME_DIR=", "TMPDIR=" + shortTempDir(t)})
+	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath(), "XDG_RUNTIME_DIR=", "TMPDIR=" + testdaemon.ShortDir(t)})
 	ctx, cancel := context.WithTimeout(context.Background(), hookTimeout)
 	defer cancel()
 	cmd := exec.Command(lspHook, "mcp")

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lsp-hook/lsp-hook/internal/testdaemon"
 )
 
 // TestPreCommit runs this repository's .pre-commit-hooks.yaml with the real
@@ -34,7 +36,7 @@ func TestPreCommit(t *testing.T) {
 	// directory after the build: the module cache stays the user's, so
 	// nothing is downloaded twice. PRE_COMMIT_HOME keeps pre-commit's
 	// clones and environments in the test's directory.
-	env := childEnv(shortTempDir(t), []string{
+	env := childEnv(testdaemon.ShortDir(t), []string{
 		"PATH=" + langPath(),
 		"PRE_COMMIT_HOME=" + filepath.Join(dir, "pre-commit"),
 		"GOMODCACHE=" + strings.TrimSpace(string(gomodcache)),

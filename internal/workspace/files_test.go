@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lsp-hook/lsp-hook/internal/testdir"
 )
 
 // listTree is the Files table's tree: a root .gitignore with a negation
@@ -54,7 +56,7 @@ func listRoots(t *testing.T) map[string]string {
 		roots["git"] = filepath.Join(tmp, "repo")
 	}
 	for name, root := range roots {
-		writeTree(t, root, listTree)
+		testdir.WriteTree(t, root, listTree)
 		if err := os.Symlink("a.go", filepath.Join(root, "link.go")); err != nil {
 			t.Logf("no symlinks: %v", err)
 		}
@@ -158,7 +160,7 @@ func TestFind(t *testing.T) {
 		t.Fatal(err)
 	}
 	repo, plain, worktree := filepath.Join(tmp, "repo"), filepath.Join(tmp, "plain"), filepath.Join(tmp, "wt")
-	writeTree(t, tmp, map[string]string{"repo/a/b/x": "", "plain/a/x": "", "wt/.git": "gitdir: elsewhere\n", "wt/s/x": ""})
+	testdir.WriteTree(t, tmp, map[string]string{"repo/a/b/x": "", "plain/a/x": "", "wt/.git": "gitdir: elsewhere\n", "wt/s/x": ""})
 	if err := os.Mkdir(filepath.Join(repo, ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +194,7 @@ func TestRoot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeTree(t, tmp, map[string]string{"repo/.git/HEAD": "", "repo/sub/f": ""})
+	testdir.WriteTree(t, tmp, map[string]string{"repo/.git/HEAD": "", "repo/sub/f": ""})
 	sub := filepath.Join(tmp, "repo", "sub")
 	if got, err := Root(sub); err != nil || got != sub {
 		t.Errorf("Root(%s) = %q, %v; want it as given, not its git top level", sub, got, err)

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lsp-hook/lsp-hook/internal/testdir"
 )
 
 // resolveRow is one row of the Resolve table: path as given (relative to
@@ -38,8 +40,8 @@ func resolveTree(t *testing.T) (root, out string, links bool) {
 		t.Fatal(err)
 	}
 	root, out = filepath.Join(tmp, "ws"), filepath.Join(tmp, "out")
-	writeTree(t, root, map[string]string{"a.go": "package a\n", "dir/b.go": "package dir\n", "with space.go": "package a\n"})
-	writeTree(t, out, map[string]string{"secret.go": "package secret\n"})
+	testdir.WriteTree(t, root, map[string]string{"a.go": "package a\n", "dir/b.go": "package dir\n", "with space.go": "package a\n"})
+	testdir.WriteTree(t, out, map[string]string{"secret.go": "package secret\n"})
 	links = true
 	for link, target := range map[string]string{
 		"link-in.go":  "a.go",
@@ -197,8 +199,8 @@ func TestContainsPrograms(t *testing.T) {
 		t.Fatal(err)
 	}
 	ws, outside := filepath.Join(base, "ws"), filepath.Join(base, "out")
-	writeTree(t, ws, map[string]string{"bin/tool": "#!/bin/sh\n"})
-	writeTree(t, outside, map[string]string{"tool": "#!/bin/sh\n"})
+	testdir.WriteTree(t, ws, map[string]string{"bin/tool": "#!/bin/sh\n"})
+	testdir.WriteTree(t, outside, map[string]string{"tool": "#!/bin/sh\n"})
 	for link, target := range map[string]string{
 		filepath.Join(ws, "bin", "sys"):     filepath.Join(outside, "tool"), // the repository's own link to anything
 		filepath.Join(outside, "into"):      filepath.Join(ws, "bin", "tool"),
@@ -226,19 +228,6 @@ func TestContainsPrograms(t *testing.T) {
 	for _, tt := range tests {
 		if got := Contains(tt.workspace, tt.p); got != tt.want {
 			t.Errorf("Contains(%s, %s) = %v, want %v", tt.workspace, tt.p, got, tt.want)
-		}
-	}
-}
-
-func writeTree(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for name, text := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
 		}
 	}
 }

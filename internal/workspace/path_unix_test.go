@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/lsp-hook/lsp-hook/internal/testdir"
 )
 
 // TestResolveUnix: the rows Windows cannot have — a FIFO (resolved without
@@ -20,7 +22,7 @@ func TestResolveUnix(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(root, "pipe.go"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	writeTree(t, root, map[string]string{"new\nline.go": "package a\n"})
+	testdir.WriteTree(t, root, map[string]string{"new\nline.go": "package a\n"})
 	if err := os.Symlink("/proc/self/environ", filepath.Join(root, "environ.go")); err != nil {
 		t.Fatal(err)
 	}

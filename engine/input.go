@@ -1,4 +1,4 @@
-package sidecar
+package engine
 
 import (
 	"bytes"
@@ -96,4 +96,18 @@ func tooLarge(n int64) error {
 // binary: checkers report what they make of it.
 func isBinary(data []byte) bool {
 	return bytes.IndexByte(data[:min(len(data), 8<<10)], 0) >= 0
+}
+
+// CheckRegular refuses, without reading a byte, what readContent refuses
+// before reading (openRegular): a path that does not exist, anything but a
+// regular file (ErrNotRegular), a kernel pseudo-file (ErrPseudoFile), a
+// file over MaxFileSize (ErrTooLarge). path must come from
+// workspace.Resolve.
+func CheckRegular(path string) error {
+	f, _, err := openRegular(path)
+	if err != nil {
+		return err
+	}
+	f.Close() // opened read-only, nothing read: nothing to lose
+	return nil
 }

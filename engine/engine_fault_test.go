@@ -1,4 +1,4 @@
-package sidecar
+package engine
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/internal/testdaemon"
 	"github.com/lsp-hook/lsp-hook/lsp"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
@@ -66,7 +67,7 @@ func TestEngineFaults(t *testing.T) {
 			if tt.maxElapsed == 0 {
 				tt.maxElapsed = e.Config.LSP.FirstTouchTimeout + 500*time.Millisecond
 			}
-			writeFile(t, e.Root, "a.fake", tt.text)
+			testdaemon.WriteFile(t, e.Root, "a.fake", tt.text)
 			begin := time.Now()
 			res := e.Check(context.Background(), wire.NotifyChangeParams{Changes: []wire.Change{{Path: "a.fake"}}})
 			elapsed := time.Since(begin)
@@ -77,7 +78,7 @@ func TestEngineFaults(t *testing.T) {
 			if len(res.Servers) != 1 || res.Servers[0].Freshness != string(tt.wantFreshness) || res.Servers[0].State != tt.wantState {
 				t.Errorf("servers = %+v, want fake %s, %s", res.Servers, tt.wantFreshness, tt.wantState)
 			}
-			if tt.check == nil && strings.Join(lintLines(res.Lint), "\n") != strings.Join(tt.wantLines, "\n") {
+			if tt.check == nil && strings.Join(testdaemon.LintLines(res.Lint), "\n") != strings.Join(tt.wantLines, "\n") {
 				t.Errorf("lint block:\n%s\nwant lines %q", res.Lint, tt.wantLines)
 			}
 			if tt.wantNote != "" && !strings.Contains(res.Lint, tt.wantNote) {
@@ -102,7 +103,7 @@ func checkFloodBlock(t *testing.T, res wire.Result) {
 	if len(lines) > lim.MaxLines || len(res.Lint) > lim.MaxChars {
 		t.Errorf("lint block: %d lines, %d chars; caps %d and %d", len(lines), len(res.Lint), lim.MaxLines, lim.MaxChars)
 	}
-	if n := len(lintLines(res.Lint)); n != lim.MaxPerFile {
+	if n := len(testdaemon.LintLines(res.Lint)); n != lim.MaxPerFile {
 		t.Errorf("lint block lists %d diagnostics, want %d", n, lim.MaxPerFile)
 	}
 	if !strings.Contains(res.Lint, "... and 9980 more") {

@@ -1,4 +1,4 @@
-package sidecar
+package engine
 
 import (
 	"context"
@@ -27,13 +27,14 @@ import (
 // answers with only_new's rule (match.go: introduced).
 
 // Introduced is the Stop gate's check of files (a session's record) within
-// budget: the lint block of the errors the session introduced that remain
+// budget (less the margin the reply needs): the lint block of the errors the session introduced that remain
 // (in res.Lint and res.Files, at error severity), and their count.
 // Deleted files are left out (what their deletion broke in other files
 // still counts); so are files with no known state before the session
 // (logged).
 func (e *Engine) Introduced(ctx context.Context, files []session.File, budget time.Duration) (res wire.Result, errs int) {
 	begin := time.Now()
+	budget -= replyMargin
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
 	var changes []wire.Change

@@ -1,4 +1,4 @@
-package sidecar
+package engine
 
 import (
 	"bytes"
@@ -52,6 +52,8 @@ type Engine struct {
 
 	mu      sync.Mutex                   // guards answers
 	answers map[string]map[string]answer // path → checker → its last answer (only_new's memory)
+
+	subs subscribers // who gets the published notifications of checks
 }
 
 // NewEngine returns an engine for root with cfg; manager may be nil.

@@ -1,4 +1,4 @@
-package sidecar
+package engine
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/internal/testdaemon"
 	"github.com/lsp-hook/lsp-hook/internal/workspace"
 	"github.com/lsp-hook/lsp-hook/lsp"
 	"github.com/lsp-hook/lsp-hook/wire"
@@ -39,7 +40,7 @@ func linterEngine(t *testing.T, files map[string]string, linters ...config.Linte
 		t.Fatal(err)
 	}
 	for rel, text := range files {
-		writeFile(t, root, rel, text)
+		testdaemon.WriteFile(t, root, rel, text)
 	}
 	cfg := config.Default()
 	cfg.LSP.Enabled = false
@@ -63,7 +64,7 @@ func linterEngine(t *testing.T, files map[string]string, linters ...config.Linte
 		}
 		cfg.Linters[l.Name] = l
 	}
-	return NewEngine(root, cfg, nil, testLog(t))
+	return NewEngine(root, cfg, nil, testdaemon.Log(t))
 }
 
 func TestLinters(t *testing.T) {
@@ -173,7 +174,7 @@ func TestLinters(t *testing.T) {
 			if elapsed := time.Since(begin); elapsed > 40*time.Second {
 				t.Errorf("check took %v", elapsed)
 			}
-			lines := strings.Join(lintLines(res.Lint), "\n")
+			lines := strings.Join(testdaemon.LintLines(res.Lint), "\n")
 			at := 0
 			for _, w := range tt.want {
 				i := strings.Index(lines[at:], w)
@@ -216,7 +217,7 @@ func TestLinters(t *testing.T) {
 // does.
 func TestLinterFallbackSkippedWithLiveServer(t *testing.T) {
 	e := fakeEngine(t, "normal")
-	writeFile(t, e.Root, "a.fake", "x\n")
+	testdaemon.WriteFile(t, e.Root, "a.fake", "x\n")
 	e.Config.Linters = map[string]config.Linter{
 		"fb": {Name: "fb", Command: []string{"sh", "-c", "echo 'a.fake:1:1: error: fallback ran'"}, Extensions: []string{".fake"},
 			Parser: "gcc", Mode: config.LinterFallback, When: config.LinterOnEdit, Cwd: "{root}", Enabled: true, Timeout: 10 * time.Second},

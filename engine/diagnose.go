@@ -1,4 +1,4 @@
-package sidecar
+package engine
 
 import (
 	"context"
@@ -33,7 +33,7 @@ func ClientChecker(c *wire.Client) CheckFunc {
 
 // DiagnoseOptions configures Diagnose.
 type DiagnoseOptions struct {
-	// Files are the absolute paths to check (CollectFiles' answer).
+	// Files are the absolute paths to check (workspace.CollectFiles' answer).
 	Files []string
 	// Check runs one chunk of files.
 	Check CheckFunc

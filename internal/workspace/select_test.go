@@ -1,4 +1,4 @@
-package sidecar
+package workspace
 
 import (
 	"context"
@@ -6,62 +6,13 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/lsp-hook/lsp-hook/internal/workspace"
+	"github.com/lsp-hook/lsp-hook/internal/testdir"
 )
-
-// filesEnv isolates the git the tests and CollectFiles run from the
-// user's and the system's configuration (global excludes, default branch).
-func filesEnv(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("GIT_AUTHOR_NAME", "t")
-	t.Setenv("GIT_AUTHOR_EMAIL", "t@example.com")
-	t.Setenv("GIT_COMMITTER_NAME", "t")
-	t.Setenv("GIT_COMMITTER_EMAIL", "t@example.com")
-}
-
-// filesRoot returns a fresh symlink-free directory.
-func filesRoot(t *testing.T) string {
-	t.Helper()
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return root
-}
-
-// filesGit runs git in dir and fails the test when it fails.
-func filesGit(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-}
-
-// filesTree writes files (root-relative slash path → content) below root,
-// making directories as needed.
-func filesTree(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for rel, text := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // relAll returns paths relative to root, slash-separated.
 func relAll(t *testing.T, root string, paths []string) []string {
@@ -71,7 +22,7 @@ func relAll(t *testing.T, root string, paths []string) []string {
 		if !filepath.IsAbs(p) {
 			t.Errorf("path %s is not absolute", p)
 		}
-		out = append(out, workspace.Display(root, p))
+		out = append(out, Display(root, p))
 	}
 	return out
 }
@@ -113,17 +64,17 @@ func withoutGitignores(files []string) []string {
 // TestCollectFilesIgnore: the listing honours .gitignore the same way in a
 // git work tree (git ls-files) and outside one (the walk).
 func TestCollectFilesIgnore(t *testing.T) {
-	filesEnv(t)
+	testdir.GitEnv(t)
 	for _, mode := range []string{"git", "walk"} {
 		t.Run(mode, func(t *testing.T) {
-			root := filesRoot(t)
-			filesTree(t, root, ignoreTree)
+			root := testdir.Real(t)
+			testdir.WriteTree(t, root, ignoreTree)
 			if mode == "git" {
-				filesGit(t, root, "init", "-q")
-				filesGit(t, root, "add", "a.go", "sub/c.go") // a mix of tracked and untracked
-				filesGit(t, root, "commit", "-q", "-m", "base")
+				testdir.Git(t, root, "init", "-q")
+				testdir.Git(t, root, "add", "a.go", "sub/c.go") // a mix of tracked and untracked
+				testdir.Git(t, root, "commit", "-q", "-m", "base")
 			} else {
-				filesTree(t, root, map[string]string{"node_modules/m.go": ""})
+				testdir.WriteTree(t, root, map[string]string{"node_modules/m.go": ""})
 			}
 			if err := os.Symlink(filepath.Join(root, "a.go"), filepath.Join(root, "link.go")); err != nil {
 				t.Fatal(err)
@@ -142,13 +93,13 @@ func TestCollectFilesIgnore(t *testing.T) {
 // TestCollectFilesGitExcludes: .git/info/exclude counts, and a file deleted
 // from the working tree but still in the index does not appear.
 func TestCollectFilesGitExcludes(t *testing.T) {
-	filesEnv(t)
-	root := filesRoot(t)
-	filesTree(t, root, map[string]string{"a.go": "", "gone.go": "", "secret.go": ""})
-	filesGit(t, root, "init", "-q")
-	filesGit(t, root, "add", "a.go", "gone.go")
-	filesGit(t, root, "commit", "-q", "-m", "base")
-	filesTree(t, root, map[string]string{".git/info/exclude": "secret.go\n"})
+	testdir.GitEnv(t)
+	root := testdir.Real(t)
+	testdir.WriteTree(t, root, map[string]string{"a.go": "", "gone.go": "", "secret.go": ""})
+	testdir.Git(t, root, "init", "-q")
+	testdir.Git(t, root, "add", "a.go", "gone.go")
+	testdir.Git(t, root, "commit", "-q", "-m", "base")
+	testdir.WriteTree(t, root, map[string]string{".git/info/exclude": "secret.go\n"})
 	if err := os.Remove(filepath.Join(root, "gone.go")); err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +115,7 @@ func TestCollectFilesGitExcludes(t *testing.T) {
 // TestCollectFilesArgs: directories, globs and files as arguments, in both
 // listing modes.
 func TestCollectFilesArgs(t *testing.T) {
-	filesEnv(t)
+	testdir.GitEnv(t)
 	tests := []struct {
 		name string
 		dir  string // relative to the root
@@ -201,23 +152,23 @@ func TestCollectFilesArgs(t *testing.T) {
 		{name: "glob matching nothing", args: []string{"**/*.rs"}, err: ErrNoFiles},
 		{name: "glob matching only ignored files", args: []string{"sub/gen_x*"}, err: ErrNoFiles},
 		{name: "missing file", args: []string{"missing.go"}, err: fs.ErrNotExist},
-		{name: "parent of root", args: []string{"../x.go"}, err: workspace.ErrOutside},
-		{name: "absolute outside", args: []string{"/etc/hostname"}, err: workspace.ErrOutside},
-		{name: "glob outside", args: []string{"../**/*.go"}, err: workspace.ErrOutside},
-		{name: "symlink out of the root", args: []string{"out/x.go"}, err: workspace.ErrOutside},
+		{name: "parent of root", args: []string{"../x.go"}, err: ErrOutside},
+		{name: "absolute outside", args: []string{"/etc/hostname"}, err: ErrOutside},
+		{name: "glob outside", args: []string{"../**/*.go"}, err: ErrOutside},
+		{name: "symlink out of the root", args: []string{"out/x.go"}, err: ErrOutside},
 	}
 	for _, mode := range []string{"git", "walk"} {
 		t.Run(mode, func(t *testing.T) {
-			root := filesRoot(t)
-			filesTree(t, root, ignoreTree)
+			root := testdir.Real(t)
+			testdir.WriteTree(t, root, ignoreTree)
 			if mode == "git" {
-				filesGit(t, root, "init", "-q")
+				testdir.Git(t, root, "init", "-q")
 			}
 			if err := os.Symlink(filepath.Join(root, "a.go"), filepath.Join(root, "link.go")); err != nil {
 				t.Fatal(err)
 			}
 			outside := t.TempDir()
-			filesTree(t, outside, map[string]string{"x.go": ""})
+			testdir.WriteTree(t, outside, map[string]string{"x.go": ""})
 			if err := os.Symlink(outside, filepath.Join(root, "out")); err != nil {
 				t.Fatal(err)
 			}
@@ -254,23 +205,23 @@ func TestCollectFilesArgs(t *testing.T) {
 // and renames r.go to r2.go.
 func branchRepo(t *testing.T) string {
 	t.Helper()
-	root := filesRoot(t)
-	filesGit(t, root, "init", "-q", "-b", "main")
-	filesTree(t, root, map[string]string{".gitignore": "*.log\n", "a.go": "a", "b.go": "b", "b2.go": "b2", "c.go": "c", "d.go": "d", "r.go": "r"})
-	filesGit(t, root, "add", "-A")
-	filesGit(t, root, "commit", "-q", "-m", "base")
-	filesGit(t, root, "checkout", "-q", "-b", "feature")
-	filesTree(t, root, map[string]string{"b.go": "b changed", "h.go": "h"})
-	filesGit(t, root, "rm", "-q", "d.go")
-	filesGit(t, root, "add", "-A")
-	filesGit(t, root, "commit", "-q", "-m", "feature")
-	filesGit(t, root, "checkout", "-q", "main")
-	filesTree(t, root, map[string]string{"c.go": "c changed on main"})
-	filesGit(t, root, "commit", "-q", "-am", "main moves on")
-	filesGit(t, root, "checkout", "-q", "feature")
-	filesTree(t, root, map[string]string{"a.go": "a changed", "f.go": "f", "g.log": "g", "e.go": "e"})
-	filesGit(t, root, "add", "e.go")
-	filesGit(t, root, "mv", "r.go", "r2.go")
+	root := testdir.Real(t)
+	testdir.Git(t, root, "init", "-q", "-b", "main")
+	testdir.WriteTree(t, root, map[string]string{".gitignore": "*.log\n", "a.go": "a", "b.go": "b", "b2.go": "b2", "c.go": "c", "d.go": "d", "r.go": "r"})
+	testdir.Git(t, root, "add", "-A")
+	testdir.Git(t, root, "commit", "-q", "-m", "base")
+	testdir.Git(t, root, "checkout", "-q", "-b", "feature")
+	testdir.WriteTree(t, root, map[string]string{"b.go": "b changed", "h.go": "h"})
+	testdir.Git(t, root, "rm", "-q", "d.go")
+	testdir.Git(t, root, "add", "-A")
+	testdir.Git(t, root, "commit", "-q", "-m", "feature")
+	testdir.Git(t, root, "checkout", "-q", "main")
+	testdir.WriteTree(t, root, map[string]string{"c.go": "c changed on main"})
+	testdir.Git(t, root, "commit", "-q", "-am", "main moves on")
+	testdir.Git(t, root, "checkout", "-q", "feature")
+	testdir.WriteTree(t, root, map[string]string{"a.go": "a changed", "f.go": "f", "g.log": "g", "e.go": "e"})
+	testdir.Git(t, root, "add", "e.go")
+	testdir.Git(t, root, "mv", "r.go", "r2.go")
 	if err := os.Remove(filepath.Join(root, "b2.go")); err != nil {
 		t.Fatal(err)
 	}
@@ -280,7 +231,7 @@ func branchRepo(t *testing.T) string {
 // TestCollectFilesChanged: --changed with the default base (uncommitted
 // changes) and with an explicit one (since the merge-base).
 func TestCollectFilesChanged(t *testing.T) {
-	filesEnv(t)
+	testdir.GitEnv(t)
 	root := branchRepo(t)
 	tests := []struct {
 		name string
@@ -310,7 +261,7 @@ func TestCollectFilesChanged(t *testing.T) {
 // TestCollectFilesChangedErrors: bad bases, no git, and a repository
 // without commits (where every file is new).
 func TestCollectFilesChangedErrors(t *testing.T) {
-	filesEnv(t)
+	testdir.GitEnv(t)
 	root := branchRepo(t)
 	for _, base := range []string{"nosuchbranch", "-p", "main...HEAD"} {
 		_, err := CollectFiles(context.Background(), FileQuery{Root: root, Changed: true, Base: base})
@@ -319,16 +270,16 @@ func TestCollectFilesChangedErrors(t *testing.T) {
 		}
 	}
 
-	plain := filesRoot(t)
-	filesTree(t, plain, map[string]string{"a.go": ""})
+	plain := testdir.Real(t)
+	testdir.WriteTree(t, plain, map[string]string{"a.go": ""})
 	if _, err := CollectFiles(context.Background(), FileQuery{Root: plain, Changed: true}); !errors.Is(err, ErrNotGit) {
 		t.Errorf("no git: err = %v, want ErrNotGit", err)
 	}
 
-	unborn := filesRoot(t)
-	filesTree(t, unborn, map[string]string{"a.go": "", "sub/b.go": "", ".gitignore": "*.log\n", "x.log": ""})
-	filesGit(t, unborn, "init", "-q")
-	filesGit(t, unborn, "add", "a.go")
+	unborn := testdir.Real(t)
+	testdir.WriteTree(t, unborn, map[string]string{"a.go": "", "sub/b.go": "", ".gitignore": "*.log\n", "x.log": ""})
+	testdir.Git(t, unborn, "init", "-q")
+	testdir.Git(t, unborn, "add", "a.go")
 	got, err := CollectFiles(context.Background(), FileQuery{Root: unborn, Changed: true, Want: goOnly})
 	if err != nil {
 		t.Fatal(err)
@@ -341,13 +292,13 @@ func TestCollectFilesChangedErrors(t *testing.T) {
 // TestCollectFilesShards: the shards of a real listing are disjoint and
 // together are the unsharded listing.
 func TestCollectFilesShards(t *testing.T) {
-	filesEnv(t)
-	root := filesRoot(t)
+	testdir.GitEnv(t)
+	root := testdir.Real(t)
 	tree := map[string]string{}
 	for i := range 60 {
 		tree[fmt.Sprintf("pkg%d/f%d.go", i%7, i)] = ""
 	}
-	filesTree(t, root, tree)
+	testdir.WriteTree(t, root, tree)
 	all, err := CollectFiles(context.Background(), FileQuery{Root: root})
 	if err != nil {
 		t.Fatal(err)
@@ -444,7 +395,7 @@ func TestParseShard(t *testing.T) {
 // what it names; naming a fixture directory, a glob into one, or a file
 // takes them.
 func TestCollectFilesFixtures(t *testing.T) {
-	filesEnv(t)
+	testdir.GitEnv(t)
 	tree := map[string]string{
 		"a.go":                         "",
 		"conf.json":                    "",
@@ -491,10 +442,10 @@ func TestCollectFilesFixtures(t *testing.T) {
 	}
 	for _, mode := range []string{"git", "walk"} {
 		t.Run(mode, func(t *testing.T) {
-			root := filesRoot(t)
-			filesTree(t, root, tree)
+			root := testdir.Real(t)
+			testdir.WriteTree(t, root, tree)
 			if mode == "git" {
-				filesGit(t, root, "init", "-q")
+				testdir.Git(t, root, "init", "-q")
 			}
 			for _, tt := range tests {
 				t.Run(tt.name, func(t *testing.T) {

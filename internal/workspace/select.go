@@ -1,4 +1,4 @@
-package sidecar
+package workspace
 
 import (
 	"context"
@@ -12,25 +12,25 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
-	"github.com/lsp-hook/lsp-hook/internal/workspace"
+	"github.com/lsp-hook/lsp-hook/internal/safefile"
 )
 
 // This file selects the files `lsp-hook diagnose` checks. It works in three
 // steps, each on root-relative slash paths ("src/a.go"):
 //
 //  1. The listing: every file of the workspace that is not ignored
-//     (workspace.Files: git ls-files in a git work tree, a walk honouring
+//     (Files: git ls-files in a git work tree, a walk honouring
 //     .gitignore files outside one; regular files only).
 //  2. The arguments select from the listing (a directory, a glob) or name a
 //     file directly, which is then taken even when ignored. With
 //     FileQuery.SkipFixtures, a directory or glob passes over fixtures
-//     (see workspace.Fixture) below what it names.
+//     (see Fixture) below what it names.
 //  3. --changed intersects with the files git reports as changed, and
 //     --shard keeps this shard's part.
 
 // FileQuery says which files CollectFiles selects.
 type FileQuery struct {
-	// Root is the workspace root: absolute, as workspace.Find returns it.
+	// Root is the workspace root: absolute, as Find returns it.
 	Root string
 	// Args are what the user named: files, directories and doublestar
 	// globs ("src/**/*.ts"), relative to Dir or absolute. None means the
@@ -81,7 +81,7 @@ var (
 // without duplicates.
 //
 // Each argument is resolved against q.Dir and must lie inside the root
-// (workspace.ErrOutside otherwise; a symlink is followed only to decide
+// (ErrOutside otherwise; a symlink is followed only to decide
 // that). An existing file is taken even when .gitignore ignores it, like
 // ripgrep does; an existing directory contributes the files of the listing
 // below it, so ignore rules do apply inside a named directory. An argument
@@ -115,7 +115,7 @@ func CollectFiles(ctx context.Context, q FileQuery) ([]string, error) {
 	if real, err := filepath.EvalSymlinks(c.dir); err == nil {
 		c.dir = real // Resolve compares with the symlink-free root
 	}
-	if q.Changed && !workspace.InGit(root) {
+	if q.Changed && !InGit(root) {
 		return nil, fmt.Errorf("selecting changed files in %s: %w", root, ErrNotGit)
 	}
 	if len(q.Args) == 0 {
@@ -130,7 +130,7 @@ func CollectFiles(ctx context.Context, q FileQuery) ([]string, error) {
 	}
 	var changed map[string]bool
 	if q.Changed {
-		if changed, err = workspace.Changed(ctx, root, q.Base); err != nil {
+		if changed, err = Changed(ctx, root, q.Base); err != nil {
 			return nil, err
 		}
 	}
@@ -165,11 +165,11 @@ func (c *collector) arg(a string) error {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(c.dir, p)
 	}
-	real, err := workspace.Resolve(c.root, p)
+	real, err := Resolve(c.root, p)
 	if err != nil {
 		return err
 	}
-	rel, _ := workspace.Rel(c.root, real) // inside: Resolve says so
+	rel, _ := Rel(c.root, real) // inside: Resolve says so
 	fi, err := os.Stat(real)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && strings.ContainsAny(a, "*?[{"):
@@ -184,7 +184,7 @@ func (c *collector) arg(a string) error {
 		c.picked[rel] = true
 		return nil
 	}
-	return ErrNotRegular
+	return safefile.ErrNotRegular
 }
 
 // under adds the listed files below the root-relative directory dir ("."
@@ -255,7 +255,7 @@ func (c *collector) add(rel, named string) bool {
 		if named != "." && named != "" {
 			below = strings.TrimPrefix(rel, named+"/")
 		}
-		if workspace.Fixture(below) {
+		if Fixture(below) {
 			return false
 		}
 	}
@@ -270,7 +270,7 @@ func (c *collector) list() ([]string, error) {
 	if c.listing != nil {
 		return c.listing, nil
 	}
-	files, _, err := workspace.Files(c.ctx, c.root, 0)
+	files, _, err := Files(c.ctx, c.root, 0)
 	if err != nil {
 		return nil, fmt.Errorf("listing files in %s: %w", c.root, err)
 	}
@@ -279,7 +279,7 @@ func (c *collector) list() ([]string, error) {
 }
 
 // cleanRoot checks that root is absolute and resolves its symlinks, as
-// workspace.Resolve needs.
+// Resolve needs.
 func cleanRoot(root string) (string, error) {
 	if !filepath.IsAbs(root) {
 		return "", fmt.Errorf("workspace root %q is not absolute", root)

@@ -1,4 +1,4 @@
-package sidecar
+package engine
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/internal/testdaemon"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
 
@@ -45,14 +46,14 @@ func TestOnlyNew300(t *testing.T) {
 	e := fakeEngine(t, "normal")
 	e.Config.OnlyNew = true
 	base := errorsText(300)
-	writeFile(t, e.Root, "big.fake", base)
+	testdaemon.WriteFile(t, e.Root, "big.fake", base)
 	gitCommit(t, e.Root)
 
 	check := func(step, text string, want []string) {
 		t.Helper()
-		writeFile(t, e.Root, "big.fake", text)
+		testdaemon.WriteFile(t, e.Root, "big.fake", text)
 		res := e.Check(context.Background(), wire.NotifyChangeParams{Changes: []wire.Change{{Path: "big.fake"}}})
-		if got := lintLines(res.Lint); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		if got := testdaemon.LintLines(res.Lint); strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Errorf("%s: lint lines = %q, want %q\n%s", step, got, want, res.Lint)
 		}
 		if len(res.Servers) != 1 || res.Servers[0].Freshness != "fresh" {
@@ -81,11 +82,11 @@ func TestOnlyNew300(t *testing.T) {
 // can turn only_new on when the config leaves it off.
 func TestOnlyNewWithoutHistory(t *testing.T) {
 	e := fakeEngine(t, "normal")
-	writeFile(t, e.Root, "old.fake", "ERROR: old one\nERROR: old two\n")
+	testdaemon.WriteFile(t, e.Root, "old.fake", "ERROR: old one\nERROR: old two\n")
 	gitCommit(t, e.Root)
-	writeFile(t, e.Root, "new.fake", "ERROR: brand new\n")
+	testdaemon.WriteFile(t, e.Root, "new.fake", "ERROR: brand new\n")
 	res := e.Check(context.Background(), wire.NotifyChangeParams{OnlyNew: onlyNew(true), Changes: []wire.Change{{Path: "new.fake"}, {Path: "old.fake"}}})
-	if got := lintLines(res.Lint); len(got) != 1 || got[0] != "ERROR [1:1] brand new" {
+	if got := testdaemon.LintLines(res.Lint); len(got) != 1 || got[0] != "ERROR [1:1] brand new" {
 		t.Errorf("lint lines = %q, want only new.fake's error\n%s", got, res.Lint)
 	}
 }
@@ -95,17 +96,17 @@ func TestOnlyNewWithoutHistory(t *testing.T) {
 func TestOnlyNewValidators(t *testing.T) {
 	e := fakeEngine(t, "normal")
 	e.Config.OnlyNew = true
-	writeFile(t, e.Root, "c.json", "{\n  \"a\": 1,\n  \"a\": 2\n}\n") // a duplicate key: a warning
+	testdaemon.WriteFile(t, e.Root, "c.json", "{\n  \"a\": 1,\n  \"a\": 2\n}\n") // a duplicate key: a warning
 	gitCommit(t, e.Root)
 	e.severity = diag.SeverityWarning
-	writeFile(t, e.Root, "c.json", "{\n  \"z\": 0,\n  \"a\": 1,\n  \"a\": 2\n}\n")
+	testdaemon.WriteFile(t, e.Root, "c.json", "{\n  \"z\": 0,\n  \"a\": 1,\n  \"a\": 2\n}\n")
 	res := e.Check(context.Background(), wire.NotifyChangeParams{Changes: []wire.Change{{Path: "c.json"}}})
 	if res.Lint != "" {
 		t.Errorf("a moved pre-existing warning was shown:\n%s", res.Lint)
 	}
-	writeFile(t, e.Root, "c.json", "{\n  \"z\": 0,\n  \"a\": 1,\n  \"a\": 2,\n}\n")
+	testdaemon.WriteFile(t, e.Root, "c.json", "{\n  \"z\": 0,\n  \"a\": 1,\n  \"a\": 2,\n}\n")
 	res = e.Check(context.Background(), wire.NotifyChangeParams{Changes: []wire.Change{{Path: "c.json"}}})
-	if got := lintLines(res.Lint); len(got) != 1 || !strings.HasPrefix(got[0], "ERROR [5:1]") {
+	if got := testdaemon.LintLines(res.Lint); len(got) != 1 || !strings.HasPrefix(got[0], "ERROR [5:1]") {
 		t.Errorf("lint lines = %q, want the new trailing-comma error only\n%s", got, res.Lint)
 	}
 }

@@ -1,4 +1,4 @@
-package sidecar
+package engine
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package sidecar
+package engine
 
 import (
 	"bytes"
@@ -478,4 +478,12 @@ func firstLine(outputs ...[]byte) string {
 		}
 	}
 	return "(no output)"
+}
+
+// phaseOf returns p's phase, "edit" when unset.
+func phaseOf(p wire.NotifyChangeParams) string {
+	if p.Phase == phaseDiagnose {
+		return phaseDiagnose
+	}
+	return phaseEdit
 }

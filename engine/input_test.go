@@ -1,4 +1,4 @@
-package sidecar
+package engine
 
 import (
 	"errors"
@@ -72,5 +72,37 @@ func TestResolveAndRead(t *testing.T) {
 func TestReadContentRefusesDevices(t *testing.T) {
 	if _, err := readContent("/dev/zero", nil); !errors.Is(err, ErrNotRegular) {
 		t.Errorf("/dev/zero: %v", err)
+	}
+}
+
+// TestPseudoFilesRefused: with the workspace at / (a hook run from the
+// file system root), kernel pseudo-files are inside it and stat as regular
+// files, yet are never read; nor are devices.
+func TestPseudoFilesRefused(t *testing.T) {
+	tests := []struct {
+		path    string
+		wantErr error
+	}{
+		{"/proc/self/environ", ErrPseudoFile},
+		{"/proc/self/cmdline", ErrPseudoFile},
+		{"/proc/self/status", ErrPseudoFile},
+		{"/sys/kernel/uevent_seqnum", ErrPseudoFile},
+		{"/dev/zero", ErrNotRegular},
+		{"/dev/null", ErrNotRegular},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			if _, err := os.Stat(tt.path); err != nil {
+				t.Skipf("not on this machine: %v", err)
+			}
+			p, err := workspace.Resolve("/", tt.path)
+			if err != nil {
+				t.Fatalf("resolve: %v", err)
+			}
+			data, err := readContent(p, nil)
+			if !errors.Is(err, tt.wantErr) || data != nil {
+				t.Errorf("readContent(%s) = %d bytes, %v; want %v", p, len(data), err, tt.wantErr)
+			}
+		})
 	}
 }
