@@ -101,11 +101,18 @@ func (b *bench) langRun(ctx context.Context, res *langResult, i int) error {
 // langWorkspace copies the project of spec to the temporary tree and makes
 // it a git repository, so it is its own workspace with its own daemon.
 func (b *bench) langWorkspace(ctx context.Context, spec langSpec) (*workspace, error) {
+	return b.langCopy(ctx, spec, "lang-"+spec.key)
+}
+
+// langCopy is langWorkspace into the directory base of the temporary tree,
+// which must be new: each copy is a workspace of its own, with its own
+// socket and daemon.
+func (b *bench) langCopy(ctx context.Context, spec langSpec, base string) (*workspace, error) {
 	src := filepath.Join(b.opts.langsDir, spec.dir)
 	if fi, err := os.Stat(src); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("%s: not a directory (-langs-dir)", src)
 	}
-	ws := &workspace{name: "testdata/langs/" + spec.dir, dir: filepath.Join(b.tmp, "lang-"+spec.key)}
+	ws := &workspace{name: "testdata/langs/" + spec.dir, dir: filepath.Join(b.tmp, base)}
 	b.workspaces = append(b.workspaces, ws)
 	if err := copyTree(src, ws.dir, false); err != nil {
 		return nil, fmt.Errorf("copying %s: %w", src, err)

@@ -110,33 +110,42 @@ func (b *bench) stopDaemons() []string {
 	defer cancel()
 	var notes []string
 	for _, ws := range b.workspaces {
-		if !ws.daemon {
-			continue
-		}
-		st, up, err := b.status(ctx, ws)
-		if err != nil {
-			notes = append(notes, fmt.Sprintf("%s: status before stop: %v", ws.name, err))
-		}
-		if !up {
-			continue
-		}
-		pids := descendants(st.Pid) // gopls and whatever it started (its telemetry child, go list)
-		pids[st.Pid] = "daemon"
-		for _, s := range st.Servers {
-			if s.Pid != 0 {
-				pids[s.Pid] = s.Name
-			}
-		}
-		r, err := b.exec(ctx, ws.dir, nil, b.opts.bin, "stop")
-		if err == nil && r.code != 0 {
-			err = fmt.Errorf("exit %d: %s", r.code, strings.TrimSpace(r.combined()))
-		}
-		if err != nil {
-			notes = append(notes, fmt.Sprintf("%s: lsp-hook stop: %v", ws.name, err))
-		}
-		notes = append(notes, reapSurvivors(ws.name, pids, 5*time.Second)...)
+		notes = append(notes, b.stopDaemon(ctx, ws)...)
 	}
 	return notes
+}
+
+// stopDaemon stops ws's daemon, if a hook ran there, as stopDaemons does,
+// and marks ws as having none; it returns one note per problem.
+func (b *bench) stopDaemon(ctx context.Context, ws *workspace) []string {
+	if !ws.daemon {
+		return nil
+	}
+	var notes []string
+	st, up, err := b.status(ctx, ws)
+	if err != nil {
+		notes = append(notes, fmt.Sprintf("%s: status before stop: %v", ws.name, err))
+	}
+	if !up {
+		ws.daemon = err != nil // unknown: stopDaemons asks again
+		return notes
+	}
+	pids := descendants(st.Pid) // gopls and whatever it started (its telemetry child, go list)
+	pids[st.Pid] = "daemon"
+	for _, s := range st.Servers {
+		if s.Pid != 0 {
+			pids[s.Pid] = s.Name
+		}
+	}
+	r, err := b.exec(ctx, ws.dir, nil, b.opts.bin, "stop")
+	if err == nil && r.code != 0 {
+		err = fmt.Errorf("exit %d: %s", r.code, strings.TrimSpace(r.combined()))
+	}
+	if err != nil {
+		notes = append(notes, fmt.Sprintf("%s: lsp-hook stop: %v", ws.name, err))
+	}
+	ws.daemon, ws.pid = false, 0
+	return append(notes, reapSurvivors(ws.name, pids, 5*time.Second)...)
 }
 
 // reapSurvivors waits up to grace for every pid to exit, then kills those

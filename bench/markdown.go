@@ -40,7 +40,7 @@ func (r *report) writeMarkdown(w io.Writer, doc mdDoc) {
 	fmt.Fprintln(w)
 	writeMDTable(w, []string{"", ""}, r.machineRows())
 	fmt.Fprintln(w, "\n## Summary")
-	fmt.Fprintln(w, "\nIssue 7's goals first, some followed by figures without a goal that belong with them, then the other")
+	fmt.Fprintln(w, "\nThe goals of issues 7 and 16 first, some followed by figures without a goal that belong with them, then the other")
 	fmt.Fprintln(w, "figures. \"measured\" is lsp-hook's figure, \"baseline\" what it is compared with; each metric names its")
 	fmt.Fprintln(w, "ratio, of p50s (medians) unless it says otherwise.")
 	fmt.Fprintln(w)

@@ -21,9 +21,10 @@ type report struct {
 	memory   []memRow
 	diagnose diagnoseResult
 	mcp      mcpResult
-	load     *loadResult // nil when section 7 did not run
-	cleanup  []string    // problems stopping the daemons
-	failure  string      // the error that ended the run early; "" when none
+	load     *loadResult    // nil when section 7 did not run
+	prewarm  *prewarmResult // nil when section 8 did not run
+	cleanup  []string       // problems stopping the daemons
+	failure  string         // the error that ended the run early; "" when none
 }
 
 // labelWidth is the width of the first column of the tables.
@@ -69,6 +70,7 @@ func (r *report) writeSections(w io.Writer) {
 	writeDiagnose(w, r.diagnose)
 	writeMCP(w, r.mcp)
 	writeLoad(w, r.load)
+	writePrewarm(w, r.prewarm)
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "load at the end: %s (at the start: %s; other work on the machine inflates every row)\n", r.machine.endLoad, r.machine.load)
 	if len(r.cleanup) == 0 {

@@ -23,7 +23,7 @@ const (
 const secDiagnose section = "diagnose"
 
 // allSections are the sections in the order they run and print.
-var allSections = []section{secJSON, secGo, secLangs, secMemory, secDiagnose, secMCP, secLoad}
+var allSections = []section{secJSON, secGo, secLangs, secMemory, secDiagnose, secMCP, secLoad, secPrewarm}
 
 // setFlag is a comma-separated subset of a fixed list of names, for -only
 // and -langs (flag.Value). Empty means all.

@@ -82,7 +82,7 @@ func missing(metric, goal string) goalRow {
 	return goalRow{metric: metric, measured: "-", baseline: "-", ratio: "-", goal: goal, verdict: notMeasured}
 }
 
-// summary is every goal row of issue 7, in the order of the sections, some
+// summary is every goal row of issues 7 and 16, in the order of the sections, some
 // followed by figures without a goal that belong with them (go vet beside
 // go build; the settle window, the hook process and the overhead in all
 // beside the daemon's processing), then the figures the issue asks for
@@ -96,8 +96,10 @@ func (r *report) summary() []goalRow {
 	}
 	rows = append(rows, overheadRows(r.langs, version)...)
 	rows = append(rows, r.load.goals()...)
+	rows = append(rows, r.prewarm.goals()...)
 	rows = append(rows, langFigures(r.langs)...)
-	return append(rows, r.load.figures()...)
+	rows = append(rows, r.load.figures()...)
+	return append(rows, r.prewarm.figures()...)
 }
 
 // jsonGoal is the hook round trip against `lsp-hook version`.
@@ -251,10 +253,10 @@ func (g goalRow) cells() []string {
 
 // writeSummary prints the summary as an aligned text table.
 func writeSummary(w io.Writer, rows []goalRow) {
-	fmt.Fprintln(w, "\nSummary: issue 7's goals first, some followed by figures without a goal that belong with them (the")
-	fmt.Fprintln(w, "other parts of the hook's time beyond the server's), then the other figures. \"measured\" is lsp-hook's")
-	fmt.Fprintln(w, "figure, \"baseline\" what it is compared with; each metric names its ratio, of p50s (medians) of runs")
-	fmt.Fprintln(w, "interleaved in this one run.")
+	fmt.Fprintln(w, "\nSummary: the goals of issues 7 and 16 first, some followed by figures without a goal that belong")
+	fmt.Fprintln(w, "with them (the other parts of the hook's time beyond the server's), then the other figures. \"measured\"")
+	fmt.Fprintln(w, "is lsp-hook's figure, \"baseline\" what it is compared with; each metric names its ratio, of p50s")
+	fmt.Fprintln(w, "(medians) of runs interleaved in this one run.")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "   "+strings.Join(summaryHead, "\t"))
 	for _, g := range rows {
