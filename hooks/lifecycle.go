@@ -49,7 +49,7 @@ func lifecycle(ctx context.Context, a Adapter, ev Event, root string, stdout io.
 		if err := c.Call(ctx, wire.MethodSessionStart, params, &res); err != nil {
 			log.Warn("session start", "err", err)
 		}
-		log.Info("session start", "session", ev.Session, "prewarming", res.Prewarming)
+		log.Info("session start", "session", ev.Session)
 		return Outcome{}
 	case LifecycleEnd:
 		if err == nil {

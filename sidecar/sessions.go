@@ -64,20 +64,22 @@ func (s *Server) touchSession(p wire.NotifyChangeParams) {
 	}
 }
 
-// sessionStart serves session_start: it records the session and starts,
-// in the background, the servers that a bounded look at the workspace's
-// files finds it needs (a file per server and root), opening nothing.
+// sessionStart serves session_start: it records the session and answers
+// at once; then, in the background, it starts the servers that a bounded
+// look at the workspace's files finds it needs (a file per server and
+// root), opening nothing. The listing runs after the answer, so a large
+// workspace never holds up the agent's session.
 func (s *Server) sessionStart(_ context.Context, _ call, p wire.SessionParams) (any, error) {
 	if p.Session != "" {
 		s.registry().Touch(p.Session, p.Agent, nil)
 	}
-	res := wire.SessionStartResult{Prewarming: []string{}}
-	if s.Engine.Manager == nil {
-		return res, nil
+	if s.Engine.Manager != nil {
+		go func() {
+			started := s.Engine.Manager.Prewarm(s.samplePaths())
+			s.Log.Info("session_start", "session", p.Session, "agent", p.Agent, "prewarming", started)
+		}()
 	}
-	res.Prewarming = s.Engine.Manager.Prewarm(s.samplePaths())
-	s.Log.Info("session_start", "session", p.Session, "agent", p.Agent, "prewarming", res.Prewarming)
-	return res, nil
+	return wire.SessionStartResult{}, nil
 }
 
 // samplePaths lists, within prewarmFiles and prewarmLook, workspace files

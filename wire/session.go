@@ -7,8 +7,9 @@ package wire
 // conversation_id); notify_change's Session ties a change to it.
 const (
 	// MethodSessionStart: SessionParams → SessionStartResult. The daemon
-	// records the session and starts, in the background, the language
-	// servers the workspace needs; it answers at once.
+	// records the session and answers at once; then it starts, in the
+	// background, the language servers the workspace needs (its log and
+	// status say which).
 	MethodSessionStart = "session_start"
 	// MethodSessionStop: SessionStopParams → SessionStopResult, the Stop
 	// gate: the errors the session introduced that remain, and whether the
@@ -26,11 +27,9 @@ type SessionParams struct {
 	Agent   string `json:"agent,omitempty"`
 }
 
-// SessionStartResult says which servers the daemon began to start, as
-// "name root" pairs (already running ones are not listed).
-type SessionStartResult struct {
-	Prewarming []string `json:"prewarming"`
-}
+// SessionStartResult is session_start's answer: empty, given before the
+// servers are started (see MethodSessionStart).
+type SessionStartResult struct{}
 
 // SessionStopParams is an end of turn. Active is the agent's own word that
 // this end of turn follows one a Stop hook blocked (Claude Code's

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestStopGate plays Claude Code's session events through the real
@@ -61,6 +62,25 @@ func TestStopGate(t *testing.T) {
 
 	if out := lifecycle("s1", "SessionStart", map[string]any{"source": "startup"}); out != "" {
 		t.Errorf("SessionStart printed %q, want nothing", out)
+	}
+	// With no daemon running, the hook started one with serve --prewarm:
+	// it starts gopls before any edit, opening no file.
+	prewarmed := func() bool {
+		st, ok := w.status()
+		for _, s := range st.Servers {
+			if ok && s.Name == "gopls" && (s.State == "starting" || s.State == "active") && s.Documents == 0 {
+				return true
+			}
+		}
+		return false
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for !prewarmed() {
+		if time.Now().After(deadline) {
+			st, _ := w.status()
+			t.Fatalf("SessionStart did not prewarm gopls: %+v", st.Servers)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 	clean := w.readFile("main.go")
 	broken := strings.Replace(clean, "func main() {", "func main() {\n\tvar n int = \"seven\"\n\t_ = n", 1)
