@@ -49,7 +49,9 @@ type Event struct {
 	// a change.
 	Lifecycle Lifecycle
 	// StopActive is the agent's word that this end of turn follows one a
-	// Stop hook blocked (Claude Code's stop_hook_active).
+	// Stop hook blocked (Claude Code's, Codex's and Gemini CLI's
+	// stop_hook_active; Copilot and Cursor send none, and the daemon's own
+	// count of blocks in a row stands in).
 	StopActive bool
 	// Shell marks an event of an agent's shell tool (Claude Code's Bash,
 	// Cursor's Shell): the workspace files the command changed on disk are
@@ -105,9 +107,9 @@ type Lifecycle string
 
 // Session events: the agents' names for them are in each adapter.
 const (
-	LifecycleStart Lifecycle = "start" // Claude Code SessionStart, …: prewarm, answer nothing
-	LifecycleStop  Lifecycle = "stop"  // Claude Code Stop and SubagentStop, …: the Stop gate
-	LifecycleEnd   Lifecycle = "end"   // Claude Code SessionEnd, …: forget the session
+	LifecycleStart Lifecycle = "start" // Claude Code SessionStart, Copilot sessionStart, OpenCode session.created, …: prewarm, answer nothing
+	LifecycleStop  Lifecycle = "stop"  // Claude Code Stop, Gemini CLI AfterAgent, Copilot agentStop, Cursor stop, …: the Stop gate
+	LifecycleEnd   Lifecycle = "end"   // Claude Code SessionEnd, OpenCode session.deleted, …: forget the session
 )
 
 // StopEncoder is implemented by the adapters of agents whose end-of-turn

@@ -240,7 +240,14 @@ func (c Claude) Encode(ev Event, res wire.Result) (Answer, error) {
 // {"decision": "block", "reason": "<lint block>"}, which keeps Claude
 // working with the reason as its prompt; to warn, {"systemMessage":
 // "<lint block>"}, shown to the user; nothing to allow.
-func (Claude) EncodeStop(_ Event, res wire.SessionStopResult) (Answer, error) {
+// For an event Cursor or Copilot sent, it answers as that agent does.
+func (Claude) EncodeStop(ev Event, res wire.SessionStopResult) (Answer, error) {
+	switch ev.Agent {
+	case "cursor":
+		return Cursor{}.EncodeStop(ev, res)
+	case "copilot":
+		return Copilot{}.EncodeStop(ev, res)
+	}
 	return stopAnswer(res)
 }
 

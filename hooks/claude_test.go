@@ -233,9 +233,10 @@ func TestRunInProcess(t *testing.T) {
 }
 
 // TestClaudeLifecycle: Claude Code's session events (hooks reference:
-// SessionStart, Stop, SubagentStop with stop_hook_active, SessionEnd), and
-// Codex's, which take the same names, decode as session events; the Stop
-// gate's answer is Claude's decision control.
+// SessionStart, Stop, SubagentStop with stop_hook_active, SessionEnd),
+// Codex's, which take the same names, and Gemini CLI's, Copilot's,
+// Cursor's and the OpenCode plugin's decode as session events; the Stop
+// gate's answer is Claude's decision control (TestEncodeStop: the others).
 func TestClaudeLifecycle(t *testing.T) {
 	for _, tc := range []struct {
 		a      Adapter
@@ -250,6 +251,32 @@ func TestClaudeLifecycle(t *testing.T) {
 		{Claude{}, `{"session_id":"s","cwd":"/r","hook_event_name":"UserPromptSubmit","prompt":"hi"}`, "", false},
 		{Codex{}, `{"session_id":"s","cwd":"/r","hook_event_name":"SessionStart"}`, LifecycleStart, false},
 		{Codex{}, `{"session_id":"s","cwd":"/r","hook_event_name":"Stop","stop_hook_active":true}`, LifecycleStop, true},
+		// Gemini CLI (hooks reference: SessionStart source, AfterAgent
+		// prompt, prompt_response, stop_hook_active, SessionEnd reason).
+		{Gemini{}, `{"session_id":"s","cwd":"/r","hook_event_name":"SessionStart","timestamp":"2026-01-04T10:15:45Z","source":"startup"}`, LifecycleStart, false},
+		{Gemini{}, `{"session_id":"s","cwd":"/r","hook_event_name":"AfterAgent","prompt":"fix it","prompt_response":"done","stop_hook_active":false}`, LifecycleStop, false},
+		{Gemini{}, `{"session_id":"s","cwd":"/r","hook_event_name":"AfterAgent","prompt":"fix it","prompt_response":"done","stop_hook_active":true}`, LifecycleStop, true},
+		{Gemini{}, `{"session_id":"s","cwd":"/r","hook_event_name":"SessionEnd","reason":"exit"}`, LifecycleEnd, false},
+		{Gemini{}, `{"session_id":"s","cwd":"/r","hook_event_name":"BeforeAgent","prompt":"hi"}`, "", false},
+		// Copilot CLI, camelCase (no hook_event_name: told by the fields)
+		// and PascalCase-configured (cli-hooks-reference).
+		{Copilot{}, `{"sessionId":"s","timestamp":1767521745678,"cwd":"/r","source":"new","initialPrompt":"fix it"}`, LifecycleStart, false},
+		{Copilot{}, `{"sessionId":"s","timestamp":1767521745678,"cwd":"/r","transcriptPath":"/t.jsonl","stopReason":"end_turn"}`, LifecycleStop, false},
+		{Copilot{}, `{"sessionId":"s","timestamp":1767521745678,"cwd":"/r","transcriptPath":"/t.jsonl","agentName":"explore","stopReason":"end_turn"}`, LifecycleStop, false},
+		{Copilot{}, `{"sessionId":"s","timestamp":1767521745678,"cwd":"/r","reason":"complete"}`, LifecycleEnd, false},
+		{Copilot{}, `{"hook_event_name":"SessionStart","session_id":"s","timestamp":"2026-01-04T10:15:45Z","cwd":"/r","source":"startup"}`, LifecycleStart, false},
+		{Copilot{}, `{"hook_event_name":"Stop","session_id":"s","timestamp":"2026-01-04T10:15:45Z","cwd":"/r","transcript_path":"/t","stop_reason":"end_turn"}`, LifecycleStop, false},
+		{Copilot{}, `{"hook_event_name":"SessionEnd","session_id":"s","timestamp":"2026-01-04T10:15:45Z","cwd":"/r","reason":"user_exit"}`, LifecycleEnd, false},
+		{Copilot{}, `{"sessionId":"s","timestamp":1767521745678,"cwd":"/r","prompt":"hi"}`, "", false},
+		// Cursor (hooks: sessionStart session_id, stop status and
+		// loop_count, sessionEnd reason); an aborted turn is not gated.
+		{Cursor{}, `{"conversation_id":"s","generation_id":"g","hook_event_name":"sessionStart","session_id":"s","is_background_agent":false,"composer_mode":"agent","workspace_roots":["/r"]}`, LifecycleStart, false},
+		{Cursor{}, `{"conversation_id":"s","generation_id":"g","hook_event_name":"stop","status":"completed","loop_count":0,"workspace_roots":["/r"]}`, LifecycleStop, false},
+		{Cursor{}, `{"conversation_id":"s","generation_id":"g","hook_event_name":"stop","status":"aborted","loop_count":0,"workspace_roots":["/r"]}`, "", false},
+		{Cursor{}, `{"conversation_id":"s","generation_id":"g","hook_event_name":"sessionEnd","session_id":"s","reason":"completed","duration_ms":4200,"workspace_roots":["/r"]}`, LifecycleEnd, false},
+		// OpenCode: the plugin's session events.
+		{OpenCode{}, `{"hook_event_name":"session.created","session_id":"s","cwd":"/r"}`, LifecycleStart, false},
+		{OpenCode{}, `{"hook_event_name":"session.deleted","session_id":"s","cwd":"/r"}`, LifecycleEnd, false},
 	} {
 		ev, err := tc.a.Decode(strings.NewReader(tc.in))
 		if err != nil || ev.Lifecycle != tc.want || ev.StopActive != tc.active || ev.Session != "s" || len(ev.Changes) > 0 {
@@ -268,5 +295,44 @@ func TestClaudeLifecycle(t *testing.T) {
 		if err != nil || string(ans.Stdout) != tc.want || ans.Exit != 0 {
 			t.Errorf("EncodeStop(%+v) = %q, %v; want %q", tc.res, ans.Stdout, err, tc.want)
 		}
+	}
+}
+
+// TestEncodeStop: each agent's answer to the Stop gate's decisions —
+// Gemini CLI's AfterAgent decision "deny" with a reason (a retry turn),
+// Copilot's agentStop decision "block" (another turn), Cursor's stop
+// followup_message (the next user message), Codex's Claude shape; warn is
+// a systemMessage where the agent shows one to the user, else nothing.
+func TestEncodeStop(t *testing.T) {
+	block := wire.SessionStopResult{Decision: wire.StopBlock, Lint: "E <x>", Errors: 1}
+	warn := wire.SessionStopResult{Decision: wire.StopWarn, Lint: "E <x>", Errors: 1}
+	allow := wire.SessionStopResult{Decision: wire.StopAllow}
+	for _, tc := range []struct {
+		a    StopEncoder
+		ev   Event
+		res  wire.SessionStopResult
+		want string
+	}{
+		{Gemini{}, Event{}, block, `{"decision":"deny","reason":"E <x>"}`},
+		{Gemini{}, Event{}, warn, `{"systemMessage":"E <x>"}`},
+		{Gemini{}, Event{}, allow, ``},
+		{Copilot{}, Event{}, block, `{"decision":"block","reason":"E <x>"}`},
+		{Copilot{}, Event{}, warn, ``},
+		{Copilot{}, Event{}, allow, ``},
+		{Cursor{}, Event{}, block, `{"followup_message":"E <x>"}`},
+		{Cursor{}, Event{}, warn, ``},
+		{Cursor{}, Event{}, allow, ``},
+		{Codex{}, Event{}, block, `{"decision":"block","reason":"E <x>"}`},
+		// Cursor and Copilot running .claude/settings.json's Stop hook.
+		{Claude{}, Event{Agent: "cursor"}, block, `{"followup_message":"E <x>"}`},
+		{Claude{}, Event{Agent: "copilot"}, warn, ``},
+	} {
+		ans, err := tc.a.EncodeStop(tc.ev, tc.res)
+		if got := strings.TrimSuffix(string(ans.Stdout), "\n"); err != nil || got != tc.want || ans.Exit != 0 {
+			t.Errorf("%T.EncodeStop(%+v, %s) = %q, %v; want %q", tc.a, tc.ev, tc.res.Decision, got, err, tc.want)
+		}
+	}
+	if _, ok := any(OpenCode{}).(StopEncoder); ok {
+		t.Error("OpenCode has no end of turn to block, but its adapter renders a Stop answer")
 	}
 }

@@ -33,19 +33,32 @@ import (
 //     call is a shell event: the files it changed are checked, found
 //     through the daemon's watcher.
 //   - agentStop: {"sessionId", "timestamp", "cwd", "transcriptPath",
-//     "stopReason"}. Files recorded in the session's spool by an older
-//     lsp-hook (whose postToolUse only recorded) are checked, leaving out
-//     those already delivered with the same content, and a block comes
-//     back as {"decision": "block", "reason": "<lint block>"} (Copilot
-//     then runs another turn with the reason as its prompt). `install
-//     copilot` no longer installs it: nothing is left for it to deliver.
+//     "stopReason": "end_turn"}, when the main agent finishes a turn; its
+//     answer {"decision": "block", "reason": "…"} "forces another agent
+//     turn using reason as the prompt" (cli-hooks-reference, "agentStop /
+//     subagentStop decision control"). It is the Stop gate (EncodeStop).
+//     It also still takes what an older lsp-hook left for it: files its
+//     postToolUse only recorded in the session's spool are checked first
+//     (leaving out those already delivered with the same content), and a
+//     block for them is the answer for that turn instead of the gate's
+//     (Run, stopSpooled). Copilot sends no "stop already active" flag: the
+//     daemon's own count of blocks in a row keeps the gate from blocking
+//     twice. subagentStop (stopReason with agentName) is decoded the same
+//     way, but not installed.
+//   - sessionStart {"sessionId", "timestamp", "cwd", "source",
+//     "initialPrompt"?} prewarms; sessionEnd {"sessionId", "timestamp",
+//     "cwd", "reason"} lets the daemon forget the session. Copilot ignores
+//     their output.
 //
 // Copilot names an event only when it was configured with a PascalCase
 // name (Claude Code's, as in .claude/settings.json, which Copilot also
 // reads); it then sends hook_event_name ("PostToolUse", "Stop") and
 // snake_case fields (session_id, tool_name, tool_input). Both spellings
-// are read; without a name, toolName with toolResult is a postToolUse
-// and stopReason an agentStop. Since one change can reach lsp-hook both as
+// are read; without a name (camelCase events carry none), toolName with
+// toolResult is a postToolUse, stopReason an agentStop (a subagentStop
+// with agentName), source a sessionStart and reason a sessionEnd
+// (https://docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference,
+// "Hook event input payloads"). Since one change can reach lsp-hook both as
 // `hook copilot` and as `hook claude`, a block is delivered once per
 // session, file and content.
 type Copilot struct{}
@@ -69,6 +82,10 @@ type CopilotEvent struct {
 	ToolResultSnake json.RawMessage `json:"tool_result"`     // the same, PascalCase-configured
 	StopReason      *string         `json:"stopReason"`      // agentStop: "end_turn", …
 	StopReasonSnake *string         `json:"stop_reason"`     // the same, PascalCase-configured
+	AgentName       string          `json:"agentName"`       // subagentStop: the subagent
+	AgentNameSnake  string          `json:"agent_name"`      // the same, PascalCase-configured
+	Source          *string         `json:"source"`          // sessionStart: "startup", "resume" or "new"
+	Reason          *string         `json:"reason"`          // sessionEnd: "complete", "error", "abort", …
 }
 
 // copilotFileArgs are the path fields a Copilot file tool's arguments may
@@ -121,21 +138,20 @@ func decodeCopilot(data []byte) (Event, error) {
 		Cwd: ev.Cwd, Session: cmp.Or(ev.SessionID, ev.SessionIDSnake), Tool: tool, Hook: ev.HookEventName,
 		Agent: "copilot", Once: true,
 	}
-	kind := ev.HookEventName
-	if kind == "" {
-		switch {
-		case tool != "" && len(result) > 0:
-			kind = "postToolUse"
-		case ev.StopReason != nil || ev.StopReasonSnake != nil:
-			kind = "agentStop"
-		}
-	}
+	kind := cmp.Or(ev.HookEventName, copilotKind(ev, tool, result))
 	if out.Hook == "" {
 		out.Hook = kind
 	}
 	switch kind {
-	case "agentStop", "Stop":
+	case "agentStop", "Stop", "subagentStop", "SubagentStop":
+		out.Lifecycle = LifecycleStop
 		out.Spool, out.SkipDelivered = SpoolTake, true
+		return out, nil
+	case "sessionStart", "SessionStart":
+		out.Lifecycle = LifecycleStart
+		return out, nil
+	case "sessionEnd", "SessionEnd":
+		out.Lifecycle = LifecycleEnd
 		return out, nil
 	case "postToolUse", "PostToolUse":
 	default:
@@ -156,6 +172,25 @@ func decodeCopilot(data []byte) (Event, error) {
 	}
 	out.Changes = changes
 	return out, nil
+}
+
+// copilotKind names a camelCase event, which carries no hook_event_name,
+// by its fields: "postToolUse", "agentStop", "subagentStop",
+// "sessionStart", "sessionEnd", or "" for the others.
+func copilotKind(ev CopilotEvent, tool string, result json.RawMessage) string {
+	switch {
+	case tool != "" && len(result) > 0:
+		return "postToolUse"
+	case (ev.StopReason != nil || ev.StopReasonSnake != nil) && cmp.Or(ev.AgentName, ev.AgentNameSnake) != "":
+		return "subagentStop"
+	case ev.StopReason != nil || ev.StopReasonSnake != nil:
+		return "agentStop"
+	case tool == "" && ev.Source != nil:
+		return "sessionStart"
+	case tool == "" && ev.Reason != nil:
+		return "sessionEnd"
+	}
+	return ""
 }
 
 // copilotChanges returns the file a successful file tool call changed,
@@ -244,14 +279,29 @@ type copilotContext struct {
 }
 
 // Encode answers a postToolUse with {"additionalContext": "<lint
-// block>"} and an agentStop with {"decision": "block", "reason": "<lint
-// block>"}; nothing when the block is empty.
+// block>"} and an end of turn (the spooled files of an older install)
+// with {"decision": "block", "reason": "<lint block>"}; nothing when the
+// block is empty.
 func (Copilot) Encode(ev Event, res wire.Result) (Answer, error) {
 	switch {
 	case res.Lint == "":
 		return Answer{}, nil
-	case ev.Hook == "agentStop" || ev.Hook == "Stop":
+	case ev.Lifecycle == LifecycleStop:
 		return jsonAnswer(claudeDecision{Decision: "block", Reason: res.Lint})
 	}
 	return jsonAnswer(copilotContext{AdditionalContext: res.Lint})
+}
+
+var _ StopEncoder = Copilot{}
+
+// EncodeStop answers an agentStop: to block, {"decision": "block",
+// "reason": "<lint block>"}, which makes Copilot run another turn with the
+// reason as its prompt; nothing otherwise. agentStop's answer has no field
+// the user alone sees, so the warn decision prints nothing (the daemon's
+// log and `lsp-hook status` keep the errors).
+func (Copilot) EncodeStop(_ Event, res wire.SessionStopResult) (Answer, error) {
+	if res.Lint != "" && res.Decision == wire.StopBlock {
+		return jsonAnswer(claudeDecision{Decision: "block", Reason: res.Lint})
+	}
+	return Answer{}, nil
 }

@@ -77,7 +77,11 @@ func TestCopilotEncode(t *testing.T) {
 		"agentStop":   `{"decision":"block","reason":"L"}`,
 		"Stop":        `{"decision":"block","reason":"L"}`,
 	} {
-		ans, err := Copilot{}.Encode(Event{Hook: hook}, wire.Result{Lint: "L"})
+		ev := Event{Hook: hook}
+		if strings.HasSuffix(hook, "Stop") || hook == "Stop" {
+			ev.Lifecycle = LifecycleStop // as decodeCopilot marks them
+		}
+		ans, err := Copilot{}.Encode(ev, wire.Result{Lint: "L"})
 		if err != nil || string(ans.Stdout) != want+"\n" || ans.Exit != 0 {
 			t.Errorf("%s answer = %+v, %v; want %s", hook, ans, err, want)
 		}

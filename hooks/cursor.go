@@ -29,6 +29,24 @@ import (
 //     answers {"additional_context": "<lint block>"}, which Cursor injects
 //     into the conversation after the tool result.
 //
+// and for the session events (DESIGN.md "Sessions"; the same page,
+// "sessionStart", "stop", "sessionEnd"):
+//
+//   - sessionStart: {"session_id", "is_background_agent",
+//     "composer_mode"} plus the common fields: prewarm.
+//   - stop: {"status": "completed" | "aborted" | "error", "loop_count"}
+//     plus the common fields, when the agent loop ends. Its answer
+//     {"followup_message": "…"} is submitted as the next user message, so
+//     the agent goes on (Cursor caps this with the hook's loop_limit,
+//     default 5). A completed turn is the Stop gate (EncodeStop), after
+//     the files afterFileEdit recorded that no postToolUse took are
+//     checked (Run, stopSpooled); an aborted or failed one is left alone.
+//     loop_count is not read as "already active": it counts the
+//     conversation's follow-ups, not this turn's, and the daemon keeps
+//     its own count of blocks in a row.
+//   - sessionEnd: {"session_id", "reason", "duration_ms"} plus the common
+//     fields: the daemon forgets the session.
+//
 // The common fields read are conversation_id (the session, stable across
 // turns), hook_event_name, cursor_version and workspace_roots (the first
 // is the working directory when cwd is absent). Cursor also runs the hooks
@@ -55,6 +73,7 @@ type CursorEvent struct {
 	ToolInput      json.RawMessage `json:"tool_input"`      // postToolUse: the tool's arguments
 	Duration       *float64        `json:"duration"`        // postToolUse: milliseconds
 	FilePath       string          `json:"file_path"`       // afterFileEdit: absolute
+	Status         string          `json:"status"`          // stop: "completed", "aborted" or "error"
 }
 
 // cursorFileInput holds the path fields a Cursor file tool's tool_input
@@ -97,6 +116,14 @@ func decodeCursor(data []byte) (Event, error) {
 		out.Cwd = ev.WorkspaceRoots[0]
 	}
 	switch ev.HookEventName {
+	case "sessionStart", "SessionStart":
+		out.Lifecycle = LifecycleStart
+	case "sessionEnd", "SessionEnd":
+		out.Lifecycle = LifecycleEnd
+	case "stop", "Stop":
+		if ev.Status == "" || ev.Status == "completed" {
+			out.Lifecycle, out.Spool = LifecycleStop, SpoolTake
+		}
 	case "afterFileEdit":
 		if ev.FilePath == "" {
 			return out, fmt.Errorf("Cursor afterFileEdit event: file_path is missing")
@@ -124,14 +151,38 @@ func decodeCursor(data []byte) (Event, error) {
 }
 
 // Encode answers a postToolUse with {"additional_context": "<lint
+// block>"}, a stop (its spooled files) with {"followup_message": "<lint
 // block>"}, or nothing when the block is empty.
 func (Cursor) Encode(ev Event, res wire.Result) (Answer, error) {
-	if res.Lint == "" {
+	switch {
+	case res.Lint == "":
 		return Answer{}, nil
+	case ev.Lifecycle == LifecycleStop:
+		return cursorFollowup(res.Lint)
 	}
 	return jsonAnswer(struct {
 		AdditionalContext string `json:"additional_context"`
 	}{res.Lint})
+}
+
+var _ StopEncoder = Cursor{}
+
+// EncodeStop answers a stop: to block, {"followup_message": "<lint
+// block>"}, which Cursor submits as the next user message; nothing
+// otherwise (stop's answer has no field only the user sees, so warn
+// prints nothing).
+func (Cursor) EncodeStop(_ Event, res wire.SessionStopResult) (Answer, error) {
+	if res.Lint != "" && res.Decision == wire.StopBlock {
+		return cursorFollowup(res.Lint)
+	}
+	return Answer{}, nil
+}
+
+// cursorFollowup is a stop hook's answer continuing the agent with msg.
+func cursorFollowup(msg string) (Answer, error) {
+	return jsonAnswer(struct {
+		FollowupMessage string `json:"followup_message"`
+	}{msg})
 }
 
 // absUnder resolves p against dir when p is relative and dir is known.

@@ -37,6 +37,15 @@ import (
 // PATH:" line per file, < and > in messages as their fullwidth forms. Gemini's other channels, exit status 2 and decision "deny",
 // replace the tool result, so this adapter never uses them: only
 // ModeContext.
+//
+// Gemini CLI's session events (the same reference, "Lifecycle & system
+// hooks" and "Agent hooks") carry the base fields session_id and cwd:
+// SessionStart (source "startup", "resume" or "clear"; advisory, never
+// blocks startup) prewarms; AfterAgent, fired once per turn after the
+// model's final response, with prompt, prompt_response and
+// stop_hook_active ("already running as part of a retry sequence"), is
+// the Stop gate (EncodeStop); SessionEnd (reason "exit", "clear", …; the
+// CLI does not wait for it) lets the daemon forget the session.
 type Gemini struct{}
 
 // geminiShellTool is Gemini CLI's shell tool
@@ -55,6 +64,9 @@ type GeminiEvent struct {
 	ToolName      string          `json:"tool_name"`       // "write_file", "replace", …
 	ToolInput     json.RawMessage `json:"tool_input"`      // the model's arguments (file_path, …)
 	ToolResponse  json.RawMessage `json:"tool_response"`   // {llmContent, returnDisplay, error?}
+	// StopHookActive is AfterAgent's stop_hook_active: this end of turn
+	// follows a retry an AfterAgent hook asked for.
+	StopHookActive bool `json:"stop_hook_active"`
 }
 
 // Name returns "gemini".
@@ -68,7 +80,18 @@ func (Gemini) Decode(r io.Reader) (Event, error) {
 		return Event{}, fmt.Errorf("decoding Gemini CLI hook event: %w", err)
 	}
 	out := Event{Cwd: ev.Cwd, Session: ev.SessionID, Tool: ev.ToolName, Hook: ev.HookEventName, Agent: "gemini"}
-	if ev.HookEventName != "" && ev.HookEventName != "AfterTool" {
+	switch ev.HookEventName {
+	case "SessionStart":
+		out.Lifecycle = LifecycleStart
+		return out, nil
+	case "AfterAgent":
+		out.Lifecycle, out.StopActive = LifecycleStop, ev.StopHookActive
+		return out, nil
+	case "SessionEnd":
+		out.Lifecycle = LifecycleEnd
+		return out, nil
+	case "", "AfterTool":
+	default:
 		return out, nil
 	}
 	mode := wire.ModeEdit
@@ -114,4 +137,19 @@ func (Gemini) Encode(ev Event, res wire.Result) (Answer, error) {
 	out.HookSpecificOutput.HookEventName = "AfterTool"
 	out.HookSpecificOutput.AdditionalContext = diag.PlainLintBlock(res.Lint)
 	return jsonAnswer(out)
+}
+
+var _ StopEncoder = Gemini{}
+
+// EncodeStop answers an AfterAgent event (https://geminicli.com/docs/hooks/reference,
+// "AfterAgent"): to block, {"decision": "deny", "reason": "<lint block>"},
+// which rejects the response and sends the reason to the agent as a new
+// prompt (a retry turn); to warn, {"systemMessage": "<lint block>"},
+// shown to the user; nothing to allow. The reason is a prompt, not
+// additionalContext, so Gemini does not escape it: the block goes as is.
+func (Gemini) EncodeStop(_ Event, res wire.SessionStopResult) (Answer, error) {
+	if res.Lint != "" && res.Decision == wire.StopBlock {
+		return jsonAnswer(claudeDecision{Decision: "deny", Reason: res.Lint})
+	}
+	return stopAnswer(res)
 }

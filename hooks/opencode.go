@@ -39,6 +39,17 @@ import (
 //
 // The answer is the lint block as plain text on stdout (nothing when
 // clean), which the plugin appends after a blank line.
+//
+// The plugin also forwards two of OpenCode's bus events (the plugin's
+// event hook; Session.Event in packages/opencode/src/session/index.ts):
+// session.created ({info: Session}, sent as {"hook_event_name":
+// "session.created", "session_id": info.id, "cwd"}) prewarms, without the
+// plugin waiting for it, and session.deleted lets the daemon forget the
+// session. There is no Stop gate: OpenCode's end of a turn, session.idle
+// ({sessionID}), is published after the turn has ended, and no plugin hook
+// can hold it or answer it; keeping the agent going would mean the plugin
+// sending a new user prompt (client.session.prompt), a turn the user did
+// not ask for, which lsp-hook does not do.
 type OpenCode struct{}
 
 var _ Adapter = OpenCode{}
@@ -72,7 +83,15 @@ func (OpenCode) Decode(r io.Reader) (Event, error) {
 		return Event{}, fmt.Errorf("decoding OpenCode hook event: %w", err)
 	}
 	out := Event{Cwd: ev.Cwd, Session: ev.SessionID, Tool: ev.Tool, Hook: ev.HookEventName, Agent: "opencode", NoteDelivered: true}
-	if ev.HookEventName != "" && ev.HookEventName != "tool.execute.after" {
+	switch ev.HookEventName {
+	case "session.created":
+		out.Lifecycle, out.NoteDelivered = LifecycleStart, false
+		return out, nil
+	case "session.deleted":
+		out.Lifecycle, out.NoteDelivered = LifecycleEnd, false
+		return out, nil
+	case "", "tool.execute.after":
+	default:
 		return out, nil
 	}
 	var args openCodeArgs

@@ -104,12 +104,15 @@ func Run(ctx context.Context, a Adapter, stdin io.Reader, stdout io.Writer, opts
 		}
 		return Outcome{}
 	}
-	if ev.Lifecycle != "" {
+	if ev.Lifecycle != "" && ev.Spool == SpoolNone {
 		return lifecycle(ctx, a, ev, root, stdout, opts, log)
 	}
 	changes, sp, ok := spooled(ev, opts.Socket, log)
 	if !ok {
 		return Outcome{}
+	}
+	if ev.Lifecycle == LifecycleStop {
+		return stopSpooled(ctx, a, ev, changes, sp, root, stdout, opts, log, begin)
 	}
 	if len(changes) == 0 && !ev.Shell {
 		log.Debug("event has no file changes", "tool", ev.Tool, "event", ev.Hook)
@@ -266,4 +269,27 @@ func write(a Adapter, ev Event, res wire.Result, stdout io.Writer, opts Options,
 		}
 	}
 	return Outcome{Result: res, Exit: ans.Exit}
+}
+
+// stopSpooled answers an end of turn that also takes the session's spool
+// (Copilot's agentStop, which an older lsp-hook's postToolUse recorded
+// for; Cursor's stop, after afterFileEdit events no postToolUse took):
+// the spooled files are checked first, as the session's changes, and a
+// block for them is this turn's answer (Encode, in the agent's
+// end-of-turn shape); with none, or none left with errors, the Stop gate
+// answers.
+func stopSpooled(ctx context.Context, a Adapter, ev Event, changes []wire.Change, sp *spool, root string,
+	stdout io.Writer, opts Options, log *slog.Logger, begin time.Time) Outcome {
+	if len(changes) > 0 {
+		q := request{changes: changes, chain: chainOf(ev), at: begin, session: ev.Session, agent: ev.Agent}
+		res, via, checked := check(ctx, root, q, a.Name(), begin, opts)
+		res = deliveredOnce(ev, sp, res, checked, log)
+		if res.Lint != "" {
+			out := write(a, ev, res, stdout, opts, log)
+			log.Info("end of turn: recorded changes answered", "session", ev.Session, "event", ev.Hook, "via", via,
+				"changes", len(checked), "files", len(res.Files), "elapsed_ms", time.Since(begin).Milliseconds())
+			return out
+		}
+	}
+	return lifecycle(ctx, a, ev, root, stdout, opts, log)
 }

@@ -92,11 +92,12 @@ func readInstallFileIfAny(path string) []byte {
 	return b
 }
 
-// TestInstallSessionHooks: install claude adds the session entries
-// (SessionStart, Stop, SubagentStop, SessionEnd) and codex its
-// SessionStart and Stop, each running the hook command;
-// --no-stop-gate leaves out the end-of-turn ones and keeps the rest;
-// uninstall removes them all.
+// TestInstallSessionHooks: install adds each agent's session entries
+// (claude SessionStart, Stop, SubagentStop, SessionEnd; codex SessionStart
+// and Stop; gemini SessionStart, AfterAgent, SessionEnd; copilot
+// sessionStart, agentStop, sessionEnd; cursor sessionStart, stop,
+// sessionEnd), each running the hook command once; --no-stop-gate leaves
+// out the end-of-turn ones and keeps the rest; uninstall removes them all.
 func TestInstallSessionHooks(t *testing.T) {
 	for _, tc := range []struct {
 		agent       string
@@ -107,23 +108,27 @@ func TestInstallSessionHooks(t *testing.T) {
 		{"claude", true, []string{"SessionStart", "SessionEnd"}, []string{"Stop", "SubagentStop"}},
 		{"codex", false, []string{"SessionStart", "Stop"}, nil},
 		{"codex", true, []string{"SessionStart"}, []string{"Stop"}},
+		{"gemini", false, []string{"SessionStart", "AfterAgent", "SessionEnd"}, nil},
+		{"gemini", true, []string{"SessionStart", "SessionEnd"}, []string{"AfterAgent"}},
+		{"copilot", false, []string{"sessionStart", "agentStop", "sessionEnd"}, nil},
+		{"copilot", true, []string{"sessionStart", "sessionEnd"}, []string{"agentStop"}},
+		{"cursor", false, []string{"sessionStart", "stop", "sessionEnd"}, nil},
+		{"cursor", true, []string{"sessionStart", "sessionEnd"}, []string{"stop"}},
 	} {
 		root := testdir.New(t)
 		opts := installProjectOpts(root, tc.agent)
 		opts.NoSession, opts.NoStopGate = false, tc.noStopGate
 		res := mustInstall(t, tc.agent, opts)
 		var doc struct {
-			Hooks map[string][]struct {
-				Hooks []struct{ Command string }
-			}
+			Hooks map[string]json.RawMessage
 		}
 		if err := json.Unmarshal(readInstallFile(t, res.Path), &doc); err != nil {
 			t.Fatal(err)
 		}
+		cmd, _ := json.Marshal(installTestCommand(tc.agent))
 		for _, ev := range tc.want {
-			g := doc.Hooks[ev]
-			if len(g) != 1 || len(g[0].Hooks) != 1 || g[0].Hooks[0].Command != installTestCommand(tc.agent) {
-				t.Errorf("%s (no-stop-gate %v): hooks.%s = %+v, want the hook command", tc.agent, tc.noStopGate, ev, g)
+			if g := doc.Hooks[ev]; strings.Count(string(g), string(cmd)) != 1 {
+				t.Errorf("%s (no-stop-gate %v): hooks.%s = %s, want the hook command once", tc.agent, tc.noStopGate, ev, g)
 			}
 		}
 		for _, ev := range tc.wantN {
@@ -131,8 +136,40 @@ func TestInstallSessionHooks(t *testing.T) {
 				t.Errorf("%s --no-stop-gate: hooks.%s written", tc.agent, ev)
 			}
 		}
+		if again := mustInstall(t, tc.agent, opts); again.Action != Unchanged {
+			t.Errorf("%s (no-stop-gate %v): second install %s\n%s", tc.agent, tc.noStopGate, again.Action, again.Diff)
+		}
 		if un := mustUninstall(t, tc.agent, opts); un.Action != Removed {
 			t.Errorf("%s: uninstall %s, want the file removed (only lsp-hook's entries)", tc.agent, un.Action)
 		}
+	}
+}
+
+// TestInstallCopilotStopGateKeepsAgentStop: over an older Copilot install
+// whose agentStop handler delivered spooled blocks, install with the
+// session entries keeps one lsp-hook agentStop handler (now the Stop
+// gate) beside the user's own; --no-stop-gate then retires it.
+func TestInstallCopilotStopGateKeepsAgentStop(t *testing.T) {
+	root := testdir.New(t)
+	opts := installProjectOpts(root, "copilot")
+	opts.NoSession = false
+	cmd := opts.Command
+	old := `{"version": 1, "hooks": {"agentStop": [{"type": "command", "bash": "` + cmd + `"}, {"type": "command", "bash": "./notify.sh"}]}}`
+	path := filepath.Join(root, ".github", "hooks", "lsp-hook.json")
+	writeInstallFile(t, path, []byte(old))
+	mustInstall(t, "copilot", opts)
+	var doc struct{ Hooks map[string]json.RawMessage }
+	if err := json.Unmarshal(readInstallFile(t, path), &doc); err != nil {
+		t.Fatal(err)
+	}
+	stop := string(doc.Hooks["agentStop"])
+	if strings.Count(stop, cmd) != 1 || !strings.Contains(stop, "./notify.sh") {
+		t.Errorf("agentStop after install: %s", stop)
+	}
+	opts.NoStopGate = true
+	mustInstall(t, "copilot", opts)
+	got := string(readInstallFile(t, path))
+	if !strings.Contains(got, "./notify.sh") || strings.Count(got, cmd) != 3 { // postToolUse, sessionStart, sessionEnd
+		t.Errorf("after install --no-stop-gate:\n%s", got)
 	}
 }

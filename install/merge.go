@@ -180,21 +180,26 @@ func (d *jsonDoc) install(t *Target, o Options) (bool, error) {
 		d.appendElement(arr, ind, value)
 		changed = true
 	}
-	retired, err := d.retire(t)
+	retired, err := d.retire(t, o)
 	return changed || retired, err
 }
 
-// retire removes the agent's handlers from t.Retired events, and an event
-// array this leaves empty; it reports whether it removed any.
-func (d *jsonDoc) retire(t *Target) (bool, error) {
+// retire removes the agent's handlers from t.Retired events that no entry
+// written with o has, and an event array this leaves empty; it reports
+// whether it removed any.
+func (d *jsonDoc) retire(t *Target, o Options) (bool, error) {
 	hooks, _, err := d.topObject("hooks")
 	if err != nil || hooks == nil {
 		return false, err
 	}
+	written := make(map[string]bool)
+	for _, e := range t.entries(o) {
+		written[e.Event] = true
+	}
 	removed := false
 	for _, ev := range t.Retired {
 		i := jsonMember(hooks, ev)
-		if i < 0 {
+		if i < 0 || written[ev] {
 			continue
 		}
 		arr, ok := hooks.Members[i].Value.Value.(*hujson.Array)

@@ -22,13 +22,16 @@ import (
 // {plugin,plugins}/*.{ts,js}). `install opencode` writes one file there,
 // lsp-hook.js (openCodePlugin), whose tool.execute.after hook runs the
 // hook command for OpenCode's file tools and appends what it prints to the
-// tool's output. The file is lsp-hook's alone: install writes it whole
+// tool's output; unless Options.NoSession, its event hook also runs the
+// hook command, without waiting, for OpenCode's session.created (prewarm)
+// and session.deleted bus events (hooks.OpenCode says why there is no
+// Stop gate). The file is lsp-hook's alone: install writes it whole
 // (refusing a file of that name it did not write) and uninstall deletes
 // it.
 
 // openCodePluginJS is the plugin's template: {{.Command}} is the hook
 // command as a JavaScript string, {{.Tools}} the tools it runs for as a
-// JavaScript array.
+// JavaScript array, {{.Sessions}} whether it forwards session events.
 //
 //go:embed opencode_plugin.js.tmpl
 var openCodePluginJS string
@@ -46,8 +49,9 @@ var openCodeFileTools = []string{"write", "edit", "multiedit", "patch", "apply_p
 const openCodeShellTool = "bash"
 
 // openCodePlugin renders the plugin for command (which must run `lsp-hook
-// hook opencode`), with the shell tool unless noShell.
-func openCodePlugin(command string, noShell bool) ([]byte, error) {
+// hook opencode`), with the shell tool unless noShell and the session
+// events unless noSession.
+func openCodePlugin(command string, noShell, noSession bool) ([]byte, error) {
 	tools := append([]string(nil), openCodeFileTools...)
 	if !noShell {
 		tools = append(tools, openCodeShellTool)
@@ -55,7 +59,10 @@ func openCodePlugin(command string, noShell bool) ([]byte, error) {
 	cmd, _ := json.Marshal(command)
 	list, _ := json.Marshal(tools)
 	var b bytes.Buffer
-	err := openCodePluginTmpl.Execute(&b, struct{ Marker, Command, Tools string }{openCodeMarker, string(cmd), string(list)})
+	err := openCodePluginTmpl.Execute(&b, struct {
+		Marker, Command, Tools string
+		Sessions               bool
+	}{openCodeMarker, string(cmd), string(list), !noSession})
 	return b.Bytes(), err
 }
 
@@ -79,7 +86,7 @@ var openCodeTarget = &Target{
 // older command or tool list), or Unchanged. A file at path that install
 // did not write is an error, left alone.
 func addOpenCode(t *Target, path string, opts Options) (*Result, error) {
-	want, err := openCodePlugin(opts.Command, opts.NoShell)
+	want, err := openCodePlugin(opts.Command, opts.NoShell, opts.NoSession)
 	if err != nil {
 		return nil, err
 	}

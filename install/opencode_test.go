@@ -30,7 +30,7 @@ func TestOpenCodePluginRuns(t *testing.T) {
 	if err := os.WriteFile(hook, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	src, err := openCodePlugin(HookCommand(hook, "opencode"), false)
+	src, err := openCodePlugin(HookCommand(hook, "opencode"), false, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,6 +65,24 @@ console.log(JSON.stringify([edit.output, read.output]))
 		if !strings.Contains(string(ev), field) {
 			t.Errorf("event %s lacks %s", ev, field)
 		}
+	}
+
+	// OpenCode's session.created bus event (Session.Event.Created, {info})
+	// reaches the hook as a session start; another event runs nothing. The
+	// plugin does not wait for the hook; node does, before it exits.
+	os.Remove(filepath.Join(dir, "event.json"))
+	events := `
+const { LspHook } = await import(process.argv[1])
+const hooks = await LspHook({ directory: process.argv[2] })
+await hooks.event({ event: { type: "message.updated", properties: { info: { id: "msg_1" } } } })
+await hooks.event({ event: { type: "session.created", properties: { info: { id: "ses_2", directory: process.argv[2] } } } })
+`
+	if out, err := exec.Command(node, "--input-type=module", "-e", events, plugin, dir).CombinedOutput(); err != nil {
+		t.Fatalf("node: %v\n%s", err, out)
+	}
+	ev, err = os.ReadFile(filepath.Join(dir, "event.json"))
+	if want := `{"hook_event_name":"session.created","session_id":"ses_2","cwd":"` + dir + `"}`; err != nil || string(ev) != want {
+		t.Errorf("session.created event = %s, %v; want %s", ev, err, want)
 	}
 }
 

@@ -34,8 +34,9 @@ type Target struct {
 	// Events are the entries install adds, one per hook event.
 	Events []Entry
 	// Retired are events an older lsp-hook installed for the agent and
-	// install now takes its handlers out of (Copilot's agentStop, since
-	// postToolUse delivers in the same turn).
+	// install now takes its handlers out of, unless an entry it writes has
+	// the event (Copilot's agentStop, since postToolUse delivers in the
+	// same turn; it stays as the Stop gate, and goes with --no-stop-gate).
 	Retired []string
 	// Notes are printed after a change: what the user still has to do.
 	Notes []string
@@ -77,7 +78,8 @@ type Entry struct {
 	// start prewarms the servers, an end of turn is the Stop gate, the
 	// session's end lets the daemon forget it), left out with
 	// Options.NoSession; StopGate marks the end-of-turn ones among them
-	// (Claude Code's Stop and SubagentStop, Codex's Stop), left out with
+	// (Claude Code's Stop and SubagentStop, Codex's Stop, Gemini CLI's
+	// AfterAgent, Copilot's agentStop, Cursor's stop), left out with
 	// --no-stop-gate (Options.NoStopGate).
 	Session, StopGate bool
 }
@@ -135,6 +137,13 @@ var targets = map[string]*Target{
 		Events: []Entry{
 			{Event: "postToolUse", Shell: "Shell", Handler: []Field{{"command", commandPlaceholder}}},
 			{Event: "afterFileEdit", Handler: []Field{{"command", commandPlaceholder}}},
+			// sessionStart prewarms, stop is the Stop gate (its answer's
+			// followup_message continues the agent), sessionEnd forgets the
+			// session (https://cursor.com/docs/hooks: sessionStart, stop,
+			// sessionEnd).
+			{Event: "sessionStart", Session: true, Handler: []Field{{"command", commandPlaceholder}}},
+			{Event: "stop", Session: true, StopGate: true, Handler: []Field{{"command", commandPlaceholder}}},
+			{Event: "sessionEnd", Session: true, Handler: []Field{{"command", commandPlaceholder}}},
 		},
 		Notes: []string{"Cursor lists configured hooks in its settings (Hooks); restart Cursor if the new one is missing."},
 		Docs:  []string{"https://cursor.com/docs/hooks"},
@@ -149,6 +158,16 @@ var targets = map[string]*Target{
 		userFile:    userFileUnder(".gemini", "settings.json"),
 		Events: []Entry{
 			{Event: "AfterTool", Grouped: true, Matcher: "write_file|replace", Shell: "run_shell_command",
+				Handler: []Field{{"name", "lsp-hook"}, {"type", "command"}, {"command", commandPlaceholder}}},
+			// SessionStart prewarms, AfterAgent (once per turn, after the
+			// final response; decision "deny" retries with the reason as the
+			// prompt) is the Stop gate, SessionEnd forgets the session
+			// (reference: "Lifecycle & system hooks", "Agent hooks").
+			{Event: "SessionStart", Grouped: true, Session: true,
+				Handler: []Field{{"name", "lsp-hook"}, {"type", "command"}, {"command", commandPlaceholder}}},
+			{Event: "AfterAgent", Grouped: true, Session: true, StopGate: true,
+				Handler: []Field{{"name", "lsp-hook"}, {"type", "command"}, {"command", commandPlaceholder}}},
+			{Event: "SessionEnd", Grouped: true, Session: true,
 				Handler: []Field{{"name", "lsp-hook"}, {"type", "command"}, {"command", commandPlaceholder}}},
 		},
 		Notes: []string{"Gemini CLI asks you to trust a project's hooks the first time it sees them; /hooks panel lists them. " +
@@ -189,7 +208,10 @@ var targets = map[string]*Target{
 	// "bash": "…"}]}}. Copilot CLI 1.0.51 and later append a postToolUse
 	// hook's additionalContext to the tool result (its changelog.md), so
 	// the agentStop entry of older installs, which re-delivered at the end
-	// of the turn, is retired.
+	// of the turn, is retired; agentStop now returns as the Stop gate
+	// ("block" forces another turn with reason as the prompt), unless
+	// --no-stop-gate. sessionStart prewarms, sessionEnd forgets the
+	// session (cli-hooks-reference, "Hook events").
 	"copilot": {
 		Agent: "copilot", Title: "GitHub Copilot",
 		ProjectFile: ".github/hooks/lsp-hook.json",
@@ -197,6 +219,9 @@ var targets = map[string]*Target{
 		Skeleton:    []Field{{"version", 1}},
 		Events: []Entry{
 			{Event: "postToolUse", Shell: "bash", Handler: []Field{{"type", "command"}, {"bash", commandPlaceholder}}},
+			{Event: "sessionStart", Session: true, Handler: []Field{{"type", "command"}, {"bash", commandPlaceholder}}},
+			{Event: "agentStop", Session: true, StopGate: true, Handler: []Field{{"type", "command"}, {"bash", commandPlaceholder}}},
+			{Event: "sessionEnd", Session: true, Handler: []Field{{"type", "command"}, {"bash", commandPlaceholder}}},
 		},
 		Retired: []string{"agentStop"},
 		Notes: []string{"Copilot CLI loads repository hooks only in a trusted folder (its trust prompt, or " +

@@ -42,7 +42,8 @@ func installCommand() *cli.Command {
 			&cli.StringFlag{Name: "command", Usage: "the hook `COMMAND` to write (default: lsp-hook hook AGENT, by absolute path when lsp-hook is not on PATH)"},
 			&cli.BoolFlag{Name: "batch", Usage: "claude: also add the PostToolBatch hook"},
 			&cli.BoolFlag{Name: "no-shell", Usage: "leave out the agent's shell tool (Bash, run_shell_command, Shell, bash): check only what its file tools write"},
-			&cli.BoolFlag{Name: "no-stop-gate", Usage: "leave out the end-of-turn hook (Claude Code Stop and SubagentStop, Codex Stop) that blocks a turn ending on errors it introduced"},
+			&cli.BoolFlag{Name: "no-stop-gate", Usage: "leave out the end-of-turn hook (Claude Code Stop and SubagentStop, Codex Stop, Gemini CLI AfterAgent, Copilot agentStop, Cursor stop) that blocks a turn ending on errors it introduced"},
+			&cli.BoolFlag{Name: "no-session", Usage: "leave out every session hook: no prewarm at a session's start, no Stop gate (implies --no-stop-gate)"},
 		),
 		Action: func(c *cli.Context) error { return runInstall(c, true) },
 	}
@@ -151,6 +152,7 @@ func runInstall(c *cli.Context, adding bool) error {
 	}
 	if adding {
 		opts.Batch, opts.NoShell, opts.NoStopGate = a.Bool("batch"), a.Bool("no-shell"), a.Bool("no-stop-gate")
+		opts.NoSession = a.Bool("no-session")
 		if opts.Command = a.String("command"); opts.Command == "" {
 			prog, onPath, err := install.HookProgram()
 			if err != nil {
