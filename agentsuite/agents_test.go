@@ -178,6 +178,10 @@ func logLatency(t *testing.T, a agent, script []step, turns []turn, pl []payload
 			n++
 			continue
 		}
+		if st.Quiet { // a Read: no hook runs for it
+			parts = append(parts, fmt.Sprintf("%s gap %s hook -", st.Name, turns[i].Gap.Round(time.Millisecond)))
+			continue
+		}
 		parts = append(parts, fmt.Sprintf("%s gap %s hook %s", st.Name, turns[i].Gap.Round(time.Millisecond), took(tools, k)))
 		k += 1 + len(st.Also)
 	}
