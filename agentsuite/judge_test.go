@@ -152,27 +152,8 @@ func judge(t *testing.T, a agent, script []step, turns []turn) {
 				fail("%s: the turn ended (%s) on errors the session introduced and no Stop gate request followed; want one carrying:\n%s", a.name, st.Name, want)
 				break
 			}
-			prev, cur := turns[i].Text, turns[i+1].Text
-			n := strings.Count(cur, want) - strings.Count(prev, want)
-			if !a.plain { // a CLI that escapes a Stop reason gets the plain block, as Gemini's context
-				n += strings.Count(cur, plainBlock(want)) - strings.Count(prev, plainBlock(want))
-			}
-			t.Logf("%s %s: end of turn blocked → next request %s carries the compiler's block %d time(s):\n%s",
-				a.name, st.Name, turns[i+1].Gap.Round(time.Millisecond), n, around(cur, blockMarker))
-			if n < 1 {
-				why := "the Stop gate's request does not carry the compiler's block"
-				if strings.Contains(cur, "&lt;diagnostics") {
-					why += " (the model reads it with entities: &lt;diagnostics …&gt;)"
-				}
-				msg := fmt.Sprintf("%s after %s: %s\n--- the compiler's block\n%s\n--- what the model read\n%s",
-					a.name, st.Name, why, want, around(cur, blockMarker))
-				if a.pendingStop != "" {
-					t.Logf("%s: KNOWN GAP (%s): %s", a.name, a.pendingStop, msg)
-				} else {
-					fail("%s", msg)
-				}
-			} else if a.pendingStop != "" {
-				t.Errorf("%s: the Stop gate's block arrived as it should: remove pendingStop %q from the agent's row", a.name, a.pendingStop)
+			if msg := judgeStopTurn(t, a, st.Name, want, turns[i], turns[i+1]); msg != "" {
+				fail("%s", msg)
 			}
 			continue
 		}

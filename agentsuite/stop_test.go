@@ -5,11 +5,46 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
-// This file judges the Stop gate (issue 16) from the hook's side: every
-// Stop event the CLI sent and what lsp-hook answered. The model's side
-// (the reason reaching the next request) is judge's.
+// This file judges the Stop gate (issue 16): the request after a blocked
+// end of turn (for judge, which finds it), and from the hook's side every
+// Stop event the CLI sent and what lsp-hook answered.
+
+// judgeStopTurn judges the request next that follows an end of turn
+// (step name, request prev) the Stop gate blocked: it must carry want,
+// the compiler's block, at least once (Claude Code shows a Stop reason
+// twice) — verbatim, or for an agent with the verbatim block in its plain
+// rendering, as a CLI that escapes a Stop reason would get it. It returns
+// the failure ("" for none); with a.pendingStop the failure is logged
+// instead, and its absence is an error.
+func judgeStopTurn(t *testing.T, a agent, name, want string, prev, next turn) string {
+	t.Helper()
+	n := strings.Count(next.Text, want) - strings.Count(prev.Text, want)
+	if !a.plain {
+		n += strings.Count(next.Text, plainBlock(want)) - strings.Count(prev.Text, plainBlock(want))
+	}
+	t.Logf("%s %s: end of turn blocked → next request %s carries the compiler's block %d time(s):\n%s",
+		a.name, name, next.Gap.Round(time.Millisecond), n, around(next.Text, blockMarker))
+	if n >= 1 {
+		if a.pendingStop != "" {
+			t.Errorf("%s: the Stop gate's block arrived as it should: remove pendingStop %q from the agent's row", a.name, a.pendingStop)
+		}
+		return ""
+	}
+	why := "the Stop gate's request does not carry the compiler's block"
+	if strings.Contains(next.Text, "&lt;diagnostics") {
+		why += " (the model reads it with entities: &lt;diagnostics …&gt;)"
+	}
+	msg := fmt.Sprintf("%s after %s: %s\n--- the compiler's block\n%s\n--- what the model read\n%s",
+		a.name, name, why, want, around(next.Text, blockMarker))
+	if a.pendingStop != "" {
+		t.Logf("%s: KNOWN GAP (%s): %s", a.name, a.pendingStop, msg)
+		return ""
+	}
+	return msg
+}
 
 // stopAnswer is the part of a Stop hook's answer the gate sets (Claude
 // Code's and Codex's Stop output: decision "block" with a reason, or a
