@@ -9,7 +9,7 @@ import (
 // (https://code.claude.com/docs/en/headless); Write and Edit run under
 // --permission-mode acceptEdits.
 var claudeAgent = agent{
-	name: "claude", exe: "claude", verbatim: true,
+	name: "claude", exe: "claude", stopGate: true,
 	dialect: func() dialect { return anthropic{} },
 	script: func(ws string) []step {
 		p := filepath.Join(ws, "main.go")
@@ -39,9 +39,10 @@ const notesJSON = "{\"todo\": [\"print n\"]}\n"
 // claudeBatchAgent is Claude Code with PostToolBatch installed too
 // (install --batch): one reply writes main.go (a type error) and
 // notes.json (valid) at once; main.go's block reaches the model once,
-// though PostToolUse and PostToolBatch both see the write.
+// though PostToolUse and PostToolBatch both see the write; the Stop gate
+// then blocks the end of the turn once with the same error.
 var claudeBatchAgent = agent{
-	name: "claude", row: "claude-batch", exe: "claude", verbatim: true, install: []string{"--batch"},
+	name: "claude", row: "claude-batch", exe: "claude", stopGate: true, install: []string{"--batch"},
 	dialect: func() dialect { return anthropic{} },
 	script: func(ws string) []step {
 		return []step{
@@ -60,10 +61,10 @@ const sedBreak = `sed -i 's/^\tfmt.Println(7, greeting())$/\tvar n int = "seven"
 // claudeBashAgent is Claude Code editing through its Bash tool: a clean
 // Write, then a sed -i that introduces a type error, which must reach the
 // model like a Write's (issue 15 item 5: install puts Bash in the
-// matcher by default).
+// matcher by default); the session ends on it, so the Stop gate blocks
+// that end once with the same error.
 var claudeBashAgent = agent{
-	name: "claude", row: "claude-bash", exe: "claude", verbatim: true,
-	pending: "issue 15 item 5: shell edits covered by default",
+	name: "claude", row: "claude-bash", exe: "claude", stopGate: true,
 	dialect: func() dialect { return anthropic{} },
 	script: func(ws string) []step {
 		return []step{
@@ -76,4 +77,69 @@ var claudeBashAgent = agent{
 		args, env := claudeAgent.setup(s, url)
 		return append(args, "--allowedTools", "Bash(sed:*)"), env
 	},
+}
+
+// claudeStopAgent is the Stop gate's row (issue 16): the model writes a
+// type error and ends its turn; the Stop hook blocks that end and Claude
+// Code feeds its reason, the error as go build reports it, to the model,
+// which fixes main.go and ends again (stop_hook_active): no block.
+var claudeStopAgent = agent{
+	name: "claude", row: "claude-stop", exe: "claude", stopGate: true,
+	dialect: func() dialect { return anthropic{} },
+	script: func(ws string) []step {
+		p := filepath.Join(ws, "main.go")
+		return []step{
+			{Name: "write", Tool: "Write", Args: map[string]any{"file_path": p, "content": brokenMain}},
+			{Name: "end", Text: "Done."},
+			{Name: "fix", Tool: "Write", Args: map[string]any{"file_path": p, "content": cleanMain}},
+			{Name: "done", Text: "Done."},
+		}
+	},
+	setup: claudeAgent.setup,
+}
+
+// claudeStopAgainAgent ends its turn twice on the type error it wrote:
+// the gate blocks the first end only, the second (stop_hook_active) ends
+// the session: no loop.
+var claudeStopAgainAgent = agent{
+	name: "claude", row: "claude-stop-again", exe: "claude", stopGate: true,
+	dialect: func() dialect { return anthropic{} },
+	script: func(ws string) []step {
+		return []step{
+			{Name: "write", Tool: "Write", Args: map[string]any{"file_path": filepath.Join(ws, "main.go"), "content": brokenMain}},
+			{Name: "done", Text: "Done."},
+		}
+	},
+	setup: claudeAgent.setup,
+}
+
+// The pre-broken rows' edit: it leaves main.go's type error as it was.
+const (
+	keepOld = "\tfmt.Println(n, greeting())\n"
+	keepNew = "\tfmt.Println(n, greeting(), \"!\")\n"
+)
+
+// claudePreBrokenAgent starts on a main.go that is already broken (not
+// in git), reads it, edits it without touching the error and ends: the
+// edit's block names the error, but the session did not introduce it,
+// so the Stop gate lets the turn end.
+var claudePreBrokenAgent = agent{
+	name: "claude", row: "claude-prebroken", exe: "claude", stopGate: true, before: brokenMain,
+	dialect: func() dialect { return anthropic{} },
+	script: func(ws string) []step {
+		p := filepath.Join(ws, "main.go")
+		return []step{
+			{Name: "read", Tool: "Read", Quiet: true, Args: map[string]any{"file_path": p}},
+			{Name: "edit", Tool: "Edit", Args: map[string]any{"file_path": p, "old_string": keepOld, "new_string": keepNew}},
+			{Name: "done", Text: "Done."},
+		}
+	},
+	setup: claudeAgent.setup,
+}
+
+// claudePreBrokenCommittedAgent is claudePreBrokenAgent with the broken
+// main.go committed before the session.
+var claudePreBrokenCommittedAgent = agent{
+	name: "claude", row: "claude-prebroken-git", exe: "claude", stopGate: true, before: brokenMain, commit: true,
+	dialect: claudePreBrokenAgent.dialect, script: claudePreBrokenAgent.script, setup: claudeAgent.setup,
 }

@@ -9,6 +9,8 @@ import (
 const (
 	patchAdd   = "*** Begin Patch\n*** Add File: main.go\n+package main\n+\n+import \"fmt\"\n+\n+func main() {\n+\tvar n int = \"seven\"\n+\tfmt.Println(n, greeting())\n+}\n*** End Patch\n"
 	patchEdit  = "*** Begin Patch\n*** Update File: main.go\n@@\n func main() {\n-\tvar n int = \"seven\"\n+\tvar n int = 7\n+\tvar c <-chan string = make(chan int)\n+\t_ = c\n \tfmt.Println(n, greeting())\n*** End Patch\n"
+	patchBreak = "*** Begin Patch\n*** Update File: main.go\n@@\n func main() {\n-\tfmt.Println(7, greeting())\n+\tvar n int = \"seven\"\n+\tfmt.Println(n, greeting())\n }\n*** End Patch\n"
+	patchFix   = "*** Begin Patch\n*** Update File: main.go\n@@\n func main() {\n-\tvar n int = \"seven\"\n-\tfmt.Println(n, greeting())\n+\tfmt.Println(7, greeting())\n }\n*** End Patch\n"
 	patchClean = "*** Begin Patch\n*** Update File: main.go\n@@\n func main() {\n-\tvar n int = 7\n-\tvar c <-chan string = make(chan int)\n-\t_ = c\n-\tfmt.Println(n, greeting())\n+\tfmt.Println(7, greeting())\n }\n*** End Patch\n"
 )
 
@@ -23,7 +25,7 @@ const codexModel = "gpt-5.5"
 // --dangerously-bypass-hook-trust runs the hooks a non-interactive run
 // cannot review in /hooks (https://developers.openai.com/codex/hooks).
 var codexAgent = agent{
-	name: "codex", exe: "codex", verbatim: true,
+	name: "codex", exe: "codex", stopGate: true,
 	dialect: func() dialect { return responsesAPI{} },
 	script: func(string) []step {
 		return []step{
@@ -52,4 +54,48 @@ enabled = false
 				"--sandbox", "workspace-write", "--color", "never", prompt},
 			[]string{"CODEX_HOME=" + codexHome, "AGENTSUITE_API_KEY=agentsuite-dummy"}
 	},
+}
+
+// codexStopAgent is the Stop gate's row for Codex (issue 16): `codex
+// exec` fires Stop when the model ends its turn. main.go is clean and
+// committed before the session (a Codex event carries no text before the
+// patch: the gate's state before is git HEAD); a patch breaks it and the
+// model ends its turn: the gate blocks that end once, Codex continues the
+// turn with the reason as the model's next input, and the model fixes
+// main.go and ends again. Codex 0.169.0 hands the reason to the model
+// inside <hook_prompt hook_run_id="stop:…"> with < and > as &lt; and &gt;,
+// so the model reads &lt;diagnostics file="main.go"&gt; around the error
+// lines (pendingStop).
+var codexStopAgent = agent{
+	name: "codex", row: "codex-stop", exe: "codex", stopGate: true, before: cleanMain, commit: true,
+	pendingStop: "Codex escapes a Stop hook's reason inside <hook_prompt>: its Stop answer needs the plain rendering (diag.PlainLintBlock), as Gemini's context",
+	dialect:     func() dialect { return responsesAPI{} },
+	script: func(string) []step {
+		return []step{
+			{Name: "break", Tool: "apply_patch", Args: map[string]any{"input": patchBreak}},
+			{Name: "end", Text: "Done."},
+			{Name: "fix", Tool: "apply_patch", Args: map[string]any{"input": patchFix}},
+			{Name: "done", Text: "Done."},
+		}
+	},
+	setup: codexAgent.setup,
+}
+
+// codexStopNewAgent writes main.go as a new file (Add File), outside git,
+// and ends its turn on its type error: the gate should block that end as
+// Claude Code's does for a Write that creates a file.
+var codexStopNewAgent = agent{
+	name: "codex", row: "codex-stop-new", exe: "codex", stopGate: true,
+	pending: "the Codex adapter gives no text before for an apply_patch Add File " +
+		"(Claude Code's Write says type create): a new file outside git has no state before the session and the Stop gate does not gate it",
+	dialect: func() dialect { return responsesAPI{} },
+	script: func(string) []step {
+		return []step{
+			{Name: "write", Tool: "apply_patch", Args: map[string]any{"input": patchAdd}},
+			{Name: "end", Text: "Done."},
+			{Name: "fix", Tool: "apply_patch", Args: map[string]any{"input": patchFix}},
+			{Name: "done", Text: "Done."},
+		}
+	},
+	setup: codexAgent.setup,
 }

@@ -12,11 +12,12 @@ const copilotModel = "gpt-4.1"
 // provider (COPILOT_PROVIDER_BASE_URL, type openai, Chat Completions) in
 // offline mode (no GitHub sign-in, telemetry or update). Its trust step is
 // --trust-folder: in -p mode repository hooks load only for a trusted
-// folder (`copilot help environment`, `copilot --help`). The block's
-// delivery is being changed (issue 15 item 2), so the run is recorded,
-// not judged.
+// folder (`copilot help environment`, `copilot --help`). The block
+// reaches the model verbatim in the same turn, appended to the tool
+// result as postToolUse additionalContext ("Additional guidance from
+// postToolUse hooks"), and nothing re-delivers it at agentStop.
 var copilotAgent = agent{
-	name: "copilot", exe: "copilot", recordOnly: true,
+	name: "copilot", exe: "copilot",
 	dialect: func() dialect { return chatAPI{writeTool: "create"} },
 	script: func(ws string) []step {
 		p := filepath.Join(ws, "main.go")
@@ -50,11 +51,10 @@ const copilotPatchModel = "gpt-5.5"
 
 // copilotPatchAgent is Copilot CLI with a GPT-5 model over the Responses
 // API (COPILOT_PROVIDER_WIRE_API=responses, as `copilot help environment`
-// advises for GPT-5): its edits are apply_patch calls. Recorded, not
-// judged: lsp-hook's Copilot adapter does not read apply_patch yet (issue
-// 15 item 2).
+// advises for GPT-5): its edits are apply_patch calls (the raw patch in
+// toolArgs), judged as the create and edit row.
 var copilotPatchAgent = agent{
-	name: "copilot", row: "copilot-apply-patch", exe: "copilot", recordOnly: true,
+	name: "copilot", row: "copilot-apply-patch", exe: "copilot",
 	dialect: func() dialect { return responsesAPI{} },
 	script:  codexAgent.script,
 	setup: func(s *session, url string) ([]string, []string) {

@@ -12,9 +12,9 @@ import (
 // are then trusted at first sight with a warning. write_file and replace
 // run under --approval-mode auto_edit.
 var geminiAgent = agent{
-	name: "gemini", exe: "gemini",
-	// Gemini CLI HTML-escapes additionalContext inside <hook_context>.
-	pending: "issue 15 item 2: Gemini's block readable",
+	// Gemini CLI HTML-escapes additionalContext inside <hook_context>:
+	// lsp-hook renders its block without < and > (diag.PlainLintBlock).
+	name: "gemini", exe: "gemini", plain: true,
 	dialect: func() dialect { return geminiAPI{} },
 	script: func(ws string) []step {
 		p := filepath.Join(ws, "main.go")

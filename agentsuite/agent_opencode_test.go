@@ -8,10 +8,13 @@ import (
 // (@ai-sdk/openai-compatible, bundled, baseURL to the scripted model) in
 // the user's config, models.dev, autoupdate, sharing, default plugins and
 // its own LSP off (its LSP block would be a second one). It has no trust
-// step; `lsp-hook install opencode` is its plugin (issue 15 item 3), so
-// the run is recorded, not judged, until that lands.
+// step; `lsp-hook install opencode` writes its plugin
+// (.opencode/plugin/lsp-hook.js), which appends the block to the tool's
+// output: the text of the tool result its model reads, and the text
+// `opencode run` prints for a write, so the user sees the block there too
+// (showsToolOutput).
 var opencodeAgent = agent{
-	name: "opencode", exe: "../opencode-linux-x64/bin/opencode", recordOnly: true,
+	name: "opencode", exe: "../opencode-linux-x64/bin/opencode", showsToolOutput: true,
 	dialect: func() dialect { return chatAPI{writeTool: "write"} },
 	script: func(ws string) []step {
 		p := filepath.Join(ws, "main.go")

@@ -29,16 +29,29 @@ type agent struct {
 	// trust) into the session's home and workspace, after `lsp-hook
 	// install`, and returns the command line and extra environment.
 	setup func(s *session, modelURL string) (args, env []string)
-	// verbatim: the model reads the lint block exactly as lsp-hook renders
-	// it (DESIGN.md); otherwise the agent has its own rendering, judged by
-	// its error lines and the absence of HTML entities.
-	verbatim bool
+	// plain: the agent HTML-escapes the hook text its model reads, and
+	// lsp-hook renders the block for it without tags, < and > as their
+	// fullwidth forms (diag.PlainLintBlock: Gemini CLI); otherwise the
+	// model reads the block exactly as lsp-hook renders it (DESIGN.md).
+	// Either way the judge wants the rendering verbatim, and no entities.
+	plain bool
+	// showsToolOutput: the CLI prints each tool's output to the user, and
+	// the block reaches its model in that output (OpenCode: the plugin's
+	// tool.execute.after appends it to output.output, the one text of a
+	// tool result its model reads), so the user sees the block too.
+	showsToolOutput bool
+	// stopGate: `lsp-hook install` gives the agent a Stop hook that blocks
+	// an end of turn once while errors the session introduced remain
+	// (issue 16), and the CLI feeds the block's reason to the model.
+	stopGate bool
+	// before is main.go's content before the CLI starts ("": no main.go);
+	// commit commits the workspace in a new git repository first.
+	before string
+	commit bool
 	// pending names the product change an agent's row still waits for
-	// (judge logs its failures instead of failing).
-	pending string
-	// recordOnly: drive the CLI and record what it sends, but do not judge
-	// the blocks (the product side is not there yet).
-	recordOnly bool
+	// (judge logs its failures instead of failing); pendingStop is the
+	// same for the Stop gate's request only.
+	pending, pendingStop string
 }
 
 // prompt is the user's request in every session.
@@ -49,8 +62,14 @@ var agents = []agent{
 	claudeAgent,
 	claudeBatchAgent,
 	claudeBashAgent,
+	claudeStopAgent,
+	claudeStopAgainAgent,
+	claudePreBrokenAgent,
+	claudePreBrokenCommittedAgent,
 	geminiAgent,
 	codexAgent,
+	codexStopAgent,
+	codexStopNewAgent,
 	copilotAgent,
 	copilotPatchAgent,
 	opencodeAgent,
@@ -78,15 +97,17 @@ func (a agent) rowName() string {
 // runAgent is one CLI's session: set up, run, judge, record.
 func runAgent(t *testing.T, a agent, exe string) {
 	s := newSession(t)
-	out, err := s.lspHook(append([]string{"install", a.name, "--project"}, a.install...)...)
-	switch {
-	case err != nil && a.recordOnly:
-		t.Logf("%s: no hook installed (the product side is not there yet): %v", a.name, err)
-	case err != nil:
-		t.Fatal(err)
-	default:
-		t.Logf("lsp-hook install %s --project:\n%s", a.name, out)
+	if a.before != "" {
+		writeFile(t, filepath.Join(s.ws, "main.go"), a.before)
 	}
+	if a.commit {
+		s.gitCommit()
+	}
+	out, err := s.lspHook(append([]string{"install", a.name, "--project"}, a.install...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("lsp-hook install %s --project:\n%s", a.name, out)
 	script := a.script(s.ws)
 	m := newModelServer(t, a.dialect(), script, filepath.Join(s.ws, "main.go"), s.logDir)
 	args, env := a.setup(s, m.URL())
@@ -98,7 +119,9 @@ func runAgent(t *testing.T, a agent, exe string) {
 		_ = json.Unmarshal(turns[0].Body, &body)
 		t.Logf("%s offers the model: %v", a.name, toolNames(body))
 	}
-	if t.Failed() || r.err != nil || len(turns) < len(script) {
+	if a.pending != "" && r.err == nil && len(turns) < len(script) {
+		t.Logf("%s: KNOWN GAP (%s): %d of %d scripted turns reached the model", a.name, a.pending, len(turns), len(script))
+	} else if t.Failed() || r.err != nil || len(turns) < len(script) {
 		t.Errorf("%s: %d of %d scripted turns reached the model (exit: %v); requests: %v\nstdout:\n%s\nstderr:\n%s\nrequest bodies in %s",
 			a.name, len(turns), len(script), r.err, m.Paths(), tail(r.stdout), tail(r.stderr), s.logDir)
 	}
@@ -110,48 +133,71 @@ func runAgent(t *testing.T, a agent, exe string) {
 		record(t, a, s, script, pl)
 	}
 	judge(t, a, script, turns)
+	judgeStops(t, a, pl)
 	logLatency(t, a, script, turns, pl)
-	if a.recordOnly && len(turns) > 0 {
-		last := turns[len(turns)-1]
-		t.Logf("%s: the model's last request (%d in all) holds %d lint block(s):\n%s",
-			a.name, len(turns), strings.Count(last.Text, blockMarker), around(last.Text, blockMarker))
-	}
+	logSessionStart(t, a, pl)
 	if !strings.Contains(r.stdout, "Done.") {
 		t.Errorf("%s did not print the model's last answer (Done.):\nstdout:\n%s\nstderr:\n%s", a.name, tail(r.stdout), tail(r.stderr))
 	}
 	for _, out := range []string{r.stdout, r.stderr} {
-		if strings.Contains(out, blockMarker) || strings.Contains(strings.ToLower(out), "hook error") {
+		if strings.Contains(strings.ToLower(out), "hook error") {
+			t.Errorf("%s showed the user a hook error:\n%s", a.name, tail(out))
+		}
+		if strings.Contains(out, blockMarker) && !a.showsToolOutput {
 			t.Errorf("%s showed the user hook output:\n%s", a.name, tail(out))
 		}
 	}
 }
 
-// logLatency logs, per tool step, the gap from the model's tool call to
-// its next request and the hook process's own time (the step's first
-// tool event; "-" when the agent ran none), the first step cold.
+// logLatency logs, per step, the gap from the model's reply to its next
+// request and the hook process's own time (the step's first tool event,
+// or for an end of turn the Stop event; "-" when the agent ran none), the
+// first step cold.
 func logLatency(t *testing.T, a agent, script []step, turns []turn, pl []payload) {
-	var hooks []time.Duration
+	var tools, stops []time.Duration
 	for _, p := range pl {
-		var ev map[string]any
-		if json.Unmarshal(p.JSON, &ev) != nil {
-			continue
+		switch {
+		case p.Tool:
+			tools = append(tools, p.Took)
+		case p.Event == "Stop":
+			stops = append(stops, p.Took)
 		}
-		if ev["tool_name"] != nil || ev["toolName"] != nil {
-			hooks = append(hooks, p.Took)
+	}
+	took := func(ds []time.Duration, k int) string {
+		if k < len(ds) {
+			return ds[k].Round(time.Millisecond).String()
 		}
+		return "-"
 	}
 	var parts []string
-	k := 0
-	for i := 1; i < len(turns) && i < len(script); i++ {
-		st := script[i-1]
-		hook := "-"
-		if k < len(hooks) {
-			hook = hooks[k].Round(time.Millisecond).String()
+	k, n := 0, 0
+	for i := 1; i < len(turns); i++ {
+		st := script[min(i-1, len(script)-1)]
+		if st.Tool == "" {
+			parts = append(parts, fmt.Sprintf("%s (Stop blocked) gap %s hook %s", st.Name, turns[i].Gap.Round(time.Millisecond), took(stops, n)))
+			n++
+			continue
 		}
+		if st.Quiet { // a Read: no hook runs for it
+			parts = append(parts, fmt.Sprintf("%s gap %s hook -", st.Name, turns[i].Gap.Round(time.Millisecond)))
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s gap %s hook %s", st.Name, turns[i].Gap.Round(time.Millisecond), took(tools, k)))
 		k += 1 + len(st.Also)
-		parts = append(parts, fmt.Sprintf("%s gap %s hook %s", st.Name, turns[i].Gap.Round(time.Millisecond), hook))
 	}
 	t.Logf("latency %s (first cold): %s", a.rowName(), strings.Join(parts, "; "))
+}
+
+// logSessionStart logs the SessionStart hook's own time (it prewarms the
+// daemon: the CLI waits for it before the first request).
+func logSessionStart(t *testing.T, a agent, pl []payload) {
+	for _, p := range pl {
+		if p.Event == "SessionStart" {
+			t.Logf("session start %s: hook %s, answer %q", a.rowName(), p.Took.Round(time.Millisecond), p.Out)
+			return
+		}
+	}
+	t.Logf("session start %s: no SessionStart hook ran", a.rowName())
 }
 
 // around returns the part of s from 300 bytes before the last marker to

@@ -3,7 +3,6 @@ package agentsuite
 import (
 	"bufio"
 	"fmt"
-	"html"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -77,58 +76,119 @@ func escapeBlock(s string) string {
 // blockMarker is in every lint block, whatever the agent's rendering.
 const blockMarker = "LSP errors detected"
 
-// judge checks the request after each tool call: the compiler's errors,
-// once each, after a broken write or edit, in the block as lsp-hook
-// renders it (verbatim agents) or readable without entities (the others);
-// no block after a clean one. It logs the gap from the tool call to that
-// request (the first is cold). While a.pending names the product change
-// an agent waits for, a failing step is logged as a known gap, and a run
-// whose every broken step passes is an error: the marker is out of date.
+// plainBlock is want as lsp-hook renders it for an agent that escapes
+// the hook text (diag.PlainLintBlock): "diagnostics for P:" for the
+// <diagnostics file="P"> line, no closing tag, and in the error lines the
+// entities and angle brackets as U+FF1C and U+FF1E.
+func plainBlock(want string) string {
+	if want == "" {
+		return ""
+	}
+	var out []string
+	for _, l := range strings.Split(want, "\n") {
+		switch {
+		case l == "</diagnostics>":
+			continue
+		case strings.HasPrefix(l, `<diagnostics file="`):
+			l = "diagnostics for " + strings.TrimSuffix(strings.TrimPrefix(l, `<diagnostics file="`), `">`) + ":"
+		default:
+			l = strings.NewReplacer("&lt;", "\uFF1C", "&gt;", "\uFF1E", "&amp;", "&").Replace(l)
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}
+
+// blockFor is the compiler's block for content as agent a's model should
+// read it ("" for a file that compiles, and for no file: content "").
+func blockFor(t *testing.T, a agent, content string) string {
+	if content == "" {
+		return ""
+	}
+	want := expectedBlock(t, content, mainCode)
+	if a.plain {
+		return plainBlock(want)
+	}
+	return want
+}
+
+// judge walks the session's requests as the script answered them. After
+// a tool call the next request must carry the compiler's errors once, in
+// the agent's rendering and without entities, or no block after a clean
+// file. After the model ends its turn (a text step) there is no request
+// more, unless the agent has the Stop gate and errors the session
+// introduced remain (the compiler's block differs from the one before the
+// session): then the gate blocks that end once, the next request carries
+// its reason naming the compiler's errors, and the next end of the turn
+// (stop_hook_active) ends the session. While a.pending names the product
+// change a row waits for, its failures are logged as known gaps, and a
+// run without any is an error: the marker is out of date.
 func judge(t *testing.T, a agent, script []step, turns []turn) {
 	t.Helper()
-	broken, failed := 0, 0
-	for i := 1; i < len(turns) && i < len(script); i++ {
-		prev, cur, name := turns[i-1], turns[i], script[i-1].Name
-		label := "warm"
-		if i == 1 {
-			label = "cold"
-		}
-		t.Logf("%s %s: %s → next request %s (%s)", a.name, name, script[i-1].Tool, cur.Gap.Round(time.Millisecond), label)
-		if i == 1 {
-			t.Logf("%s: what the model read after the first %s:\n%s", a.name, script[0].Tool, around(cur.Text, blockMarker))
-		}
-		want := expectedBlock(t, cur.File, mainCode)
-		if a.recordOnly {
-			added := strings.Count(cur.Text, blockMarker) - strings.Count(prev.Text, blockMarker)
-			t.Logf("%s after %s: %d new block(s); the compiler's block:\n%s", a.name, name, added, want)
-			continue
-		}
-		if want != "" {
-			broken++
-		}
-		problems := judgeStep(a, want, prev.Text, cur.Text)
-		if len(problems) == 0 {
-			continue
-		}
-		if want != "" {
-			failed++
-		}
+	judged, failed := 0, 0
+	fail := func(format string, args ...any) {
+		failed++
 		if a.pending != "" {
-			t.Logf("%s after %s: KNOWN GAP (%s): %s\n%s", a.name, name, a.pending, strings.Join(problems, "; "), around(cur.Text, blockMarker))
+			t.Logf("%s: KNOWN GAP (%s): %s", a.name, a.pending, fmt.Sprintf(format, args...))
+			return
+		}
+		t.Errorf(format, args...)
+	}
+	before := blockFor(t, a, a.before)
+	stopped := false // the Stop gate blocked an end of the turn
+	for i := 0; i < len(turns); i++ {
+		st := script[min(i, len(script)-1)]
+		if st.Tool == "" {
+			want := blockFor(t, a, turns[i].File)
+			if !a.stopGate || stopped || want == "" || want == before {
+				if i+1 < len(turns) {
+					fail("%s: the model ended its turn (%s) and %d more request(s) followed; want none", a.name, st.Name, len(turns)-i-1)
+				}
+				break
+			}
+			stopped = true
+			judged++
+			if i+1 == len(turns) {
+				fail("%s: the turn ended (%s) on errors the session introduced and no Stop gate request followed; want one carrying:\n%s", a.name, st.Name, want)
+				break
+			}
+			if msg := judgeStopTurn(t, a, st.Name, want, turns[i], turns[i+1]); msg != "" {
+				fail("%s", msg)
+			}
 			continue
 		}
-		t.Errorf("%s after %s: %s\n--- the compiler's block\n%s\n--- what the model read\n%s",
-			a.name, name, strings.Join(problems, "; "), want, around(cur.Text, blockMarker))
+		if i+1 == len(turns) {
+			break // runAgent reports the missing turns
+		}
+		prev, cur, name := turns[i], turns[i+1], st.Name
+		label := "warm"
+		if i == 0 {
+			label = "cold"
+			t.Logf("%s: what the model read after the first %s:\n%s", a.name, st.Tool, around(cur.Text, blockMarker))
+		}
+		t.Logf("%s %s: %s → next request %s (%s)", a.name, name, st.Tool, cur.Gap.Round(time.Millisecond), label)
+		want := blockFor(t, a, cur.File)
+		if st.Quiet {
+			want = ""
+		}
+		if want != "" {
+			judged++
+		}
+		if problems := judgeStep(want, prev.Text, cur.Text, a.plain); len(problems) > 0 {
+			fail("%s after %s: %s\n--- the compiler's block\n%s\n--- what the model read\n%s",
+				a.name, name, strings.Join(problems, "; "), want, around(cur.Text, blockMarker))
+		}
 	}
-	if a.pending != "" && broken > 0 && failed == 0 {
+	if a.pending != "" && judged > 0 && failed == 0 {
 		t.Errorf("%s: every block arrived as it should: remove pending %q from the agent's row", a.name, a.pending)
 	}
 }
 
 // judgeStep returns what is wrong with the request cur after a tool call,
-// prev being the request before it: want is the compiler's block ("" for
-// a clean file).
-func judgeStep(a agent, want, prev, cur string) []string {
+// prev being the request before it: want is the compiler's block in the
+// agent's rendering ("" for a clean file); plain: that rendering has no
+// entities, nor may the text around it.
+func judgeStep(want, prev, cur string, plain bool) []string {
 	var problems []string
 	added := strings.Count(cur, blockMarker) - strings.Count(prev, blockMarker)
 	if want == "" {
@@ -140,20 +200,11 @@ func judgeStep(a agent, want, prev, cur string) []string {
 	if added != 1 {
 		problems = append(problems, fmt.Sprintf("%d new lint blocks, want 1", added))
 	}
-	if a.verbatim {
-		if n := strings.Count(cur, want) - strings.Count(prev, want); n != 1 {
-			problems = append(problems, fmt.Sprintf("the compiler's block arrived %d time(s), want once", n))
-		}
-		return problems
+	if n := strings.Count(cur, want) - strings.Count(prev, want); n != 1 {
+		problems = append(problems, fmt.Sprintf("the compiler's block arrived %d time(s), want once", n))
 	}
-	for _, line := range strings.Split(want, "\n") {
-		if !strings.HasPrefix(line, "ERROR [") {
-			continue
-		}
-		plain := html.UnescapeString(line) // the model should read the message as the compiler wrote it
-		if n := strings.Count(cur, plain) - strings.Count(prev, plain); n != 1 {
-			problems = append(problems, fmt.Sprintf("%q arrived %d time(s), want once", plain, n))
-		}
+	if !plain {
+		return problems // the verbatim block escapes < > & itself (DESIGN.md "The lint block")
 	}
 	near := around(cur, blockMarker)
 	for _, e := range []string{"&lt;", "&gt;", "&amp;", "&quot;"} {

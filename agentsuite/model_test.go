@@ -28,6 +28,8 @@ type step struct {
 	Tool string
 	// Args are the tool's arguments, as the agent's tool schema names them.
 	Args map[string]any
+	// Quiet: the tool changes no file (a Read), so no block may follow it.
+	Quiet bool
 	// Text is the final text when Tool is "".
 	Text string
 	// Also are more tool calls in the same reply, run as one batch (only

@@ -26,7 +26,7 @@ func record(t *testing.T, a agent, s *session, script []step, pl []payload) {
 	var calls []string // the step of each tool call, in order
 	for _, st := range script {
 		for range 1 + len(st.Also) {
-			if st.Tool != "" {
+			if st.Tool != "" && !st.Quiet { // no hook runs for a Read
 				calls = append(calls, st.Name)
 			}
 		}
@@ -42,6 +42,9 @@ func record(t *testing.T, a agent, s *session, script []step, pl []payload) {
 		event := firstString(ev, "hook_event_name", "hookEventName")
 		_, hasTool := ev["tool_name"]
 		if _, ok := ev["toolName"]; ok {
+			hasTool = true
+		}
+		if _, ok := ev["tool"]; ok { // OpenCode's plugin
 			hasTool = true
 		}
 		switch {

@@ -3,6 +3,7 @@ package agentsuite
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -47,12 +48,13 @@ func newSession(t *testing.T) *session {
 	}
 	writeFile(t, filepath.Join(s.ws, "go.mod"), "module example.com/agentdemo\n\ngo 1.22\n")
 	writeFile(t, filepath.Join(s.ws, "helper.go"), "package main\n\n// greeting is what main prints.\nfunc greeting() string { return \"hello\" }\n")
-	// The wrapper keeps each payload, its arguments and the real binary's
-	// start and end (ns), and runs the real binary on the same stdin: the
+	// The wrapper keeps each payload, its arguments, the real binary's
+	// answer on stdout and its start and end (ns), and runs the real binary on the same stdin: the
 	// agent's hook runs `lsp-hook hook <agent>` by name, and this is the
 	// lsp-hook on its PATH.
 	wrapper := "#!/bin/sh\nf=\"" + s.capture + "/$(date +%s%N)-$$\"\ncat > \"$f.json\"\nprintf '%s\\n' \"$*\" > \"$f.args\"\n" +
-		"start=$(date +%s%N)\n" + realBin + " \"$@\" < \"$f.json\"\nrc=$?\necho \"$start $(date +%s%N)\" > \"$f.time\"\nexit $rc\n"
+		"start=$(date +%s%N)\n" + realBin + " \"$@\" < \"$f.json\" > \"$f.out\"\nrc=$?\necho \"$start $(date +%s%N)\" > \"$f.time\"\n" +
+		"cat \"$f.out\"\nexit $rc\n"
 	if err := os.WriteFile(filepath.Join(s.binDir, "lsp-hook"), []byte(wrapper), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -126,6 +128,20 @@ func (s *session) stopDaemon() {
 	}
 }
 
+// gitCommit makes the workspace a git repository and commits all of it.
+func (s *session) gitCommit() {
+	s.t.Helper()
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"},
+		{"-c", "user.name=agentsuite", "-c", "user.email=agentsuite@example.com", "commit", "-q", "-m", "before the session"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = s.ws
+		cmd.Env = s.env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			s.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+}
+
 // result is what a CLI run printed.
 type result struct {
 	stdout, stderr string
@@ -155,9 +171,12 @@ func (s *session) run(exe string, args []string, extra []string, stdin string) r
 
 // payload is one hook call the wrapper recorded.
 type payload struct {
-	Args string        // the lsp-hook arguments
-	JSON []byte        // stdin
-	Took time.Duration // the hook process's run time (0 when unknown)
+	Args  string        // the lsp-hook arguments
+	JSON  []byte        // stdin
+	Out   string        // what the hook printed on stdout: its answer
+	Took  time.Duration // the hook process's run time (0 when unknown)
+	Event string        // hook_event_name or hookEventName ("" when absent)
+	Tool  bool          // a tool's event: it names a tool
 }
 
 // payloads returns the recorded hook calls in order.
@@ -175,7 +194,13 @@ func (s *session) payloads() []payload {
 		}
 		base := strings.TrimSuffix(f, ".json")
 		a, _ := os.ReadFile(base + ".args")
-		p := payload{Args: strings.TrimSpace(string(a)), JSON: b}
+		answer, _ := os.ReadFile(base + ".out")
+		p := payload{Args: strings.TrimSpace(string(a)), JSON: b, Out: string(answer)}
+		var ev map[string]any
+		if json.Unmarshal(b, &ev) == nil {
+			p.Event = firstString(ev, "hook_event_name", "hookEventName")
+			p.Tool = ev["tool_name"] != nil || ev["toolName"] != nil || ev["tool"] != nil
+		}
 		if tm, err := os.ReadFile(base + ".time"); err == nil {
 			var start, end int64
 			if _, err := fmt.Sscan(string(tm), &start, &end); err == nil {

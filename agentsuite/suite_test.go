@@ -11,13 +11,15 @@
 // type error, then an edit that trades it for another, then a clean
 // write, then ends the turn; the request after each tool call must carry
 // the lint block for the error `go build` reports, exactly once, and
-// nothing after the clean write.
+// nothing after the clean write. Where the agent has the Stop gate
+// (Claude Code, Codex), a turn that ends on errors the session introduced
+// is blocked once, and the next request carries the block; a second end
+// of the turn ends the session.
 //
 // Rows that wait for a product change name it (pending): their gaps are
-// logged, not failed, and the row fails once they are gone. Rows whose
-// hook side is being rebuilt (Copilot CLI, OpenCode) are driven and
-// recorded only. Every run logs, per CLI, the time from each tool call to
-// the next model request (the first cold) and each hook process's time.
+// logged, not failed, and the row fails once they are gone. Every run
+// logs, per CLI, the time from each tool call to the next model request
+// (the first cold), each hook process's time, and the SessionStart hook's.
 //
 // Flags and environment: -args -record rewrites the hook payloads each
 // CLI sent into testdata/agents/<agent>/cli-*.json;

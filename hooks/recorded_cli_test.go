@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,9 +12,11 @@ import (
 // its hook in the real-agent suite (testdata/agents/<agent>/cli-*.json,
 // written by `go test ./agentsuite -args -record`): a tool's event
 // changes the files the suite wrote ({{ROOT}}/main.go, and notes.json in
-// Claude Code's batch), Copilot's agentStop takes the spool.
+// Claude Code's batch), a session event (SessionStart, Stop, SessionEnd)
+// is a lifecycle event and no change, a shell tool's event (Claude Code's
+// Bash) is a shell run, Copilot's agentStop takes the spool.
 func TestRecordedCLIPayloads(t *testing.T) {
-	adapters := map[string]Adapter{"claude": Claude{}, "gemini": Gemini{}, "codex": Codex{}, "copilot": Copilot{}}
+	adapters := map[string]Adapter{"claude": Claude{}, "gemini": Gemini{}, "codex": Codex{}, "copilot": Copilot{}, "opencode": OpenCode{}}
 	files, err := filepath.Glob("../testdata/agents/*/cli-*.json")
 	if err != nil {
 		t.Fatal(err)
@@ -24,6 +27,9 @@ func TestRecordedCLIPayloads(t *testing.T) {
 	// pending are payloads an adapter does not read yet, with the change
 	// that will make it: the test skips them until then.
 	pending := map[string]string{}
+	// lifecycles are the session events, by their hook_event_name.
+	lifecycles := map[string]Lifecycle{"SessionStart": LifecycleStart, "Stop": LifecycleStop,
+		"SubagentStop": LifecycleStop, "SessionEnd": LifecycleEnd}
 	const root = "/ws"
 	for _, f := range files {
 		agent := filepath.Base(filepath.Dir(f))
@@ -48,6 +54,24 @@ func TestRecordedCLIPayloads(t *testing.T) {
 					t.Errorf("agentStop: spool %d with %d changes, want SpoolTake (%d) and none", ev.Spool, len(ev.Changes), SpoolTake)
 				}
 				return
+			}
+			var named struct {
+				Event string `json:"hook_event_name"`
+			}
+			if err := json.Unmarshal([]byte(in), &named); err != nil {
+				t.Fatal(err)
+			}
+			if want, ok := lifecycles[named.Event]; ok {
+				if ev.Lifecycle != want || len(ev.Changes) != 0 {
+					t.Errorf("lifecycle %q with %d changes, want %q and none", ev.Lifecycle, len(ev.Changes), want)
+				}
+				return
+			}
+			if ev.Lifecycle != "" {
+				t.Fatalf("lifecycle %q from a tool's event", ev.Lifecycle)
+			}
+			if len(ev.Changes) == 0 && ev.Shell {
+				return // a shell tool's files come from the daemon's watcher
 			}
 			if len(ev.Changes) == 0 {
 				if why := pending[name]; why != "" {
