@@ -64,12 +64,11 @@ enabled = false
 // turn with the reason as the model's next input, and the model fixes
 // main.go and ends again. Codex 0.169.0 hands the reason to the model
 // inside <hook_prompt hook_run_id="stop:…"> with < and > as &lt; and &gt;,
-// so the model reads &lt;diagnostics file="main.go"&gt; around the error
-// lines (pendingStop).
+// so the Codex adapter answers Stop with the tag-free block
+// (diag.PlainLintBlock), which the model reads without entities.
 var codexStopAgent = agent{
 	name: "codex", row: "codex-stop", exe: "codex", stopGate: true, before: cleanMain, commit: true,
-	pendingStop: "Codex escapes a Stop hook's reason inside <hook_prompt>: its Stop answer needs the plain rendering (diag.PlainLintBlock), as Gemini's context",
-	dialect:     func() dialect { return responsesAPI{} },
+	dialect: func() dialect { return responsesAPI{} },
 	script: func(string) []step {
 		return []step{
 			{Name: "break", Tool: "apply_patch", Args: map[string]any{"input": patchBreak}},
@@ -82,12 +81,11 @@ var codexStopAgent = agent{
 }
 
 // codexStopNewAgent writes main.go as a new file (Add File), outside git,
-// and ends its turn on its type error: the gate should block that end as
-// Claude Code's does for a Write that creates a file.
+// and ends its turn on its type error: the gate blocks that end as Claude
+// Code's does for a Write that creates a file (an added file's change says
+// it had no text before: hooks.PatchChanges).
 var codexStopNewAgent = agent{
 	name: "codex", row: "codex-stop-new", exe: "codex", stopGate: true,
-	pending: "the Codex adapter gives no text before for an apply_patch Add File " +
-		"(Claude Code's Write says type create): a new file outside git has no state before the session and the Stop gate does not gate it",
 	dialect: func() dialect { return responsesAPI{} },
 	script: func(string) []step {
 		return []step{

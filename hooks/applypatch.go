@@ -167,13 +167,14 @@ func clip(s string) string {
 // PatchChanges returns the changes a patch made, paths resolved against
 // dir: an added file is a write, an updated one an edit, a moved one a
 // write at its new path (files that imported the old one may break), and
-// a deleted one is not checked.
+// a deleted one is not checked. An added file's change says it had no text
+// before (wire.Change.Before ""), for the session's record.
 func PatchChanges(ops []PatchOp, dir string) []wire.Change {
 	var out []wire.Change
 	for _, op := range ops {
 		switch {
-		case op.Kind == PatchAdd:
-			out = append(out, wire.Change{Path: absUnder(dir, op.Path), Mode: wire.ModeWrite})
+		case op.Kind == PatchAdd: // the patch created it: nothing before (a session's record)
+			out = append(out, wire.Change{Path: absUnder(dir, op.Path), Mode: wire.ModeWrite, Before: new(string)})
 		case op.Kind == PatchUpdate && op.MoveTo != "":
 			out = append(out, wire.Change{Path: absUnder(dir, op.MoveTo), Mode: wire.ModeWrite})
 		case op.Kind == PatchUpdate:

@@ -70,7 +70,7 @@ func TestPatchChanges(t *testing.T) {
 	}
 	got := PatchChanges(ops, "/w")
 	want := []wire.Change{
-		{Path: "/w/new.go", Mode: wire.ModeWrite}, {Path: "/w/a.go", Mode: wire.ModeEdit},
+		{Path: "/w/new.go", Mode: wire.ModeWrite, Before: new(string)}, {Path: "/w/a.go", Mode: wire.ModeEdit},
 		{Path: "/w/pkg/moved.go", Mode: wire.ModeWrite}, {Path: "/abs/b.go", Mode: wire.ModeEdit},
 	}
 	if !reflect.DeepEqual(got, want) {

@@ -322,7 +322,7 @@ func TestEncodeStop(t *testing.T) {
 		{Cursor{}, Event{}, block, `{"followup_message":"E <x>"}`},
 		{Cursor{}, Event{}, warn, ``},
 		{Cursor{}, Event{}, allow, ``},
-		{Codex{}, Event{}, block, `{"decision":"block","reason":"E <x>"}`},
+		{Codex{}, Event{}, block, `{"decision":"block","reason":"E ＜x＞"}`}, // tag-free: Codex escapes the reason
 		// Cursor and Copilot running .claude/settings.json's Stop hook.
 		{Claude{}, Event{Agent: "cursor"}, block, `{"followup_message":"E <x>"}`},
 		{Claude{}, Event{Agent: "copilot"}, warn, ``},

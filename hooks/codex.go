@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/lsp-hook/lsp-hook/diag"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
 
@@ -129,7 +130,11 @@ func (c Codex) Encode(ev Event, res wire.Result) (Answer, error) {
 }
 
 // EncodeStop answers a Stop event as Claude Code's (Codex's hooks take its
-// decision shape: "decision": "block" with a "reason" continues the turn).
+// decision shape: "decision": "block" with a "reason" continues the turn),
+// with the block tag-free (diag.PlainLintBlock): Codex 0.169 hands the
+// reason to the model inside <hook_prompt> with < and > escaped as
+// entities (seen through the real CLI: agentsuite's codex-stop row).
 func (Codex) EncodeStop(_ Event, res wire.SessionStopResult) (Answer, error) {
+	res.Lint = diag.PlainLintBlock(res.Lint)
 	return stopAnswer(res)
 }

@@ -22,7 +22,7 @@ func TestCodexDecode(t *testing.T) {
 			name: "apply_patch adds, updates, moves and deletes",
 			in:   codexEvent("apply_patch", map[string]string{"command": patch}),
 			want: []wire.Change{
-				{Path: "/r/pkg/new.go", Mode: wire.ModeWrite}, {Path: "/r/main.go", Mode: wire.ModeEdit},
+				{Path: "/r/pkg/new.go", Mode: wire.ModeWrite, Before: new(string)}, {Path: "/r/main.go", Mode: wire.ModeEdit},
 				{Path: "/r/pkg/moved.go", Mode: wire.ModeWrite},
 			},
 			session: "x1", cwd: "/r", agent: "codex",
@@ -31,7 +31,7 @@ func TestCodexDecode(t *testing.T) {
 			name: "freeform tool_input",
 			in:   codexEvent("apply_patch", patch),
 			want: []wire.Change{
-				{Path: "/r/pkg/new.go", Mode: wire.ModeWrite}, {Path: "/r/main.go", Mode: wire.ModeEdit},
+				{Path: "/r/pkg/new.go", Mode: wire.ModeWrite, Before: new(string)}, {Path: "/r/main.go", Mode: wire.ModeEdit},
 				{Path: "/r/pkg/moved.go", Mode: wire.ModeWrite},
 			},
 		},

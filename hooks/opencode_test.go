@@ -32,13 +32,13 @@ func TestOpenCodeDecode(t *testing.T) {
 		{
 			name: "apply_patch: every file the patch adds or updates",
 			in:   openCodeEvent("apply_patch", `{"patchText":"*** Begin Patch\n*** Add File: n.go\n+package n\n*** Update File: a.go\n@@\n-x\n+y\n*** End Patch"}`, `"Success."`),
-			want: []wire.Change{{Path: "/r/n.go", Mode: wire.ModeWrite}, {Path: "/r/a.go", Mode: wire.ModeEdit}},
+			want: []wire.Change{{Path: "/r/n.go", Mode: wire.ModeWrite, Before: new(string)}, {Path: "/r/a.go", Mode: wire.ModeEdit}},
 		},
 		{
 			name: "a file OpenCode's own LSP already reported is left out",
 			in: openCodeEvent("apply_patch", `{"patchText":"*** Begin Patch\n*** Add File: n.go\n+package n\n*** Update File: a.go\n@@\n-x\n+y\n*** End Patch"}`,
 				`"Success.\n\nLSP errors detected in this file, please fix:\n<diagnostics file=\"/r/a.go\">\nERROR [1:1] x\n</diagnostics>"`),
-			want: []wire.Change{{Path: "/r/n.go", Mode: wire.ModeWrite}},
+			want: []wire.Change{{Path: "/r/n.go", Mode: wire.ModeWrite, Before: new(string)}},
 		},
 		{name: "bash is a shell event", in: openCodeEvent("bash", `{"command":"gofmt -w ."}`, `""`), shell: "unknown"},
 		{name: "read is not a change", in: openCodeEvent("read", `{"filePath":"/r/a.go"}`, `"…"`)},
