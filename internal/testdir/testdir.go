@@ -22,7 +22,7 @@ func New(t testing.TB) string {
 	if !onWine() {
 		return t.TempDir()
 	}
-	d, err := os.MkdirTemp("", strings.NewReplacer("/", "_", `\`, "_", ":", "_").Replace(t.Name()))
+	d, err := os.MkdirTemp("", dirName(t.Name()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,6 +32,17 @@ func New(t testing.TB) string {
 		}
 	})
 	return d
+}
+
+// dirName is a test's name as a directory name Windows takes: the
+// characters it refuses in a name (`<>:"/\|?*` and controls) become "_".
+func dirName(name string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 32 || strings.ContainsRune(`<>:"/\|?*`, r) {
+			return '_'
+		}
+		return r
+	}, name)
 }
 
 // Abs turns p, a slash-separated path absolute on unix ("/r/a.go"), into
