@@ -118,9 +118,10 @@ func addOpenCode(t *Target, path string, opts Options) (*Result, error) {
 	return res, writeConfig(path, want)
 }
 
-// removeOpenCode deletes the plugin install wrote at path (Removed), or
-// does nothing when there is none (Unchanged). A file there that install
-// did not write is an error, left alone.
+// removeOpenCode deletes the plugin install wrote at path (Removed), and
+// its plugin directory when nothing else is left in it, or does nothing
+// when there is none (Unchanged). A file there that install did not write
+// is an error, left alone.
 func removeOpenCode(t *Target, path string, opts Options) (*Result, error) {
 	old, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -136,7 +137,11 @@ func removeOpenCode(t *Target, path string, opts Options) (*Result, error) {
 	if opts.DryRun {
 		return res, nil
 	}
-	return res, removeConfig(path)
+	if err := removeConfig(path); err != nil {
+		return res, err
+	}
+	_ = os.Remove(filepath.Dir(path)) // only an empty directory goes
+	return res, nil
 }
 
 // openCodeConfigFiles are the project's OpenCode config files, relative

@@ -114,6 +114,13 @@ func TestInstallOpenCode(t *testing.T) {
 	if res := mustInstall(t, "opencode", opts); res.Action != Updated || strings.Contains(string(readInstallFile(t, path)), `"bash"`) {
 		t.Errorf("install --no-shell: %s\n%s", res.Action, readInstallFile(t, path))
 	}
+	// Uninstall takes the plugin and its directory, left empty, away.
+	if res := mustUninstall(t, "opencode", opts); res.Action != Removed {
+		t.Errorf("uninstall: %s", res.Action)
+	}
+	if _, err := os.Stat(filepath.Dir(path)); !os.IsNotExist(err) {
+		t.Errorf("uninstall left %s: %v", filepath.Dir(path), err)
+	}
 	for config, on := range map[string]bool{`{"lsp": true}`: true, `{"lsp": false}`: false, `{}`: false, `{"lsp": {"gopls": {"disabled": true}}}`: true} {
 		if got, err := openCodeLSPOn([]byte(config)); err != nil || got != on {
 			t.Errorf("openCodeLSPOn(%s) = %v, %v; want %v", config, got, err, on)
