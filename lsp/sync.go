@@ -254,8 +254,7 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 // judgeAgain judges each answered document of a check (w.fresh) once
 // more as its wait ends, and moves to w.superseded those overtaken since:
 // a newer text was sent (judge), or, for a text read from the file
-// (Doc.FromDisk, or a nil Text that sync read), the file now holds other
-// content or is gone — a newer write whose hook has not come yet, or a
+// (Doc.FromDisk), the file now holds other content or is gone (onDisk) — a newer write whose hook has not come yet, or a
 // read that caught a write half done. want maps each URI to the version
 // the check sent.
 func (c *Client) judgeAgain(w *waited, docs []Doc, want map[string]int32) {
@@ -264,10 +263,7 @@ func (c *Client) judgeAgain(w *waited, docs []Doc, want map[string]int32) {
 		if _, ok := w.fresh[uri]; !ok {
 			continue
 		}
-		over := c.judgeDoc(uri, want[uri]).state == docSuperseded
-		if !over && (d.FromDisk || d.Text == nil) {
-			over = c.diskDiffers(uri, d.Path, want[uri])
-		}
+		over := c.judgeDoc(uri, want[uri]).state == docSuperseded || d.FromDisk && !onDisk(d)
 		if over {
 			c.log.Debug("check overtaken as it ended", "uri", uri, "version", want[uri])
 			delete(w.fresh, uri)
@@ -285,28 +281,6 @@ var errMovedOn = errors.New("the file on disk holds a newer text")
 func onDisk(d Doc) bool {
 	disk, err := readBounded(d.Path, maxConvertRead) // never a FIFO's open
 	return err == nil && bytes.Equal(disk, d.Text)
-}
-
-// diskDiffers reports whether the file at path no longer holds the text
-// sent as version v of its document uri: it is gone, unreadable, or its
-// content hashes otherwise (textHash). A version no longer in the history
-// differs too.
-func (c *Client) diskDiffers(uri, path string, v int32) bool {
-	disk, err := readBounded(path, maxConvertRead) // never a FIFO's open
-	if err != nil {
-		return true
-	}
-	h := textHash(disk)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if d, ok := c.docs[uri]; ok {
-		for _, s := range d.sent {
-			if s.version == v {
-				return s.hash != h
-			}
-		}
-	}
-	return true
 }
 
 // newDirLocked reports whether path's directory is new to the server: no
