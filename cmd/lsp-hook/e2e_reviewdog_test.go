@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lsp-hook/lsp-hook/internal/testdir"
 )
 
 // goColumnRE is a go build error with its column (UTF-8 bytes, as the Go
@@ -25,16 +27,11 @@ var goColumnRE = regexp.MustCompile(`(?m)^(?:\./)?([^\s:]+\.go):(\d+):(\d+): `)
 // drop it.
 func TestReviewdog(t *testing.T) {
 	e2e(t)
+	testdir.GitEnv(t) // an author for the commits, and no user config
 	requireExe(t, "gopls")
 	requireExe(t, "reviewdog")
 	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath()})
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", w.root, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	git := func(args ...string) { t.Helper(); testdir.Git(t, w.root, args...) }
 	git("add", "-A")
 	git("commit", "-qm", "clean")
 	// The error sits after "日本語" (9 bytes, 3 characters) on its line.

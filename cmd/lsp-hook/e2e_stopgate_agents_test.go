@@ -3,9 +3,10 @@ package main_test
 import (
 	"encoding/json"
 	"fmt"
-	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/lsp-hook/lsp-hook/internal/testdir"
 )
 
 // stopAgent is one agent's side of TestStopGateAgents: its session
@@ -138,18 +139,13 @@ func unmarshalAnswer(t *testing.T, out string, v any) {
 // files' git HEAD text is their state before the session.
 func TestStopGateAgents(t *testing.T) {
 	e2e(t)
+	testdir.GitEnv(t) // an author for the commits, and no user config
 	requireExe(t, "gopls")
 	requireExe(t, "git")
 	for _, a := range stopAgents {
 		t.Run(a.name, func(t *testing.T) {
 			w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath()})
-			git := func(args ...string) {
-				t.Helper()
-				cmd := exec.Command("git", append([]string{"-C", w.root, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
-				if out, err := cmd.CombinedOutput(); err != nil {
-					t.Fatalf("git %v: %v\n%s", args, err, out)
-				}
-			}
+			git := func(args ...string) { t.Helper(); testdir.Git(t, w.root, args...) }
 			git("add", "-A")
 			git("commit", "-qm", "clean")
 			run := func(event string) string {
