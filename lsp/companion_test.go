@@ -131,8 +131,9 @@ func killPid(pid int) error {
 }
 
 // TestPrewarm: Prewarm starts the server a file needs, once per server and
-// root, initialized and opening no document, and a later check of that
-// file finds it running (no second start).
+// root, initialized, and opens the first file listed for it (the one the
+// user changed last) and no other; a later check finds it running (no
+// second start), and a second Prewarm opens nothing.
 func TestPrewarm(t *testing.T) {
 	trace := filepath.Join(tempDir(t), "trace")
 	m, dir := fakeManager(t, "normal", "-trace="+trace)
@@ -148,8 +149,11 @@ func TestPrewarm(t *testing.T) {
 	if !eventually(5*time.Second, func() bool { return len(traceLines(t, trace, "initialized")) == 1 }) {
 		t.Fatalf("the prewarmed server was not initialized: %q", traceLines(t, trace, ""))
 	}
-	if opened := traceLines(t, trace, "textDocument/didOpen"); len(opened) > 0 {
-		t.Errorf("Prewarm opened documents: %q", opened)
+	if !eventually(5*time.Second, func() bool { return len(traceLines(t, trace, "textDocument/didOpen")) > 0 }) {
+		t.Fatalf("Prewarm opened no document: %q", traceLines(t, trace, ""))
+	}
+	if opened := traceLines(t, trace, "textDocument/didOpen"); len(opened) != 1 || !strings.Contains(opened[0], "a.fake") {
+		t.Errorf("Prewarm opened %q, want a.fake alone", opened)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -2,7 +2,9 @@ package sidecar
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -67,7 +69,8 @@ func (s *Server) touchSession(p wire.NotifyChangeParams) {
 // sessionStart serves session_start: it records the session and answers
 // at once; then, in the background, it starts the servers that a bounded
 // look at the workspace's files finds it needs (a file per server and
-// root), opening nothing. The listing runs after the answer, so a large
+// root), and has each check the file of its own that was modified last
+// (Manager.Prewarm). The listing runs after the answer, so a large
 // workspace never holds up the agent's session.
 func (s *Server) sessionStart(_ context.Context, _ call, p wire.SessionParams) (any, error) {
 	if p.Session != "" {
@@ -82,9 +85,13 @@ func (s *Server) sessionStart(_ context.Context, _ call, p wire.SessionParams) (
 	return wire.SessionStartResult{}, nil
 }
 
-// samplePaths lists, within prewarmFiles and prewarmLook, workspace files
-// some language server serves: one per server and root marker directory
-// is enough for Prewarm, which starts each server and root once.
+// samplePaths lists, within prewarmFiles and prewarmLook, one workspace
+// file per language server and root marker directory — enough for
+// Prewarm, which starts each server and root once and checks the file
+// listed for it: the one modified last (the file the user worked on most
+// recently, so the project a server loads first is the one the session
+// is likely to edit; ties go to the first listed), a source file over a
+// root marker such as go.mod, whose opening loads no code.
 func (s *Server) samplePaths() []string {
 	ctx, cancel := context.WithTimeout(context.Background(), prewarmLook)
 	defer cancel()
@@ -93,20 +100,42 @@ func (s *Server) samplePaths() []string {
 		s.Log.Debug("prewarm: listing the workspace", "err", err)
 		return nil
 	}
+	type pick struct {
+		path   string
+		mod    time.Time
+		marker bool // a root marker (go.mod, tsconfig.json): opening it loads no code
+	}
 	cfg := s.Engine.Config
-	seen := make(map[string]bool)
-	var out []string
+	picked := make(map[string]int) // server and marker dir → index in out
+	var out []pick
 	for _, rel := range files {
 		path := filepath.Join(s.Engine.Root, filepath.FromSlash(rel))
+		var mod time.Time
+		var statted bool
 		for _, srv := range cfg.ServersForPath(path) {
+			if !statted {
+				if fi, err := os.Stat(path); err == nil {
+					mod = fi.ModTime()
+				}
+				statted = true
+			}
 			key := srv.Name + "\x00" + markerDir(path, srv, s.Engine.Root)
-			if !seen[key] {
-				seen[key] = true
-				out = append(out, path)
+			c := pick{path, mod, slices.Contains(srv.RootMarkers, filepath.Base(path))}
+			i, ok := picked[key]
+			switch {
+			case !ok:
+				picked[key] = len(out)
+				out = append(out, c)
+			case out[i].marker && !c.marker, out[i].marker == c.marker && mod.After(out[i].mod):
+				out[i] = c
 			}
 		}
 	}
-	return out
+	paths := make([]string, len(out))
+	for i, p := range out {
+		paths[i] = p.path
+	}
+	return paths
 }
 
 // markerDir is the root directory srv would get for path.
