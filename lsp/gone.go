@@ -178,44 +178,124 @@ func (m *Manager) Gone(ctx context.Context, paths []string, settle time.Duration
 		out []Outcome
 		wg  sync.WaitGroup
 	)
+	add := func(o Outcome) {
+		mu.Lock()
+		out = append(out, o)
+		mu.Unlock()
+	}
+	handled := make(map[entryKey]bool)
 	for _, e := range m.readyEntries() {
+		handled[e.key] = true
 		c := e.client
 		c.forgetGone(abs)
-		// Whoever closed the document (the watcher may have been first),
-		// or if it was never open, a server of the file's language under
-		// whose root it lay has something to say about its deletion.
-		var closed []string
-		for _, p := range abs {
-			if rel, inside := ws.Rel(c.root, p); inside && rel != "." && c.server.LanguageIDFor(p) != "" {
-				if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
-					closed = append(closed, p)
+		if closed := c.goneHere(abs); len(closed) > 0 {
+			wg.Go(func() {
+				if o, ok := m.recheckGone(ctx, e, closed, settle); ok {
+					add(o)
 				}
-			}
+			})
 		}
-		if len(closed) == 0 {
-			continue
-		}
-		docs := c.neighbours(ctx, closed, maxNeighbours)
-		if len(docs) == 0 {
-			continue
-		}
-		wg.Go(func() {
-			e.docs.RLock()
-			o := c.Update(ctx, docs, settle)
-			e.docs.RUnlock()
-			for path, ds := range o.Files {
-				o.Others[path] = ds
-			}
-			o.Files, o.OthersBefore = nil, nil
-			m.log.Info("re-checked after deletion", "server", c.server.Name, "root", c.root,
-				"deleted", closed, "rechecked", len(docs), "freshness", o.Freshness)
-			mu.Lock()
-			out = append(out, o)
-			mu.Unlock()
-		})
+	}
+	// A gone file whose server is not running — crashed, in its
+	// back-off, still starting, or never started — must not be passed
+	// over in silence: what the deletion broke is unknown until a server
+	// has looked. The server is started (acquire: a crashed one once its
+	// back-off is over) and re-checks the neighbours; while it cannot
+	// start, its error is the answer, so the agent hears why nothing was
+	// checked.
+	for _, k := range m.goneKeys(abs, handled) {
+		wg.Go(func() { add(m.goneVia(ctx, k, abs, settle)) })
 	}
 	wg.Wait()
 	return out
+}
+
+// goneHere returns those of abs that lay under c's root, in a language c
+// serves, and are gone from disk.
+func (c *Client) goneHere(abs []string) []string {
+	var closed []string
+	for _, p := range abs {
+		if rel, inside := ws.Rel(c.root, p); inside && rel != "." && c.server.LanguageIDFor(p) != "" {
+			if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
+				closed = append(closed, p)
+			}
+		}
+	}
+	return closed
+}
+
+// goneKeys returns, sorted, the (server, root) pairs that serve a file of
+// abs that is gone, other than those in handled.
+func (m *Manager) goneKeys(abs []string, handled map[entryKey]bool) []entryKey {
+	seen := make(map[entryKey]bool)
+	var keys []entryKey
+	for _, p := range abs {
+		if _, err := os.Lstat(p); !errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		for _, s := range m.cfg.ServersForPath(p) {
+			k := entryKey{s.Name, FindRoot(p, s.RootMarkers, m.workspace)}
+			if !handled[k] && !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		}
+	}
+	slices.SortFunc(keys, func(a, b entryKey) int {
+		return strings.Compare(a.server+"\x00"+a.root, b.server+"\x00"+b.root)
+	})
+	return keys
+}
+
+// goneVia starts k's server, or waits for its start, and has it re-check
+// the neighbours of the files of abs gone under its root (recheckGone).
+// A server that cannot start (in its crash back-off, given up, missing,
+// failing to start within ctx) answers with its error and no freshness.
+func (m *Manager) goneVia(ctx context.Context, k entryKey, abs []string, settle time.Duration) Outcome {
+	fail := func(err error) Outcome {
+		m.log.Info("not re-checked after deletion", "server", k.server, "root", k.root, "err", err)
+		return Outcome{Server: k.server, Root: k.root, Freshness: None, Err: err}
+	}
+	e, _, err := m.acquire(k, nil)
+	if err != nil {
+		return fail(err)
+	}
+	defer m.release(e)
+	select {
+	case <-e.ready:
+	case <-ctx.Done():
+		return Outcome{Server: k.server, Root: k.root, Freshness: Timeout, Err: ErrStarting}
+	}
+	if e.err != nil {
+		return fail(m.crashErr(e, e.err))
+	}
+	closed := e.client.goneHere(abs)
+	if o, ok := m.recheckGone(ctx, e, closed, settle); ok {
+		return o
+	}
+	return Outcome{Server: k.server, Root: k.root, Freshness: Fresh}
+}
+
+// recheckGone has e's server re-check the neighbours of the files closed
+// (gone) under ctx and settle, and returns its answer with every file in
+// Others: none of them is a changed file. ok is false when there is no
+// neighbour to re-check.
+func (m *Manager) recheckGone(ctx context.Context, e *entry, closed []string, settle time.Duration) (Outcome, bool) {
+	c := e.client
+	docs := c.neighbours(ctx, closed, maxNeighbours)
+	if len(docs) == 0 {
+		return Outcome{}, false
+	}
+	e.docs.RLock()
+	o := c.Update(ctx, docs, settle)
+	e.docs.RUnlock()
+	for path, ds := range o.Files {
+		o.Others[path] = ds
+	}
+	o.Files, o.OthersBefore = nil, nil
+	m.log.Info("re-checked after deletion", "server", c.server.Name, "root", c.root,
+		"deleted", closed, "rechecked", len(docs), "freshness", o.Freshness)
+	return o, true
 }
 
 // readyEntries returns the entries whose server is running.
