@@ -8,7 +8,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/lsp-hook/lsp-hook/lsp"
 )
 
 // report is everything one run measured, printed at the end as one block
@@ -120,12 +119,6 @@ func (r *report) writeGo(w io.Writer, n string, g goResult) {
 	}{{"go vet " + g.ws.pkgArg() + " ÷ hook", g.vet}, {"gopls check ÷ hook", g.check}} {
 		fmt.Fprintf(w, "   → %-*s %4s %10s %10s %10s %10s\n", labelWidth-2, b.label, "",
 			fmtRatio(ratio(b.r.s, g.hook.s)), "", fmtRatio(ratio(b.r.errS, g.hook.errS)), fmtRatio(ratio(b.r.fixS, g.hook.fixS)))
-	}
-	if med := g.hook.s.median(); med > lsp.EditSettle {
-		// A Claude Edit is an edit shown errors-only: the daemon settles for
-		// lsp.EditSettle after gopls's fresh diagnostics, not DefaultSettle.
-		fmt.Fprintf(w, "   → the settle window after gopls's fresh diagnostics for an edit (lsp.EditSettle, %s) is %.0f%% of the hook's median\n",
-			fmtDur(lsp.EditSettle), 100*float64(lsp.EditSettle)/float64(med))
 	}
 	answerLine(w, g.lint)
 }

@@ -4,7 +4,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"time"
 )
 
 // Install methods (Install.Method).
@@ -88,12 +87,20 @@ func Suggest(got string, known []string) string { return suggest(got, known) }
 //     IgnoresUnchangedText: measured with clangd 14, a didChange whose text
 //     equals the last one gets no publishDiagnostics (the soak's forced
 //     re-checks of unchanged importers waited out 3 s in 35% of C calls);
-//     didClose then didOpen rebuilds and publishes. MinSettle 150 ms:
-//     after a header changed, clangd may publish a .c file first from the
-//     header's stale preamble and again once the preamble is rebuilt, for
-//     the same version and with no progress between: with an Edit's 15 ms
-//     window, 3 of 250 soak calls editing shapes.h answered with the first
-//     (no error) while clang -fsyntax-only reported the broken callers.
+//     didClose then didOpen rebuilds and publishes. SignalsDone, no settle
+//     window: with clangdFileStatus on, clangd reports each file's state
+//     (clangd's LSP extensions, "textDocument/clangd.fileStatus"), and a
+//     check waits, besides a versioned publication of every changed file,
+//     for its files to go idle (lsp/filestatus.go). After a header
+//     changed, clangd may publish a .c file first from the header's stale
+//     preamble and again once the preamble is rebuilt, for the same
+//     version: that rebuild is work the file's status reports, so the
+//     wait covers it (a fixed 150 ms window did this job before the status
+//     wait, and still let 1 of 250 soak calls through). Measured over the
+//     soak with the window in place (seed 6086318533037230816, 400 calls):
+//     of 118 clangd checks, 52 saw another publication arrive inside the
+//     window once the signals said done, and none of those changed the
+//     answer.
 //     OpenDependents: measured with clangd 14.0.6
 //     (lsp/dependents_servers_test.go): after a header's prototype gains a
 //     parameter, the closed .c and .h files including it get no
@@ -126,6 +133,13 @@ func Suggest(got string, known []string) string { return suggest(got, known) }
 //     ends, up to ~50 ms later on a loaded 2-core machine, or never for
 //     that version when a newer change's pass answers first (1-3% of
 //     changes in bursts of edits to the files of one package).
+//     SignalsDone, no settle window: once those passes have ended and each
+//     changed file has its versioned publication, the answer is whole;
+//     with diagnosticsDelay 0s the pass that ends includes the dependent
+//     packages. Measured over the soak with the old windows in place (seed
+//     6086318533037230816, 400 calls): of 146 gopls checks (109 with a
+//     write's 150 ms window, 37 with an edit's 15 ms), none saw a
+//     publication arrive inside the window after the passes ended.
 //   - pyright: `pyright-langserver --stdio` (the pyright npm package's
 //     bin; it needs one of --stdio, --node-ipc, --socket, and says so).
 //     Root markers: pyrightconfig.json first (pyright's own config file,
@@ -150,6 +164,13 @@ func Suggest(got string, known []string) string { return suggest(got, known) }
 //     pull for it is answered {"kind":"full","items":[]}, so pulling is no
 //     way around opening it; opened, it gets the "Argument missing for
 //     parameter" error `pyright --outputjson` reports, at the same place.
+//     SignalsDone, no settle window: lsp-hook declares pull diagnostics,
+//     so a changed file's answer is the report its pull returns, whole,
+//     and a check also waits for the pulls of the other open files that
+//     the change re-runs (interFileDependencies; lsp/pull.go). Measured
+//     over the soak with the old windows in place (seed
+//     6086318533037230816, 400 calls): of 109 pyright checks, none saw
+//     anything arrive inside the window once the pulls had answered.
 //   - rust-analyzer: `rust-analyzer` speaks LSP on stdio with no arguments
 //     (rust-analyzer book, "rust-analyzer Binary"; `rustup component add
 //     rust-analyzer`). Root markers in rust-analyzer's own discovery order
@@ -218,6 +239,8 @@ func Suggest(got string, known []string) string { return suggest(got, known) }
 //     tsserver pull in use, lsp-hook already asks for a changed file's
 //     importers (tsserver's fileReferences), open or not; opened, they get
 //     the errors `tsc --noEmit` reports (lsp/dependents_servers_test.go).
+//     SignalsDone, no settle window: tsserver's answer to each request
+//     lsp-hook passes through is complete as it comes.
 //
 // Installs of these five: gopls v0.23.0 with go install (the Makefile's
 // pin; v0.24.0's go.mod asks for Go 1.27); pyright 1.1.414, and
@@ -240,7 +263,7 @@ func Catalogue() []Server {
 			Enabled:              true,
 			OpenDependents:       true,
 			IgnoresUnchangedText: true,
-			MinSettle:            150 * time.Millisecond,
+			SignalsDone:          true,
 			// clangd's per-file status (lsp/filestatus.go): a check waits
 			// for its files to go idle.
 			InitializationOptions: map[string]any{"clangdFileStatus": true},
@@ -257,6 +280,7 @@ func Catalogue() []Server {
 			LoadErrorMessages:     []string{"Error loading workspace folders"}, // gopls server/general.go, addFolders
 			RecheckNewDirs:        true,
 			Enabled:               true,
+			SignalsDone:           true,
 			InitializationOptions: map[string]any{"diagnosticsDelay": "0s", "verboseWorkDoneProgress": true},
 			Settings:              map[string]any{"gopls": map[string]any{"diagnosticsDelay": "0s", "verboseWorkDoneProgress": true}},
 			Install:               Install{Method: InstallGo, Packages: []string{"golang.org/x/tools/gopls@v0.23.0"}, Binary: "gopls"},
@@ -269,6 +293,7 @@ func Catalogue() []Server {
 			RootMarkers:    []string{"pyrightconfig.json", "pyproject.toml", "setup.py", "setup.cfg", "requirements.txt"},
 			Enabled:        true,
 			OpenDependents: true,
+			SignalsDone:    true,
 			Settings: map[string]any{
 				"python": map[string]any{"analysis": map[string]any{"diagnosticMode": "openFilesOnly"}},
 			},
@@ -294,6 +319,7 @@ func Catalogue() []Server {
 			RootMarkers:    []string{"tsconfig.json", "jsconfig.json", "package.json"},
 			Enabled:        true,
 			OpenDependents: true,
+			SignalsDone:    true,
 			InitializationOptions: map[string]any{
 				"disableAutomaticTypingAcquisition": true,
 				"tsserver":                          map[string]any{"useSyntaxServer": "never", "useClientFileWatcher": true},

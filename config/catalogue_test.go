@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lsp-hook/lsp-hook/internal/testdir"
 )
@@ -507,5 +508,39 @@ func TestMarkersPartition(t *testing.T) {
 	}
 	if dir, ok := MarkerDir(filepath.Join(root, "game", "src", "mod.luau"), rojoMarkers, root); !ok || dir != filepath.Join(root, "game") {
 		t.Errorf("MarkerDir = %q, %v; want the project's directory", dir, ok)
+	}
+}
+
+// TestSettleFor: a server that says when its answer is complete gets its
+// own window whatever the check asks; one that does not gets the check's
+// window, its own as the floor.
+func TestSettleFor(t *testing.T) {
+	ms := time.Millisecond
+	tests := []struct {
+		name   string
+		server Server
+		asked  time.Duration
+		want   time.Duration
+	}{
+		{"signals, no window, a write asks 150 ms", Server{SignalsDone: true}, 150 * ms, 0},
+		{"signals, no window, an edit asks 15 ms", Server{SignalsDone: true}, 15 * ms, 0},
+		{"signals, a window of its own", Server{SignalsDone: true, Settle: 5 * ms}, 150 * ms, 5 * ms},
+		{"no signals: the check's window", Server{}, 150 * ms, 150 * ms},
+		{"no signals: its floor over an edit's window", Server{Settle: 100 * ms}, 15 * ms, 100 * ms},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.server.SettleFor(tt.asked); got != tt.want {
+				t.Errorf("SettleFor(%v) = %v, want %v", tt.asked, got, tt.want)
+			}
+		})
+	}
+	for _, s := range Catalogue() {
+		switch s.Name {
+		case "clangd", "gopls", "pyright", "typescript-language-server":
+			if !s.SignalsDone || s.Settle != 0 {
+				t.Errorf("catalogue %s: SignalsDone %v, Settle %v; want its signals and no window (the catalogue's evidence)", s.Name, s.SignalsDone, s.Settle)
+			}
+		}
 	}
 }

@@ -202,14 +202,33 @@ type Server struct {
 	// document (a re-checked importer, a file whose header changed) closes
 	// and opens it again instead (lsp.Doc.Recheck). Catalogue only.
 	IgnoresUnchangedText bool
-	// MinSettle is the shortest settle window (collecting after every
-	// changed document has a fresh answer) a check of this server uses,
-	// an Edit's included: a server that publishes a file twice for one
-	// version, the second time after work it did not report (clangd's
-	// first diagnostics may come from the stale preamble of a header that
-	// changed, the right ones once the preamble is rebuilt). 0: none.
-	// Catalogue only.
-	MinSettle time.Duration
+	// SignalsDone says the server tells when its answer to a change is
+	// complete — work-done progress that ends once its diagnostics are
+	// published (gopls), the answer to a diagnostic pull (pyright),
+	// clangd's per-file status going idle, tsserver's answers to the
+	// requests lsp-hook passes through — so a check of it waits for
+	// those signals and then Settle, not for a fixed window (SettleFor).
+	// Each catalogue entry that sets it says which signal and what was
+	// measured. A server without it (one the catalogue does not describe)
+	// gets the window the check asks for: lsp.DefaultSettle for a write,
+	// lsp.EditSettle for an edit. Catalogue only.
+	SignalsDone bool
+	// Settle is how long a check of this server keeps collecting after
+	// every changed document has a fresh answer and its signals say its
+	// work is done, in case something more arrives (a wave restarts it):
+	// the whole window when SignalsDone, else the shortest window a check
+	// uses. 0: none. Catalogue only.
+	Settle time.Duration
+}
+
+// SettleFor returns the settle window a check of s uses when the caller
+// asks for asked: s.Settle when s.SignalsDone (the server says when its
+// answer is complete), else the longer of asked and s.Settle.
+func (s Server) SettleFor(asked time.Duration) time.Duration {
+	if s.SignalsDone {
+		return s.Settle
+	}
+	return max(asked, s.Settle)
 }
 
 // LanguageID returns the LSP language identifier for a file extension (with

@@ -297,7 +297,7 @@ func (m *Manager) checkOne(ctx context.Context, k entryKey, docs []Doc, settle t
 	sctx, cancel2 := context.WithTimeout(ctx, timeout-time.Since(begin))
 	defer cancel2()
 	e.docs.RLock()
-	o := c.Update(sctx, docs, max(settle, e.server.MinSettle))
+	o := c.Update(sctx, docs, settle)
 	e.docs.RUnlock()
 	if o.Err != nil && c.Err() != nil { // it crashed on this change: say so, and when it starts again
 		o.Err = m.crashErr(e, o.Err)

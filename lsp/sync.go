@@ -30,22 +30,21 @@ const (
 )
 
 // DefaultSettle is how long to keep collecting after every changed file has
-// a fresh publication: gopls publishes in waves (the changed package first,
-// then its dependents), and each arrival restarts the window.
+// a fresh answer, for a write, from a server whose signals of a complete
+// answer the catalogue does not know (config.Server.SignalsDone): such a
+// server may publish in waves (the changed package first, then its
+// dependents), and each arrival restarts the window. A server that says
+// when its answer is complete gets its own window instead
+// (config.Server.SettleFor), none for every server of the catalogue.
 const DefaultSettle = 150 * time.Millisecond
 
-// EditSettle is the settle window when only the changed files' errors
-// matter (an edit, not a write, with errors as the threshold). It is no
-// part of what makes an answer fresh: the wait before it already lasts
-// until every changed file has a fresh publication and the work the change
-// set off has ended (waitFresh). gopls's first fresh publication for a
-// changed file can be empty (config/catalogue.go, gopls: a pass for an
-// earlier change re-publishing under the new version), so lsp-hook has
-// gopls report its passes as work-done progress, and the wait lasts until
-// they end, by which time gopls has published the file's parse and type
-// errors. What a longer settle adds is other packages' waves and analyzer
-// findings, which are warnings; 15 ms still catches a second publication
-// sent right behind the first (gopls sometimes sends two within ~2 ms).
+// EditSettle is the settle window for an edit (not a write, with errors
+// as the threshold: only the changed files' errors matter), from a server
+// without SignalsDone. It is no part of what makes an answer fresh: the
+// wait before it already lasts until every changed file has a fresh
+// answer and the work the change set off that the server reports has
+// ended (waitFresh). 15 ms still catches a second publication sent right
+// behind the first.
 const EditSettle = 15 * time.Millisecond
 
 // Doc is a document to bring up to date: Path is absolute; Text is its
@@ -132,6 +131,7 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	}
 	defer c.markUpdating(docs, -1)
 	c.markUpdating(docs, +1)
+	settle = c.server.SettleFor(settle)
 	// Since when the server has said what was wrong everywhere: since its
 	// first whole answer, or, when it has not given one, since it
 	// answered the text before the change (showBefore).
@@ -357,6 +357,7 @@ func (c *Client) sendCount() uint64 {
 // settle), not for other documents': a preliminary round of a check (the
 // text before a change, a re-check of files in new directories).
 func (c *Client) waitSent(ctx context.Context, want map[string]int32, settle time.Duration) waited {
+	settle = c.server.SettleFor(settle)
 	since, mark := c.runsBegan(want, time.Now())
 	c.pullAfterChange(want)
 	c.tsPullAfterChange(ctx, want, false)

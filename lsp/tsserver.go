@@ -57,12 +57,12 @@ import (
 // known here) turns the pull off for the client, and its pushes count again.
 //
 // Other files: after a change the other open documents are pulled again
-// (their types can depend on the changed one). When the caller waits for
-// more than the changed files' errors (settle longer than EditSettle: a
-// write, or warnings shown), the files importing a changed one, open or not,
-// are listed with tsserver's fileReferences and pulled too, at most
-// tsMaxOthers files in all, and Update waits for their answers within its
-// deadline: they are reported in Outcome.Others.
+// (their types can depend on the changed one). For a change (not a
+// preliminary round: tsPullAfterChange's withImporters), the files
+// importing a changed one, open or not, are listed with tsserver's
+// fileReferences and pulled too, at most tsMaxOthers files in all, and
+// Update waits for their answers within its deadline: they are reported in
+// Outcome.Others.
 
 // tsserverRequestCommand is typescript-language-server's pass-through
 // command (lib/cli.mjs TSServerRequestCommand.ID).
