@@ -51,6 +51,14 @@ type Config struct {
 	// time a file needs it; the check that found it missing does not wait.
 	// A workspace config file turns it on only once trusted (trust.go).
 	AutoInstall bool
+	// MemoryBudget is `memory_budget:`, which only the user config file
+	// sets: the most resident memory, in bytes, that all of this user's
+	// daemons and their language servers' process trees may hold together
+	// before the least recently used idle servers are stopped (DESIGN.md
+	// "Memory"). 0 means no budget; MemoryBudgetAuto (the default) means
+	// DefaultMemoryBudgetShare of the machine's memory, resolved by the
+	// daemon.
+	MemoryBudget int64
 	// Sources maps each dotted key a config file set ("lsp.timeout",
 	// "linters.ruff.command") to "file:line"; keys absent here have their
 	// built-in value.
@@ -299,6 +307,7 @@ func Default() *Config {
 		IdleTimeout:     DefaultIdleTimeout,
 		Linters:         defaultLinters(),
 		NavigationTools: true,
+		MemoryBudget:    MemoryBudgetAuto,
 	}
 }
 

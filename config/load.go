@@ -81,7 +81,7 @@ func Load(root string) (*Config, []Problem) {
 		}
 		c.Files = append([]string{file}, c.Files...)
 		if file != workspace {
-			problems = append(problems, apply(c, file, data)...)
+			problems = append(problems, applyUser(c, file, data)...)
 			continue
 		}
 		before := snapshot(c)
@@ -123,9 +123,15 @@ func (c *Config) importAll(root string) []Problem {
 	return problems
 }
 
-// apply overlays the config document data (from file: YAML, TOML or JSON
-// by its extension) onto c.
-func apply(c *Config, file string, data []byte) []Problem {
+// apply overlays the workspace config document data (from file: YAML,
+// TOML or JSON by its extension) onto c.
+func apply(c *Config, file string, data []byte) []Problem { return applyFile(c, file, data, false) }
+
+// applyUser is apply for the user config file, which alone may set the
+// per-user keys (memory_budget).
+func applyUser(c *Config, file string, data []byte) []Problem { return applyFile(c, file, data, true) }
+
+func applyFile(c *Config, file string, data []byte, user bool) []Problem {
 	top, err := parseDocument(file, data)
 	if err != nil {
 		return []Problem{{File: file, Line: yamlErrorLine(err), Message: err.Error()}}
@@ -136,7 +142,7 @@ func apply(c *Config, file string, data []byte) []Problem {
 	if c.Sources == nil {
 		c.Sources = make(map[string]string)
 	}
-	d := &decoder{file: file, sources: c.Sources}
+	d := &decoder{file: file, sources: c.Sources, user: user}
 	if top.Kind != yaml.MappingNode {
 		d.problem(top, "", "want a mapping of settings at the top level")
 		return d.problems
@@ -153,6 +159,7 @@ func apply(c *Config, file string, data []byte) []Problem {
 		"navigation_tools": func(n *yaml.Node, key string) { d.boolean(&c.NavigationTools, n, key) },
 		"stop_gate":        func(n *yaml.Node, key string) { d.stopGate(c, n, key) },
 		"auto_install":     func(n *yaml.Node, key string) { d.boolean(&c.AutoInstall, n, key) },
+		"memory_budget":    func(n *yaml.Node, key string) { d.memoryBudget(c, n, key) },
 	})
 	return d.problems
 }
@@ -162,6 +169,7 @@ type decoder struct {
 	file     string
 	problems []Problem
 	sources  map[string]string // dotted key → "file:line" that set it
+	user     bool              // the user config file: per-user keys allowed
 }
 
 // source records that node n (a key) of this file set the dotted key.

@@ -93,6 +93,7 @@ func (c *Config) Settings() []Setting {
 		add("hooks", len(c.Hooks.Content), "default")
 	}
 	add("idle_timeout", c.IdleTimeout, "default")
+	add("memory_budget", c.memoryBudgetSetting(), "default")
 	return out
 }
 
@@ -122,4 +123,16 @@ func render(v any) string {
 		return fmt.Sprint(v)
 	}
 	return string(b)
+}
+
+// memoryBudgetSetting renders MemoryBudget for config show: "auto (25% of
+// the machine's memory)", "none" for 0, else the size ("2.0 GiB").
+func (c *Config) memoryBudgetSetting() string {
+	switch c.MemoryBudget {
+	case MemoryBudgetAuto:
+		return fmt.Sprintf("auto (%.0f%% of the machine's memory)", DefaultMemoryBudgetShare*100)
+	case 0:
+		return "none"
+	}
+	return FormatSize(c.MemoryBudget)
 }

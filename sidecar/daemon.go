@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/lsp-hook/lsp-hook/config"
 	"github.com/lsp-hook/lsp-hook/engine"
 	"github.com/lsp-hook/lsp-hook/internal/workspace"
 	"github.com/lsp-hook/lsp-hook/lsp"
@@ -104,6 +105,13 @@ func RunDaemon(ctx context.Context, opts DaemonOptions) error {
 	if opts.Ready != nil {
 		opts.Ready(socket)
 	}
+	if b, err := newBudgetKeeper(srv, resolveBudget(cfg, log)); err != nil {
+		log.Warn("not keeping the memory budget", "err", err)
+	} else {
+		srv.budget = b
+		log.Info("memory budget", "budget", config.FormatSize(b.budget), "records", b.dir)
+		go b.run(srv.Done())
+	}
 	if opts.Prewarm && srv.Engine.Manager != nil {
 		go func() { log.Info("prewarming at start", "servers", srv.Engine.Manager.Prewarm(srv.samplePaths())) }()
 	}
@@ -121,5 +129,8 @@ func RunDaemon(ctx context.Context, opts DaemonOptions) error {
 	}()
 	err = srv.Serve()
 	srv.Shutdown() // waits for a shutdown begun elsewhere to finish
+	if srv.budget != nil {
+		<-srv.budget.finished // the record is gone with the daemon
+	}
 	return err
 }

@@ -35,6 +35,8 @@ type Server struct {
 	lock   *os.File
 	start  time.Time
 
+	budget *budgetKeeper // the memory budget's rounds; nil when not kept (RunDaemon keeps it)
+
 	inflight atomic.Int64
 	lastUse  atomic.Int64 // unix nanoseconds of the last request's end
 	counters sync.Map     // method → *atomic.Int64
@@ -194,6 +196,9 @@ func (s *Server) status() StatusResult {
 	if s.Engine.Manager != nil {
 		st.Servers = append(st.Servers, s.Engine.Manager.Status()...)
 		st.Watcher = s.Engine.Manager.WatcherStatus()
+		if s.budget != nil {
+			st.Memory = s.budget.status()
+		}
 	} else {
 		for name := range s.Engine.Config.LSP.Servers {
 			st.Servers = append(st.Servers, ServerStatus{Name: name, State: lsp.StateDisabled})

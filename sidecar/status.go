@@ -13,11 +13,13 @@ import (
 )
 
 // WriteStatus prints st as `lsp-hook status` shows it: a daemon line, its
-// root, log and process (goroutines, open fds, RSS, heap) lines, the file
-// watcher's line (complete, or partial with what is scanned), then a
-// table of servers (name, state, pid, root, last error; servers never used
-// that are disabled or not installed are one line each; a crashed one's
-// crash count and when it starts again, one line each), a table of
+// root, log and process (goroutines, open fds, RSS, heap) lines, the
+// memory budget's line, the file watcher's line (complete, or partial with
+// what is scanned), then a table of servers (name, state, pid, process
+// tree RSS, root, last error; servers never used that are disabled or not
+// installed are one line each; a crashed one's crash count and when it
+// starts again, one line each; one line each for the servers the memory
+// budget stopped), a table of
 // compiler-mode linters that have run, then the last stderr lines of each
 // broken server, then counters.
 func WriteStatus(w io.Writer, st StatusResult) error {
@@ -35,6 +37,9 @@ func WriteStatus(w io.Writer, st StatusResult) error {
 	if p := st.Process; p != nil {
 		fmt.Fprintf(w, "process %d goroutines  %d open fds  rss %s  heap %s\n", p.Goroutines, p.OpenFDs, kib(p.RSSKiB), kib(p.HeapKiB))
 	}
+	if st.Memory != nil {
+		fmt.Fprintln(w, memoryLine(st.Memory))
+	}
 	if st.Watcher != nil {
 		fmt.Fprintln(w, st.Watcher.Note())
 	}
@@ -43,7 +48,7 @@ func WriteStatus(w io.Writer, st StatusResult) error {
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "SERVER\tSTATE\tPID\tROOT\tLAST ERROR")
+	fmt.Fprintln(tw, "SERVER\tSTATE\tPID\tRSS\tROOT\tLAST ERROR")
 	var disabled, missing []string // never used: one line each, not a row each
 	for _, s := range st.Servers {
 		if s.Root == "" && s.Pid == 0 && (s.State == lsp.StateDisabled || s.State == lsp.StateUnavailable) {
@@ -62,7 +67,7 @@ func WriteStatus(w io.Writer, st StatusResult) error {
 		if root == "" {
 			root = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.Name, s.State, pid, root, s.LastError)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", s.Name, s.State, pid, serverRSS(st.Memory, s.Name, s.Root), root, s.LastError)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -76,6 +81,11 @@ func WriteStatus(w io.Writer, st StatusResult) error {
 	for _, s := range st.Servers {
 		if s.State == lsp.StateBroken && s.Crashes > 0 {
 			fmt.Fprintln(w, crashLine(s))
+		}
+	}
+	if st.Memory != nil {
+		for _, s := range st.Memory.Stopped {
+			fmt.Fprintln(w, stoppedLine(s))
 		}
 	}
 	for _, s := range st.Servers {

@@ -2,6 +2,7 @@ package sidecar
 
 import (
 	"github.com/lsp-hook/lsp-hook/engine"
+	"github.com/lsp-hook/lsp-hook/internal/membudget"
 	"github.com/lsp-hook/lsp-hook/internal/session"
 	"github.com/lsp-hook/lsp-hook/lsp"
 )
@@ -46,6 +47,32 @@ type StatusResult struct {
 	// the Stop gate: ID, agent, last seen, files touched, and the errors
 	// they introduced at their last end of turn (-1 before one).
 	Sessions []session.Summary `json:"sessions,omitempty"`
+	// Memory is the memory budget shared by all of the user's daemons, as
+	// this daemon saw it at its last round; nil from an older daemon.
+	Memory *MemoryStatus `json:"memory,omitempty"`
+}
+
+// MemoryStatus is the memory budget in status (DESIGN.md "Memory"). Sizes
+// are bytes.
+type MemoryStatus struct {
+	// Budget is what all of the user's daemons and their servers may hold
+	// together; 0 means none.
+	Budget int64 `json:"budget"`
+	// Total is what they held at the daemon's last round (every BudgetEvery).
+	Total int64 `json:"total"`
+	// Daemons is how many daemons Total counts.
+	Daemons int `json:"daemons"`
+	// RSS is this daemon process's own resident set.
+	RSS int64 `json:"rss"`
+	// Servers are this daemon's running servers with their process
+	// trees' RSS (-1: not measured) and last use.
+	Servers []membudget.Server `json:"servers"`
+	// Stopped are the servers this daemon stopped for the budget, the most
+	// recent last; each starts again on its next change.
+	Stopped []membudget.Stopped `json:"stopped,omitempty"`
+	// Records is the directory of the daemons' records, which `lsp-hook
+	// status --all` reads.
+	Records string `json:"records"`
 }
 
 // ServerStatus is one language server in status: name, root, state

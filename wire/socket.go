@@ -48,6 +48,14 @@ func SocketPath(root string) string {
 	return first
 }
 
+// RecordsDir returns the directory where every daemon of this user keeps
+// its memory record (package internal/membudget, DESIGN.md "Memory"):
+// daemons/ in the default socket directory — the first of the platform's
+// socket directories, as SocketPath lists them — whichever socket the
+// daemon listens on, so daemons started with $LSP_HOOK_SOCKET share the
+// budget too.
+func RecordsDir() string { return filepath.Join(socketDirs()[0], "daemons") }
+
 // listening reports whether something accepts a connection on the socket
 // p within 200 ms; the connection is closed at once.
 func listening(p string) bool {

@@ -205,8 +205,12 @@ func statusCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "status",
 		Usage: "show the workspace daemon and its language servers",
-		Flags: []cli.Flag{socketFlag, rootFlag, &cli.BoolFlag{Name: "json", Usage: "print the status as JSON"}},
+		Flags: []cli.Flag{socketFlag, rootFlag, &cli.BoolFlag{Name: "json", Usage: "print the status as JSON"},
+			&cli.BoolFlag{Name: "all", Usage: "list every daemon of this user with its servers and their memory, against the memory budget"}},
 		Action: func(c *cli.Context) error {
+			if c.Bool("all") {
+				return statusAll(c)
+			}
 			ctx, cancel := context.WithTimeout(c.Context, 5*time.Second)
 			defer cancel()
 			cl, root, err := dialDaemon(ctx, c)
@@ -231,6 +235,18 @@ func statusCommand() *cli.Command {
 			return sidecar.WriteStatus(c.App.Writer, st)
 		},
 	}
+}
+
+// statusAll prints `status --all`: every daemon's memory record.
+func statusAll(c *cli.Context) error {
+	st, err := sidecar.ReadAllStatus(wire.RecordsDir(), time.Now())
+	if err != nil {
+		return cli.Exit("status --all: "+err.Error(), exitError)
+	}
+	if c.Bool("json") {
+		return printJSON(c.App.Writer, st)
+	}
+	return sidecar.WriteAllStatus(c.App.Writer, st)
 }
 
 func restartCommand() *cli.Command {

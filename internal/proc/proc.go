@@ -31,7 +31,8 @@
 //
 // Facts about processes (alive, RSS, open descriptors) come from gopsutil
 // (facts.go), which reads /proc on Linux, libproc and sysctl on macOS and
-// the Win32 API on Windows.
+// the Win32 API on Windows; the RSS of a process tree and the machine's
+// memory, for the memory budget, from memory.go.
 //
 // proc imports only the standard library, golang.org/x/sys and gopsutil;
 // it must not import any lsp-hook package.
