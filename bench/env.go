@@ -35,6 +35,8 @@ type bench struct {
 	machine    machine
 	workspaces []*workspace // every workspace created, in order; stopDaemons walks it
 	stopped    bool         // stopDaemons has run
+	peer       *peer        // the peer of section 9 once found; nil before or without it
+	peerDirs   []string     // directories where the peer's daemon may run; stopDaemons stops them
 }
 
 // newBench creates the temporary tree under /tmp (short paths; $TMPDIR can
@@ -152,10 +154,15 @@ func (r execResult) combined() string { return string(r.stdout) + string(r.stder
 // as an error: callers decide what it means. Not starting, or being killed
 // at childTimeout or by ctx, is an error.
 func (b *bench) exec(ctx context.Context, dir string, stdin []byte, name string, args ...string) (execResult, error) {
+	return b.execEnv(ctx, dir, b.env, stdin, name, args...)
+}
+
+// execEnv is exec with the environment env instead of the bench's.
+func (b *bench) execEnv(ctx context.Context, dir string, env []string, stdin []byte, name string, args ...string) (execResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, childTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Dir, cmd.Env = dir, b.env
+	cmd.Dir, cmd.Env = dir, env
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if stdin != nil {

@@ -44,7 +44,12 @@ func (b *bench) hook(ctx context.Context, ws *workspace, path string) (time.Dura
 // runHook is hook for the workspace root dir, touching no shared state, so
 // that many can run at once (the caller marks the workspace's daemon).
 func (b *bench) runHook(ctx context.Context, dir, path string) (time.Duration, string, error) {
-	r, err := b.exec(ctx, dir, claudeEvent(dir, path), b.opts.bin, "hook", "claude")
+	return b.hookEvent(ctx, dir, claudeEvent(dir, path))
+}
+
+// hookEvent is runHook for any PostToolUse event (an Edit's, a Write's).
+func (b *bench) hookEvent(ctx context.Context, dir string, event []byte) (time.Duration, string, error) {
+	r, err := b.exec(ctx, dir, event, b.opts.bin, "hook", "claude")
 	if err != nil {
 		return 0, "", err
 	}
@@ -112,7 +117,27 @@ func (b *bench) stopDaemons() []string {
 	for _, ws := range b.workspaces {
 		notes = append(notes, b.stopDaemon(ctx, ws)...)
 	}
+	for _, dir := range b.peerDirs {
+		notes = append(notes, b.stopPeer(ctx, dir)...)
+	}
 	return notes
+}
+
+// stopPeer stops the peer's daemon for dir, if one runs, with its own stop
+// command, then checks that it and its servers exited, as stopDaemon does
+// for lsp-hook's; a survivor is killed and reported.
+func (b *bench) stopPeer(ctx context.Context, dir string) []string {
+	pid := b.peer.daemonPid(ctx, b, dir)
+	if pid == 0 {
+		return nil
+	}
+	pids := descendants(pid)
+	pids[pid] = peerName + " daemon"
+	var notes []string
+	if err := b.peer.stop(ctx, b, dir); err != nil {
+		notes = append(notes, fmt.Sprintf("%s: %v", dir, err))
+	}
+	return append(notes, reapSurvivors(dir+" ("+peerName+")", pids, 5*time.Second)...)
 }
 
 // stopDaemon stops ws's daemon, if a hook ran there, as stopDaemons does,
