@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lsp-hook/lsp-hook/internal/proc"
 	"github.com/shirou/gopsutil/v4/cpu"
 	"github.com/shirou/gopsutil/v4/host"
 	"github.com/shirou/gopsutil/v4/load"
@@ -162,6 +163,24 @@ func (b *bench) execEnv(ctx context.Context, dir string, env []string, stdin []b
 	ctx, cancel := context.WithTimeout(ctx, childTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
+	return runTimed(ctx, cmd, cmd.Run, dir, env, stdin)
+}
+
+// execGroup is execEnv with the child in a process group of its own
+// (internal/proc), for a program that signals its own group: the peer's
+// client, racing its daemon, once killed the group it was started in, the
+// bench with it.
+func (b *bench) execGroup(ctx context.Context, dir string, env []string, stdin []byte, name string, args ...string) (execResult, error) {
+	ctx, cancel := context.WithTimeout(ctx, childTimeout)
+	defer cancel()
+	child := proc.Command(ctx, name, args...)
+	return runTimed(ctx, child.Cmd, child.Run, dir, env, stdin)
+}
+
+// runTimed runs cmd with run (its Run, or its proc.Child's) in dir with
+// env and stdin, timing it from start to exit, as exec documents.
+func runTimed(ctx context.Context, cmd *exec.Cmd, run func() error, dir string, env []string, stdin []byte) (execResult, error) {
+	name, args := cmd.Path, cmd.Args[1:]
 	cmd.Dir, cmd.Env = dir, env
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -169,7 +188,7 @@ func (b *bench) execEnv(ctx context.Context, dir string, env []string, stdin []b
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
 	begin := time.Now()
-	err := cmd.Run()
+	err := run()
 	r := execResult{wall: time.Since(begin), stdout: stdout.Bytes(), stderr: stderr.Bytes()}
 	var ee *exec.ExitError
 	switch {

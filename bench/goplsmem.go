@@ -167,10 +167,10 @@ func (b *bench) plainGoplsMem(ctx context.Context, ws *workspace) (procMem, erro
 	case <-ctx.Done():
 		return procMem{}, ctx.Err()
 	}
-	ws.daemon, ws.pid = true, g.child.Pid()
+	ws.peer, ws.pid = true, g.child.Pid() // quiet watches this pid, not an lsp-hook daemon
 	b.quiet(ctx, ws)
 	m, ok := readProcMem(g.child.Pid())
-	ws.daemon, ws.pid = false, 0
+	ws.peer, ws.pid = false, 0
 	if !ok {
 		return procMem{}, errors.New("reading the plain gopls's memory")
 	}

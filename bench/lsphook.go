@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -76,7 +77,8 @@ func (b *bench) hookEvent(ctx context.Context, dir string, event []byte) (time.D
 
 // daemonStatus is the part of `lsp-hook status --json` the bench reads.
 type daemonStatus struct {
-	Pid     int `json:"pid"`
+	Running bool `json:"running"`
+	Pid     int  `json:"pid"`
 	Servers []struct {
 		Name  string `json:"name"`
 		State string `json:"state"`
@@ -98,6 +100,12 @@ func (b *bench) status(ctx context.Context, ws *workspace) (st daemonStatus, up 
 	}
 	if err := json.Unmarshal(r.stdout, &st); err != nil {
 		return st, false, fmt.Errorf("decoding status --json %q: %w", r.stdout, err)
+	}
+	// status --json answers {"running": false, "pid": 0} when no daemon
+	// runs: taking that pid 0 as a daemon made stopDaemon reap every
+	// process under pid 0, the whole machine.
+	if !st.Running || st.Pid <= 1 {
+		return st, false, nil
 	}
 	return st, true, nil
 }
@@ -189,6 +197,10 @@ func reapSurvivors(wsName string, pids map[int]string, grace time.Duration) []st
 	}
 	var notes []string
 	for pid, what := range pids {
+		if pid <= 1 || pid == os.Getpid() {
+			notes = append(notes, fmt.Sprintf("%s: %s pid %d not killed: not a process the bench started", wsName, what, pid))
+			continue
+		}
 		if alive(pid) {
 			kill(pid)
 			notes = append(notes, fmt.Sprintf("%s: %s pid %d still running %s after lsp-hook stop; killed it", wsName, what, pid, grace))

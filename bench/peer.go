@@ -23,7 +23,7 @@ import (
 // $TMPDIR (socket, pid, log: cli-lsp-client-<hash of the directory>.*) and
 // $HOME (~/.lsp-cli-client: the servers it installs with `bun x`), so the
 // bench gives it its own of both under the temporary tree, and a config
-// file ($LSPCLI_CONFIG_FILE) that points its TypeScript and Python servers
+// file (~/.config/cli-lsp-client/settings.json) that points its TypeScript and Python servers
 // at the ones on PATH, the very programs lsp-hook runs, instead of the
 // copies it would download: both sides run the same servers. It has no C.
 
@@ -74,16 +74,25 @@ func (b *bench) newPeer(ctx context.Context, bin string) (*peer, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfgPath := filepath.Join(home, "settings.json")
+	// Its default config path: given in $LSPCLI_CONFIG_FILE instead, the
+	// daemon records it and each hook, which names none, restarts the
+	// daemon as "config changed".
+	cfgPath := filepath.Join(home, ".config", "cli-lsp-client", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(cfgPath), 0o700); err != nil {
+		return nil, fmt.Errorf("writing the peer's config: %w", err)
+	}
 	if err := os.WriteFile(cfgPath, cfg, 0o644); err != nil {
 		return nil, fmt.Errorf("writing the peer's config: %w", err)
 	}
-	p.env = withEnv(b.env, "HOME="+home, "TMPDIR="+p.tmp, "LSPCLI_CONFIG_FILE="+cfgPath, "NO_COLOR=1")
-	out, err := output(ctx, "", p.env, bin, "--version")
+	p.env = withEnv(b.env, "HOME="+home, "TMPDIR="+p.tmp, "NO_COLOR=1")
+	r, err := b.execGroup(ctx, p.tmp, p.env, nil, bin, "--version")
+	if err == nil && r.code != 0 {
+		err = fmt.Errorf("exit %d: %s", r.code, firstLines(r.combined(), 2))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("running the peer: %w", err)
 	}
-	p.version = peerName + " " + firstLine([]byte(out), nil)
+	p.version = peerName + " " + firstLine(r.stdout, nil)
 	return p, nil
 }
 
@@ -100,7 +109,7 @@ type peerAnswer struct {
 // claudeEvent or writeEvent) and parses its answer. Exit 0 and 2 are
 // answers; anything else is an error.
 func (p *peer) hook(ctx context.Context, b *bench, dir string, event []byte) (peerAnswer, error) {
-	r, err := b.execEnv(ctx, dir, p.env, event, p.bin, "claude-code-hook")
+	r, err := b.execGroup(ctx, dir, p.env, event, p.bin, "claude-code-hook")
 	if err != nil {
 		return peerAnswer{}, err
 	}
@@ -120,7 +129,7 @@ func (p *peer) hook(ctx context.Context, b *bench, dir string, event []byte) (pe
 // stop stops the peer's daemon for dir (`cli-lsp-client stop`, which ends
 // its servers) and returns what it printed on failure.
 func (p *peer) stop(ctx context.Context, b *bench, dir string) error {
-	r, err := b.execEnv(ctx, dir, p.env, nil, p.bin, "stop")
+	r, err := b.execGroup(ctx, dir, p.env, nil, p.bin, "stop")
 	if err == nil && r.code != 0 {
 		err = fmt.Errorf("%s stop exited %d: %s", peerName, r.code, firstLines(r.combined(), 3))
 	}
@@ -132,7 +141,7 @@ var pidRE = regexp.MustCompile(`(?m)^PID:\s*(\d+)`)
 
 // daemonPid is the pid of the peer's daemon for dir, 0 when none runs.
 func (p *peer) daemonPid(ctx context.Context, b *bench, dir string) int {
-	r, err := b.execEnv(ctx, dir, p.env, nil, p.bin, "status")
+	r, err := b.execGroup(ctx, dir, p.env, nil, p.bin, "status")
 	if err != nil || r.code != 0 {
 		return 0
 	}
@@ -140,8 +149,10 @@ func (p *peer) daemonPid(ctx context.Context, b *bench, dir string) int {
 	if m == nil {
 		return 0
 	}
-	pid, _ := strconv.Atoi(m[1])
-	return pid
+	if pid, _ := strconv.Atoi(m[1]); pid > 1 {
+		return pid
+	}
+	return 0
 }
 
 // peerDiag is one diagnostic of the peer's answer: 1-based line and
@@ -165,7 +176,8 @@ var peerHeadRE = regexp.MustCompile(`^(?:\[([^\]]*)\] )?(ERROR|WARNING|INFO|HINT
 var ansiRE = regexp.MustCompile("\x1b\\[[0-9;]*m")
 
 // parsePeerOutput parses the peer's diagnostics: a header line each
-// (peerHeadRE), and indented lines after it continuing its message. A
+// (peerHeadRE), and indented lines after it continuing its message
+// (pyright's indent with no-break spaces, U+00A0). A
 // non-blank line that is neither, before the first header, is an error
 // quoting it: the format changed, and guessing would judge the peer wrong.
 func parsePeerOutput(out string) ([]peerDiag, error) {
@@ -184,11 +196,11 @@ func parsePeerOutput(out string) ([]peerDiag, error) {
 			diags = append(diags, peerDiag{source: m[1], severity: m[2], line: l, column: c, message: m[5]})
 			continue
 		}
-		if len(diags) == 0 || !strings.HasPrefix(line, " ") {
+		if len(diags) == 0 || !(strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\u00a0")) {
 			return diags, fmt.Errorf("peer output line %d: not a diagnostic: %q", n+1, line)
 		}
 		d := &diags[len(diags)-1]
-		d.message += "\n" + strings.TrimSpace(line)
+		d.message += "\n" + strings.TrimSpace(strings.ReplaceAll(line, "\u00a0", " "))
 	}
 	return diags, nil
 }

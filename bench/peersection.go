@@ -207,8 +207,8 @@ func (b *bench) peerRun(ctx context.Context, s side, r *row, i int, decl string,
 // peerTree points quiet at the peer's daemon for ws: quiet finds
 // lsp-hook's daemon by `lsp-hook status`, the peer's by its own status.
 func (b *bench) peerTree(ctx context.Context, ws *workspace) {
-	if pid := b.peer.daemonPid(ctx, b, ws.dir); pid != 0 {
-		ws.daemon, ws.pid = true, pid
+	if pid := b.peer.daemonPid(ctx, b, ws.dir); pid > 1 {
+		ws.peer, ws.pid = true, pid
 	}
 }
 
