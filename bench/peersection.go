@@ -123,7 +123,7 @@ func (b *bench) peerLang(ctx context.Context, l *peerLang) error {
 	b.peerDirs = append(b.peerDirs, themWS.dir)
 	l.us = row{label: "lsp-hook hook claude, right after the write", firstNote: "daemon + " + l.spec.server + " start"}
 	l.them = row{label: peerName + " claude-code-hook", firstNote: "daemon + " + l.spec.server + " start"}
-	l.usWatcher = row{label: fmt.Sprintf("lsp-hook, %s after the write (watcher first)", fmtDur(watcherLag))}
+	l.usWatcher = row{label: fmt.Sprintf("lsp-hook, %s later (watcher first)", fmtDur(watcherLag))}
 	line := usWS.declLine()
 	broken := false
 	us := side{ws: usWS, hook: func(ctx context.Context) (time.Duration, string, error) {
