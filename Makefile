@@ -15,7 +15,7 @@ BIN           := $(CURDIR)/bin/lsp-hook
 
 export PATH := $(TOOLS)/bin:$(TOOLS)/npm/node_modules/.bin:$(PATH)
 
-.PHONY: all build tools apt-tools apt-install lint-actions release-snapshot test agents-test soak vet cross wine-test fmt-check demo bench fuzz clean
+.PHONY: all build tools bench-tools apt-tools apt-install lint-actions release-snapshot test agents-test soak vet cross wine-test fmt-check demo bench fuzz clean
 
 all: build
 
@@ -70,6 +70,22 @@ $(TOOLS)/agents.stamp: tools/agents/package.json tools/agents/package-lock.json
 	mkdir -p $(TOOLS)/agents
 	cp tools/agents/package.json tools/agents/package-lock.json $(TOOLS)/agents/
 	npm ci --prefix $(TOOLS)/agents --no-audit --no-fund
+	touch $@
+
+# The peer make bench measures beside lsp-hook (issue 18): cli-lsp-client,
+# pinned in tools/bench/package-lock.json as its Linux x64 build (the
+# registry serves the platform package; its launcher package is gone), an
+# optional dependency, so other platforms install nothing and the bench
+# says the peer is missing. BENCH_TOOLS is where it goes, overridable
+# (e.g. to try it without touching a shared .tools).
+BENCH_TOOLS ?= $(TOOLS)/bench
+PEER_BIN    := $(BENCH_TOOLS)/node_modules/cli-lsp-client-linux-x64/bin/cli-lsp-client
+bench-tools: $(BENCH_TOOLS)/bench.stamp
+
+$(BENCH_TOOLS)/bench.stamp: tools/bench/package.json tools/bench/package-lock.json
+	mkdir -p $(BENCH_TOOLS)
+	cp tools/bench/package.json tools/bench/package-lock.json $(BENCH_TOOLS)/
+	npm ci --prefix $(BENCH_TOOLS) --no-audit --no-fund
 	touch $@
 
 # clangd, shellcheck (the built-in shell linter the tests run) and clang
@@ -229,12 +245,14 @@ demo: build tools
 	LSP_HOOK_BIN=$(BIN) ./scripts/demo.sh
 
 # The report goes to stdout and, as Markdown with the machine and the
-# command that reproduces it, to BENCH_MD. BENCH_FLAGS adds bench flags,
-# e.g. BENCH_FLAGS='-note "a shared, loaded machine"' or -only json,load.
+# command that reproduces it, to BENCH_MD, with the charts of its
+# latencies beside it as SVG (BENCH_MD with .svg for .md). BENCH_FLAGS
+# adds bench flags, e.g. BENCH_FLAGS='-note "a shared, loaded machine"' or
+# -only json,load. The peer (bench-tools) runs beside lsp-hook.
 BENCH_MD    ?= docs/benchmarks.md
 BENCH_FLAGS ?=
-bench: build tools
-	$(GO) run ./bench -bin $(BIN) -md $(BENCH_MD) $(BENCH_FLAGS)
+bench: build tools bench-tools
+	$(GO) run ./bench -bin $(BIN) -peer $(PEER_BIN) -md $(BENCH_MD) $(BENCH_FLAGS)
 
 clean:
 	rm -rf bin

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lsp-hook/lsp-hook/internal/proc"
 	"github.com/shirou/gopsutil/v4/cpu"
 	"github.com/shirou/gopsutil/v4/host"
 	"github.com/shirou/gopsutil/v4/load"
@@ -35,6 +36,8 @@ type bench struct {
 	machine    machine
 	workspaces []*workspace // every workspace created, in order; stopDaemons walks it
 	stopped    bool         // stopDaemons has run
+	peer       *peer        // the peer of section 9 once found; nil before or without it
+	peerDirs   []string     // directories where the peer's daemon may run; stopDaemons stops them
 }
 
 // newBench creates the temporary tree under /tmp (short paths; $TMPDIR can
@@ -152,17 +155,40 @@ func (r execResult) combined() string { return string(r.stdout) + string(r.stder
 // as an error: callers decide what it means. Not starting, or being killed
 // at childTimeout or by ctx, is an error.
 func (b *bench) exec(ctx context.Context, dir string, stdin []byte, name string, args ...string) (execResult, error) {
+	return b.execEnv(ctx, dir, b.env, stdin, name, args...)
+}
+
+// execEnv is exec with the environment env instead of the bench's.
+func (b *bench) execEnv(ctx context.Context, dir string, env []string, stdin []byte, name string, args ...string) (execResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, childTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Dir, cmd.Env = dir, b.env
+	return runTimed(ctx, cmd, cmd.Run, dir, env, stdin)
+}
+
+// execGroup is execEnv with the child in a process group of its own
+// (internal/proc), for a program that signals its own group: the peer's
+// client, racing its daemon, once killed the group it was started in, the
+// bench with it.
+func (b *bench) execGroup(ctx context.Context, dir string, env []string, stdin []byte, name string, args ...string) (execResult, error) {
+	ctx, cancel := context.WithTimeout(ctx, childTimeout)
+	defer cancel()
+	child := proc.Command(ctx, name, args...)
+	return runTimed(ctx, child.Cmd, child.Run, dir, env, stdin)
+}
+
+// runTimed runs cmd with run (its Run, or its proc.Child's) in dir with
+// env and stdin, timing it from start to exit, as exec documents.
+func runTimed(ctx context.Context, cmd *exec.Cmd, run func() error, dir string, env []string, stdin []byte) (execResult, error) {
+	name, args := cmd.Path, cmd.Args[1:]
+	cmd.Dir, cmd.Env = dir, env
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
 	begin := time.Now()
-	err := cmd.Run()
+	err := run()
 	r := execResult{wall: time.Since(begin), stdout: stdout.Bytes(), stderr: stderr.Bytes()}
 	var ee *exec.ExitError
 	switch {

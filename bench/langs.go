@@ -51,12 +51,16 @@ func (b *bench) langEdits(ctx context.Context, rep *report) error {
 // langEdit measures one language: langN timed runs (edits.go) of
 // spec.decl, with spec.baseline as the baseline, after the first touch.
 func (b *bench) langEdit(ctx context.Context, spec langSpec) (langResult, error) {
-	res := langResult{spec: spec, tools: b.machine.tools[spec.key]}
 	ws, err := b.langWorkspace(ctx, spec)
 	if err != nil {
-		return res, err
+		return langResult{spec: spec}, err
 	}
-	res.ws = ws
+	return b.langEditIn(ctx, spec, ws)
+}
+
+// langEditIn is langEdit in the workspace ws, prepared by the caller.
+func (b *bench) langEditIn(ctx context.Context, spec langSpec, ws *workspace) (langResult, error) {
+	res := langResult{spec: spec, tools: b.machine.tools[spec.key], ws: ws}
 	argv, note, err := spec.baseline(ws.dir, ws.target)
 	if err != nil {
 		res.skipped = err.Error()

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -44,7 +45,12 @@ func (b *bench) hook(ctx context.Context, ws *workspace, path string) (time.Dura
 // runHook is hook for the workspace root dir, touching no shared state, so
 // that many can run at once (the caller marks the workspace's daemon).
 func (b *bench) runHook(ctx context.Context, dir, path string) (time.Duration, string, error) {
-	r, err := b.exec(ctx, dir, claudeEvent(dir, path), b.opts.bin, "hook", "claude")
+	return b.hookEvent(ctx, dir, claudeEvent(dir, path))
+}
+
+// hookEvent is runHook for any PostToolUse event (an Edit's, a Write's).
+func (b *bench) hookEvent(ctx context.Context, dir string, event []byte) (time.Duration, string, error) {
+	r, err := b.exec(ctx, dir, event, b.opts.bin, "hook", "claude")
 	if err != nil {
 		return 0, "", err
 	}
@@ -71,7 +77,8 @@ func (b *bench) runHook(ctx context.Context, dir, path string) (time.Duration, s
 
 // daemonStatus is the part of `lsp-hook status --json` the bench reads.
 type daemonStatus struct {
-	Pid     int `json:"pid"`
+	Running bool `json:"running"`
+	Pid     int  `json:"pid"`
 	Servers []struct {
 		Name  string `json:"name"`
 		State string `json:"state"`
@@ -94,6 +101,12 @@ func (b *bench) status(ctx context.Context, ws *workspace) (st daemonStatus, up 
 	if err := json.Unmarshal(r.stdout, &st); err != nil {
 		return st, false, fmt.Errorf("decoding status --json %q: %w", r.stdout, err)
 	}
+	// status --json answers {"running": false, "pid": 0} when no daemon
+	// runs: taking that pid 0 as a daemon made stopDaemon reap every
+	// process under pid 0, the whole machine.
+	if !st.Running || st.Pid <= 1 {
+		return st, false, nil
+	}
 	return st, true, nil
 }
 
@@ -112,7 +125,27 @@ func (b *bench) stopDaemons() []string {
 	for _, ws := range b.workspaces {
 		notes = append(notes, b.stopDaemon(ctx, ws)...)
 	}
+	for _, dir := range b.peerDirs {
+		notes = append(notes, b.stopPeer(ctx, dir)...)
+	}
 	return notes
+}
+
+// stopPeer stops the peer's daemon for dir, if one runs, with its own stop
+// command, then checks that it and its servers exited, as stopDaemon does
+// for lsp-hook's; a survivor is killed and reported.
+func (b *bench) stopPeer(ctx context.Context, dir string) []string {
+	pid := b.peer.daemonPid(ctx, b, dir)
+	if pid == 0 {
+		return nil
+	}
+	pids := descendants(pid)
+	pids[pid] = peerName + " daemon"
+	var notes []string
+	if err := b.peer.stop(ctx, b, dir); err != nil {
+		notes = append(notes, fmt.Sprintf("%s: %v", dir, err))
+	}
+	return append(notes, reapSurvivors(dir+" ("+peerName+")", pids, 5*time.Second)...)
 }
 
 // stopDaemon stops ws's daemon, if a hook ran there, as stopDaemons does,
@@ -164,6 +197,10 @@ func reapSurvivors(wsName string, pids map[int]string, grace time.Duration) []st
 	}
 	var notes []string
 	for pid, what := range pids {
+		if pid <= 1 || pid == os.Getpid() {
+			notes = append(notes, fmt.Sprintf("%s: %s pid %d not killed: not a process the bench started", wsName, what, pid))
+			continue
+		}
 		if alive(pid) {
 			kill(pid)
 			notes = append(notes, fmt.Sprintf("%s: %s pid %d still running %s after lsp-hook stop; killed it", wsName, what, pid, grace))

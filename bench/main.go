@@ -93,22 +93,24 @@ func main() {
 
 // options are the command-line flags of one bench run.
 type options struct {
-	bin      string        // lsp-hook binary, absolute
-	demo     string        // demo module to copy; a small one is generated when it does not exist
-	module   string        // module path, in this module's requirements, copied as the large single-package workspace
-	multi    string        // module path copied as the large multi-package workspace; "" for none (module.go)
-	multiPkg string        // the package of multi the edits go to, relative to its root
-	jsonN    int           // timed iterations of the JSON round trip and of its baseline
-	goN      int           // timed Go edits per workspace, after the untimed first touch
-	cooldown time.Duration // pause between measurements, so one's background work is not billed to the next
-	keep     bool          // keep the temporary tree, for debugging
-	only     *setFlag      // sections to run (allSections)
-	langs    *setFlag      // languages of parts 3 and 8 (go, py, ts, c)
-	langsDir string        // directory holding the projects of part 3
-	langN    int           // timed edits per language, after the untimed first touch
-	md       string        // -md: the Markdown report's path; "" for none
-	note     string        // -note: a sentence about the run for the Markdown report
-	args     []string      // the arguments as given, for the Markdown report's command
+	bin       string        // lsp-hook binary, absolute
+	demo      string        // demo module to copy; a small one is generated when it does not exist
+	module    string        // module path, in this module's requirements, copied as the large single-package workspace
+	multi     string        // module path copied as the large multi-package workspace; "" for none (module.go)
+	multiPkg  string        // the package of multi the edits go to, relative to its root
+	jsonN     int           // timed iterations of the JSON round trip and of its baseline
+	goN       int           // timed Go edits per workspace, after the untimed first touch
+	cooldown  time.Duration // pause between measurements, so one's background work is not billed to the next
+	keep      bool          // keep the temporary tree, for debugging
+	only      *setFlag      // sections to run (allSections)
+	langs     *setFlag      // languages of parts 3 and 8 (go, py, ts, c)
+	langsDir  string        // directory holding the projects of part 3
+	langN     int           // timed edits per language, after the untimed first touch
+	peer      string        // -peer: the cli-lsp-client binary of section 9; "" for none
+	worktrees int           // -worktrees: how many worktrees section 13 runs
+	md        string        // -md: the Markdown report's path; "" for none
+	note      string        // -note: a sentence about the run for the Markdown report
+	args      []string      // the arguments as given, for the Markdown report's command
 }
 
 // runs reports whether -only selects s.
@@ -132,6 +134,8 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 	fs.Var(o.langs, "langs", "comma-separated languages of the langs and prewarm sections: "+strings.Join(o.langs.all, ","))
 	fs.StringVar(&o.langsDir, "langs-dir", "testdata/langs", "directory of the per-language projects")
 	fs.IntVar(&o.langN, "lang-n", 20, "timed edits per language, after the first touch")
+	fs.StringVar(&o.peer, "peer", "", "the peer's binary, cli-lsp-client (make bench-tools installs it; make bench passes it); without it section 9 says so")
+	fs.IntVar(&o.worktrees, "worktrees", 10, "worktrees of -module section 13 edits, each with its own daemon")
 	fs.StringVar(&o.md, "md", "", "also write the report as Markdown to this file (make bench: docs/benchmarks.md)")
 	fs.StringVar(&o.note, "note", "", "a sentence about the run for the Markdown report, e.g. how loaded the machine was")
 	if err := fs.Parse(args); err != nil {
@@ -140,8 +144,15 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 	if o.bin == "" {
 		return o, errors.New("-bin is required: the lsp-hook binary to measure")
 	}
-	if o.jsonN < 1 || o.goN < 1 || o.langN < 1 {
-		return o, errors.New("-json-n, -go-n and -lang-n must be at least 1")
+	if o.jsonN < 1 || o.goN < 1 || o.langN < 1 || o.worktrees < 1 {
+		return o, errors.New("-json-n, -go-n, -lang-n and -worktrees must be at least 1")
+	}
+	if o.peer != "" {
+		p, err := filepath.Abs(o.peer)
+		if err != nil {
+			return o, fmt.Errorf("resolving -peer: %w", err)
+		}
+		o.peer = p
 	}
 	abs, err := filepath.Abs(o.bin)
 	if err != nil {
@@ -186,6 +197,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		rep.prewarm = &prewarmResult{}
 		err = b.prewarmSection(ctx, rep.prewarm)
 	}
+	if err == nil {
+		err = measureIssue18(ctx, b, rep)
+	}
 	rep.machine.endLoad = loadAvg()
 	rep.cleanup = b.stopDaemons()
 	if err != nil {
@@ -201,7 +215,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 	}
 	root, werr := os.Getwd()
 	if werr == nil {
-		werr = rep.writeMarkdownFile(opts.md, mdDoc{repro: reproCommand(root, opts.args), note: opts.note})
+		werr = rep.writeMarkdownFile(opts.md, mdDoc{repro: reproCommand(root, opts.args), note: opts.note, chart: chartPath(opts.md)})
+	}
+	if werr == nil {
+		werr = rep.writeChartFile(chartPath(opts.md))
 	}
 	return werr
 }

@@ -15,6 +15,7 @@ import (
 type mdDoc struct {
 	repro string // `go run ./bench …` as run, paths under the module root relative
 	note  string // -note: how loaded or shared the machine was, in the reader's words
+	chart string // the SVG of the charts written beside the page; "" for none
 }
 
 // writeMarkdown writes the report as a Markdown page (CommonMark with
@@ -58,6 +59,24 @@ func (r *report) writeMarkdown(w io.Writer, doc mdDoc) {
 		for _, d := range details {
 			fmt.Fprintf(w, "- %s\n", d)
 		}
+	}
+	fmt.Fprintln(w, "\n## Issue 18")
+	fmt.Fprintln(w, "\nEvery row of issue 18's table as measured in this run; \"at filing\" is the figure the issue was filed with.")
+	fmt.Fprintln(w)
+	rows18 := r.issue18()
+	cells18 := make([][]string, len(rows18))
+	for i, g := range rows18 {
+		cells18[i] = g.cells()
+		if g.verdict == goalNotMet {
+			cells18[i][4] = "**NOT met**"
+		}
+	}
+	writeMDTable(w, head18, cells18)
+	if doc.chart != "" && r.hasChart() {
+		fmt.Fprintln(w, "\n## Charts")
+		fmt.Fprintln(w, "\nWarm-edit latency per language (lsp-hook, the peer, the per-edit command) and the first edit of a session")
+		fmt.Fprintln(w, "with and without prewarm, from this run:")
+		fmt.Fprintf(w, "\n![warm-edit latency and first edits](%s)\n", filepath.Base(doc.chart))
 	}
 	fmt.Fprintln(w, "\n## Full report")
 	fmt.Fprintln(w, "\nAs `go run ./bench` prints it, section by section.")

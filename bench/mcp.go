@@ -191,6 +191,11 @@ func (s stdioRWC) Close() error { return errors.Join(s.w.Close(), s.ReadCloser.C
 // dying with the bench), in dir with env, and runs the initialize
 // handshake for dir as the workspace folder.
 func startGopls(ctx context.Context, dir string, env []string) (*goplsConn, error) {
+	return startGoplsWith(ctx, dir, env, jsonrpc2.HandlerWithError(answerGopls))
+}
+
+// startGoplsWith is startGopls with h handling what gopls sends the client.
+func startGoplsWith(ctx context.Context, dir string, env []string, h jsonrpc2.Handler) (*goplsConn, error) {
 	child := proc.Command(context.Background(), "gopls")
 	cmd := child.Cmd
 	cmd.Dir, cmd.Env = dir, env
@@ -207,7 +212,7 @@ func startGopls(ctx context.Context, dir string, env []string) (*goplsConn, erro
 	}
 	g := &goplsConn{child: child}
 	stream := jsonrpc2.NewBufferedStream(stdioRWC{io.NopCloser(bufio.NewReader(out)), in}, jsonrpc2.VSCodeObjectCodec{})
-	g.conn = jsonrpc2.NewConn(context.Background(), stream, jsonrpc2.HandlerWithError(answerGopls))
+	g.conn = jsonrpc2.NewConn(context.Background(), stream, h)
 	uri := fileURI(dir)
 	init := map[string]any{
 		"processId": os.Getpid(), "rootUri": uri,

@@ -14,8 +14,13 @@ import (
 // platform; procfacts_linux.go adds what only Linux's /proc tells.
 
 // descendants returns every live descendant of root (not root itself),
-// by pid, named by its command line, from every process's parent pid.
+// by pid, named by its command line, from every process's parent pid;
+// none for a root of 0 or 1.
 func descendants(root int) map[int]string {
+	out := make(map[int]string)
+	if root <= 1 { // pid 0 or init: every process of the machine, never a tree the bench owns
+		return out
+	}
 	children := make(map[int][]int) // parent pid → child pids
 	procs, _ := process.Processes()
 	for _, p := range procs {
@@ -23,7 +28,6 @@ func descendants(root int) map[int]string {
 			children[int(ppid)] = append(children[int(ppid)], int(p.Pid))
 		}
 	}
-	out := make(map[int]string)
 	queue := []int{root}
 	for len(queue) > 0 {
 		p := queue[0]

@@ -72,6 +72,12 @@ func (b *bench) quiet(ctx context.Context, ws *workspace) time.Duration {
 // daemonPid is the pid of ws's daemon, looked up with status once and again
 // when it is gone; 0 when no daemon runs or status fails.
 func (b *bench) daemonPid(ctx context.Context, ws *workspace) int {
+	if ws.peer {
+		if ws.pid > 1 && alive(ws.pid) {
+			return ws.pid
+		}
+		return 0
+	}
 	if !ws.daemon {
 		return 0
 	}

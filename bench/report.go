@@ -13,17 +13,22 @@ import (
 // report is everything one run measured, printed at the end as one block
 // a person can read and paste (write), or as Markdown (writeMarkdown).
 type report struct {
-	machine  machine
-	json     *jsonResult // nil when part 1 did not finish
-	goRuns   []goResult
-	langs    []langResult
-	memory   []memRow
-	diagnose diagnoseResult
-	mcp      mcpResult
-	load     *loadResult    // nil when section 7 did not run
-	prewarm  *prewarmResult // nil when section 8 did not run
-	cleanup  []string       // problems stopping the daemons
-	failure  string         // the error that ended the run early; "" when none
+	machine   machine
+	json      *jsonResult // nil when part 1 did not finish
+	goRuns    []goResult
+	langs     []langResult
+	memory    []memRow
+	diagnose  diagnoseResult
+	mcp       mcpResult
+	load      *loadResult    // nil when section 7 did not run
+	prewarm   *prewarmResult // nil when section 8 did not run
+	peer      *peerResult    // nil when section 9 did not run
+	writeEdit *writeResult   // nil when section 10 did not run
+	cfile     *langResult    // nil when section 11 did not run
+	goplsMem  *goplsMemResult
+	trees     *worktreesResult
+	cleanup   []string // problems stopping the daemons
+	failure   string   // the error that ended the run early; "" when none
 }
 
 // labelWidth is the width of the first column of the tables.
@@ -33,6 +38,7 @@ const labelWidth = 44
 func (r *report) write(w io.Writer) {
 	r.writeHeader(w)
 	writeSummary(w, r.summary())
+	writeIssue18(w, r.issue18())
 	r.writeSections(w)
 }
 
@@ -70,6 +76,7 @@ func (r *report) writeSections(w io.Writer) {
 	writeMCP(w, r.mcp)
 	writeLoad(w, r.load)
 	writePrewarm(w, r.prewarm)
+	r.writeIssue18Sections(w)
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "load at the end: %s (at the start: %s; other work on the machine inflates every row)\n", r.machine.endLoad, r.machine.load)
 	if len(r.cleanup) == 0 {

@@ -23,7 +23,8 @@ const (
 const secDiagnose section = "diagnose"
 
 // allSections are the sections in the order they run and print.
-var allSections = []section{secJSON, secGo, secLangs, secMemory, secDiagnose, secMCP, secLoad, secPrewarm}
+var allSections = []section{secJSON, secGo, secLangs, secMemory, secDiagnose, secMCP, secLoad, secPrewarm,
+	secPeer, secWrite, secCFile, secGoplsMem, secWorktrees}
 
 // setFlag is a comma-separated subset of a fixed list of names, for -only
 // and -langs (flag.Value). Empty means all.

@@ -35,6 +35,7 @@ type workspace struct {
 	graph  importGraph // where pkg sits in the module's import graph
 	daemon bool        // a hook ran here, so a daemon may be up
 	pid    int         // the daemon's pid once quiet looked it up; 0 before
+	peer   bool        // pid is the peer's daemon (section 9), not lsp-hook's: no lsp-hook status or stop here
 }
 
 // demoWorkspace copies the -demo module, or generates a small one when it
