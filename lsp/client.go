@@ -80,6 +80,7 @@ type Client struct {
 	changed   uint64               // sends when the server's view last changed: a new text, a document closed, a watched-file event
 	updating  map[string]int       // path → Updates about to sync it (the watcher leaves those alone)
 	dirs      map[string]bool      // directories a document was opened in (newDir)
+	deleted   map[string]uint64    // gone file → the store's arrival number when the server was first told (gone.go, noteDeleted)
 	watched   map[string]sentWatch // URI → the last watched-file event sent for it (baseline.go)
 	began     time.Time            // when the client was made: a directory changed later may be new to the server
 
@@ -146,7 +147,7 @@ func newClient(server config.Server, root string, log *slog.Logger) *Client {
 		server: server, root: root, log: log.With("server", server.Name, "root", root),
 		stderr: &tail{max: 8 << 10}, exited: make(chan struct{}), store: newStore(),
 		docs: make(map[string]*document), pulling: make(map[pullKey]*pullInFlight), updating: make(map[string]int),
-		dirs: make(map[string]bool), began: time.Now(), deps: NewImportIndex(server, root),
+		dirs: make(map[string]bool), deleted: make(map[string]uint64), began: time.Now(), deps: NewImportIndex(server, root),
 		watched: make(map[string]sentWatch),
 	}
 	c.life, c.stop = context.WithCancel(context.Background())

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lsp-hook/lsp-hook/diag"
 	ws "github.com/lsp-hook/lsp-hook/internal/workspace"
 )
 
@@ -57,6 +59,84 @@ func (c *Client) closeGone(paths []string) []string {
 	return closed
 }
 
+// maxDeleted bounds Client.deleted: past it, the oldest record goes.
+const maxDeleted = 256
+
+// noteDeleted records, for each of paths not recorded yet, the store's
+// arrival number now: what the server publishes after it may be its
+// answer to the deletion that is about to reach it. A hook that names the
+// file later (Manager.Gone) counts those publications as the deletion's
+// answer, whenever they came: the watcher may have passed the deletion on
+// long before the hook, and the server answered it then.
+func (c *Client) noteDeleted(paths []string) {
+	if len(paths) == 0 {
+		return
+	}
+	mark, _ := c.store.mark()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, p := range paths {
+		if _, ok := c.deleted[p]; ok {
+			continue
+		}
+		if len(c.deleted) >= maxDeleted {
+			oldest, at := "", uint64(math.MaxUint64)
+			for q, m := range c.deleted {
+				if m < at {
+					oldest, at = q, m
+				}
+			}
+			delete(c.deleted, oldest)
+		}
+		c.deleted[p] = mark
+	}
+}
+
+// forgetDeleted drops the deletion records of paths: they exist again.
+func (c *Client) forgetDeleted(paths []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, p := range paths {
+		delete(c.deleted, p)
+	}
+}
+
+// deletedMark returns the earliest arrival number noteDeleted recorded
+// for paths, and whether there was one.
+func (c *Client) deletedMark(paths []string) (uint64, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var mark uint64
+	found := false
+	for _, p := range paths {
+		if m, ok := c.deleted[p]; ok && (!found || m < mark) {
+			mark, found = m, true
+		}
+	}
+	return mark, found
+}
+
+// publishedSince returns, by path, what the server said of the files it
+// published since mark, other than skip and files gone or being pulled:
+// each file's newest answer.
+func (c *Client) publishedSince(mark uint64, skip map[string]bool) map[string][]diag.Diagnostic {
+	out := make(map[string][]diag.Diagnostic)
+	for uri, snap := range c.store.since(mark) {
+		if c.store.pulling(uri) {
+			continue
+		}
+		path, err := uriToPath(uri)
+		if err != nil || skip[path] {
+			continue
+		}
+		if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		out[path] = c.merge(path, uri, snap.lists())
+	}
+	return out
+}
+
 // forgetGone closes the open documents among paths whose file no longer
 // exists (closeGone), sends the deletion of every such path to the server
 // when one of its registered watchers wants it, as the watcher would have
@@ -66,13 +146,17 @@ func (c *Client) forgetGone(paths []string) []string {
 	if c.Err() != nil {
 		return nil
 	}
+	var gone []string
+	for _, p := range paths {
+		if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
+			gone = append(gone, p)
+		}
+	}
+	c.noteDeleted(gone)
 	closed := c.closeGone(paths)
 	watchers := c.regs.watchers()
 	var changes []fileEventWire
-	for _, p := range paths {
-		if _, err := os.Lstat(p); !errors.Is(err, os.ErrNotExist) {
-			continue
-		}
+	for _, p := range gone {
 		for _, w := range watchers {
 			if w.matches(p, FileDeleted, c.root) {
 				changes = append(changes, fileEventWire{URI: pathToURI(p), Type: FileDeleted})
@@ -293,6 +377,20 @@ func (m *Manager) recheckGone(ctx context.Context, e *entry, closed []string, se
 		o.Others[path] = ds
 	}
 	o.Files, o.OthersBefore = nil, nil
+	// The server may have answered the deletion before this re-check
+	// began (the watcher told it first): what it published since it was
+	// told is part of the answer, though the re-check's own wait saw none
+	// of it arrive.
+	if mark, ok := c.deletedMark(closed); ok {
+		skip := make(map[string]bool, len(o.Others)+len(closed))
+		for path := range o.Others {
+			skip[path] = true
+		}
+		for _, p := range closed {
+			skip[p] = true
+		}
+		maps.Copy(o.Others, c.publishedSince(mark, skip))
+	}
 	m.log.Info("re-checked after deletion", "server", c.server.Name, "root", c.root,
 		"deleted", closed, "rechecked", len(docs), "freshness", o.Freshness)
 	return o, true

@@ -334,7 +334,20 @@ func (c *Client) FilesChanged(events []FileEvent) {
 	}
 	// An open document whose file is gone is closed first: the server
 	// would otherwise keep its text as an overlay (gopls does), and the
-	// deleted file would go on defining and breaking things.
+	// deleted file would go on defining and breaking things. What the
+	// server publishes from here on may be its answer to the deletions,
+	// which a hook naming a deleted file later counts (noteDeleted).
+	var deleted, back []string
+	for _, ev := range events {
+		switch _, err := os.Lstat(ev.Path); {
+		case ev.Type == FileDeleted && errors.Is(err, os.ErrNotExist):
+			deleted = append(deleted, ev.Path)
+		case ev.Type != FileDeleted && err == nil:
+			back = append(back, ev.Path)
+		}
+	}
+	c.forgetDeleted(back)
+	c.noteDeleted(deleted)
 	c.closeGone(gone)
 	if len(changes) > 0 {
 		c.noteWatched(changes)
