@@ -147,3 +147,53 @@ func (c *Client) lists(command string) bool {
 	}
 	return slices.Contains(p.Commands, command)
 }
+
+// withContextDiagnostics returns textDocument/codeAction params (raw JSON
+// or any value that marshals to it) with context.diagnostics filled, when
+// it is absent or null, with the diagnostics the server last gave for the
+// document (pushed and pulled, data included) whose range overlaps the
+// request's (LSP 3.17 "CodeActionContext": servers offer quick fixes for
+// the diagnostics they are sent). Params it cannot read are returned as
+// they are, for the server to judge.
+func (c *Client) withContextDiagnostics(params any) any {
+	raw, err := json.Marshal(params)
+	if err != nil {
+		return params
+	}
+	var p struct {
+		TextDocument TextDocumentIdentifier     `json:"textDocument"`
+		Range        Range                      `json:"range"`
+		Context      map[string]json.RawMessage `json:"context"`
+	}
+	if json.Unmarshal(raw, &p) != nil || p.TextDocument.URI == "" {
+		return params
+	}
+	if d, ok := p.Context["diagnostics"]; ok && string(bytes.TrimSpace(d)) != "null" {
+		return params
+	}
+	mark, _ := c.store.mark()
+	lists, _ := c.store.asOf(canonicalURI(p.TextDocument.URI), mark)
+	overlapping := []Diagnostic{}
+	for _, l := range lists {
+		for _, d := range l {
+			if !before(p.Range.End, d.Range.Start) && !before(d.Range.End, p.Range.Start) {
+				overlapping = append(overlapping, d)
+			}
+		}
+	}
+	var all map[string]json.RawMessage
+	if json.Unmarshal(raw, &all) != nil {
+		return params
+	}
+	if p.Context == nil {
+		p.Context = make(map[string]json.RawMessage)
+	}
+	p.Context["diagnostics"], _ = json.Marshal(overlapping)
+	all["context"], _ = json.Marshal(p.Context)
+	return all
+}
+
+// before reports whether position a comes before b.
+func before(a, b Position) bool {
+	return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
+}

@@ -126,9 +126,14 @@ func (r *registrations) registered(method string) bool {
 // ErrNoServer when no server handles path, *UnsupportedError when none of
 // them supports method, and otherwise with the last server's error
 // (ErrUnavailable when it is not installed, ErrBroken, the server's own
-// error).
+// error). A textDocument/codeAction without context.diagnostics gets the
+// server's own current diagnostics that overlap its range
+// (withContextDiagnostics).
 func (m *Manager) Request(ctx context.Context, path, method string, params any) (Response, error) {
 	return m.requestVia(ctx, path, method, func(ctx context.Context, c *Client) (json.RawMessage, error) {
+		if method == "textDocument/codeAction" {
+			params = c.withContextDiagnostics(params)
+		}
 		var raw json.RawMessage
 		err := c.call(ctx, method, params, &raw)
 		return raw, err
