@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os/exec"
 	"path/filepath"
 	"time"
 
@@ -127,11 +128,21 @@ func (e *Engine) restore(ctx context.Context, path string, budget time.Duration)
 	return ok, notes
 }
 
-// lintedOnEdit reports whether an enabled linter runs on path's edits.
+// lintedOnEdit reports whether a linter would run on path's edits: one
+// enabled for them, whose requirements are met, not a fallback for a live
+// server, whose program is found.
 func (e *Engine) lintedOnEdit(path string) bool {
+	t := target{path: path}
 	for _, l := range e.Config.Linters {
-		if l.Enabled && l.When != config.LinterOnDiagnose && l.Serves(filepath.Ext(path)) {
-			return true
+		if !l.Enabled || l.When == config.LinterOnDiagnose || !l.Serves(filepath.Ext(path)) ||
+			l.Mode == config.LinterFallback && e.serverLive(path) || !requiresMet(l, e.linterRoot(l, t)) {
+			continue
+		}
+		argv, dir := e.expand(l, t)
+		if len(argv) > 0 {
+			if _, err := exec.LookPath(argv[0]); err == nil || e.nearestBin(argv[0], dir) != "" {
+				return true
+			}
 		}
 	}
 	return false

@@ -280,8 +280,13 @@ func (t *tools) afterWrite(ctx context.Context, paths []string) (string, error) 
 		return "", fmt.Errorf("the files are written, but checking them failed: %w", err)
 	}
 	out := res.Lint
-	if len(res.Notes) > 0 {
-		out = strings.TrimSpace(out + "\n" + strings.Join(res.Notes, "\n"))
+	for _, n := range res.Notes {
+		if gone := slices.ContainsFunc(paths, func(p string) bool {
+			_, err := os.Lstat(p)
+			return err != nil && strings.HasPrefix(n, "skipped "+p+":")
+		}); !gone { // a file the edit removed or moved away is no news
+			out = strings.TrimSpace(out + "\n" + n)
+		}
 	}
 	return out, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -184,7 +185,9 @@ func (r *renderer) calls(item callItem, calls []hierarchyCall, incoming bool) (i
 		var at []string
 		for _, fr := range c.FromRanges {
 			w, _ := r.where(item.URI, fr.Start)
-			at = append(at, w[strings.LastIndex(w[:strings.LastIndex(w, ":")], ":")+1:])
+			if lc := w[strings.LastIndex(w[:strings.LastIndex(w, ":")], ":")+1:]; !slices.Contains(at, lc) {
+				at = append(at, lc)
+			}
 		}
 		lines = append(lines, fmt.Sprintf("%s %s: %s (called at %s)", kindName(c.To.Kind), c.To.Name,
 			r.location(c.To.URI, c.To.SelectionRange.Start), strings.Join(at, ", ")))

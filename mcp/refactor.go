@@ -440,6 +440,9 @@ func (t *tools) applyAction(ctx context.Context, path string, res wire.RequestRe
 			return "", err
 		}
 	}
+	if len(o2.changed()) == 0 {
+		return s + fmt.Sprintf("\nRan the server command %s; it asked for no further edit.", a.Cmd.Command), nil
+	}
 	s2, err := t.finish(ctx, o2, fmt.Sprintf("the edits of command %s", a.Cmd.Command), true)
 	if err != nil {
 		return "", err

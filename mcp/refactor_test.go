@@ -202,8 +202,8 @@ func refactorSession(t *testing.T, files map[string]string) (string, *sdk.Client
 			t.Fatal(err)
 		}
 	}
-	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
-		t.Fatal(err)
+	if out, err := exec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
 	}
 	socket := serveDaemon(t, root)
 	srv, closeDaemon := mcp.NewServer(mcp.Options{
