@@ -201,6 +201,11 @@ func (o *overlay) diff() string {
 			left++
 			continue
 		}
+		if n > maxDiffLines { // the first file alone is over the cap: its head
+			ls := strings.SplitAfter(d, "\n")
+			d = strings.Join(ls[:maxDiffLines], "") + fmt.Sprintf("... and %d more line(s) of this file's diff\n", n-maxDiffLines)
+			n = maxDiffLines
+		}
 		lines += n
 		b.WriteString(d)
 	}

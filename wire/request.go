@@ -33,7 +33,10 @@ type RequestResult struct {
 // RequestMethods are the LSP methods `request` passes on: requests that
 // read and never change anything. The refactoring ones (rename, code
 // actions, a file rename's follow-ups) return a WorkspaceEdit that the
-// caller shows or applies itself; the server applies nothing.
+// caller shows or applies itself; the server applies nothing. A
+// textDocument/codeAction whose context has no diagnostics gets, from the
+// daemon, the server's own current diagnostics overlapping its range (with
+// their data), so the server offers their quick fixes.
 var RequestMethods = []string{
 	"textDocument/definition", "textDocument/declaration", "textDocument/typeDefinition",
 	"textDocument/implementation", "textDocument/references", "textDocument/hover",
