@@ -25,7 +25,11 @@ import (
 // files with dynamic registration and relative patterns (registrations.go,
 // watch.go); work-done progress; and every position encoding position.go
 // converts; hierarchical document symbols, which the MCP navigation tools
-// render (mcp/format.go). Pulling tsserver's diagnostics where the server passes its
+// render (mcp/format.go); rename, code actions (literals, resolved
+// lazily), call hierarchy and workspace edits with resource operations
+// for the MCP refactoring tools, which apply the edits themselves
+// (edits.go), and workspace/applyEdit, accepted only while such a tool
+// runs a command (commands.go). Pulling tsserver's diagnostics where the server passes its
 // requests through (tsserver.go) needs no capability: it is
 // workspace/executeCommand, which a client may always send. Nothing is declared that the client does not implement.
 // relatedDocumentSupport stays false: related documents in a pull answer are
@@ -38,6 +42,22 @@ var clientCapabilities = map[string]any{
 		"synchronization": map[string]any{"didSave": true},
 		// Answered for `lsp-hook mcp` (request.go passes results on raw).
 		"documentSymbol": map[string]any{"hierarchicalDocumentSymbolSupport": true},
+		// Refactoring for `lsp-hook mcp`: edits come back as
+		// WorkspaceEdits that the MCP tool shows or writes (edits.go), a
+		// command's through workspace/applyEdit while it runs
+		// (commands.go).
+		"rename": map[string]any{"prepareSupport": true},
+		"codeAction": map[string]any{
+			"codeActionLiteralSupport": map[string]any{"codeActionKind": map[string]any{"valueSet": []string{
+				"", "quickfix", "refactor", "refactor.extract", "refactor.inline", "refactor.rewrite",
+				"source", "source.organizeImports", "source.fixAll"}}},
+			"isPreferredSupport": true,
+			"dataSupport":        true,
+			"resolveSupport":     map[string]any{"properties": []string{"edit"}},
+		},
+		"callHierarchy":  map[string]any{},
+		"typeDefinition": map[string]any{"linkSupport": true},
+		"implementation": map[string]any{"linkSupport": true},
 		"publishDiagnostics": map[string]any{
 			"versionSupport":     true,
 			"relatedInformation": true,
@@ -56,6 +76,13 @@ var clientCapabilities = map[string]any{
 			"relativePatternSupport": true,
 		},
 		"diagnostics": map[string]any{"refreshSupport": true},
+		"applyEdit":   true,
+		"workspaceEdit": map[string]any{
+			"documentChanges":    true,
+			"resourceOperations": []string{"create", "rename", "delete"},
+		},
+		"fileOperations": map[string]any{"willRename": true},
+		"executeCommand": map[string]any{},
 	},
 	"window": map[string]any{
 		"workDoneProgress": true,
@@ -182,6 +209,9 @@ func (c *Client) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Reque
 	case "window/showMessageRequest":
 		return nil, nil // no action chosen: there is no user to ask
 	case "workspace/applyEdit", "window/showDocument":
+		if r, ok := c.captureApplyEdit(req.Method, params); ok { // a command run for `lsp-hook mcp` (commands.go)
+			return r, nil
+		}
 		return c.refuse(req.Method, params), nil
 	case "workspace/diagnostic/refresh":
 		// Reply at once (this runs on the read loop); pull on the side.
@@ -208,9 +238,11 @@ const ApplyEditRefusal = "lsp-hook never edits files on a server's behalf"
 // "ApplyWorkspaceEditResult"): lsp-hook only reports, the agent edits; and
 // window/showDocument gets {success: false} (LSP 3.17
 // "ShowDocumentResult"): there is no editor to show a document in, and an
-// external URI would open a browser. The client declares neither
-// workspace.applyEdit nor window.showDocument, so a server that sends them
-// anyway learns they failed rather than waiting.
+// external URI would open a browser. The client declares
+// workspace.applyEdit for the commands `lsp-hook mcp` runs, whose edits it
+// captures (commands.go); at any other time a server that sends one
+// learns it failed rather than waiting. window.showDocument is not
+// declared.
 func (c *Client) refuse(method string, params json.RawMessage) any {
 	switch method {
 	case "workspace/applyEdit":

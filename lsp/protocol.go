@@ -36,6 +36,9 @@ type Diagnostic struct {
 	// RelatedInformation points at other places that explain the problem
 	// ("other declaration of x"); LSP 3.17 "DiagnosticRelatedInformation".
 	RelatedInformation []DiagnosticRelatedInformation `json:"relatedInformation,omitempty"`
+	// Data is kept as the server sent it, to be sent back in a code
+	// action request's context (commands.go): gopls carries its fixes in it.
+	Data json.RawMessage `json:"data,omitempty"`
 }
 
 // Location is a range in a document (LSP 3.17 "Location").

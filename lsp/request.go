@@ -58,6 +58,18 @@ var capabilityFor = map[string]string{
 	"textDocument/documentSymbol": "documentSymbolProvider",
 	"workspace/symbol":            "workspaceSymbolProvider",
 	"textDocument/signatureHelp":  "signatureHelpProvider",
+	// Refactoring for `lsp-hook mcp` (edits.go, commands.go): requests
+	// that return edits and change nothing themselves. A dotted name is
+	// an option inside a capability.
+	"textDocument/prepareCallHierarchy": "callHierarchyProvider",
+	"callHierarchy/incomingCalls":       "callHierarchyProvider",
+	"callHierarchy/outgoingCalls":       "callHierarchyProvider",
+	"textDocument/rename":               "renameProvider",
+	"textDocument/prepareRename":        "renameProvider.prepareProvider",
+	"textDocument/codeAction":           "codeActionProvider",
+	"codeAction/resolve":                "codeActionProvider.resolveProvider",
+	"workspace/willRenameFiles":         "workspace.fileOperations.willRename",
+	"workspace/executeCommand":          "executeCommandProvider",
 }
 
 // Capability returns the ServerCapabilities field that announces method
@@ -77,14 +89,14 @@ func capabilitiesOf(initResult json.RawMessage) map[string]json.RawMessage {
 
 // Supports reports whether the server announced method: its capability is
 // in the initialize result and neither false nor null (a boolean or an
-// options object, LSP 3.17), or the server registered the method
-// dynamically. A method with no known capability counts as supported.
+// options object, LSP 3.17; for a dotted name, the option inside it), or
+// the server registered the method dynamically. A method with no known capability counts as supported.
 func (c *Client) Supports(method string) bool {
 	name := capabilityFor[method]
 	if name == "" {
 		return true
 	}
-	if v, ok := c.caps[name]; ok {
+	if v, ok := capabilityValue(c.caps, name); ok {
 		s := string(bytes.TrimSpace(v))
 		if s != "false" && s != "null" && s != "" {
 			return true
@@ -114,8 +126,24 @@ func (r *registrations) registered(method string) bool {
 // ErrNoServer when no server handles path, *UnsupportedError when none of
 // them supports method, and otherwise with the last server's error
 // (ErrUnavailable when it is not installed, ErrBroken, the server's own
-// error).
+// error). A textDocument/codeAction without context.diagnostics gets the
+// server's own current diagnostics that overlap its range
+// (withContextDiagnostics).
 func (m *Manager) Request(ctx context.Context, path, method string, params any) (Response, error) {
+	return m.requestVia(ctx, path, method, func(ctx context.Context, c *Client) (json.RawMessage, error) {
+		if method == "textDocument/codeAction" {
+			params = c.withContextDiagnostics(params)
+		}
+		var raw json.RawMessage
+		err := c.call(ctx, method, params, &raw)
+		return raw, err
+	})
+}
+
+// requestVia is Request with the exchange itself left to send: it is
+// called with the ready client of the first server for path that supports
+// method, the document open in it, and returns the raw result.
+func (m *Manager) requestVia(ctx context.Context, path, method string, send func(context.Context, *Client) (json.RawMessage, error)) (Response, error) {
 	servers := m.cfg.ServersForPath(path)
 	if len(servers) == 0 {
 		return Response{}, fmt.Errorf("%w: %s", ErrNoServer, path)
@@ -125,7 +153,7 @@ func (m *Manager) Request(ctx context.Context, path, method string, params any) 
 		lastErr error
 	)
 	for _, s := range servers {
-		resp, err := m.requestOne(ctx, entryKey{s.Name, FindRoot(path, s.RootMarkers, m.workspace)}, path, method, params)
+		resp, err := m.requestOne(ctx, entryKey{s.Name, FindRoot(path, s.RootMarkers, m.workspace)}, path, method, send)
 		var u *UnsupportedError
 		switch {
 		case errors.As(err, &u):
@@ -143,7 +171,7 @@ func (m *Manager) Request(ctx context.Context, path, method string, params any) 
 }
 
 // requestOne sends the request to the server of k, starting it if needed.
-func (m *Manager) requestOne(ctx context.Context, k entryKey, path, method string, params any) (Response, error) {
+func (m *Manager) requestOne(ctx context.Context, k entryKey, path, method string, send func(context.Context, *Client) (json.RawMessage, error)) (Response, error) {
 	e, _, err := m.acquire(k, []Doc{{Path: path}})
 	if err != nil {
 		return Response{}, err
@@ -167,8 +195,8 @@ func (m *Manager) requestOne(ctx context.Context, k entryKey, path, method strin
 	if err != nil {
 		return Response{}, fmt.Errorf("opening %s in %s: %w", path, k.server, err)
 	}
-	var raw json.RawMessage
-	if err := c.call(ctx, method, params, &raw); err != nil {
+	raw, err := send(ctx, c)
+	if err != nil {
 		return Response{}, fmt.Errorf("asking %s: %w", k.server, err)
 	}
 	if len(raw) == 0 {

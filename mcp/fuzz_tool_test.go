@@ -29,7 +29,8 @@ import (
 // in the encoding used.
 
 // fuzzTools are the tools a FuzzToolCall input calls, by its first byte.
-var fuzzTools = []string{ToolDefinition, ToolReferences, ToolHover, ToolDocumentSymbols, ToolWorkspaceSymbols, ToolDiagnostics}
+var fuzzTools = []string{ToolDefinition, ToolReferences, ToolHover, ToolDocumentSymbols, ToolWorkspaceSymbols, ToolDiagnostics,
+	ToolTypeDefinition, ToolImplementation, ToolIncomingCalls, ToolOutgoingCalls}
 
 // fuzzDaemon is the daemon FuzzToolCall's tools reach: it checks what it
 // is sent and answers with the input's result.

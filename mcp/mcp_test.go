@@ -241,7 +241,8 @@ func TestRefusals(t *testing.T) {
 }
 
 // TestNavigationToolsOff: navigation_tools: false leaves lsp_diagnostics
-// alone in tools/list; every tool is read-only and documents its inputs.
+// alone in tools/list; every tool documents its inputs and is read-only,
+// but lsp_rename and lsp_code_actions, which say they are destructive.
 func TestNavigationToolsOff(t *testing.T) {
 	for _, nav := range []bool{true, false} {
 		_, cs := session(t, "", nav)
@@ -252,7 +253,8 @@ func TestNavigationToolsOff(t *testing.T) {
 		var names []string
 		for _, tool := range res.Tools {
 			names = append(names, tool.Name)
-			if tool.Annotations == nil || !tool.Annotations.ReadOnlyHint || tool.Description == "" {
+			writes := tool.Name == mcp.ToolRename || tool.Name == mcp.ToolCodeActions
+			if a := tool.Annotations; a == nil || a.ReadOnlyHint == writes || writes && (a.DestructiveHint == nil || !*a.DestructiveHint) || tool.Description == "" {
 				t.Errorf("tool %s: annotations %+v, description %q", tool.Name, tool.Annotations, tool.Description)
 			}
 			props, _ := tool.InputSchema.(map[string]any)["properties"].(map[string]any)
@@ -262,7 +264,7 @@ func TestNavigationToolsOff(t *testing.T) {
 				}
 			}
 		}
-		want := 6
+		want := 13
 		if !nav {
 			want = 1
 		}

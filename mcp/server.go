@@ -1,15 +1,21 @@
 // Package mcp serves lsp-hook's navigation tools over the Model Context
 // Protocol (`lsp-hook mcp`): go to definition, find references, hover,
-// document and workspace symbols, and current diagnostics, answered by the
-// workspace daemon's warm language servers through its `request` and
+// document and workspace symbols, type definition, implementation,
+// incoming and outgoing calls, current diagnostics, and refactoring:
+// rename (and file rename), code actions, and checking an edit before it
+// is written. They are answered by the workspace daemon's warm language
+// servers through its `request`, `execute_command`, `check_edit` and
 // `notify_change`/`diagnostics` methods, so an agent's hooks and its
-// navigation share one gopls per repository.
+// navigation share one gopls per repository. Edits the servers propose
+// are previewed as unified diffs (diff.go) and written only when asked,
+// then passed to the daemon as an agent's write is (apply.go).
 //
 // Positions a model gives are a 1-based line plus a symbol substring on it
 // (position.go); answers are compact `path:line:col` lines with one line of
 // source context (format.go). The package talks to the daemon through
 // package wire only; it must not import the daemon or engine (sidecar),
-// hooks or cmd. It still uses lsp's position types and column converters.
+// hooks or cmd. It still uses lsp's position types, column converters and
+// WorkspaceEdit decoder (lsp/edits.go).
 package mcp
 
 import (
@@ -53,7 +59,9 @@ func NewServer(opts Options) (*sdk.Server, func()) {
 	t := &tools{root: opts.Root, daemon: d, encodings: make(map[string]string)}
 	instructions := "Code navigation backed by the workspace's language servers (gopls, pyright, " +
 		"typescript-language-server, …). Positions are a 1-based line plus a symbol substring on that line " +
-		"(name#2 for its second occurrence). Answers are path:line:col with the source line."
+		"(name#2 for its second occurrence). Answers are path:line:col with the source line. lsp_rename and " +
+		"lsp_code_actions show a unified diff and write only with write: true; lsp_check_edit tries an edit " +
+		"without writing it."
 	if !opts.NavigationTools {
 		instructions = "navigation_tools is false in the lsp-hook config: only lsp_diagnostics is offered."
 	}

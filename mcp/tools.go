@@ -78,8 +78,9 @@ type tools struct {
 	encodings map[string]string // file extension → position encoding its server negotiated
 }
 
-// register adds the tools to s: the navigation tools when nav is set, and
-// lsp_diagnostics always. Every tool is read-only.
+// register adds the tools to s: the navigation and refactoring tools when
+// nav is set, and lsp_diagnostics always. Every tool but lsp_rename and
+// lsp_code_actions (which write when asked) is read-only.
 func (t *tools) register(s *sdk.Server, nav bool) {
 	ro := &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(bool)}
 	if nav {
@@ -95,6 +96,9 @@ func (t *tools) register(s *sdk.Server, nav bool) {
 			Description: "Outline of a file: its types, functions, methods and fields with their positions, nested."}, t.documentSymbols)
 		sdk.AddTool(s, &sdk.Tool{Name: ToolWorkspaceSymbols, Annotations: ro,
 			Description: "Find symbols by name across the workspace, in the language of the file given."}, t.workspaceSymbols)
+	}
+	if nav {
+		t.registerRefactoring(s, ro)
 	}
 	sdk.AddTool(s, &sdk.Tool{Name: ToolDiagnostics, Annotations: ro,
 		Description: "Current errors of a file, of the files a glob matches, or of every file with diagnostics, " +
@@ -353,4 +357,37 @@ func (t *tools) expand(pattern string) ([]string, error) {
 		return nil, fmt.Errorf("glob %s matches no file", pattern)
 	}
 	return out, nil
+}
+
+// registerRefactoring adds the tools beyond the first six: type
+// definition, implementation, call hierarchy, rename, code actions and the
+// check of an edit before it is written. ro is the read-only annotation.
+func (t *tools) registerRefactoring(s *sdk.Server, ro *sdk.ToolAnnotations) {
+	writes := &sdk.ToolAnnotations{DestructiveHint: new(bool), OpenWorldHint: new(bool)}
+	*writes.DestructiveHint = true
+	sdk.AddTool(s, &sdk.Tool{Name: ToolTypeDefinition, Annotations: ro,
+		Description: "Where is the type of this symbol defined? Give the file, the 1-based line and the symbol on it; " +
+			"answers path:line:col with the source line."}, t.typeDefinition)
+	sdk.AddTool(s, &sdk.Tool{Name: ToolImplementation, Annotations: ro,
+		Description: fmt.Sprintf("Where is this interface (or abstract method) implemented, or which interfaces does "+
+			"this type implement? Answers path:line:col with the source line, the first %d, then a count.", maxReferences)}, t.implementation)
+	sdk.AddTool(s, &sdk.Tool{Name: ToolIncomingCalls, Annotations: ro,
+		Description: fmt.Sprintf("Who calls this function or method? One line per call site: path:line:col, the "+
+			"source line and the calling function; the first %d, then a count.", maxReferences)}, t.incomingCalls)
+	sdk.AddTool(s, &sdk.Tool{Name: ToolOutgoingCalls, Annotations: ro,
+		Description: "What does this function or method call? One line per callee, with where it is declared " +
+			"and where in this function it is called."}, t.outgoingCalls)
+	sdk.AddTool(s, &sdk.Tool{Name: ToolRename, Annotations: writes,
+		Description: "Rename a symbol everywhere it is used (new_name), or move a file and update what refers " +
+			"to it (new_path, where the server supports it). Shows the unified diff; writes the files only with " +
+			"write: true, then answers with the diagnostics after the rename."}, t.rename)
+	sdk.AddTool(s, &sdk.Tool{Name: ToolCodeActions, Annotations: writes,
+		Description: "List the code actions (quick fixes, refactorings, organize imports) at a position, or for " +
+			"the diagnostics of a line (give only the line); apply one with apply: its number or title. Applying " +
+			"shows the unified diff; it writes only with write: true."}, t.codeActions)
+	sdk.AddTool(s, &sdk.Tool{Name: ToolCheckEdit, Annotations: ro,
+		Description: "Check an edit before writing it: give the file and its new content, or old_string and " +
+			"new_string. The language servers check the text unsaved (nothing is written) and the answer lists " +
+			"the errors it would introduce, in this file and in the files it would break (callers of a changed " +
+			"signature), as a lint block."}, t.checkEdit)
 }

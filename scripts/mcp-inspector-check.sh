@@ -2,7 +2,7 @@
 # mcp-inspector-check.sh BIN — an external check of `lsp-hook mcp` with the
 # MCP Inspector's CLI mode (https://github.com/modelcontextprotocol/inspector):
 # it starts `BIN mcp` in a fresh git workspace, lists the tools over stdio
-# and fails unless all six navigation tools are there. Run by `make test`;
+# and fails unless all thirteen tools are there. Run by `make test`;
 # without npx it prints "skipped: npx not found" and succeeds.
 #
 # The inspector is pinned (INSPECTOR_VERSION in the environment overrides
@@ -13,7 +13,8 @@
 set -eu
 
 INSPECTOR_VERSION=${INSPECTOR_VERSION:-2.12.0}
-TOOLS="lsp_goto_definition lsp_find_references lsp_hover lsp_document_symbols lsp_workspace_symbols lsp_diagnostics"
+TOOLS="lsp_goto_definition lsp_find_references lsp_hover lsp_document_symbols lsp_workspace_symbols lsp_diagnostics
+lsp_type_definition lsp_implementation lsp_incoming_calls lsp_outgoing_calls lsp_rename lsp_code_actions lsp_check_edit"
 
 if ! command -v npx >/dev/null 2>&1; then
 	echo "skipped: npx not found"
@@ -54,4 +55,4 @@ if [ -n "$missing" ]; then
 	cat "$out" >&2
 	exit 1
 fi
-echo "mcp-inspector-check: inspector $INSPECTOR_VERSION lists all six tools ($(grep -c '"name"' "$out") names in the answer)"
+echo "mcp-inspector-check: inspector $INSPECTOR_VERSION lists all thirteen tools ($(grep -c '"name"' "$out") names in the answer)"

@@ -79,6 +79,12 @@ var methods = map[string]method{
 	wire.MethodRequest: {serve: decoded(func(s *Server, ctx context.Context, _ call, p wire.RequestParams) (any, error) {
 		return s.request(ctx, p)
 	}), cancellable: true},
+	wire.MethodExecuteCommand: {serve: decoded(func(s *Server, ctx context.Context, _ call, p wire.ExecuteCommandParams) (any, error) {
+		return s.executeCommand(ctx, p)
+	}), cancellable: true},
+	wire.MethodCheckEdit: {serve: decoded(func(s *Server, ctx context.Context, _ call, p wire.CheckEditParams) (any, error) {
+		return s.checkEdit(ctx, p)
+	}), cancellable: true},
 	wire.MethodCheck: {serve: decoded(func(s *Server, ctx context.Context, _ call, p wire.CheckParams) (any, error) {
 		return s.check(ctx, p)
 	}), cancellable: true},

@@ -52,3 +52,47 @@ func (s *Server) request(ctx context.Context, p wire.RequestParams) (wire.Reques
 	s.Log.Info("request", "method", p.Method, "path", path, "server", resp.Server)
 	return wire.RequestResult{Server: resp.Server, Root: resp.Root, Encoding: resp.Encoding, Result: resp.Result}, nil
 }
+
+// executeCommand serves MethodExecuteCommand: the file is resolved and
+// checked as request's, and the command run through the Manager, which
+// captures the edits the server asks for while it runs
+// (lsp.Manager.ExecuteCommand); they are returned, not applied.
+func (s *Server) executeCommand(ctx context.Context, p wire.ExecuteCommandParams) (wire.ExecuteCommandResult, error) {
+	if p.Command == "" {
+		return wire.ExecuteCommandResult{}, invalidParams("execute_command: command is empty")
+	}
+	path, err := workspace.Resolve(s.Engine.Root, p.Path)
+	if err == nil {
+		err = engine.CheckRegular(path)
+	}
+	if err != nil {
+		return wire.ExecuteCommandResult{}, invalidParams(fmt.Sprintf("execute_command: %s: %v", p.Path, err))
+	}
+	if s.Engine.Manager == nil {
+		return wire.ExecuteCommandResult{}, errors.New("execute_command: language servers are off (lsp: false)")
+	}
+	resp, err := s.Engine.Manager.ExecuteCommand(ctx, path, p.Command, p.Arguments)
+	var u *lsp.UnsupportedError
+	if errors.As(err, &u) {
+		data := json.RawMessage(fmt.Sprintf("%q", u.Capability))
+		return wire.ExecuteCommandResult{}, &jsonrpc2.Error{Code: wire.CodeUnsupported, Message: u.Error(), Data: &data}
+	}
+	if err != nil {
+		return wire.ExecuteCommandResult{}, fmt.Errorf("running %s for %s: %w", p.Command, workspace.Display(s.Engine.Root, path), err)
+	}
+	s.Log.Info("execute_command", "command", p.Command, "path", path, "server", resp.Server, "edits", len(resp.Edits))
+	return wire.ExecuteCommandResult{
+		RequestResult: wire.RequestResult{Server: resp.Server, Root: resp.Root, Encoding: resp.Encoding, Result: resp.Result},
+		Edits:         resp.Edits,
+	}, nil
+}
+
+// checkEdit serves MethodCheckEdit (engine.Engine.CheckEdit); a path or
+// content it refuses is an invalid-params error.
+func (s *Server) checkEdit(ctx context.Context, p wire.CheckEditParams) (wire.CheckEditResult, error) {
+	res, err := s.Engine.CheckEdit(ctx, p)
+	if err != nil {
+		return res, invalidParams(fmt.Sprintf("check_edit: %v", err))
+	}
+	return res, nil
+}

@@ -35,8 +35,8 @@ func TestRequestRefusals(t *testing.T) {
 		code   int64
 		msg    string
 	}{
-		{"method not passed on", wire.RequestParams{Path: path, Method: "textDocument/rename", Params: pos},
-			jsonrpc2.CodeInvalidParams, `method "textDocument/rename" is not passed on`},
+		{"method not passed on", wire.RequestParams{Path: path, Method: "workspace/executeCommand", Params: pos},
+			jsonrpc2.CodeInvalidParams, `method "workspace/executeCommand" is not passed on`},
 		{"outside the workspace", wire.RequestParams{Path: "/etc/passwd", Method: "textDocument/hover", Params: pos},
 			jsonrpc2.CodeInvalidParams, "outside the workspace"},
 		{"dot-dot outside", wire.RequestParams{Path: "../x.fake", Method: "textDocument/hover", Params: pos},

@@ -20,8 +20,11 @@ import (
 // 8 notify_change's skipped; version 9 changed_files' session, default_ms
 // and record_only, and its span, uncovered and notes; version 10 the
 // session methods (session_start, session_stop, session_end),
-// notify_change's session and agent, and a change's before.
-const ProtocolVersion = 10
+// notify_change's session and agent, and a change's before; version 11
+// the refactoring methods for `lsp-hook mcp` (request's call hierarchy,
+// rename, code action and willRenameFiles methods, execute_command and
+// check_edit).
+const ProtocolVersion = 11
 
 // Method names served by the daemon (DESIGN.md "Socket and wire protocol").
 const (

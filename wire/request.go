@@ -31,11 +31,19 @@ type RequestResult struct {
 }
 
 // RequestMethods are the LSP methods `request` passes on: requests that
-// read and never change anything.
+// read and never change anything. The refactoring ones (rename, code
+// actions, a file rename's follow-ups) return a WorkspaceEdit that the
+// caller shows or applies itself; the server applies nothing. A
+// textDocument/codeAction whose context has no diagnostics gets, from the
+// daemon, the server's own current diagnostics overlapping its range (with
+// their data), so the server offers their quick fixes.
 var RequestMethods = []string{
 	"textDocument/definition", "textDocument/declaration", "textDocument/typeDefinition",
 	"textDocument/implementation", "textDocument/references", "textDocument/hover",
 	"textDocument/documentSymbol", "workspace/symbol", "textDocument/signatureHelp",
+	"textDocument/prepareCallHierarchy", "callHierarchy/incomingCalls", "callHierarchy/outgoingCalls",
+	"textDocument/prepareRename", "textDocument/rename", "textDocument/codeAction", "codeAction/resolve",
+	"workspace/willRenameFiles",
 }
 
 // CodeUnsupported is the JSON-RPC error code of a request no server for the

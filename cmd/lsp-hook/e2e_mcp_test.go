@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -33,8 +34,8 @@ func TestMCPCommand(t *testing.T) {
 	}
 	defer cs.Close()
 	tools, err := cs.ListTools(ctx, nil)
-	if err != nil || len(tools.Tools) != 6 {
-		t.Fatalf("tools/list = %+v, %v; want 6 tools", tools, err)
+	if err != nil || len(tools.Tools) != 13 {
+		t.Fatalf("tools/list = %+v, %v; want 13 tools", tools, err)
 	}
 	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "lsp_goto_definition",
 		Arguments: map[string]any{"path": "main.go", "line": 10, "symbol": "Greet"}})
@@ -52,6 +53,30 @@ func TestMCPCommand(t *testing.T) {
 	}
 	if st, ok := w.status(); !ok || st.Counters["request"] != 1 {
 		t.Errorf("daemon status running %v, request count %d; want a daemon that served one request", ok, st.Counters["request"])
+	}
+	// Checking a signature change before writing it: the callers it would
+	// break are listed, and the file on disk is as it was.
+	greet := filepath.Join(w.root, "greet", "greet.go")
+	before, err := os.ReadFile(greet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "lsp_check_edit", Arguments: map[string]any{"path": "greet/greet.go",
+		"old_string": "func Greet(name string) string", "new_string": "func Greet(name string, times int) string"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text = ""
+	if len(res.Content) == 1 {
+		if tc, ok := res.Content[0].(*sdk.TextContent); ok {
+			text = tc.Text
+		}
+	}
+	if res.IsError || !strings.Contains(text, `<diagnostics file="main.go">`) || !strings.Contains(text, "not enough arguments in call to greet.Greet") {
+		t.Errorf("lsp_check_edit = %q (error %v), want main.go's broken call", text, res.IsError)
+	}
+	if after, err := os.ReadFile(greet); err != nil || string(after) != string(before) {
+		t.Errorf("lsp_check_edit changed greet/greet.go: %q, %v", after, err)
 	}
 }
 
