@@ -235,7 +235,7 @@ func TestErrorCodes(t *testing.T) {
 		code   int64
 	}{
 		{wire.MethodRequest, wire.RequestParams{Path: "a.go", Method: "textDocument/hover"}, jsonrpc2.CodeInternalError},
-		{wire.MethodRequest, wire.RequestParams{Path: "a.go", Method: "textDocument/rename"}, jsonrpc2.CodeInvalidParams},
+		{wire.MethodRequest, wire.RequestParams{Path: "a.go", Method: "workspace/executeCommand"}, jsonrpc2.CodeInvalidParams},
 		{wire.MethodCheck, wire.CheckParams{}, jsonrpc2.CodeInvalidParams},
 		{"no_such_method", nil, jsonrpc2.CodeMethodNotFound},
 	}
