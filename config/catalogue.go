@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Install methods (Install.Method).
@@ -87,20 +88,19 @@ func Suggest(got string, known []string) string { return suggest(got, known) }
 //     IgnoresUnchangedText: measured with clangd 14, a didChange whose text
 //     equals the last one gets no publishDiagnostics (the soak's forced
 //     re-checks of unchanged importers waited out 3 s in 35% of C calls);
-//     didClose then didOpen rebuilds and publishes. SignalsDone, no settle
-//     window: with clangdFileStatus on, clangd reports each file's state
-//     (clangd's LSP extensions, "textDocument/clangd.fileStatus"), and a
-//     check waits, besides a versioned publication of every changed file,
-//     for its files to go idle (lsp/filestatus.go). After a header
-//     changed, clangd may publish a .c file first from the header's stale
-//     preamble and again once the preamble is rebuilt, for the same
-//     version: that rebuild is work the file's status reports, so the
-//     wait covers it (a fixed 150 ms window did this job before the status
-//     wait, and still let 1 of 250 soak calls through). Measured over the
-//     soak with the window in place (seed 6086318533037230816, 400 calls):
-//     of 118 clangd checks, 52 saw another publication arrive inside the
-//     window once the signals said done, and none of those changed the
-//     answer.
+//     didClose then didOpen rebuilds and publishes. Settle 150 ms, its
+//     signals not enough (no SignalsDone): with clangdFileStatus on,
+//     clangd reports each file's state (clangd's LSP extensions,
+//     "textDocument/clangd.fileStatus"), and a check waits, besides a
+//     versioned publication of every changed file, for its files to go
+//     idle (lsp/filestatus.go). But after a header changed, clangd may
+//     publish a .c file first from the header's stale preamble and again
+//     once the preamble is rebuilt, for the same version, with the file
+//     idle in between. Measured over the soak: with no window after the
+//     signals (seed 3846318338036128363, 400 calls), 2 of 100 C calls that
+//     edited shapes.h answered with the first publication (nothing) while
+//     clang -fsyntax-only reported the broken callers; with 150 ms, none
+//     (the replay of that seed, and the soaks of issue 12).
 //     OpenDependents: measured with clangd 14.0.6
 //     (lsp/dependents_servers_test.go): after a header's prototype gains a
 //     parameter, the closed .c and .h files including it get no
@@ -263,7 +263,7 @@ func Catalogue() []Server {
 			Enabled:              true,
 			OpenDependents:       true,
 			IgnoresUnchangedText: true,
-			SignalsDone:          true,
+			Settle:               150 * time.Millisecond,
 			// clangd's per-file status (lsp/filestatus.go): a check waits
 			// for its files to go idle.
 			InitializationOptions: map[string]any{"clangdFileStatus": true},
