@@ -210,6 +210,13 @@ type Server struct {
 	// changed, the right ones once the preamble is rebuilt). 0: none.
 	// Catalogue only.
 	MinSettle time.Duration
+	// WantDiagnostics sends "wantDiagnostics": true with every didChange,
+	// clangd's extension of DidChangeTextDocumentParams
+	// (clangd.llvm.org/extensions, "Force diagnostics generation"): the
+	// server then checks that version at once instead of debouncing it
+	// (clangd waits the last rebuild's time, at least 50 ms, for another
+	// change before it starts). Catalogue only.
+	WantDiagnostics bool
 }
 
 // LanguageID returns the LSP language identifier for a file extension (with
