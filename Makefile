@@ -21,8 +21,12 @@ all: build
 
 # -buildvcs=auto stamps the git revision (lsp-hook version: devel+<rev>,
 # or the go command's pseudo-version) even where GOFLAGS turns it off.
+# BUILD_TAGS leaves out urfave/cli's man-page and markdown writers
+# (docs.go), which lsp-hook never calls: their markdown package's init
+# took 0.4 ms of every hook's start (issue 18, "Hook process start").
+BUILD_TAGS    := urfave_cli_no_docs
 build:
-	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/lsp-hook
+	$(GO) build -buildvcs=auto -tags $(BUILD_TAGS) -o $(BIN) ./cmd/lsp-hook
 
 # Language servers the tests run against, pinned: gopls with go install,
 # pyright, typescript and typescript-language-server with npm ci from
@@ -121,7 +125,7 @@ cross:
 	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	for p in $(CROSS_PLATFORMS); do \
 		os=$${p%/*}; arch=$${p#*/}; echo "cross $$os/$$arch"; \
-		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -o "$$tmp/bin/" ./cmd/lsp-hook; \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -tags $(BUILD_TAGS) -o "$$tmp/bin/" ./cmd/lsp-hook; \
 		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) vet ./...; \
 		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) test -c -o "$$tmp/$$os-$$arch/" ./... >/dev/null; \
 	done

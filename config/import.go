@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/lsp-hook/lsp-hook/internal/lazyre"
 	"github.com/tailscale/hujson"
 	"gopkg.in/yaml.v3"
 )
@@ -314,15 +314,15 @@ type expander struct {
 }
 
 var (
-	claudeVar   = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`)
-	opencodeVar = regexp.MustCompile(`\{(env|file):([^}]+)\}`)
+	claudeVar   = lazyre.New(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`)
+	opencodeVar = lazyre.New(`\{(env|file):([^}]+)\}`)
 )
 
 // expand returns s with its variables expanded.
 func (x *expander) expand(s string) string {
 	if x.claude {
-		return claudeVar.ReplaceAllStringFunc(s, func(m string) string {
-			g := claudeVar.FindStringSubmatch(m)
+		return claudeVar().ReplaceAllStringFunc(s, func(m string) string {
+			g := claudeVar().FindStringSubmatch(m)
 			name, hasDefault, def := g[1], g[2] != "", g[3]
 			if strings.HasPrefix(name, "CLAUDE_PLUGIN_") {
 				x.fail(fmt.Errorf("uses ${%s}, which only an installed Claude Code plugin defines", name))
@@ -338,8 +338,8 @@ func (x *expander) expand(s string) string {
 			return m
 		})
 	}
-	return opencodeVar.ReplaceAllStringFunc(s, func(m string) string {
-		g := opencodeVar.FindStringSubmatch(m)
+	return opencodeVar().ReplaceAllStringFunc(s, func(m string) string {
+		g := opencodeVar().FindStringSubmatch(m)
 		if g[1] == "env" {
 			return os.Getenv(strings.TrimSpace(g[2])) // opencode substitutes "" for an unset variable
 		}

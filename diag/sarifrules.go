@@ -2,8 +2,8 @@ package diag
 
 import (
 	"fmt"
+	"github.com/lsp-hook/lsp-hook/internal/lazyre"
 	"net/url"
-	"regexp"
 	"strings"
 )
 
@@ -28,28 +28,28 @@ import (
 //     name, which the code alone does not give).
 func ruleHelpURI(source, id string) string {
 	switch {
-	case source == "gopls" && goTypeErrorCode.MatchString(id):
+	case source == "gopls" && goTypeErrorCode().MatchString(id):
 		return "https://pkg.go.dev/golang.org/x/tools/internal/typesinternal#" + id
-	case source == "gopls" && goAnalyzerName.MatchString(id):
+	case source == "gopls" && goAnalyzerName().MatchString(id):
 		return "https://github.com/golang/tools/blob/master/gopls/doc/analyzers.md#" + id
 	case (source == "Pyright" || source == "pyright" || source == "basedpyright") && strings.HasPrefix(id, "report"):
 		return "https://microsoft.github.io/pyright/#/configuration?id=" + url.QueryEscape(id)
-	case shellcheckCode.MatchString(id):
+	case shellcheckCode().MatchString(id):
 		return "https://www.shellcheck.net/wiki/" + id
-	case source == "eslint" && eslintCoreRule.MatchString(id):
+	case source == "eslint" && eslintCoreRule().MatchString(id):
 		return "https://eslint.org/docs/latest/rules/" + id
-	case source == "ruff" && ruffCode.MatchString(id):
+	case source == "ruff" && ruffCode().MatchString(id):
 		return "https://docs.astral.sh/ruff/rules/?q=" + url.QueryEscape(id)
 	}
 	return ""
 }
 
 var (
-	goTypeErrorCode = regexp.MustCompile(`^[A-Z][A-Za-z]+$`)
-	goAnalyzerName  = regexp.MustCompile(`^[a-z][a-z0-9]+$`)
-	shellcheckCode  = regexp.MustCompile(`^SC\d{4}$`)
-	eslintCoreRule  = regexp.MustCompile(`^[a-z]+(-[a-z]+)*$`)
-	ruffCode        = regexp.MustCompile(`^[A-Z]+\d+$`)
+	goTypeErrorCode = lazyre.New(`^[A-Z][A-Za-z]+$`)
+	goAnalyzerName  = lazyre.New(`^[a-z][a-z0-9]+$`)
+	shellcheckCode  = lazyre.New(`^SC\d{4}$`)
+	eslintCoreRule  = lazyre.New(`^[a-z]+(-[a-z]+)*$`)
+	ruffCode        = lazyre.New(`^[A-Z]+\d+$`)
 )
 
 // ruleTexts returns a rule's fullDescription and help text: who reports

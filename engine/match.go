@@ -2,18 +2,18 @@ package engine
 
 import (
 	"cmp"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/internal/lazyre"
 )
 
 // This file is only_new's matching rule (see onlynew.go): which of a
 // file's current diagnostics its baseline does not account for.
 
 // positionRef matches a line:column reference inside a message.
-var positionRef = regexp.MustCompile(`\b\d+:\d+\b`)
+var positionRef = lazyre.New(`\b\d+:\d+\b`)
 
 // introduced returns the diagnostics of cur that base does not account
 // for, by the rule at the top of this file, in cur's order.
@@ -23,7 +23,7 @@ func introduced(base []baseDiag, cur []diag.Diagnostic) []diag.Diagnostic {
 		severity                    diag.Severity
 	}
 	keyOf := func(d diag.Diagnostic) key {
-		msg := positionRef.ReplaceAllString(strings.TrimSpace(d.Message), "#:#")
+		msg := positionRef().ReplaceAllString(strings.TrimSpace(d.Message), "#:#")
 		return key{d.Path, d.Source, d.Code, msg, d.Severity}
 	}
 	before := make(map[key][]baseDiag)

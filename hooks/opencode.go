@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"regexp"
 	"slices"
 
+	"github.com/lsp-hook/lsp-hook/internal/lazyre"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
 
@@ -130,14 +130,14 @@ func (OpenCode) Decode(r io.Reader) (Event, error) {
 // openCodeDiagnostics matches a file section of OpenCode's own LSP
 // diagnostics in a tool's output (packages/opencode/src/tool/edit.ts,
 // write.ts: `<diagnostics file="${filePath}">`).
-var openCodeDiagnostics = regexp.MustCompile(`<diagnostics file="([^"]+)">`)
+var openCodeDiagnostics = lazyre.New(`<diagnostics file="([^"]+)">`)
 
 // withoutReported returns changes without the files whose diagnostics the
 // tool's output already holds (OpenCode's own LSP), paths resolved
 // against cwd.
 func withoutReported(changes []wire.Change, output, cwd string) []wire.Change {
 	var reported []string
-	for _, m := range openCodeDiagnostics.FindAllStringSubmatch(output, -1) {
+	for _, m := range openCodeDiagnostics().FindAllStringSubmatch(output, -1) {
 		reported = append(reported, filepath.Clean(absUnder(cwd, m[1])))
 	}
 	if len(reported) == 0 {

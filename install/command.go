@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // ProgramName is the name lsp-hook is installed under; a hook command
@@ -55,12 +56,12 @@ func HookCommand(program, agent string) string {
 }
 
 // hookShellSafe matches words a POSIX shell takes literally.
-var hookShellSafe = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
+var hookShellSafe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`) })
 
 // hookShellQuote quotes s for a POSIX shell: as is when it is safe, else in
 // single quotes.
 func hookShellQuote(s string) string {
-	if hookShellSafe.MatchString(s) {
+	if hookShellSafe().MatchString(s) {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
@@ -117,7 +118,7 @@ func hookShellWords(s string) []string {
 }
 
 // hookEnvAssign matches a leading NAME=value word of a command line.
-var hookEnvAssign = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+var hookEnvAssign = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`) })
 
 // IsHookCommand reports whether command runs `lsp-hook hook <agent>`: after
 // any NAME=value words, a program in any directory whose base name starts
@@ -127,7 +128,7 @@ var hookEnvAssign = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
 // uninstall recognises lsp-hook's entries.
 func IsHookCommand(command, agent string) bool {
 	words := hookShellWords(command)
-	for len(words) > 0 && hookEnvAssign.MatchString(words[0]) {
+	for len(words) > 0 && hookEnvAssign().MatchString(words[0]) {
 		words = words[1:]
 	}
 	if len(words) < 3 {

@@ -147,7 +147,7 @@ func (t *Target) notes(path string) []string {
 	notes := append([]string(nil), t.Notes...)
 	if t.Agent == "codex" {
 		toml := filepath.Join(filepath.Dir(path), "config.toml")
-		if b, err := os.ReadFile(toml); err == nil && codexInlineHooks.Match(b) {
+		if b, err := os.ReadFile(toml); err == nil && codexInlineHooks().Match(b) {
 			notes = append(notes, toml+" also has [hooks] tables: Codex merges them with hooks.json and warns at start-up; keep one of the two.")
 		}
 	}

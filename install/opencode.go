@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"text/template"
 
 	"github.com/tailscale/hujson"
@@ -36,7 +37,11 @@ import (
 //go:embed opencode_plugin.js.tmpl
 var openCodePluginJS string
 
-var openCodePluginTmpl = template.Must(template.New("plugin").Parse(openCodePluginJS))
+// openCodePluginTmpl parses the plugin's template on first use, not at
+// every process start (the hook's included).
+var openCodePluginTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("plugin").Parse(openCodePluginJS))
+})
 
 // openCodeMarker is the first line of a plugin file install wrote.
 const openCodeMarker = "// lsp-hook: language-server diagnostics for OpenCode's file tools."
@@ -59,7 +64,7 @@ func openCodePlugin(command string, noShell, noSession bool) ([]byte, error) {
 	cmd, _ := json.Marshal(command)
 	list, _ := json.Marshal(tools)
 	var b bytes.Buffer
-	err := openCodePluginTmpl.Execute(&b, struct {
+	err := openCodePluginTmpl().Execute(&b, struct {
 		Marker, Command, Tools string
 		Sessions               bool
 	}{openCodeMarker, string(cmd), string(list), !noSession})

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // An Target is one agent's hook configuration file as `lsp-hook install`
@@ -251,7 +252,7 @@ func init() { targets[openCodeTarget.Agent] = openCodeTarget }
 // codexInlineHooks matches a [hooks…] or [[hooks…]] table header in a
 // Codex config.toml: the inline form of the hooks install writes to
 // hooks.json.
-var codexInlineHooks = regexp.MustCompile(`(?m)^[ \t]*\[\[?[ \t]*hooks[ \t]*[\].]`)
+var codexInlineHooks = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^[ \t]*\[\[?[ \t]*hooks[ \t]*[\].]`) })
 
 // Lookup returns the install target for an agent name ("claude-code"
 // is accepted for "claude"), or an error listing the known agents.

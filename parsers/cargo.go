@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/internal/lazyre"
 )
 
 // formatCargo is the cargo format (registry, parser.go).
@@ -75,7 +75,7 @@ type rustcExpansion struct {
 }
 
 // rustcSummary matches the span-less messages rustc ends a crate with.
-var rustcSummary = regexp.MustCompile(`^(aborting due to |\d+ warnings? emitted$|For more information about)`)
+var rustcSummary = lazyre.New(`^(aborting due to |\d+ warnings? emitted$|For more information about)`)
 
 // ParseCargo reads cargo's `--message-format=json` output (cargo check,
 // clippy, build, test --no-run): JSON lines, of which those with reason
@@ -178,7 +178,7 @@ func (rd *rustcDiagnostic) diagnostic() (diag.Diagnostic, bool, error) {
 		d.Code = rd.Code.Code
 	}
 	if len(rd.Spans) == 0 {
-		return d, !rustcSummary.MatchString(rd.Message), nil
+		return d, !rustcSummary().MatchString(rd.Message), nil
 	}
 	sp := rd.Spans[0]
 	for _, s := range rd.Spans {
@@ -207,10 +207,10 @@ func rustcOutsideWorkspace(file string) bool {
 
 // cargoSniff finds a cargo JSON message, or a rustc JSON diagnostic, at the
 // start of a line in a sample.
-var cargoSniff = regexp.MustCompile(`(?m)^\{"(?:reason":"(?:compiler-message|compiler-artifact|build-script-executed|build-finished)"|\$message_type":"diagnostic")`)
+var cargoSniff = lazyre.New(`(?m)^\{"(?:reason":"(?:compiler-message|compiler-artifact|build-script-executed|build-finished)"|\$message_type":"diagnostic")`)
 
 // detectCargo accepts a sample with a line starting {"reason":"compiler-…"
 // or the like (see cargoSniff).
 func detectCargo(sample []byte) bool {
-	return cargoSniff.Match(sample)
+	return cargoSniff().Match(sample)
 }

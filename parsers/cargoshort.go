@@ -3,10 +3,10 @@ package parsers
 import (
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/internal/lazyre"
 )
 
 // formatCargoShort is the cargo-short format (registry, parser.go).
@@ -22,17 +22,17 @@ var formatCargoShort = Format{
 // cargoShortLine matches one rustc diagnostic in short form:
 // file:line:col: level[code]: message. Groups: 1 file, 2 line, 3 column,
 // 4 level, 5 code, 6 message.
-var cargoShortLine = regexp.MustCompile(`^(.+?):(\d+):(\d+): (error|warning|note|help)(?:\[([^\]]+)\])?: (.*)$`)
+var cargoShortLine = lazyre.New(`^(.+?):(\d+):(\d+): (error|warning|note|help)(?:\[([^\]]+)\])?: (.*)$`)
 
 // cargoShortKnown matches the other lines cargo prints on stderr: progress
 // ("   Checking x v0.1.0 (…)") and its own span-less messages ("error: could
 // not compile `x`", "warning: `x` (lib) generated 2 warnings").
-var cargoShortKnown = regexp.MustCompile(`^\s+(Compiling|Checking|Finished|Fresh|Running|Blocking|Locking|Updating|Downloading|Downloaded|Adding|Documenting|Building)\b|^(error|warning)(\[[^\]]+\])?: `)
+var cargoShortKnown = lazyre.New(`^\s+(Compiling|Checking|Finished|Fresh|Running|Blocking|Locking|Updating|Downloading|Downloaded|Adding|Documenting|Building)\b|^(error|warning)(\[[^\]]+\])?: `)
 
 // cargoHumanArrow matches the " --> file:line:col" line under each
 // diagnostic of rustc's default (human) format, which the short form never
 // prints.
-var cargoHumanArrow = regexp.MustCompile(`^\s*--> .+:\d+:\d+$`)
+var cargoHumanArrow = lazyre.New(`^\s*--> .+:\d+:\d+$`)
 
 // ParseCargoShort reads what cargo (check, clippy, build) prints on stderr
 // with --message-format=short, one diagnostic per line:
@@ -56,12 +56,12 @@ var cargoHumanArrow = regexp.MustCompile(`^\s*--> .+:\d+:\d+$`)
 func ParseCargoShort(r io.Reader) ([]diag.Diagnostic, error) {
 	seen := map[diag.Diagnostic]bool{}
 	return parseToolLines(r, "cargo-short", func(line []byte) ([]diag.Diagnostic, bool, error) {
-		m := cargoShortLine.FindSubmatch(line)
+		m := cargoShortLine().FindSubmatch(line)
 		if m == nil {
-			if cargoHumanArrow.Match(line) {
+			if cargoHumanArrow().Match(line) {
 				return nil, false, fmt.Errorf("%q is rustc's human format; run cargo with --message-format=short", line)
 			}
-			return nil, cargoShortKnown.Match(line), nil
+			return nil, cargoShortKnown().Match(line), nil
 		}
 		ln, err1 := strconv.Atoi(string(m[2]))
 		col, err2 := strconv.Atoi(string(m[3]))
@@ -94,10 +94,10 @@ func ParseCargoShort(r io.Reader) ([]diag.Diagnostic, error) {
 }
 
 // cargoShortSniff finds a short-form diagnostic on a .rs file in a sample.
-var cargoShortSniff = regexp.MustCompile(`(?m)^[^\s:][^:\n]*\.rs:\d+:\d+: (?:error|warning)(?:\[[A-Za-z0-9_:]+\])?: `)
+var cargoShortSniff = lazyre.New(`(?m)^[^\s:][^:\n]*\.rs:\d+:\d+: (?:error|warning)(?:\[[A-Za-z0-9_:]+\])?: `)
 
 // detectCargoShort accepts a sample with a line like
 // "src/lib.rs:3:37: error[E0308]: …".
 func detectCargoShort(sample []byte) bool {
-	return cargoShortSniff.Match(sample)
+	return cargoShortSniff().Match(sample)
 }

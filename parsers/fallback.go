@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/internal/lazyre"
 )
 
 // FallbackName is the last-resort format auto-detection falls back to.
@@ -27,14 +27,14 @@ var formatFallback = Format{
 // no white space and ends in an extension (".go", ".test.ts"); an optional
 // drive letter ("C:\x.c") comes first. The position starts the line or
 // follows white space or an opening quote or bracket.
-var fallbackColon = regexp.MustCompile(`(?:^|[\s"'(\[<])((?:[A-Za-z]:)?[^\s:"'()\[\]<>]*\.[A-Za-z0-9]+):(\d{1,9})(?::(\d{1,9}))?`)
+var fallbackColon = lazyre.New(`(?:^|[\s"'(\[<])((?:[A-Za-z]:)?[^\s:"'()\[\]<>]*\.[A-Za-z0-9]+):(\d{1,9})(?::(\d{1,9}))?`)
 
 // fallbackParen matches "path(line,col)" (tsc, MSBuild, C#): the same path,
 // then the line and column in parentheses.
-var fallbackParen = regexp.MustCompile(`(?:^|[\s"'\[<])((?:[A-Za-z]:)?[^\s:"'()\[\]<>]*\.[A-Za-z0-9]+)\((\d{1,9}),(\d{1,9})\)`)
+var fallbackParen = lazyre.New(`(?:^|[\s"'\[<])((?:[A-Za-z]:)?[^\s:"'()\[\]<>]*\.[A-Za-z0-9]+)\((\d{1,9}),(\d{1,9})\)`)
 
 // fallbackWord finds the words that decide a line's severity.
-var fallbackWord = regexp.MustCompile(`(?i)\b(errors?|fatal|warn\w*|note|info\w*)\b`)
+var fallbackWord = lazyre.New(`(?i)\b(errors?|fatal|warn\w*|note|info\w*)\b`)
 
 // ParseFallback reads any tool's output as a last resort: every line with
 // a position, "path:line[:col]" or "path(line,col)", is a diagnostic at
@@ -72,8 +72,8 @@ func fallbackDiagnostic(line string) (diag.Diagnostic, bool) {
 	if !strings.ContainsAny(line, "0123456789") { // cheap: most lines have no position
 		return diag.Diagnostic{}, false
 	}
-	m := fallbackColon.FindStringSubmatchIndex(line)
-	if p := fallbackParen.FindStringSubmatchIndex(line); p != nil && (m == nil || p[2] < m[2]) {
+	m := fallbackColon().FindStringSubmatchIndex(line)
+	if p := fallbackParen().FindStringSubmatchIndex(line); p != nil && (m == nil || p[2] < m[2]) {
 		m = p
 	}
 	if m == nil {
@@ -97,7 +97,7 @@ func fallbackDiagnostic(line string) (diag.Diagnostic, bool) {
 
 // fallbackSeverity guesses a line's severity from its first telling word.
 func fallbackSeverity(line string) diag.Severity {
-	w := strings.ToLower(fallbackWord.FindString(line))
+	w := strings.ToLower(fallbackWord().FindString(line))
 	switch {
 	case strings.HasPrefix(w, "warn"):
 		return diag.SeverityWarning

@@ -2,11 +2,11 @@ package parsers
 
 import (
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/internal/lazyre"
 )
 
 // formatGcc is the gcc format (formats, parser.go).
@@ -32,18 +32,18 @@ var formatClang = Format{
 // diagnostic_build_prefix, clang's TextDiagnostic): path, line, optional
 // column, kind, message. The path does not start with white space, which
 // rules out source and caret lines, and has no colon but a Windows drive's.
-var gccLine = regexp.MustCompile(`^((?:[A-Za-z]:[\\/])?[^\s:][^:]*?):(\d{1,9})(?::(\d{1,9}))?: (fatal error|error|warning|note|remark): (.*)$`)
+var gccLine = lazyre.New(`^((?:[A-Za-z]:[\\/])?[^\s:][^:]*?):(\d{1,9})(?::(\d{1,9}))?: (fatal error|error|warning|note|remark): (.*)$`)
 
 // gccToolLine matches a diagnostic without a position from the compiler
 // driver or a pass ("cc1: warning: …", "clang: error: no such file or
 // directory: 'x.c'", "collect2: error: ld returned 1 exit status").
-var gccToolLine = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_+-]*): (fatal error|error|warning|note): (.*)$`)
+var gccToolLine = lazyre.New(`^([A-Za-z][A-Za-z0-9_+-]*): (fatal error|error|warning|note): (.*)$`)
 
 // gccFlag matches the option suffix of a message: a warning flag
 // ("[-Wformat=]", "[-Werror,-Wint-conversion]", "[-Werror=format=]"), a
 // remark ("[-Rpass=inline]"), or a clang-tidy check
 // ("[readability-braces-around-statements]").
-var gccFlag = regexp.MustCompile(`\s\[((?:-[WR]|[a-z][a-z0-9]*-)[^\]\s]*)\]$`)
+var gccFlag = lazyre.New(`\s\[((?:-[WR]|[a-z][a-z0-9]*-)[^\]\s]*)\]$`)
 
 // ParseGCC reads gcc's or clang's diagnostics (stderr), one per line:
 //
@@ -71,14 +71,14 @@ var gccFlag = regexp.MustCompile(`\s\[((?:-[WR]|[a-z][a-z0-9]*-)[^\]\s]*)\]$`)
 func ParseGCC(r io.Reader) ([]diag.Diagnostic, error) {
 	return parseToolLines(r, "gcc", func(line []byte) ([]diag.Diagnostic, bool, error) {
 		s := string(line)
-		if m := gccLine.FindStringSubmatch(s); m != nil {
+		if m := gccLine().FindStringSubmatch(s); m != nil {
 			ln, _ := strconv.Atoi(m[2])
 			col, _ := strconv.Atoi(m[3]) // "" when absent: 0
 			d := gccDiagnostic(m[4], m[5])
 			d.Path, d.Line, d.Column = m[1], ln, col
 			return []diag.Diagnostic{d}, true, nil
 		}
-		if m := gccToolLine.FindStringSubmatch(s); m != nil {
+		if m := gccToolLine().FindStringSubmatch(s); m != nil {
 			return []diag.Diagnostic{gccDiagnostic(m[2], m[3])}, true, nil
 		}
 		return nil, false, nil
@@ -95,7 +95,7 @@ func gccDiagnostic(kind, msg string) diag.Diagnostic {
 	case "warning":
 		d.Severity = diag.SeverityWarning
 	}
-	if m := gccFlag.FindStringSubmatchIndex(msg); m != nil {
+	if m := gccFlag().FindStringSubmatchIndex(msg); m != nil {
 		d.Message = msg[:m[0]]
 		d.Code = gccCode(msg[m[2]:m[3]])
 	}
@@ -123,9 +123,9 @@ func gccCode(opts string) string {
 }
 
 // gccSniff finds a gcc or clang diagnostic line with a position.
-var gccSniff = regexp.MustCompile(`(?m)^(?:[A-Za-z]:[\\/])?[^\s:][^:\n]*:\d+(?::\d+)?: (?:fatal error|error|warning|note|remark): `)
+var gccSniff = lazyre.New(`(?m)^(?:[A-Za-z]:[\\/])?[^\s:][^:\n]*:\d+(?::\d+)?: (?:fatal error|error|warning|note|remark): `)
 
 // detectGCC accepts a sample with a diagnostic line (see gccSniff).
 func detectGCC(sample []byte) bool {
-	return gccSniff.Match(sample)
+	return gccSniff().Match(sample)
 }

@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/internal/lazyre"
 )
 
 // formatGoBuild is the go-build format (formats, parser.go).
@@ -220,12 +220,12 @@ func goDigits(s string) (int, int) {
 // goBuildSniff finds what only go build prints: a build event line, a
 // "# pkg" header followed by a .go position line, or a .go position line
 // followed by a tab-indented continuation.
-var goBuildSniff = regexp.MustCompile(`(?m)^\{"ImportPath":"[^"]*","Action":"build-(?:output|fail)"` +
+var goBuildSniff = lazyre.New(`(?m)^\{"ImportPath":"[^"]*","Action":"build-(?:output|fail)"` +
 	`|^# \S+\r?\n[^\s:][^\n]*\.go:\d+:\d+: ` +
 	`|^[^\s:][^\n]*\.go:\d+:\d+: [^\n]*\n\t\S`)
 
 // detectGoBuild accepts a sample with a line only go build prints (see
 // goBuildSniff).
 func detectGoBuild(sample []byte) bool {
-	return goBuildSniff.Match(sample)
+	return goBuildSniff().Match(sample)
 }

@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"regexp"
 
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/internal/lazyre"
 )
 
 // formatGolangciLint is the golangci-lint format (formats, parser.go).
@@ -134,10 +134,10 @@ func (is golangciIssue) diagnostics() []diag.Diagnostic {
 
 // golangciSniff finds the start of golangci-lint's report: the Issues key
 // first, then an issue's first key or the end of an empty list.
-var golangciSniff = regexp.MustCompile(`(?m)^\{"Issues":(?:\[\{"FromLinter":|\[\]|null)`)
+var golangciSniff = lazyre.New(`(?m)^\{"Issues":(?:\[\{"FromLinter":|\[\]|null)`)
 
 // detectGolangciLint accepts a sample with the start of a report (see
 // golangciSniff).
 func detectGolangciLint(sample []byte) bool {
-	return golangciSniff.Match(jsonSample(sample))
+	return golangciSniff().Match(jsonSample(sample))
 }

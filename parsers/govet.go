@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/internal/lazyre"
 )
 
 // formatGoVet is the go-vet format (formats, parser.go).
@@ -141,7 +141,7 @@ func (b *vetBlocks) finding(path string) bool {
 
 // vetContextLine matches a context line of `go vet -c=N`: the line number,
 // a tab, and the source line.
-var vetContextLine = regexp.MustCompile(`^\d+\t`)
+var vetContextLine = lazyre.New(`^\d+\t`)
 
 // line reads one text line.
 func (v *vetOutput) line(s string) {
@@ -155,7 +155,7 @@ func (v *vetOutput) line(s string) {
 		v.ds = append(v.ds, diag.Diagnostic{Severity: diag.SeverityError, Message: msg})
 		return
 	}
-	if vetContextLine.MatchString(s) {
+	if vetContextLine().MatchString(s) {
 		v.known = true
 		return
 	}
@@ -277,7 +277,7 @@ func splitVetPosn(s string) (path string, line, col int) {
 
 // goVetSniff finds what only go vet prints: a "vet: " type error, a -json
 // object's first lines, or a -c=N context line after a finding.
-var goVetSniff = regexp.MustCompile(`(?m)^vet: [^\s:][^\n]*:\d+(?::\d+)?: ` +
+var goVetSniff = lazyre.New(`(?m)^vet: [^\s:][^\n]*:\d+(?::\d+)?: ` +
 	`|^\{\r?\n\t"[^"\n]+": \{\r?\n\t\t"\w+": [\[{]` +
 	`|^[^\s:][^\n]*\.go:\d+:\d+: [^\n]*\n\d+\t`)
 
@@ -288,7 +288,7 @@ var goVetSniff = regexp.MustCompile(`(?m)^vet: [^\s:][^\n]*:\d+(?::\d+)?: ` +
 // followed by a tab-indented one has a compile or load error's shape and
 // does not count.
 func detectGoVet(sample []byte) bool {
-	if goVetSniff.Match(sample) {
+	if goVetSniff().Match(sample) {
 		return true
 	}
 	lines := strings.Split(string(sample), "\n")

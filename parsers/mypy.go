@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/internal/lazyre"
 )
 
 // formatMypy is the mypy format (formats, parser.go).
@@ -29,10 +29,10 @@ var formatMypy = Format{
 //
 // Groups: 1 file, 2 line, 3 column, 4 end line, 5 end column, 6 severity,
 // 7 message, 8 code.
-var mypyTextLine = regexp.MustCompile(`^(.+?)(?::(\d+)(?::(\d+))?(?::(\d+):(\d+))?)?: (error|note): (.*?)(?:  \[([a-z][a-z0-9-]*)\])?$`)
+var mypyTextLine = lazyre.New(`^(.+?)(?::(\d+)(?::(\d+))?(?::(\d+):(\d+))?)?: (error|note): (.*?)(?:  \[([a-z][a-z0-9-]*)\])?$`)
 
 // mypySummary matches the lines mypy ends its text output with.
-var mypySummary = regexp.MustCompile(`^(Found \d+ errors? in \d+ files?|Success: no issues found)`)
+var mypySummary = lazyre.New(`^(Found \d+ errors? in \d+ files?|Success: no issues found)`)
 
 // mypyJSONLine is one line of `mypy --output json` (mypy ≥ 1.11,
 // mypy/error_formatter.py JSONFormatter): line 1-based (-1 when unknown),
@@ -83,7 +83,7 @@ func ParseMypy(r io.Reader) ([]diag.Diagnostic, error) {
 			}
 			return []diag.Diagnostic{d}, true, nil
 		}
-		if mypySummary.Match(line) {
+		if mypySummary().Match(line) {
 			return nil, true, nil
 		}
 		return mypyFromText(line)
@@ -93,7 +93,7 @@ func ParseMypy(r io.Reader) ([]diag.Diagnostic, error) {
 // mypyFromText converts one text line; it reports false for a line that is
 // not mypy's.
 func mypyFromText(line []byte) ([]diag.Diagnostic, bool, error) {
-	m := mypyTextLine.FindSubmatch(line)
+	m := mypyTextLine().FindSubmatch(line)
 	if m == nil {
 		return nil, false, nil
 	}
@@ -174,12 +174,12 @@ func mypyDropSyntaxColumns(d *diag.Diagnostic) {
 
 // mypySniff finds a mypy line in a sample: a JSON line as json.dumps writes
 // it, a text message ending in "  [code]", or a summary.
-var mypySniff = regexp.MustCompile(`(?m)^\{"file": .*"severity": "(?:error|note)"\}\r?$` +
+var mypySniff = lazyre.New(`(?m)^\{"file": .*"severity": "(?:error|note)"\}\r?$` +
 	`|^[^\s:][^:\n]*:\d+(?::\d+){0,3}: (?:error|note): .*  \[[a-z][a-z0-9-]*\]\r?$` +
 	`|^Found \d+ errors? in \d+ files? \(checked \d+ source files?\)` +
 	`|^Success: no issues found in \d+ source files?`)
 
 // detectMypy accepts a sample with a line only mypy prints (see mypySniff).
 func detectMypy(sample []byte) bool {
-	return mypySniff.Match(sample)
+	return mypySniff().Match(sample)
 }

@@ -3,10 +3,10 @@ package parsers
 import (
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/internal/lazyre"
 )
 
 // formatShellcheckGcc is the shellcheck-gcc format (formats, parser.go).
@@ -21,7 +21,7 @@ var formatShellcheckGcc = Format{
 
 // shellCheckGCCLine matches one line of `shellcheck -f gcc`
 // (ShellCheck/Formatter/GCC.hs): file:line:col: severity: message [SCcode].
-var shellCheckGCCLine = regexp.MustCompile(`^(.+?):(\d+):(\d+): (error|warning|note): (.*) \[(SC\d+)\]$`)
+var shellCheckGCCLine = lazyre.New(`^(.+?):(\d+):(\d+): (error|warning|note): (.*) \[(SC\d+)\]$`)
 
 // ParseShellCheckGCC reads the output of `shellcheck -f gcc`, one line per
 // comment:
@@ -38,7 +38,7 @@ var shellCheckGCCLine = regexp.MustCompile(`^(.+?):(\d+):(\d+): (error|warning|n
 // line is an error. Empty output (a clean run) is no diagnostics.
 func ParseShellCheckGCC(r io.Reader) ([]diag.Diagnostic, error) {
 	return parseToolLines(r, "shellcheck-gcc", func(line []byte) ([]diag.Diagnostic, bool, error) {
-		m := shellCheckGCCLine.FindSubmatch(line)
+		m := shellCheckGCCLine().FindSubmatch(line)
 		if m == nil {
 			return nil, false, nil
 		}
@@ -66,9 +66,9 @@ func ParseShellCheckGCC(r io.Reader) ([]diag.Diagnostic, error) {
 }
 
 // shellCheckGCCSniff finds a gcc-format comment line anywhere in a sample.
-var shellCheckGCCSniff = regexp.MustCompile(`(?m)^[^\s:][^:\n]*:\d+:\d+: (?:error|warning|note): .* \[SC\d+\]\r?$`)
+var shellCheckGCCSniff = lazyre.New(`(?m)^[^\s:][^:\n]*:\d+:\d+: (?:error|warning|note): .* \[SC\d+\]\r?$`)
 
 // detectShellCheckGCC accepts a sample with a line ending in " [SCnnnn]".
 func detectShellCheckGCC(sample []byte) bool {
-	return shellCheckGCCSniff.Match(sample)
+	return shellCheckGCCSniff().Match(sample)
 }

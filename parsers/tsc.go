@@ -3,11 +3,11 @@ package parsers
 import (
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/internal/lazyre"
 )
 
 // formatTsc is the tsc format (formats, parser.go).
@@ -23,11 +23,11 @@ var formatTsc = Format{
 // tscLine matches a diagnostic with a file (TypeScript's
 // formatDiagnostic): path(line,col): category TSnnnn: message. The path is
 // as long as it can be, so a path with parentheses still works.
-var tscLine = regexp.MustCompile(`^(.+)\((\d{1,9}),(\d{1,9})\): (error|warning|suggestion|message) TS(\d{1,9}): (.*)$`)
+var tscLine = lazyre.New(`^(.+)\((\d{1,9}),(\d{1,9})\): (error|warning|suggestion|message) TS(\d{1,9}): (.*)$`)
 
 // tscGlobalLine matches a diagnostic without a file (a config or option
 // error): category TSnnnn: message.
-var tscGlobalLine = regexp.MustCompile(`^(error|warning|suggestion|message) TS(\d{1,9}): (.*)$`)
+var tscGlobalLine = lazyre.New(`^(error|warning|suggestion|message) TS(\d{1,9}): (.*)$`)
 
 // ParseTSC reads the output of `tsc --noEmit --pretty false` (TypeScript's
 // formatDiagnostics), one diagnostic per line:
@@ -68,12 +68,12 @@ func ParseTSC(r io.Reader) ([]diag.Diagnostic, error) {
 		}
 		flush()
 		var d diag.Diagnostic
-		if m := tscLine.FindStringSubmatch(line); m != nil {
+		if m := tscLine().FindStringSubmatch(line); m != nil {
 			d = tscDiagnostic(m[4], m[5], m[6])
 			d.Path = m[1]
 			d.Line, _ = strconv.Atoi(m[2])
 			d.Column, _ = strconv.Atoi(m[3])
-		} else if m := tscGlobalLine.FindStringSubmatch(line); m != nil {
+		} else if m := tscGlobalLine().FindStringSubmatch(line); m != nil {
 			d = tscDiagnostic(m[1], m[2], m[3])
 		} else {
 			return nil
@@ -108,9 +108,9 @@ func tscDiagnostic(category, number, message string) diag.Diagnostic {
 }
 
 // tscSniff finds a tsc diagnostic line, with a file or without.
-var tscSniff = regexp.MustCompile(`(?m)^(?:[^\s(][^\n]*\(\d+,\d+\): )?(?:error|warning) TS\d+: `)
+var tscSniff = lazyre.New(`(?m)^(?:[^\s(][^\n]*\(\d+,\d+\): )?(?:error|warning) TS\d+: `)
 
 // detectTSC accepts a sample with a tsc diagnostic line (see tscSniff).
 func detectTSC(sample []byte) bool {
-	return tscSniff.Match(sample)
+	return tscSniff().Match(sample)
 }

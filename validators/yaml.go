@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/internal/lazyre"
 )
 
 // YAML validates a YAML 1.2 stream (https://yaml.org/spec/1.2.2/), every
@@ -110,22 +110,22 @@ func decodeYAML(src []byte, visit func(*yaml.Node)) (err error) {
 }
 
 // yamlLineRE matches a yaml.v3 error that names its line.
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): `)
+var yamlLineRE = lazyre.New(`^yaml: line (\d+): `)
 
 // yamlUnknownAnchorRE matches the one yaml.v3 error whose place can be found
 // from its text.
-var yamlUnknownAnchorRE = regexp.MustCompile(`^yaml: unknown anchor '(.*)' referenced$`)
+var yamlUnknownAnchorRE = lazyre.New(`^yaml: unknown anchor '(.*)' referenced$`)
 
 // yamlErrorFinding places a yaml.v3 error: at the start of the line it names,
 // else at the alias of an unknown anchor, else at the start of the file
 // (yaml.v3 leaves the line out when it is the first).
 func yamlErrorFinding(src []byte, err error) finding {
 	off := 0
-	if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
+	if m := yamlLineRE().FindStringSubmatch(err.Error()); m != nil {
 		if n, convErr := strconv.Atoi(m[1]); convErr == nil {
 			off = lineOffset(src, n)
 		}
-	} else if m := yamlUnknownAnchorRE.FindStringSubmatch(err.Error()); m != nil {
+	} else if m := yamlUnknownAnchorRE().FindStringSubmatch(err.Error()); m != nil {
 		off = max(aliasOffset(src, m[1]), 0)
 	}
 	return finding{off: off, end: -1, ref: -1, severity: diag.SeverityError, msg: yamlMessage(err)}
@@ -134,7 +134,7 @@ func yamlErrorFinding(src []byte, err error) finding {
 // yamlMessage strips yaml.v3's "yaml: " and "line N: " prefixes.
 func yamlMessage(err error) string {
 	m := err.Error()
-	if loc := yamlLineRE.FindStringIndex(m); loc != nil {
+	if loc := yamlLineRE().FindStringIndex(m); loc != nil {
 		return m[loc[1]:]
 	}
 	return strings.TrimPrefix(m, "yaml: ")

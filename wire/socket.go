@@ -37,11 +37,20 @@ func SocketPath(root string) string {
 	name := hex.EncodeToString(sum[:])[:16] + ".sock"
 	dirs := socketDirs()
 	first := filepath.Join(dirs[0], name)
-	if listening(first) {
+	// Only a socket file in another directory can change the answer: with
+	// none (the usual case) the first is the answer without a probe, which
+	// would cost the daemon an accept and every hook a connection.
+	var others []string
+	for _, d := range dirs[1:] {
+		if p := filepath.Join(d, name); exists(p) {
+			others = append(others, p)
+		}
+	}
+	if len(others) == 0 || listening(first) {
 		return first
 	}
-	for _, d := range dirs[1:] {
-		if p := filepath.Join(d, name); privdir.Check(d) == nil && listening(p) {
+	for _, p := range others {
+		if privdir.Check(filepath.Dir(p)) == nil && listening(p) {
 			return p
 		}
 	}
@@ -56,10 +65,16 @@ func SocketPath(root string) string {
 // budget too.
 func RecordsDir() string { return filepath.Join(socketDirs()[0], "daemons") }
 
+// exists reports whether something (a socket, live or stale) is at p.
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
+
 // listening reports whether something accepts a connection on the socket
 // p within 200 ms; the connection is closed at once.
 func listening(p string) bool {
-	if _, err := os.Lstat(p); err != nil {
+	if !exists(p) {
 		return false
 	}
 	nc, err := net.DialTimeout("unix", p, 200*time.Millisecond)
