@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
-
 )
 
 // report is everything one run measured, printed at the end as one block
