@@ -88,22 +88,21 @@ func Suggest(got string, known []string) string { return suggest(got, known) }
 //     IgnoresUnchangedText: measured with clangd 14, a didChange whose text
 //     equals the last one gets no publishDiagnostics (the soak's forced
 //     re-checks of unchanged importers waited out 3 s in 35% of C calls);
-//     didClose then didOpen rebuilds and publishes. SignalsDone, with a
-//     150 ms window after a header's change alone (ChangeSettle): with
-//     clangdFileStatus on, clangd reports each file's state (clangd's LSP
-//     extensions, "textDocument/clangd.fileStatus"), and a check waits,
-//     besides a versioned publication of every changed file, for its files
-//     to go idle (lsp/filestatus.go). But after a header changed, clangd
-//     may publish a .c file first from the header's stale preamble and
-//     again once the preamble is rebuilt, for the same version, with the
-//     file idle in between. Measured over the soak: with no window at all
-//     (seed 3846318338036128363, 400 calls), 2 of 100 C calls, both editing
-//     shapes.h, answered with the first publication (nothing) while clang
-//     -fsyntax-only reported the broken callers; with 150 ms after a
-//     header's change, none (two replays of that seed). Over another soak
-//     with the window after every change (seed 6086318533037230816, 400
-//     calls), 52 of 118 clangd checks saw another publication inside it,
-//     none of which changed the answer.
+//     didClose then didOpen rebuilds and publishes. Settle 150 ms, its
+//     signals not enough (no SignalsDone): with clangdFileStatus on,
+//     clangd reports each file's state (clangd's LSP extensions,
+//     "textDocument/clangd.fileStatus"), and a check waits, besides a
+//     versioned publication of every changed file, for its files to go
+//     idle (lsp/filestatus.go). But after a header changed, clangd may
+//     publish a .c file first from the header's stale preamble and again
+//     once the preamble is rebuilt, for the same version, with the file
+//     idle in between. Measured over the soak (seed 3846318338036128363,
+//     100 C calls): with no window after the signals, 2 calls editing
+//     shapes.h answered with the first publication (nothing) while clang
+//     -fsyntax-only reported the broken callers; with a 150 ms window
+//     after a header's change only (and after re-checks of its
+//     importers), still 1–2 in each of 4 replays; with 150 ms after every
+//     change, 0 in 5 replays.
 //     WantDiagnostics: clangd debounces a didChange by its last rebuild's
 //     time (at least 50 ms, at most 500: TUScheduler's DebouncePolicy)
 //     unless the change asks for diagnostics. Measured with clangd 14.0.6
@@ -297,10 +296,8 @@ func Catalogue() []Server {
 			Enabled:              true,
 			OpenDependents:       true,
 			IgnoresUnchangedText: true,
-			SignalsDone:          true,
-			ChangeSettle: map[string]time.Duration{".h": 150 * time.Millisecond, ".hh": 150 * time.Millisecond,
-				".hpp": 150 * time.Millisecond, ".hxx": 150 * time.Millisecond, ".h++": 150 * time.Millisecond},
-			WantDiagnostics: true,
+			Settle:               150 * time.Millisecond,
+			WantDiagnostics:      true,
 			// clangd's per-file status (lsp/filestatus.go): a check waits
 			// for its files to go idle.
 			InitializationOptions: map[string]any{"clangdFileStatus": true},

@@ -227,12 +227,6 @@ type Server struct {
 	// the whole window when SignalsDone, else the shortest window a check
 	// uses. 0: none. Catalogue only.
 	Settle time.Duration
-	// ChangeSettle is, by extension (".h"), a longer settle window for a
-	// check that changes such a file, when the server's signals miss
-	// work that change sets off (clangd: after a header changed, a
-	// publication from the stale preamble, then the right one, with the
-	// file idle in between). Catalogue only.
-	ChangeSettle map[string]time.Duration
 	// WantDiagnostics sends "wantDiagnostics": true with every didChange,
 	// clangd's extension of DidChangeTextDocumentParams
 	// (clangd.llvm.org/extensions, "Force diagnostics generation"): the
@@ -242,20 +236,14 @@ type Server struct {
 	WantDiagnostics bool
 }
 
-// SettleFor returns the settle window a check of s that changes the
-// files at paths uses when the caller asks for asked: s.Settle when
-// s.SignalsDone (the server says when its answer is complete), else the
-// longer of asked and s.Settle; and at least s.ChangeSettle of each
-// changed file's extension.
-func (s Server) SettleFor(asked time.Duration, paths ...string) time.Duration {
-	w := max(asked, s.Settle)
+// SettleFor returns the settle window a check of s uses when the caller
+// asks for asked: s.Settle when s.SignalsDone (the server says when its
+// answer is complete), else the longer of asked and s.Settle.
+func (s Server) SettleFor(asked time.Duration) time.Duration {
 	if s.SignalsDone {
-		w = s.Settle
+		return s.Settle
 	}
-	for _, p := range paths {
-		w = max(w, s.ChangeSettle[strings.ToLower(filepath.Ext(p))])
-	}
-	return w
+	return max(asked, s.Settle)
 }
 
 // LanguageID returns the LSP language identifier for a file extension (with

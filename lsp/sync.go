@@ -131,11 +131,7 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	}
 	defer c.markUpdating(docs, -1)
 	c.markUpdating(docs, +1)
-	paths := make([]string, len(docs))
-	for i, d := range docs {
-		paths[i] = d.Path
-	}
-	settle = c.server.SettleFor(settle, paths...)
+	settle = c.server.SettleFor(settle)
 	// Since when the server has said what was wrong everywhere: since its
 	// first whole answer, or, when it has not given one, since it
 	// answered the text before the change (showBefore).
@@ -361,13 +357,7 @@ func (c *Client) sendCount() uint64 {
 // settle), not for other documents': a preliminary round of a check (the
 // text before a change, a re-check of files in new directories).
 func (c *Client) waitSent(ctx context.Context, want map[string]int32, settle time.Duration) waited {
-	var paths []string
-	for uri := range want {
-		if p, err := uriToPath(uri); err == nil {
-			paths = append(paths, p)
-		}
-	}
-	settle = c.server.SettleFor(settle, paths...)
+	settle = c.server.SettleFor(settle)
 	since, mark := c.runsBegan(want, time.Now())
 	c.pullAfterChange(want)
 	c.tsPullAfterChange(ctx, want, false)
