@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net"
 	"net/textproto"
 	"strconv"
@@ -31,7 +32,9 @@ func TestWantDiagnostics(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ours, theirs := net.Pipe()
 			defer theirs.Close()
-			c := newClient(config.Server{Name: "s", WantDiagnostics: tt.want}, t.TempDir(), testLogger(t))
+			// A discard logger: the pipe closing when the subtest ends makes the
+			// client log its end after the subtest is over.
+			c := newClient(config.Server{Name: "s", WantDiagnostics: tt.want}, t.TempDir(), slog.New(slog.DiscardHandler))
 			c.connect(ours)
 			defer c.conn.Close()
 			got := make(chan map[string]json.RawMessage, 1)
