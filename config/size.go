@@ -3,10 +3,10 @@ package config
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"strings"
 
 	"github.com/dustin/go-humanize"
+	"github.com/lsp-hook/lsp-hook/internal/lazyre"
 	"gopkg.in/yaml.v3"
 )
 
@@ -23,7 +23,7 @@ const DefaultMemoryBudgetShare = 0.25
 // sizeSyntax is what ParseSize accepts before handing the unit to
 // go-humanize: ASCII digits, an optional fraction, optional spaces and
 // letters (go-humanize takes any Unicode digit and counts them as bytes).
-var sizeSyntax = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?\s*[A-Za-z]*$`)
+var sizeSyntax = lazyre.New(`^[0-9]+(\.[0-9]+)?\s*[A-Za-z]*$`)
 
 // ParseSize parses a size of memory into bytes: a number (a fraction
 // allowed) and a unit, IEC (KiB, MiB, GiB, TiB: powers of 1024; Ki, Mi,
@@ -34,7 +34,7 @@ var sizeSyntax = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?\s*[A-Za-z]*$`)
 // math.MaxInt64 bytes.
 func ParseSize(s string) (int64, error) {
 	t := strings.TrimSpace(s)
-	if !sizeSyntax.MatchString(t) {
+	if !sizeSyntax().MatchString(t) {
 		return 0, fmt.Errorf("%q is not a size: want a number and a unit such as 2GiB, 596MiB, 1.5GB or 0", s)
 	}
 	n, err := humanize.ParseBytes(t)

@@ -177,36 +177,22 @@ func viaDaemon(ctx context.Context, root, socket string, q request, source strin
 	if p.BudgetMS <= 0 {
 		return wire.Result{}, started, nil, fmt.Errorf("budget spent before asking the daemon")
 	}
-	marked := markChain(ctx, c, q, opts.Log)
 	var res wire.Result
-	err = c.Call(ctx, wire.MethodNotifyChange, p, &res)
-	<-marked
-	if err != nil {
+	if err := c.Call(ctx, wire.MethodNotifyChange, p, &res); err != nil {
 		return wire.Result{}, started, nil, fmt.Errorf("notify_change: %w", err)
 	}
-	return res, started, changes, nil
-}
-
-// markChain tells the daemon, beside the notify_change on the same
-// connection rather than after it (one round trip less per hook), that the
-// session's next shell hook looks back to this one (a shell hook's
-// changed_files already marked it); the channel closes when the daemon
-// answered. A mark taken before the check ends only widens the next shell
-// hook's span: it vouches for fewer changes, never more.
-func markChain(ctx context.Context, c *wire.Client, q request, log *slog.Logger) <-chan struct{} {
-	done := make(chan struct{})
-	if q.shell || q.chain == "" {
-		close(done)
-		return done
-	}
-	go func() {
-		defer close(done)
+	if !q.shell && q.chain != "" {
+		// The session's next shell hook looks back to this one (a shell
+		// hook's changed_files already marked it). After the check, not
+		// beside it: the check may start the watcher, and a mark taken
+		// before that leaves the next shell hook a span the watcher
+		// cannot vouch for (TestAgentClaudeBashLateHook).
 		mark := wire.ChangedFilesParams{Session: q.chain, RecordOnly: true}
 		if err := c.Call(ctx, wire.MethodChangedFiles, mark, &wire.ChangedFilesResult{}); err != nil {
-			log.Warn("recording the session's hook for its next shell hook", "err", err)
+			opts.Log.Warn("recording the session's hook for its next shell hook", "err", err)
 		}
-	}()
-	return done
+	}
+	return res, started, changes, nil
 }
 
 // Local checks without a daemon, in-process: the hook's fallback when no

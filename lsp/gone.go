@@ -309,7 +309,10 @@ func (c *Client) goneHere(abs []string) []string {
 }
 
 // goneKeys returns, sorted, the (server, root) pairs that serve a file of
-// abs that is gone, other than those in handled.
+// abs that is gone, other than those in handled, whose server this daemon
+// has run (ranBefore): a file never checked that no server knows of says
+// nothing of a deletion (a hook naming a path that never existed starts
+// nothing).
 func (m *Manager) goneKeys(abs []string, handled map[entryKey]bool) []entryKey {
 	seen := make(map[entryKey]bool)
 	var keys []entryKey
@@ -319,7 +322,7 @@ func (m *Manager) goneKeys(abs []string, handled map[entryKey]bool) []entryKey {
 		}
 		for _, s := range m.cfg.ServersForPath(p) {
 			k := entryKey{s.Name, FindRoot(p, s.RootMarkers, m.workspace)}
-			if !handled[k] && !seen[k] {
+			if !handled[k] && !seen[k] && m.ranBefore(k) {
 				seen[k] = true
 				keys = append(keys, k)
 			}
@@ -329,6 +332,23 @@ func (m *Manager) goneKeys(abs []string, handled map[entryKey]bool) []entryKey {
 		return strings.Compare(a.server+"\x00"+a.root, b.server+"\x00"+b.root)
 	})
 	return keys
+}
+
+// ranBefore reports whether k's server was started in this daemon and
+// found: it is starting, running, crashed or in its back-off.
+func (m *Manager) ranBefore(k entryKey) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e, ok := m.entries[k]
+	if !ok {
+		return false
+	}
+	select {
+	case <-e.ready:
+		return !e.missing
+	default:
+		return true
+	}
 }
 
 // goneVia starts k's server, or waits for its start, and has it re-check
