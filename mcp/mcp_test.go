@@ -68,7 +68,14 @@ func session(t *testing.T, lang string, nav bool) (string, *sdk.ClientSession) {
 	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	socket := serveDaemon(t, root)
+	return root, connect(t, root, serveDaemon(t, root), nav)
+}
+
+// connect serves an MCP server for root over the daemon at socket
+// (navigation tools on when nav is set) and returns a client session
+// connected to it in memory, all closed when the test ends.
+func connect(t *testing.T, root, socket string, nav bool) *sdk.ClientSession {
+	t.Helper()
 	srv, closeDaemon := mcp.NewServer(mcp.Options{
 		Root: root, Version: "test", NavigationTools: nav,
 		Connect: func(ctx context.Context) (mcp.Daemon, error) {
@@ -92,7 +99,7 @@ func session(t *testing.T, lang string, nav bool) (string, *sdk.ClientSession) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cs.Close() })
-	return root, cs
+	return cs
 }
 
 // serveDaemon runs a daemon with the default config for root on a short

@@ -206,30 +206,7 @@ func refactorSession(t *testing.T, files map[string]string) (string, *sdk.Client
 		t.Fatalf("git init: %v\n%s", err, out)
 	}
 	socket := serveDaemon(t, root)
-	srv, closeDaemon := mcp.NewServer(mcp.Options{
-		Root: root, Version: "test", NavigationTools: true,
-		Connect: func(ctx context.Context) (mcp.Daemon, error) {
-			c, err := wire.Dial(ctx, socket, "test")
-			if err != nil {
-				return nil, err
-			}
-			return c, nil
-		},
-	})
-	t.Cleanup(closeDaemon)
-	ctx := context.Background()
-	ct, st := sdk.NewInMemoryTransports()
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "v0"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return root, cs, socket
+	return root, connect(t, root, socket, true), socket
 }
 
 // goSyncFiles is golang.org/x/sync from the module cache (downloaded when
