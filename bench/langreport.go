@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lsp-hook/lsp-hook/lsp"
 )
 
 // writeLangs prints part 3: one table per language, then a summary.
@@ -56,9 +55,9 @@ func writeLang(w io.Writer, n string, l langResult) {
 		fmt.Fprintln(w, "     settle included: the daemon logs no server_ms, so \"server\" is the \"server checked\" record's")
 		fmt.Fprintln(w, "     elapsed_ms, settle window and all, and (a) is the daemon's time beyond it")
 	} else if l.spec.settle > 0 {
-		fmt.Fprintf(w, "     (b): the settle window for an edit shown errors-only, lsp.EditSettle, %s\n", fmtDur(lsp.EditSettle))
+		fmt.Fprintf(w, "     (b): the settle window for an edit shown errors-only (config.Server.SettleFor), %s\n", fmtDur(l.spec.settle))
 	} else {
-		fmt.Fprintf(w, "     (b): no settle window: %s's diagnostics are pulled from tsserver, complete as they come\n", l.spec.server)
+		fmt.Fprintf(w, "     (b): no settle window: %s says when its answer is complete (config.Server.SignalsDone)\n", l.spec.server)
 	}
 	answerLine(w, l.lint)
 }

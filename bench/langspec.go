@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/lsp-hook/lsp-hook/config"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,9 +24,10 @@ type langSpec struct {
 	target string // edited file, slash-separated, relative to the project
 	server string // catalogue name of the server that checks target
 	// settle is the settle window the daemon waits after the server's
-	// answer for an Edit shown errors-only (engine.Engine.Check): EditSettle,
-	// or none while typescript-language-server's diagnostics are pulled from
-	// tsserver, whose answers come complete (lsp.Client.Update).
+	// signals for an Edit shown errors-only (engine.Engine.Check asks for
+	// lsp.EditSettle; config.Server.SettleFor gives the server's own:
+	// none for a server whose signals say when its answer is complete,
+	// clangd's 150 ms), from the catalogue (settleOf).
 	settle time.Duration
 	tools  []string
 	// decl is the line edit i appends: a type error when broken, its fix
@@ -51,7 +53,7 @@ func colonMarker(target string, line int) string {
 // where an int or number is declared, or a void value returned as an int.
 var langSpecs = []langSpec{
 	{
-		key: "go", name: "Go", dir: "go", target: "main.go", server: "gopls", settle: lsp.EditSettle,
+		key: "go", name: "Go", dir: "go", target: "main.go", server: "gopls", settle: settleOf("gopls"),
 		tools: []string{"gopls version", "go version"},
 		decl:  goDecl,
 		baseline: func(dir, target string) ([]string, string, error) {
@@ -60,7 +62,7 @@ var langSpecs = []langSpec{
 		marker: colonMarker,
 	},
 	{
-		key: "py", name: "Python", dir: "py", target: "main.py", server: "pyright", settle: lsp.EditSettle,
+		key: "py", name: "Python", dir: "py", target: "main.py", server: "pyright", settle: settleOf("pyright"),
 		tools: []string{"pyright --version"},
 		decl: func(i int, broken bool) string {
 			return fmt.Sprintf("lsp_hook_bench: int = %s", value(i, broken, `"%d"`))
@@ -85,7 +87,7 @@ var langSpecs = []langSpec{
 		},
 	},
 	{
-		key: "c", name: "C", dir: "c", target: "main.c", server: "clangd", settle: lsp.EditSettle,
+		key: "c", name: "C", dir: "c", target: "main.c", server: "clangd", settle: settleOf("clangd"),
 		tools: []string{"clangd --version"},
 		decl: func(i int, broken bool) string {
 			return fmt.Sprintf("int lsp_hook_bench(void) { return %s; }", value(i, broken, `greet("%d")`))
@@ -152,4 +154,15 @@ func (b *bench) toolVersions(ctx context.Context, l langSpec) string {
 		parts = append(parts, v)
 	}
 	return strings.Join(parts, " · ")
+}
+
+// settleOf is the settle window of the catalogue's server name for an
+// Edit shown errors-only (config.Server.SettleFor of lsp.EditSettle).
+func settleOf(name string) time.Duration {
+	for _, s := range config.Catalogue() {
+		if s.Name == name {
+			return s.SettleFor(lsp.EditSettle)
+		}
+	}
+	return lsp.EditSettle
 }
