@@ -103,16 +103,13 @@ func Suggest(got string, known []string) string { return suggest(got, known) }
 //     after a header's change only (and after re-checks of its
 //     importers), still 1–2 in each of 4 replays; with 150 ms after every
 //     change, 0 in 5 replays.
-//     WantDiagnostics: clangd debounces a didChange by its last rebuild's
-//     time (at least 50 ms, at most 500: TUScheduler's DebouncePolicy)
-//     unless the change asks for diagnostics. Measured with clangd 14.0.6
-//     on zlib's examples/gzlog.c and Go's src/regexp/testdata/testregex.c,
-//     didChange to publishDiagnostics of that version, p50 of 15–21 edits
-//     each adding an undeclared identifier: 73 ms → 21–35 ms and
-//     134 ms → 45–60 ms, against clang -fsyntax-only's 40–43 ms on the
-//     same files. --pch-storage=memory and -j changed nothing beyond the
-//     noise; --index is obsolete in clangd 14 (the main file's symbols
-//     are indexed before each publication whatever the flags).
+//     No "wantDiagnostics" on didChange (clangd's extension to skip its
+//     debounce, which waits the last rebuild's time, at least 50 ms):
+//     measured with clangd 14.0.6, it took an edit of gzlog.c from 73 ms
+//     to 21–35 ms, but under the soak it wedged clangd: after a header's
+//     re-sync every later check of the run timed out, clangd idle with 366
+//     threads (seed 240710156372349752), and C-only replays with it had
+//     8–15 timeout notes in 100 calls against 3 without.
 //     OpenDependents: measured with clangd 14.0.6
 //     (lsp/dependents_servers_test.go): after a header's prototype gains a
 //     parameter, the closed .c and .h files including it get no
@@ -297,7 +294,6 @@ func Catalogue() []Server {
 			OpenDependents:       true,
 			IgnoresUnchangedText: true,
 			Settle:               150 * time.Millisecond,
-			WantDiagnostics:      true,
 			// clangd's per-file status (lsp/filestatus.go): a check waits
 			// for its files to go idle.
 			InitializationOptions: map[string]any{"clangdFileStatus": true},

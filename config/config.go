@@ -227,13 +227,6 @@ type Server struct {
 	// the whole window when SignalsDone, else the shortest window a check
 	// uses. 0: none. Catalogue only.
 	Settle time.Duration
-	// WantDiagnostics sends "wantDiagnostics": true with every didChange,
-	// clangd's extension of DidChangeTextDocumentParams
-	// (clangd.llvm.org/extensions, "Force diagnostics generation"): the
-	// server then checks that version at once instead of debouncing it
-	// (clangd waits the last rebuild's time, at least 50 ms, for another
-	// change before it starts). Catalogue only.
-	WantDiagnostics bool
 }
 
 // SettleFor returns the settle window a check of s uses when the caller

@@ -402,10 +402,6 @@ func (c *Client) notify(method string, params any) error {
 	if err := c.Err(); err != nil {
 		return err
 	}
-	if p, ok := params.(didChangeParams); ok && c.server.WantDiagnostics {
-		p.WantDiagnostics = true // set here, for every didChange the client sends
-		params = p
-	}
 	if err := c.conn.Notify(context.Background(), method, params); err != nil {
 		if errors.Is(err, jsonrpc2.ErrClosed) && c.exited != nil {
 			// The server died: its exit status, due in a moment, says

@@ -150,9 +150,6 @@ type fullChange struct {
 type didChangeParams struct {
 	TextDocument   VersionedTextDocumentIdentifier `json:"textDocument"`
 	ContentChanges []fullChange                    `json:"contentChanges"`
-	// WantDiagnostics is clangd's extension: true asks for this version's
-	// diagnostics without its debounce (config.Server.WantDiagnostics).
-	WantDiagnostics bool `json:"wantDiagnostics,omitempty"`
 }
 
 type didSaveParams struct {
