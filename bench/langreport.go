@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-
 )
 
 // writeLangs prints part 3: one table per language, then a summary.
