@@ -356,25 +356,13 @@ func (m *Manager) ranBefore(k entryKey) bool {
 // A server that cannot start (in its crash back-off, given up, missing,
 // failing to start within ctx) answers with its error and no freshness.
 func (m *Manager) goneVia(ctx context.Context, k entryKey, abs []string, settle time.Duration) Outcome {
-	fail := func(err error) Outcome {
-		m.log.Info("not re-checked after deletion", "server", k.server, "root", k.root, "err", err)
-		return Outcome{Server: k.server, Root: k.root, Freshness: None, Err: err}
-	}
-	e, _, err := m.acquire(k, nil)
-	if err != nil {
-		return fail(err)
+	e, _, failed := m.started(ctx, k, nil)
+	if e == nil {
+		m.log.Info("not re-checked after deletion", "server", k.server, "root", k.root, "err", failed.Err)
+		return failed
 	}
 	defer m.release(e)
-	select {
-	case <-e.ready:
-	case <-ctx.Done():
-		return Outcome{Server: k.server, Root: k.root, Freshness: Timeout, Err: ErrStarting}
-	}
-	if e.err != nil {
-		return fail(m.crashErr(e, e.err))
-	}
-	closed := e.client.goneHere(abs)
-	if o, ok := m.recheckGone(ctx, e, closed, settle); ok {
+	if o, ok := m.recheckGone(ctx, e, e.client.goneHere(abs), settle); ok {
 		return o
 	}
 	return Outcome{Server: k.server, Root: k.root, Freshness: Fresh}

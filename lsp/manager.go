@@ -254,11 +254,6 @@ func (m *Manager) check(ctx context.Context, docs []Doc, settle time.Duration, w
 // timeouts, or under ctx alone when withinCtx is set.
 func (m *Manager) checkOne(ctx context.Context, k entryKey, docs []Doc, settle time.Duration, withinCtx bool) Outcome {
 	begin := time.Now()
-	e, startedNow, err := m.acquire(k, docs)
-	if err != nil {
-		return Outcome{Server: k.server, Root: k.root, Freshness: None, Err: err}
-	}
-	defer m.release(e)
 	firstTouch, warm := m.cfg.LSP.FirstTouchTimeout, m.cfg.LSP.Timeout
 	if t := m.cfg.LSP.Servers[k.server].FirstTouchTimeout; t > 0 {
 		firstTouch = t
@@ -268,17 +263,15 @@ func (m *Manager) checkOne(ctx context.Context, k entryKey, docs []Doc, settle t
 	}
 	ftctx, cancel := context.WithTimeout(ctx, firstTouch)
 	defer cancel()
-	select {
-	case <-e.ready:
-	case <-ftctx.Done():
-		m.log.Info("server checked", "server", k.server, "root", k.root, "freshness", Timeout,
-			"files", len(docs), "elapsed_ms", time.Since(begin).Milliseconds(), "err", ErrStarting)
-		return Outcome{Server: k.server, Root: k.root, Freshness: Timeout,
-			Err: fmt.Errorf("%w after %v", ErrStarting, time.Since(begin).Round(time.Millisecond))}
+	e, startedNow, failed := m.started(ftctx, k, docs)
+	if e == nil {
+		if failed.Freshness == Timeout {
+			m.log.Info("server checked", "server", k.server, "root", k.root, "freshness", Timeout,
+				"files", len(docs), "elapsed_ms", time.Since(begin).Milliseconds(), "err", ErrStarting)
+		}
+		return failed
 	}
-	if e.err != nil {
-		return Outcome{Server: k.server, Root: k.root, Freshness: None, Err: m.crashErr(e, e.err)}
-	}
+	defer m.release(e)
 	c := e.client
 	if c.reloadDue() {
 		m.log.Info("restarting server: a root marker changed since it could not load the workspace", "server", k.server, "root", k.root, "load_error", c.loadFailure())
@@ -326,6 +319,32 @@ func (m *Manager) noteAnswer(e *entry, o Outcome, took time.Duration) {
 		e.unanswered = fmt.Sprintf("no answer to a change within %v (at %s)",
 			took.Round(100*time.Millisecond), time.Now().Format(time.TimeOnly))
 	}
+}
+
+// started acquires k's entry (docs touched now) and waits within ctx for
+// its server's start to end. It returns the entry, in use until the
+// caller releases it, and whether this call began the start; or, with a
+// nil entry, the Outcome that says why there is no running server: the
+// crash back-off or a start that failed (None, the crash error), or a
+// start still running when ctx ended (Timeout, ErrStarting).
+func (m *Manager) started(ctx context.Context, k entryKey, docs []Doc) (*entry, bool, Outcome) {
+	begin := time.Now()
+	e, startedNow, err := m.acquire(k, docs)
+	if err != nil {
+		return nil, false, Outcome{Server: k.server, Root: k.root, Freshness: None, Err: err}
+	}
+	select {
+	case <-e.ready:
+	case <-ctx.Done():
+		m.release(e)
+		return nil, false, Outcome{Server: k.server, Root: k.root, Freshness: Timeout,
+			Err: fmt.Errorf("%w after %v", ErrStarting, time.Since(begin).Round(time.Millisecond))}
+	}
+	if e.err != nil {
+		m.release(e)
+		return nil, false, Outcome{Server: k.server, Root: k.root, Freshness: None, Err: m.crashErr(e, e.err)}
+	}
+	return e, startedNow, Outcome{}
 }
 
 // background runs f on a goroutine Shutdown waits for, unless Shutdown has
