@@ -56,7 +56,7 @@ func writeLang(w io.Writer, n string, l langResult) {
 	} else if l.spec.settle > 0 {
 		fmt.Fprintf(w, "     (b): the settle window for an edit shown errors-only (config.Server.SettleFor), %s\n", fmtDur(l.spec.settle))
 	} else {
-		fmt.Fprintf(w, "     (b): no settle window: %s says when its answer is complete (config.Server.SignalsDone)\n", l.spec.server)
+		fmt.Fprintf(w, "     (b): no settle window: %s says when its answer is complete (config.Server.DoneSignal)\n", l.spec.server)
 	}
 	answerLine(w, l.lint)
 }

@@ -161,7 +161,7 @@ func (b *bench) toolVersions(ctx context.Context, l langSpec) string {
 func settleOf(name string) time.Duration {
 	for _, s := range config.Catalogue() {
 		if s.Name == name {
-			return s.SettleFor(lsp.EditSettle)
+			return s.SettleFor(lsp.EditSettle, true) // a catalogue server, its signal in use
 		}
 	}
 	return lsp.EditSettle

@@ -89,7 +89,7 @@ func Suggest(got string, known []string) string { return suggest(got, known) }
 //     equals the last one gets no publishDiagnostics (the soak's forced
 //     re-checks of unchanged importers waited out 3 s in 35% of C calls);
 //     didClose then didOpen rebuilds and publishes. Settle 150 ms, its
-//     signals not enough (no SignalsDone): with clangdFileStatus on,
+//     signals not enough (no DoneSignal): with clangdFileStatus on,
 //     clangd reports each file's state (clangd's LSP extensions,
 //     "textDocument/clangd.fileStatus"), and a check waits, besides a
 //     versioned publication of every changed file, for its files to go
@@ -142,7 +142,7 @@ func Suggest(got string, known []string) string { return suggest(got, known) }
 //     ends, up to ~50 ms later on a loaded 2-core machine, or never for
 //     that version when a newer change's pass answers first (1-3% of
 //     changes in bursts of edits to the files of one package).
-//     SignalsDone, no settle window: once those passes have ended and each
+//     DoneSignal progress, no settle window: once those passes have ended and each
 //     changed file has its versioned publication, the answer is whole;
 //     with diagnosticsDelay 0s the pass that ends includes the dependent
 //     packages. Measured over the soak with the old windows in place (seed
@@ -194,7 +194,7 @@ func Suggest(got string, known []string) string { return suggest(got, known) }
 //     pull for it is answered {"kind":"full","items":[]}, so pulling is no
 //     way around opening it; opened, it gets the "Argument missing for
 //     parameter" error `pyright --outputjson` reports, at the same place.
-//     SignalsDone, no settle window: lsp-hook declares pull diagnostics,
+//     DoneSignal pull, no settle window: lsp-hook declares pull diagnostics,
 //     so a changed file's answer is the report its pull returns, whole,
 //     and a check also waits for the pulls of the other open files that
 //     the change re-runs (interFileDependencies; lsp/pull.go). Measured
@@ -269,8 +269,13 @@ func Suggest(got string, known []string) string { return suggest(got, known) }
 //     tsserver pull in use, lsp-hook already asks for a changed file's
 //     importers (tsserver's fileReferences), open or not; opened, they get
 //     the errors `tsc --noEmit` reports (lsp/dependents_servers_test.go).
-//     SignalsDone, no settle window: tsserver's answer to each request
+//     DoneSignal tsserver, no settle window: tsserver's answer to each request
 //     lsp-hook passes through is complete as it comes.
+//
+// A DoneSignal holds only while the client has it in use
+// (lsp.Client.signalling): with the tsserver pass-through turned off, a
+// pyright that offers no pull, or a gopls that reports no progress, the
+// pushes are all there is and a check waits the window it asks for.
 //
 // Installs of these five: gopls v0.23.0 with go install (the Makefile's
 // pin; v0.24.0's go.mod asks for Go 1.27); pyright 1.1.414, and
@@ -310,7 +315,7 @@ func Catalogue() []Server {
 			LoadErrorMessages:     []string{"Error loading workspace folders"}, // gopls server/general.go, addFolders
 			RecheckNewDirs:        true,
 			Enabled:               true,
-			SignalsDone:           true,
+			DoneSignal:            SignalProgress,
 			Env:                   map[string]string{"GO_TELEMETRY_CHILD": "2"}, // no telemetry child process: see above
 			InitializationOptions: map[string]any{"diagnosticsDelay": "0s", "verboseWorkDoneProgress": true},
 			Settings:              map[string]any{"gopls": map[string]any{"diagnosticsDelay": "0s", "verboseWorkDoneProgress": true}},
@@ -324,7 +329,7 @@ func Catalogue() []Server {
 			RootMarkers:    []string{"pyrightconfig.json", "pyproject.toml", "setup.py", "setup.cfg", "requirements.txt"},
 			Enabled:        true,
 			OpenDependents: true,
-			SignalsDone:    true,
+			DoneSignal:     SignalPull,
 			Settings: map[string]any{
 				"python": map[string]any{"analysis": map[string]any{"diagnosticMode": "openFilesOnly"}},
 			},
@@ -350,7 +355,7 @@ func Catalogue() []Server {
 			RootMarkers:    []string{"tsconfig.json", "jsconfig.json", "package.json"},
 			Enabled:        true,
 			OpenDependents: true,
-			SignalsDone:    true,
+			DoneSignal:     SignalTsserver,
 			InitializationOptions: map[string]any{
 				"disableAutomaticTypingAcquisition": true,
 				"tsserver":                          map[string]any{"useSyntaxServer": "never", "useClientFileWatcher": true},

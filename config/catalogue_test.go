@@ -514,39 +514,43 @@ func TestMarkersPartition(t *testing.T) {
 // editSettleForTest is lsp.EditSettle (config must not import lsp).
 const editSettleForTest = 15 * time.Millisecond
 
-// TestSettleFor: a server that says when its answer is complete gets its
-// own window whatever the check asks; one that does not gets the check's
-// window, its own as the floor.
+// TestSettleFor: a server whose signal of a complete answer is in use
+// gets its own window whatever the check asks; one without a signal, or
+// whose signal is not in use, gets the check's window, its own as the
+// floor.
 func TestSettleFor(t *testing.T) {
 	ms := time.Millisecond
 	tests := []struct {
-		name   string
-		server Server
-		asked  time.Duration
-		want   time.Duration
+		name       string
+		server     Server
+		asked      time.Duration
+		signalling bool
+		want       time.Duration
 	}{
-		{"signals, no window, a write asks 150 ms", Server{SignalsDone: true}, 150 * ms, 0},
-		{"signals, no window, an edit asks 15 ms", Server{SignalsDone: true}, 15 * ms, 0},
-		{"signals, a window of its own", Server{SignalsDone: true, Settle: 5 * ms}, 150 * ms, 5 * ms},
-		{"no signals: the check's window", Server{}, 150 * ms, 150 * ms},
-		{"no signals: its floor over an edit's window", Server{Settle: 100 * ms}, 15 * ms, 100 * ms},
+		{"signals, no window, a write asks 150 ms", Server{DoneSignal: SignalPull}, 150 * ms, true, 0},
+		{"signals, no window, an edit asks 15 ms", Server{DoneSignal: SignalProgress}, 15 * ms, true, 0},
+		{"signals, a window of its own", Server{DoneSignal: SignalTsserver, Settle: 5 * ms}, 150 * ms, true, 5 * ms},
+		{"signal not in use: the check's window", Server{DoneSignal: SignalTsserver}, 150 * ms, false, 150 * ms},
+		{"signal not in use: its floor over an edit's window", Server{DoneSignal: SignalPull, Settle: 100 * ms}, 15 * ms, false, 100 * ms},
+		{"no signals: the check's window", Server{}, 150 * ms, true, 150 * ms},
+		{"no signals: its floor over an edit's window", Server{Settle: 100 * ms}, 15 * ms, false, 100 * ms},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := tt.server.SettleFor(tt.asked); got != tt.want {
-				t.Errorf("SettleFor(%v) = %v, want %v", tt.asked, got, tt.want)
+			if got := tt.server.SettleFor(tt.asked, tt.signalling); got != tt.want {
+				t.Errorf("SettleFor(%v, %v) = %v, want %v", tt.asked, tt.signalling, got, tt.want)
 			}
 		})
 	}
 	for _, s := range Catalogue() {
 		switch s.Name {
 		case "gopls", "pyright", "typescript-language-server":
-			if !s.SignalsDone || s.Settle != 0 {
-				t.Errorf("catalogue %s: SignalsDone %v, Settle %v; want its signals and no window (the catalogue's evidence)", s.Name, s.SignalsDone, s.Settle)
+			if s.DoneSignal == SignalNone || s.Settle != 0 {
+				t.Errorf("catalogue %s: DoneSignal %q, Settle %v; want its signal and no window (the catalogue's evidence)", s.Name, s.DoneSignal, s.Settle)
 			}
 		case "clangd": // a stale preamble's publication comes with the file idle
-			if s.SignalsDone || s.SettleFor(editSettleForTest) < 150*time.Millisecond {
-				t.Errorf("catalogue clangd: SignalsDone %v, Settle %v; want a 150 ms window at least (the catalogue's evidence)", s.SignalsDone, s.Settle)
+			if s.DoneSignal != SignalNone || s.SettleFor(editSettleForTest, true) < 150*time.Millisecond {
+				t.Errorf("catalogue clangd: DoneSignal %q, Settle %v; want a 150 ms window at least (the catalogue's evidence)", s.DoneSignal, s.Settle)
 			}
 		}
 	}

@@ -210,30 +210,56 @@ type Server struct {
 	// document (a re-checked importer, a file whose header changed) closes
 	// and opens it again instead (lsp.Doc.Recheck). Catalogue only.
 	IgnoresUnchangedText bool
-	// SignalsDone says the server tells when its answer to a change is
-	// complete — work-done progress that ends once its diagnostics are
-	// published (gopls), the answer to a diagnostic pull (pyright),
-	// clangd's per-file status going idle, tsserver's answers to the
-	// requests lsp-hook passes through — so a check of it waits for
-	// those signals and then Settle, not for a fixed window (SettleFor).
-	// Each catalogue entry that sets it says which signal and what was
-	// measured. A server without it (one the catalogue does not describe)
-	// gets the window the check asks for: lsp.DefaultSettle for a write,
-	// lsp.EditSettle for an edit. Catalogue only.
-	SignalsDone bool
+	// DoneSignal names how the server tells that its answer to a change
+	// is complete, so a check of it waits for that signal and then Settle,
+	// not for a fixed window (SettleFor): work-done progress that ends
+	// once its diagnostics are published (gopls), the answer to a
+	// diagnostic pull (pyright), tsserver's answers to the requests
+	// lsp-hook passes through (typescript-language-server). Each catalogue
+	// entry that sets it says what was measured. "" (a server the
+	// catalogue does not describe, or clangd, whose per-file status goes
+	// idle before a stale preamble's publication) gets the window the
+	// check asks for: lsp.DefaultSettle for a write, lsp.EditSettle for an
+	// edit. Catalogue only.
+	DoneSignal DoneSignal
 	// Settle is how long a check of this server keeps collecting after
 	// every changed document has a fresh answer and its signals say its
 	// work is done, in case something more arrives (a wave restarts it):
-	// the whole window when SignalsDone, else the shortest window a check
-	// uses. 0: none. Catalogue only.
+	// the whole window while its DoneSignal is in use, else the shortest
+	// window a check uses. 0: none. Catalogue only.
 	Settle time.Duration
 }
 
+// DoneSignal is how a server tells that its answer to a change is
+// complete (Server.DoneSignal).
+type DoneSignal string
+
+// The signals a server can give that its answer to a change is complete.
+const (
+	// SignalNone: the server gives none the catalogue trusts; its checks
+	// wait a settle window.
+	SignalNone DoneSignal = ""
+	// SignalProgress: work-done progress ($/progress, LSP 3.17 "Work Done
+	// Progress") that begins with the change and ends once the
+	// diagnostics it set off are published (gopls with its
+	// verboseWorkDoneProgress option).
+	SignalProgress DoneSignal = "progress"
+	// SignalPull: the answer to a textDocument/diagnostic pull (LSP 3.17
+	// "Document Diagnostics"), complete by definition (pyright).
+	SignalPull DoneSignal = "pull"
+	// SignalTsserver: tsserver's answers to the semanticDiagnosticsSync
+	// and syntacticDiagnosticsSync requests lsp-hook passes through
+	// typescript-language-server's _typescript.tsserverRequest command.
+	SignalTsserver DoneSignal = "tsserver"
+)
+
 // SettleFor returns the settle window a check of s uses when the caller
-// asks for asked: s.Settle when s.SignalsDone (the server says when its
-// answer is complete), else the longer of asked and s.Settle.
-func (s Server) SettleFor(asked time.Duration) time.Duration {
-	if s.SignalsDone {
+// asks for asked and signalling says whether the client has s's
+// DoneSignal in use (a server version may offer no pull, and the tsserver
+// pass-through can turn out not to work): s.Settle when it has, else the
+// longer of asked and s.Settle, as for a server without a signal.
+func (s Server) SettleFor(asked time.Duration, signalling bool) time.Duration {
+	if s.DoneSignal != SignalNone && signalling {
 		return s.Settle
 	}
 	return max(asked, s.Settle)

@@ -306,9 +306,10 @@ func lookupSection(settings map[string]any, section string) any {
 // they began, so a check can wait for work a change set off (rust-analyzer's
 // cargo check after didSave) instead of answering before it ends.
 type progress struct {
-	mu      sync.Mutex // guards active and changed
+	mu      sync.Mutex // guards active, changed and begun
 	active  map[string]progressItem
 	changed chan struct{} // closed and replaced on every begin and end
+	begun   bool          // some work has begun since the server started
 }
 
 type progressItem struct {
@@ -337,6 +338,7 @@ func (p *progress) update(params json.RawMessage) {
 	switch m.Value.Kind {
 	case "begin":
 		p.active[string(m.Token)] = progressItem{title: m.Value.Title, message: m.Value.Message, begun: time.Now()}
+		p.begun = true
 	case "end":
 		delete(p.active, string(m.Token))
 	case "report":
@@ -352,6 +354,14 @@ func (p *progress) update(params json.RawMessage) {
 		close(p.changed)
 		p.changed = nil
 	}
+}
+
+// reported reports whether the server has begun any work-done progress
+// since it started.
+func (p *progress) reported() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.begun
 }
 
 // pendingSince returns the titles of work begun at or after t and not yet

@@ -150,6 +150,29 @@ func newChecker(t *testing.T, c serverCase) *checker {
 	return &checker{t: t, m: m, c: c, dir: dir}
 }
 
+// signalInUse fails the test unless the running server's DoneSignal, if
+// the catalogue gives it one, is in use: else its checks wait a settle
+// window the catalogue's evidence says they do not need.
+func (k *checker) signalInUse() {
+	k.t.Helper()
+	k.m.mu.Lock()
+	var clients []*Client
+	for key, e := range k.m.entries {
+		if c := e.readyClient(); c != nil && key.root != "" {
+			clients = append(clients, c)
+		}
+	}
+	k.m.mu.Unlock()
+	if len(clients) == 0 {
+		k.t.Fatal("no running server after the first check")
+	}
+	for _, c := range clients {
+		if c.server.DoneSignal != config.SignalNone && !c.signalling() {
+			k.t.Errorf("%s: its signal %q is not in use", c.server.Name, c.server.DoneSignal)
+		}
+	}
+}
+
 // path returns the absolute path of a slash-separated project file.
 func (k *checker) path(rel string) string { return filepath.Join(k.dir, filepath.FromSlash(rel)) }
 
@@ -303,6 +326,7 @@ func TestServers(t *testing.T) {
 
 			// The first touch starts the server and opens the caller.
 			k.edit("breaking edit", c.text(t, shipped, c.badCall, 0), c.tooMany)
+			k.signalInUse()
 			k.edit("fixing edit", shipped)
 			k.alternate(shipped)
 			// The last alternation left a clean text with padding: going

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lsp-hook/lsp-hook/config"
 	"github.com/lsp-hook/lsp-hook/diag"
 	ws "github.com/lsp-hook/lsp-hook/internal/workspace"
 )
@@ -40,7 +41,7 @@ const DefaultSettle = 150 * time.Millisecond
 
 // EditSettle is the settle window for an edit (not a write, with errors
 // as the threshold: only the changed files' errors matter), from a server
-// without SignalsDone. It is no part of what makes an answer fresh: the
+// without a DoneSignal in use. It is no part of what makes an answer fresh: the
 // wait before it already lasts until every changed file has a fresh
 // answer and the work the change set off that the server reports has
 // ended (waitFresh). 15 ms still catches a second publication sent right
@@ -131,7 +132,7 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	}
 	defer c.markUpdating(docs, -1)
 	c.markUpdating(docs, +1)
-	settle = c.server.SettleFor(settle)
+	settle = c.settleFor(settle)
 	// Since when the server has said what was wrong everywhere: since its
 	// first whole answer, or, when it has not given one, since it
 	// answered the text before the change (showBefore).
@@ -186,9 +187,6 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	// (pyright) are waited for, within ctx, as tsPullAfterChange's are; on
 	// a loaded machine they can take longer than the settle window.
 	waitPulls := !c.ts.inUse()
-	if c.ts.inUse() {
-		settle = 0
-	}
 	sends := c.sendCount()
 	w := c.waitFresh(ctx, since, mark, want, settle, others, waitPulls)
 	whole := c.sendCount() == sends
@@ -352,12 +350,39 @@ func (c *Client) sendCount() uint64 {
 	return c.sends
 }
 
+// settleFor is the settle window of a check of this client that asked
+// for asked: the server's own (config.Server.SettleFor) while the signal
+// its DoneSignal names is in use here, else asked, as for a server without
+// a signal.
+func (c *Client) settleFor(asked time.Duration) time.Duration {
+	return c.server.SettleFor(asked, c.signalling())
+}
+
+// signalling reports whether the signal the server's DoneSignal names is
+// in use by this client. Its pushes are all there is when it is not: a
+// pyright that declares no pull, the tsserver pass-through turned off
+// after it failed (tsTurnOff) or never offered, a gopls that has reported
+// no work-done progress since it started. Then its first publication of a
+// change may be one of several (tsserver's syntactic diagnostics before
+// its semantic ones), and only a window catches the rest.
+func (c *Client) signalling() bool {
+	switch c.server.DoneSignal {
+	case config.SignalPull:
+		return len(c.regs.pulls()) > 0
+	case config.SignalTsserver:
+		return c.ts.inUse()
+	case config.SignalProgress:
+		return c.progress.reported()
+	}
+	return false
+}
+
 // waitSent starts the pulls of the documents just sent (want: URI →
 // version) and waits, within ctx, for the answers to them (waitFresh, with
 // settle), not for other documents': a preliminary round of a check (the
 // text before a change, a re-check of files in new directories).
 func (c *Client) waitSent(ctx context.Context, want map[string]int32, settle time.Duration) waited {
-	settle = c.server.SettleFor(settle)
+	settle = c.settleFor(settle)
 	since, mark := c.runsBegan(want, time.Now())
 	c.pullAfterChange(want)
 	c.tsPullAfterChange(ctx, want, false)
