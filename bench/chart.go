@@ -113,8 +113,10 @@ func (r *report) chartData() chartData {
 		return d
 	}
 	names := []string{"warm edit, p50", "first edit, no prewarm"}
-	for _, delay := range prewarmDelays {
-		names = append(names, fmt.Sprintf("first edit %s after SessionStart", fmtSecs(delay)))
+	for _, pc := range prewarmCases {
+		for _, delay := range prewarmDelays {
+			names = append(names, fmt.Sprintf("first edit %s after SessionStart, %s, p50", fmtSecs(delay), pc.label))
+		}
 	}
 	d.first = make([]barSeries, len(names))
 	for i, n := range names {
@@ -123,8 +125,10 @@ func (r *report) chartData() chartData {
 	for _, l := range r.prewarm.langs {
 		d.firstLangs = append(d.firstLangs, l.spec.name)
 		vals := []float64{msOf(l.warm.s.median()), msOf(l.cold.wall)}
-		for _, f := range l.after {
-			vals = append(vals, msOf(f.wall))
+		for _, byDelay := range l.after {
+			for _, fs := range byDelay {
+				vals = append(vals, msOf(fs.wall()))
+			}
 		}
 		for i := range d.first {
 			v := 0.0

@@ -60,7 +60,10 @@ func chartReport() *report {
 		}},
 		prewarm: &prewarmResult{langs: []prewarmLang{
 			{spec: goSpec, warm: row{s: d(40)}, cold: firstEdit{wall: 1500 * time.Millisecond},
-				after: []firstEdit{{wall: 300 * time.Millisecond}, {wall: 50 * time.Millisecond}}},
+				after: [][]firstEdits{
+					{{{wall: 300 * time.Millisecond}}, {{wall: 50 * time.Millisecond}, {wall: 60 * time.Millisecond}, {wall: 40 * time.Millisecond}}},
+					{{{wall: 320 * time.Millisecond}}, {{wall: 90 * time.Millisecond}}},
+				}},
 		}},
 	}
 }
@@ -75,7 +78,7 @@ func TestWriteChart(t *testing.T) {
 		wantErr bool
 	}{
 		{"both charts", chartReport(), []string{"lsp-hook hook", peerName + " hook", "per-edit command", "Go", "TypeScript",
-			"first edit, no prewarm", "first edit 10 s after SessionStart", "warm edit, p50"}, false},
+			"first edit, no prewarm", "first edit 10 s after SessionStart, edited file last touched", "another file last touched", "warm edit, p50"}, false},
 		{"warm only", func() *report { r := chartReport(); r.prewarm = nil; return r }(), []string{"lsp-hook hook", "TypeScript"}, false},
 		{"prewarm only", &report{prewarm: chartReport().prewarm}, []string{"first edit 2 s after SessionStart", "Go"}, false},
 		{"nothing", &report{}, nil, true},

@@ -22,6 +22,10 @@ type langSpec struct {
 	name   string // as shown in the report
 	dir    string // project, relative to -langs-dir
 	target string // edited file, slash-separated, relative to the project
+	// other is a file of the project the edits do not go to, in another
+	// package, module or translation unit than target (section 8's file
+	// the user touched last, in its second case), slash-separated.
+	other string
 	server string // catalogue name of the server that checks target
 	// settle is the settle window the daemon waits after the server's
 	// signals for an Edit shown errors-only (engine.Engine.Check asks for
@@ -53,7 +57,7 @@ func colonMarker(target string, line int) string {
 // where an int or number is declared, or a void value returned as an int.
 var langSpecs = []langSpec{
 	{
-		key: "go", name: "Go", dir: "go", target: "main.go", server: "gopls", settle: settleOf("gopls"),
+		key: "go", name: "Go", dir: "go", target: "main.go", other: "greet/greet.go", server: "gopls", settle: settleOf("gopls"),
 		tools: []string{"gopls version", "go version"},
 		decl:  goDecl,
 		baseline: func(dir, target string) ([]string, string, error) {
@@ -62,7 +66,7 @@ var langSpecs = []langSpec{
 		marker: colonMarker,
 	},
 	{
-		key: "py", name: "Python", dir: "py", target: "main.py", server: "pyright", settle: settleOf("pyright"),
+		key: "py", name: "Python", dir: "py", target: "main.py", other: "greet.py", server: "pyright", settle: settleOf("pyright"),
 		tools: []string{"pyright --version"},
 		decl: func(i int, broken bool) string {
 			return fmt.Sprintf("lsp_hook_bench: int = %s", value(i, broken, `"%d"`))
@@ -74,7 +78,7 @@ var langSpecs = []langSpec{
 	},
 	{
 		// settle 0: its diagnostics are pulled from tsserver, complete as they come.
-		key: "ts", name: "TypeScript", dir: "ts", target: "src/main.ts", server: "typescript-language-server",
+		key: "ts", name: "TypeScript", dir: "ts", target: "src/main.ts", other: "src/greet.ts", server: "typescript-language-server",
 		tools: []string{"typescript-language-server --version", "tsc --version"},
 		decl: func(i int, broken bool) string {
 			return fmt.Sprintf("export const lspHookBench: number = %s;", value(i, broken, `"%d"`))
@@ -87,7 +91,7 @@ var langSpecs = []langSpec{
 		},
 	},
 	{
-		key: "c", name: "C", dir: "c", target: "main.c", server: "clangd", settle: settleOf("clangd"),
+		key: "c", name: "C", dir: "c", target: "main.c", other: "greet.c", server: "clangd", settle: settleOf("clangd"),
 		tools: []string{"clangd --version"},
 		decl: func(i int, broken bool) string {
 			return fmt.Sprintf("int lsp_hook_bench(void) { return %s; }", value(i, broken, `greet("%d")`))

@@ -155,6 +155,13 @@ func TestPrewarm(t *testing.T) {
 	if opened := traceLines(t, trace, "textDocument/didOpen"); len(opened) != 1 || !strings.Contains(opened[0], "a.fake") {
 		t.Errorf("Prewarm opened %q, want a.fake alone", opened)
 	}
+	// Then its change path: warmUpRechecks didChanges of the same text.
+	if !eventually(5*time.Second, func() bool { return len(traceLines(t, trace, "textDocument/didChange")) >= warmUpRechecks }) {
+		t.Fatalf("Prewarm re-checked %q, want %d didChanges of a.fake", traceLines(t, trace, "textDocument/didChange"), warmUpRechecks)
+	}
+	if changed := traceLines(t, trace, "textDocument/didChange"); len(changed) != warmUpRechecks || !strings.Contains(changed[0], "a.fake") {
+		t.Errorf("Prewarm re-checked %q, want %d didChanges of a.fake", changed, warmUpRechecks)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if out := m.Check(ctx, []Doc{{Path: b}}, DefaultSettle); len(out) != 1 || out[0].Freshness != Fresh || len(out[0].Files[b]) != 1 {
