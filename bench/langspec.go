@@ -25,7 +25,7 @@ type langSpec struct {
 	// other is a file of the project the edits do not go to, in another
 	// package, module or translation unit than target (section 8's file
 	// the user touched last, in its second case), slash-separated.
-	other string
+	other  string
 	server string // catalogue name of the server that checks target
 	// settle is the settle window the daemon waits after the server's
 	// signals for an Edit shown errors-only (engine.Engine.Check asks for
