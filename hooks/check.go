@@ -177,20 +177,16 @@ func viaDaemon(ctx context.Context, root, socket string, q request, source strin
 	if p.BudgetMS <= 0 {
 		return wire.Result{}, started, nil, fmt.Errorf("budget spent before asking the daemon")
 	}
+	if !q.shell {
+		// The session's next shell hook looks back to this one (a shell
+		// hook's changed_files already marked it); the daemon marks it
+		// once the check is over (NotifyChangeParams.Chain;
+		// TestAgentClaudeBashLateHook).
+		p.Chain = q.chain
+	}
 	var res wire.Result
 	if err := c.Call(ctx, wire.MethodNotifyChange, p, &res); err != nil {
 		return wire.Result{}, started, nil, fmt.Errorf("notify_change: %w", err)
-	}
-	if !q.shell && q.chain != "" {
-		// The session's next shell hook looks back to this one (a shell
-		// hook's changed_files already marked it). After the check, not
-		// beside it: the check may start the watcher, and a mark taken
-		// before that leaves the next shell hook a span the watcher
-		// cannot vouch for (TestAgentClaudeBashLateHook).
-		mark := wire.ChangedFilesParams{Session: q.chain, RecordOnly: true}
-		if err := c.Call(ctx, wire.MethodChangedFiles, mark, &wire.ChangedFilesResult{}); err != nil {
-			opts.Log.Warn("recording the session's hook for its next shell hook", "err", err)
-		}
 	}
 	return res, started, changes, nil
 }

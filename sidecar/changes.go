@@ -49,6 +49,17 @@ func spanStart(prev time.Time, examined bool, since time.Time, def time.Duration
 	return now.Add(-def), wire.SpanDefault
 }
 
+// markChain remembers a file tool's hook of chain as answered now, for
+// the chain's next shell hook (changed_files' record_only,
+// notify_change's chain), and starts the watcher, so that the next shell
+// hook finds it running.
+func (s *Server) markChain(chain string) {
+	s.hooks.mark(chain, time.Now(), false)
+	if m := s.Engine.Manager; m != nil {
+		m.StartWatching()
+	}
+}
+
 // changedFiles serves changed_files: it takes the span from the session's
 // previous hook and p (spanStart), answers from the language-server
 // manager's watcher when it covers the span, else by modification time,
@@ -62,10 +73,7 @@ func (s *Server) changedFiles(ctx context.Context, p wire.ChangedFilesParams) (w
 	now := time.Now()
 	m := s.Engine.Manager
 	if p.RecordOnly {
-		s.hooks.mark(p.Session, now, false)
-		if m != nil {
-			m.StartWatching() // so that the session's next shell hook finds it running
-		}
+		s.markChain(p.Session)
 		return wire.ChangedFilesResult{Paths: []string{}}, nil
 	}
 	prev, examined := s.hooks.last(p.Session, now)

@@ -94,16 +94,24 @@ func TestServerChangedFiles(t *testing.T) {
 
 // TestServerChangedFilesSession: a session's shell hook looks back to the
 // session's previous hook, however late it asks: a hook of the session
-// (record_only), then a command that changes c.go, creates and deletes
-// gone.go, then a question whose own since_ms starts after all that. The
-// watcher answers with c.go alone; the next question of the session starts
-// where this one asked. Another session, never seen, gets the default span
-// and its note.
+// (changed_files' record_only, or notify_change's chain), then a command
+// that changes c.go, creates and deletes gone.go, then a question whose
+// own since_ms starts after all that. The watcher answers with c.go alone;
+// the next question of the session starts where this one asked. Another
+// session, never seen, gets the default span and its note.
 func TestServerChangedFilesSession(t *testing.T) {
+	for _, way := range []string{"record_only", "chain"} {
+		t.Run(way, func(t *testing.T) { testChangedFilesSession(t, way) })
+	}
+}
+
+// testChangedFilesSession is TestServerChangedFilesSession with the
+// session's file-tool hook marked the way way says.
+func testChangedFilesSession(t *testing.T, way string) {
 	testdir.GitEnv(t)
 	root, _ := filepath.EvalSymlinks(testdaemon.ShortDir(t))
 	testdir.Git(t, root, "init", "-q")
-	testdir.WriteTree(t, root, map[string]string{"a.go": "package a"})
+	testdir.WriteTree(t, root, map[string]string{"a.go": "package a", "m.json": "{}"})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	cfg := config.Default()
@@ -120,9 +128,22 @@ func TestServerChangedFilesSession(t *testing.T) {
 	}
 	call(wire.ChangedFilesParams{SinceMS: time.Now().UnixMilli()}) // starts the watcher
 	const session = "claude/PostToolUse/s1"
-	call(wire.ChangedFilesParams{Session: session, RecordOnly: true})
-	if len(res.Paths) != 0 || res.Source != "" {
-		t.Errorf("record_only answered %+v", res)
+	switch way {
+	case "record_only":
+		call(wire.ChangedFilesParams{Session: session, RecordOnly: true})
+		if len(res.Paths) != 0 || res.Source != "" {
+			t.Errorf("record_only answered %+v", res)
+		}
+	case "chain":
+		var checked wire.Result
+		p := wire.NotifyChangeParams{Changes: []wire.Change{{Path: filepath.Join(root, "m.json")}}, BudgetMS: 5000, Chain: session}
+		if err := c.Call(ctx, wire.MethodNotifyChange, p, &checked); err != nil {
+			t.Fatal(err)
+		}
+		p.Chain = strings.Repeat("s", wire.MaxSessionLen+1)
+		if err := c.Call(ctx, wire.MethodNotifyChange, p, &checked); err == nil {
+			t.Error("notify_change accepted a chain over MaxSessionLen")
+		}
 	}
 	testdir.WriteTree(t, root, map[string]string{"c.go": "package a", "gone.go": "package a"})
 	os.Remove(filepath.Join(root, "gone.go"))

@@ -155,8 +155,14 @@ func (s *Server) notifyChange(ctx context.Context, _ call, p wire.NotifyChangePa
 	if len(p.Changes) > MaxChanges {
 		return nil, invalidParams(fmt.Sprintf("notify_change: %d changes, at most %d", len(p.Changes), MaxChanges))
 	}
+	if len(p.Chain) > wire.MaxSessionLen {
+		return nil, invalidParams(fmt.Sprintf("notify_change: chain longer than %d bytes", wire.MaxSessionLen))
+	}
 	s.touchSession(p)
 	res := s.Engine.Check(ctx, p)
+	if p.Chain != "" {
+		s.markChain(p.Chain)
+	}
 	s.Log.Info("notify_change", "source", p.Source, "changes", len(p.Changes), "files", len(res.Files),
 		"elapsed_ms", res.ElapsedMS, "notes", res.Notes)
 	return res, nil

@@ -23,8 +23,9 @@ import (
 // notify_change's session and agent, and a change's before; version 11
 // the refactoring methods for `lsp-hook mcp` (request's call hierarchy,
 // rename, code action and willRenameFiles methods, execute_command and
-// check_edit).
-const ProtocolVersion = 11
+// check_edit); version 12 notify_change's chain (the hook's mark for its
+// chain's next shell hook, which took a changed_files call of its own).
+const ProtocolVersion = 12
 
 // Method names served by the daemon (DESIGN.md "Socket and wire protocol").
 const (
@@ -109,6 +110,15 @@ type NotifyChangeParams struct {
 	// for its Stop gate. Empty: no session.
 	Session string `json:"session,omitempty"`
 	Agent   string `json:"agent,omitempty"`
+	// Chain names the hook chain of the hook that sends the change
+	// ("claude/PostToolUse/<session_id>", ChangedFilesParams.Session; at
+	// most MaxSessionLen bytes): once the check is over the daemon
+	// remembers it as the chain's latest hook, as changed_files with
+	// record_only would, so the chain's next shell hook looks back to it.
+	// After the check, not before: the check may start the watcher, and a
+	// mark taken before that would leave the next shell hook a span the
+	// watcher cannot vouch for. Empty: no chain.
+	Chain string `json:"chain,omitempty"`
 }
 
 // DiagnosticsParams asks for the current diagnostics of Paths (absolute or
