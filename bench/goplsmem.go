@@ -1,11 +1,13 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -24,19 +26,37 @@ import (
 //     section 6: gopls's defaults, nothing asked of it;
 //   - the peer's gopls, under its daemon, when the peer is installed.
 //
-// VmRSS of the gopls process alone (its telemetry child not counted).
+// VmRSS of the gopls process alone (its telemetry child not counted),
+// goplsMemRounds rounds of the three, interleaved, each on fresh copies;
+// each side's figure is its median round (by VmRSS), since one gopls's
+// RSS after the same edit varies by tens of MiB from run to run.
 
 // secGoplsMem is 12: gopls's RSS under lsp-hook, a minimal client and the peer.
 const secGoplsMem section = "goplsmem"
 
-// goplsMemResult is section 12: gopls's memory under each client; a
-// procMem with pid 0 was not measured.
+// goplsMemRounds is how many rounds of section 12 run.
+const goplsMemRounds = 3
+
+// goplsMemResult is section 12: gopls's memory under each client, the
+// median round; a procMem with pid 0 was not measured.
 type goplsMemResult struct {
-	workspace string
-	us        procMem
-	plain     procMem
-	peer      procMem
-	notes     []string // what went wrong with one side, which did not end the section
+	workspace                string
+	us                       procMem
+	plain                    procMem
+	peer                     procMem
+	usAll, plainAll, peerAll []procMem // every round's, per side
+	notes                    []string  // what went wrong with one side, which did not end the section
+}
+
+// medianMem is the round of ms with the median VmRSS (the lower middle
+// one of an even count); the zero procMem when ms is empty.
+func medianMem(ms []procMem) procMem {
+	if len(ms) == 0 {
+		return procMem{}
+	}
+	ms = slices.Clone(ms)
+	slices.SortFunc(ms, func(a, b procMem) int { return cmp.Compare(a.rss, b.rss) })
+	return ms[(len(ms)-1)/2]
 }
 
 // goplsMemSection measures section 12 into res.
@@ -45,28 +65,39 @@ func (b *bench) goplsMemSection(ctx context.Context, res *goplsMemResult) error 
 	sides := []struct {
 		dir     string
 		measure func(context.Context, *workspace) (procMem, error)
-		into    *procMem
+		into    *[]procMem
 	}{
-		{"gm-plain", b.plainGoplsMem, &res.plain},
-		{"gm-us", b.ourGoplsMem, &res.us},
-		{"gm-peer", b.peerGoplsMem, &res.peer},
+		{"gm-plain", b.plainGoplsMem, &res.plainAll},
+		{"gm-us", b.ourGoplsMem, &res.usAll},
+		{"gm-peer", b.peerGoplsMem, &res.peerAll},
 	}
-	for _, s := range sides {
-		ws, err := b.largeWorkspace(ctx, largeModule{path: b.opts.module, dir: s.dir})
-		if err != nil {
-			return fmt.Errorf("preparing %s: %w", s.dir, err)
+	for round := range goplsMemRounds {
+		for _, s := range sides {
+			dir := fmt.Sprintf("%s-%d", s.dir, round)
+			ws, err := b.largeWorkspace(ctx, largeModule{path: b.opts.module, dir: dir})
+			if err != nil {
+				return fmt.Errorf("preparing %s: %w", dir, err)
+			}
+			res.workspace = ws.name
+			if err := os.WriteFile(ws.target, ws.withDecl(goDecl(1, true)), 0o644); err != nil {
+				return err
+			}
+			m, err := s.measure(ctx, ws)
+			if err != nil {
+				res.notes = append(res.notes, fmt.Sprintf("%s: %v", dir, err))
+				continue
+			}
+			*s.into = append(*s.into, m)
+			// Each gopls stops once measured, so that no round's runs
+			// beside the next (the daemons' at the bench's end).
+			if s.dir == "gm-peer" {
+				res.notes = append(res.notes, b.stopPeer(ctx, ws.dir)...)
+			} else {
+				res.notes = append(res.notes, b.stopDaemon(ctx, ws)...)
+			}
 		}
-		res.workspace = ws.name
-		if err := os.WriteFile(ws.target, ws.withDecl(goDecl(1, true)), 0o644); err != nil {
-			return err
-		}
-		m, err := s.measure(ctx, ws)
-		if err != nil {
-			res.notes = append(res.notes, fmt.Sprintf("%s: %v", s.dir, err))
-			continue
-		}
-		*s.into = m
 	}
+	res.us, res.plain, res.peer = medianMem(res.usAll), medianMem(res.plainAll), medianMem(res.peerAll)
 	return nil
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 )
 
 // writeIssue18Sections prints sections 9 to 13, those that ran.
@@ -72,14 +73,20 @@ func writeGoplsMem(w io.Writer, res *goplsMemResult) {
 	if res == nil {
 		return
 	}
-	fmt.Fprintf(w, "\n12. gopls's VmRSS (VmHWM peak) on copies of %s after one type-error edit, answered, tree idle\n", res.workspace)
+	fmt.Fprintf(w, "\n12. gopls's VmRSS (VmHWM peak) on copies of %s after one type-error edit, answered, tree idle;\n", res.workspace)
+	fmt.Fprintf(w, "    the median of %d rounds, interleaved, each on fresh copies (every round's VmRSS after it)\n", goplsMemRounds)
 	for _, s := range []struct {
 		label string
 		m     procMem
-	}{{"lsp-hook's gopls", res.us}, {"plain gopls, a minimal client", res.plain}, {peerName + "'s gopls", res.peer}} {
+		all   []procMem
+	}{{"lsp-hook's gopls", res.us, res.usAll}, {"plain gopls, a minimal client", res.plain, res.plainAll}, {peerName + "'s gopls", res.peer, res.peerAll}} {
 		v := "not measured"
 		if s.m.pid != 0 {
-			v = fmtMem(s.m)
+			var rounds []string
+			for _, m := range s.all {
+				rounds = append(rounds, fmtMiB(m.rss))
+			}
+			v = fmtMem(s.m) + "   (" + strings.Join(rounds, ", ") + ")"
 		}
 		fmt.Fprintf(w, "   %-32s %s\n", s.label, v)
 	}

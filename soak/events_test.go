@@ -3,6 +3,7 @@ package soak
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"sync/atomic"
 	"time"
 )
@@ -50,21 +51,37 @@ var toolUseIDs atomic.Int64
 
 func nextToolUseID() string { return fmt.Sprintf("toolu_soak_%06d", toolUseIDs.Add(1)) }
 
-// postToolUse is the PostToolUse event of c in the session, the tool
-// having run for took.
-func postToolUse(w *workspace, session string, c toolCall, took time.Duration) string {
-	return mustJSON(map[string]any{
+// event is a hook event of the session named name in w: the common
+// input fields every Claude Code hook event carries
+// (https://code.claude.com/docs/en/hooks#hook-input), and fields.
+func event(w *workspace, session, name string, fields map[string]any) string {
+	ev := map[string]any{
 		"session_id":      session,
 		"transcript_path": "/home/agent/.claude/projects/soak/" + session + ".jsonl",
 		"cwd":             w.root,
+		"hook_event_name": name,
+	}
+	maps.Copy(ev, fields)
+	return mustJSON(ev)
+}
+
+// postToolUse is the PostToolUse event of c in the session, the tool
+// having run for took.
+func postToolUse(w *workspace, session string, c toolCall, took time.Duration) string {
+	return event(w, session, "PostToolUse", map[string]any{
 		"permission_mode": "acceptEdits",
-		"hook_event_name": "PostToolUse",
 		"tool_name":       c.name,
 		"tool_input":      c.input,
 		"tool_response":   c.response,
 		"tool_use_id":     nextToolUseID(),
 		"duration_ms":     took.Milliseconds(),
 	})
+}
+
+// sessionStart is the SessionStart event of a session that starts up
+// (https://code.claude.com/docs/en/hooks#sessionstart-input).
+func sessionStart(w *workspace, session string) string {
+	return event(w, session, "SessionStart", map[string]any{"source": "startup"})
 }
 
 // postToolBatch is the PostToolBatch event of calls, made in one batch
@@ -77,14 +94,7 @@ func postToolBatch(w *workspace, session string, calls []toolCall) string {
 			"tool_name": c.name, "tool_input": c.input, "tool_use_id": nextToolUseID(), "tool_response": string(resp),
 		})
 	}
-	return mustJSON(map[string]any{
-		"session_id":      session,
-		"transcript_path": "/home/agent/.claude/projects/soak/" + session + ".jsonl",
-		"cwd":             w.root,
-		"permission_mode": "acceptEdits",
-		"hook_event_name": "PostToolBatch",
-		"tool_calls":      list,
-	})
+	return event(w, session, "PostToolBatch", map[string]any{"permission_mode": "acceptEdits", "tool_calls": list})
 }
 
 // mustJSON marshals v, which holds only strings, numbers, bools, maps and

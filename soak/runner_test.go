@@ -70,11 +70,17 @@ func (r *runner) snapshot() snapshot {
 	return s
 }
 
-// play runs scenarios drawn at random until quota hook calls were made
-// (the last scenario may stop half way), checking after each whole
-// scenario that the project is back to its committed state.
+// play starts the session as Claude Code does (SessionStart: lsp-hook
+// starts its daemon, which prewarms the servers and checks a file in the
+// background), then at once runs scenarios drawn at random until quota
+// hook calls were made (the last scenario may stop half way), checking
+// after each whole scenario that the project is back to its committed
+// state. The first moves race the prewarm's checks.
 func (r *runner) play(quota int) {
 	r.t.Helper()
+	if run := r.ws.startHook(sessionStart(r.ws, r.session))(); run.err != nil || run.exit != 0 || strings.TrimSpace(run.stdout) != "" {
+		r.t.Errorf("%s: SessionStart hook: exit %d, error %v, stdout %q (want 0, none, none)", r.lang.name, run.exit, run.err, run.stdout)
+	}
 	for len(r.calls) < quota {
 		sc := r.lang.scenarios[r.rng.IntN(len(r.lang.scenarios))]
 		for i, st := range sc.steps {
