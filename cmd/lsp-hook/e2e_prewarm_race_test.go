@@ -1,0 +1,100 @@
+package main_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestPrewarmRacesFirstEdit: a session starts (SessionStart: the daemon
+// starts with --prewarm and checks the file the user modified last, in
+// the background) and the agent's first edit follows at once, to that
+// very file, breaking its callers — so the prewarm's check reads the
+// edited text from disk and answers it while the edit's own hook shows
+// the server the committed text first (what was wrong before the
+// change). The hook must list the callers the edit broke, as the
+// compiler reports them: the prewarm's answers about the new text are
+// not what was wrong before. Each language, three fresh workspaces; 0
+// failures allowed.
+func TestPrewarmRacesFirstEdit(t *testing.T) {
+	e2e(t)
+	cases := []struct {
+		lang, exe, callee, from, to string
+		truth                       func(t *testing.T, dir string) []compilerErr
+	}{
+		{"c", "clangd", "greet.h", "void greet(const char *name);", "void greet(const char *name, int n);",
+			func(t *testing.T, dir string) []compilerErr { return cErrors(t, dir, "main.c", "loud.c", "greet.c") }},
+		{"go", "gopls", "greet/greet.go", "Greet(name string)", "Greet(name, suffix string)", goErrors},
+		{"py", "pyright-langserver", "greet.py", "def greet(name: str) -> str:", "def greet(name: str, suffix: str) -> str:", pyErrors},
+		{"ts", "typescript-language-server", "src/greet.ts",
+			"export function greet(name: string): string {", "export function greet(name: string, suffix: string): string {", tsErrors},
+	}
+	for _, tc := range cases {
+		t.Run(tc.lang, func(t *testing.T) {
+			requireExe(t, tc.exe)
+			for round := range 3 {
+				w := newWorkspaceOf(t, "langs/"+tc.lang, "", []string{"PATH=" + langPath()})
+				commitAll(t, w.root)
+				touchedLast(t, w.root, tc.callee)
+				orig := w.readFile(tc.callee)
+				start := mustJSON(t, map[string]any{"session_id": "s", "cwd": w.root, "hook_event_name": "SessionStart", "source": "startup"})
+				if r := w.run(start, nil, "hook", "claude"); r.exit != 0 || strings.TrimSpace(r.stdout) != "" {
+					t.Fatalf("round %d: SessionStart: exit %d, stdout %q", round, r.exit, r.stdout)
+				}
+				block := w.hook(w.edit("s", tc.callee, strings.Replace(orig, tc.from, tc.to, 1)))
+				truth := tc.truth(t, w.root)
+				if len(truth) < 2 {
+					t.Fatalf("the compiler reports %v, want at least the two broken callers", truth)
+				}
+				if p := judge(t, w.root, block, truth); p != "" {
+					t.Errorf("round %d, first Edit racing the prewarm: %s\nhook:\n%s", round, p, indent(block))
+				}
+				w.stopAll()
+			}
+		})
+	}
+}
+
+// commitAll commits every file of the git work tree at root, so that a
+// changed file's committed text is what was there before the change.
+func commitAll(t *testing.T, root string) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(root, ".git")); err != nil {
+		if out, err := exec.Command("git", "-C", root, "init", "-q").CombinedOutput(); err != nil {
+			t.Fatalf("git init: %v\n%s", err, out)
+		}
+	}
+	for _, args := range [][]string{{"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"}} {
+		if out, err := exec.Command("git", append([]string{"-C", root}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+}
+
+// touchedLast dates every file under root an hour back and rel
+// (slash-separated) a minute back: the file the user modified last,
+// which prewarm checks.
+func touchedLast(t *testing.T, root, rel string) {
+	t.Helper()
+	old, recent := time.Now().Add(-time.Hour), time.Now().Add(-time.Minute)
+	target := filepath.Join(root, filepath.FromSlash(rel))
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && d.Name() == ".git":
+			return filepath.SkipDir
+		case !d.Type().IsRegular():
+			return nil
+		case path == target:
+			return os.Chtimes(path, recent, recent)
+		}
+		return os.Chtimes(path, old, old)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
