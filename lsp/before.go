@@ -1,7 +1,9 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
+	"slices"
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/diag"
@@ -108,8 +110,17 @@ func (c *Client) noteDelivered(fresh map[string]verdict, want map[string]int32) 
 // such answer behind its baseline). Otherwise its state before is
 // unknown, and so is a file synced since mark by another check (its
 // errors are that check's); both get their current diagnostics as
-// baseline, so that nothing in them counts as introduced.
-func (c *Client) before(mark uint64, others map[string][]diag.Diagnostic, touchedAt uint64, importers map[string]bool) map[string][]diag.Diagnostic {
+// baseline, so that nothing in them counts as introduced — except, for a
+// server that has given no whole answer, when the check is unattributed:
+// it changes a document's text (Doc.Before differs from it) and the
+// server never answered the text before the change (showBefore was
+// overtaken: a prewarm or another hook sent the changed text first, so
+// everything the server said already knew the change; unattributed lists
+// the changed documents then, else it is nil). Then nothing it says of a
+// file it was not asked about predates the change for sure, and hiding
+// its errors as old would be a false clean where the change can reach
+// it: such a file (brokenBy) has no baseline (TestPrewarmRacesFirstEdit).
+func (c *Client) before(mark uint64, others map[string][]diag.Diagnostic, touchedAt uint64, importers map[string]bool, unattributed []string) map[string][]diag.Diagnostic {
 	touched := touchedAt != 0 && touchedAt <= mark
 	out := make(map[string][]diag.Diagnostic)
 	for path, cur := range others {
@@ -124,11 +135,29 @@ func (c *Client) before(mark uint64, others map[string][]diag.Diagnostic, touche
 			out[path] = cur
 		case known:
 			out[path] = c.merge(path, uri, lists)
-		case openAt || !touched || c.server.OpenDependents:
+		case openAt || c.server.OpenDependents:
+			out[path] = cur
+		case !touched && (unattributed == nil || !c.brokenBy(path, unattributed)):
 			out[path] = cur
 		}
 	}
 	return out
+}
+
+// changedTexts returns the paths of docs when one of them has a text
+// before the change (Doc.Before) other than its own (a nil Text, read
+// from disk by sync, counts as other), else nil.
+func changedTexts(docs []Doc) []string {
+	if !slices.ContainsFunc(docs, func(d Doc) bool {
+		return d.Before != nil && (d.Text == nil || !bytes.Equal(d.Before, d.Text))
+	}) {
+		return nil
+	}
+	paths := make([]string, len(docs))
+	for i, d := range docs {
+		paths[i] = d.Path
+	}
+	return paths
 }
 
 // openAt reports whether the document uri was open when the store's

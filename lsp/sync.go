@@ -138,10 +138,13 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	// answered the text before the change (showBefore).
 	touchedAt := c.touchedMark()
 	var shown uint64
+	var unattributed []string // a change's documents, when the server never answered their text before it
 	if touchedAt == 0 {
 		var whole bool
 		if whole, shown = c.showBefore(ctx, docs); whole {
 			touchedAt = shown
+		} else {
+			unattributed = changedTexts(docs)
 		}
 	}
 	if !c.syncWatched(ctx) {
@@ -245,7 +248,7 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 		// overtaken text or the newer one: the newer check reports them.
 		clear(out.Others)
 	}
-	out.OthersBefore = c.before(max(base, shown), out.Others, touchedAt, rechecked)
+	out.OthersBefore = c.before(max(base, shown), out.Others, touchedAt, rechecked, unattributed)
 	return out
 }
 
