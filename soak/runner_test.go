@@ -37,6 +37,7 @@ type runner struct {
 	base    snapshot // the committed project
 	state   string   // key of the snapshot after the last move
 	calls   []*call
+	starts  int // sessions started (SessionStart hooks)
 }
 
 // newRunner sets up lang's workspace and mirror and submits the committed
@@ -75,14 +76,17 @@ func (r *runner) snapshot() snapshot {
 // background), then at once runs scenarios drawn at random until quota
 // hook calls were made (the last scenario may stop half way), checking
 // after each whole scenario that the project is back to its committed
-// state. The first moves race the prewarm's checks.
+// state. The first moves race the prewarm's checks, and so do those of a
+// scenario that starts a new session (schedule.restart).
 func (r *runner) play(quota int) {
 	r.t.Helper()
-	if run := r.ws.startHook(sessionStart(r.ws, r.session))(); run.err != nil || run.exit != 0 || strings.TrimSpace(run.stdout) != "" {
-		r.t.Errorf("%s: SessionStart hook: exit %d, error %v, stdout %q (want 0, none, none)", r.lang.name, run.exit, run.err, run.stdout)
-	}
+	r.startSession()
 	for len(r.calls) < quota {
 		sc := r.lang.scenarios[r.rng.IntN(len(r.lang.scenarios))]
+		if r.rng.Float64() < r.sched.restart {
+			r.ws.stop(r.t) // the daemon and its servers gone, as after the idle timeout
+			r.startSession()
+		}
 		for i, st := range sc.steps {
 			if len(r.calls) >= quota {
 				return
@@ -100,6 +104,16 @@ func (r *runner) play(quota int) {
 		if out, err := r.ws.command("git", "reset", "-q").CombinedOutput(); err != nil {
 			r.t.Fatalf("git reset: %v\n%s", err, out)
 		}
+	}
+}
+
+// startSession runs the SessionStart hook, which must exit 0 and print
+// nothing; with no daemon running it starts one that prewarms.
+func (r *runner) startSession() {
+	r.t.Helper()
+	r.starts++
+	if run := r.ws.startHook(sessionStart(r.ws, r.session))(); run.err != nil || run.exit != 0 || strings.TrimSpace(run.stdout) != "" {
+		r.t.Errorf("%s: SessionStart hook: exit %d, error %v, stdout %q (want 0, none, none)", r.lang.name, run.exit, run.err, run.stdout)
 	}
 }
 
