@@ -4,12 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/lsp-hook/lsp-hook/internal/testdir"
 )
 
 // This file is section 8, prewarm (issue 16, "Must-holds"): the first
@@ -224,7 +223,7 @@ func (b *bench) prewarmRun(ctx context.Context, l *prewarmLang, res *prewarmResu
 	if err != nil {
 		return firstEdit{}, err
 	}
-	if err := touchedLast(ws.dir, newest); err != nil {
+	if err := testdir.TouchedLast(ws.dir, newest); err != nil {
 		return firstEdit{}, err
 	}
 	begin, err := b.timeSessionStart(ctx, ws, &l.startCold, res)
@@ -246,33 +245,6 @@ func (b *bench) prewarmRun(ctx context.Context, l *prewarmLang, res *prewarmResu
 	res.notes = append(res.notes, b.stopDaemon(ctx, ws)...)
 	b.pause(ctx)
 	return f, nil
-}
-
-// touchedLast dates every file under dir an hour back and the file newest
-// (slash-separated, relative to dir) a minute back, so that it is the one
-// the user modified last. A copy's files otherwise share one modification
-// time to the filesystem's tick, and which of them prewarm checks would be
-// the tie's.
-func touchedLast(dir, newest string) error {
-	now := time.Now()
-	old, recent := now.Add(-time.Hour), now.Add(-time.Minute)
-	target := filepath.Join(dir, filepath.FromSlash(newest))
-	if _, err := os.Stat(target); err != nil {
-		return fmt.Errorf("the file touched last: %w", err)
-	}
-	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		switch {
-		case err != nil:
-			return err
-		case d.IsDir() && d.Name() == ".git":
-			return filepath.SkipDir
-		case !d.Type().IsRegular():
-			return nil
-		case path == target:
-			return os.Chtimes(path, recent, recent)
-		}
-		return os.Chtimes(path, old, old)
-	})
 }
 
 // warmEdits times prewarmWarmN edits in ws, each once the daemon is idle,

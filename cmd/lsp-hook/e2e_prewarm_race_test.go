@@ -6,7 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/lsp-hook/lsp-hook/internal/testdir"
 )
 
 // TestPrewarmRacesFirstEdit: a session starts (SessionStart: the daemon
@@ -38,7 +39,9 @@ func TestPrewarmRacesFirstEdit(t *testing.T) {
 			for round := range 3 {
 				w := newWorkspaceOf(t, "langs/"+tc.lang, "", []string{"PATH=" + langPath()})
 				commitAll(t, w.root)
-				touchedLast(t, w.root, tc.callee)
+				if err := testdir.TouchedLast(w.root, tc.callee); err != nil {
+					t.Fatal(err)
+				}
 				orig := w.readFile(tc.callee)
 				start := mustJSON(t, map[string]any{"session_id": "s", "cwd": w.root, "hook_event_name": "SessionStart", "source": "startup"})
 				if r := w.run(start, nil, "hook", "claude"); r.exit != 0 || strings.TrimSpace(r.stdout) != "" {
@@ -71,30 +74,5 @@ func commitAll(t *testing.T, root string) {
 		if out, err := exec.Command("git", append([]string{"-C", root}, args...)...).CombinedOutput(); err != nil {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
-	}
-}
-
-// touchedLast dates every file under root an hour back and rel
-// (slash-separated) a minute back: the file the user modified last,
-// which prewarm checks.
-func touchedLast(t *testing.T, root, rel string) {
-	t.Helper()
-	old, recent := time.Now().Add(-time.Hour), time.Now().Add(-time.Minute)
-	target := filepath.Join(root, filepath.FromSlash(rel))
-	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
-		switch {
-		case err != nil:
-			return err
-		case d.IsDir() && d.Name() == ".git":
-			return filepath.SkipDir
-		case !d.Type().IsRegular():
-			return nil
-		case path == target:
-			return os.Chtimes(path, recent, recent)
-		}
-		return os.Chtimes(path, old, old)
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 }

@@ -4,8 +4,9 @@
 // internal/syscall/windows.Deleteat) with "Invalid function" rather than
 // the STATUS_INVALID_INFO_CLASS that makes Go fall back, so every
 // t.TempDir fails its test at cleanup. There the directory is made with
-// os.MkdirTemp and a failed removal is logged, not failed. Only tests
-// import it (make wine-test runs the Windows test binaries under Wine).
+// os.MkdirTemp and a failed removal is logged, not failed. Only tests,
+// and the bench for TouchedLast, import it (make wine-test runs the
+// Windows test binaries under Wine).
 package testdir
 
 import (

@@ -1,11 +1,14 @@
 package testdir
 
 import (
+	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // GitEnv isolates the git a test runs, and the code under test runs, from
@@ -57,4 +60,33 @@ func WriteTree(t testing.TB, root string, files map[string]string) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// TouchedLast dates every regular file under dir (a .git directory left
+// out) an hour back and the file newest (slash-separated, relative to
+// dir) a minute back, so that newest is the one the user modified last,
+// which a session's prewarm checks (lsp.Manager.Prewarm). The files of a
+// fresh copy otherwise share one modification time to the filesystem's
+// tick, and which of them is newest would be the tie's. It fails when
+// newest does not exist.
+func TouchedLast(dir, newest string) error {
+	now := time.Now()
+	old, recent := now.Add(-time.Hour), now.Add(-time.Minute)
+	target := filepath.Join(dir, filepath.FromSlash(newest))
+	if _, err := os.Stat(target); err != nil {
+		return fmt.Errorf("the file touched last: %w", err)
+	}
+	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && d.Name() == ".git":
+			return filepath.SkipDir
+		case !d.Type().IsRegular():
+			return nil
+		case path == target:
+			return os.Chtimes(path, recent, recent)
+		}
+		return os.Chtimes(path, old, old)
+	})
 }
