@@ -76,7 +76,7 @@ func (s *Server) changedFiles(ctx context.Context, p wire.ChangedFilesParams) (w
 		s.markChain(p.Session)
 		return wire.ChangedFilesResult{Paths: []string{}}, nil
 	}
-	prev, examined := s.hooks.last(p.Session, now)
+	prev, examined := s.hooks.lastOrSession(p.Session, now)
 	since, span := spanStart(prev, examined, p.Since(), p.DefaultSpan(), now)
 	uncovered := "the daemon runs no language servers (lsp: false)"
 	var watched []string

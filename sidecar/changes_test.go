@@ -262,3 +262,55 @@ func TestHookMarks(t *testing.T) {
 		t.Error("the least recently marked chain was not the one forgotten")
 	}
 }
+
+// TestSessionStartBoundsShellSpan: a session's first shell hook comes
+// late, after a daemon that never saw a hook of its chain started for the
+// session (SessionStart, as after the idle timeout): the command's start
+// by the event's timing is after the change, but the span looks back to
+// the session's start, so the watcher's answer has the changed file.
+func TestSessionStartBoundsShellSpan(t *testing.T) {
+	testdir.GitEnv(t)
+	root, _ := filepath.EvalSymlinks(testdaemon.ShortDir(t))
+	testdir.Git(t, root, "init", "-q")
+	testdir.WriteTree(t, root, map[string]string{"a.json": "{}"})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cfg := config.Default()
+	m := lsp.NewManager(cfg, root, testdaemon.Discard())
+	t.Cleanup(m.Shutdown)
+	c := testdaemon.Dial(ctx, t, serve(t, engine.NewEngine(root, cfg, m, testdaemon.Discard())))
+	var res wire.ChangedFilesResult
+	if err := c.Call(ctx, wire.MethodChangedFiles, wire.ChangedFilesParams{SinceMS: time.Now().UnixMilli()}, &res); err != nil { // starts the watcher
+		t.Fatal(err)
+	}
+	if err := c.Call(ctx, wire.MethodSessionStart, wire.SessionParams{Session: "s1", Agent: "claude"}, &wire.SessionStartResult{}); err != nil {
+		t.Fatal(err)
+	}
+	testdir.WriteTree(t, root, map[string]string{"a.json": "{\"a\": 1}"})
+	time.Sleep(50 * time.Millisecond) // the hook comes late: its command's start by the event is after the change
+	p := wire.ChangedFilesParams{Session: "claude/PostToolUse/s1", SinceMS: time.Now().UnixMilli()}
+	if err := c.Call(ctx, wire.MethodChangedFiles, p, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Span != wire.SpanSession || !reflect.DeepEqual(res.Paths, []string{filepath.Join(root, "a.json")}) {
+		t.Errorf("late first shell hook of a started session: %+v, want the session's span and a.json", res)
+	}
+}
+
+// TestSessionOf: the session chain of a hook chain, "" for what is not
+// one.
+func TestSessionOf(t *testing.T) {
+	tests := []struct{ chain, want string }{
+		{"claude/PostToolUse/s1", "claude//s1"},
+		{"claude/PostToolUse/a/b", "claude//a/b"},
+		{"claude//s1", ""},
+		{"claude", ""},
+		{"", ""},
+		{"/PostToolUse/s1", ""},
+	}
+	for _, tt := range tests {
+		if got := sessionOf(tt.chain); got != tt.want {
+			t.Errorf("sessionOf(%q) = %q, want %q", tt.chain, got, tt.want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package sidecar
 import (
 	"container/list"
 	"crypto/sha256"
+	"strings"
 	"sync"
 	"time"
 )
@@ -57,6 +58,43 @@ func (h *hookMarks) last(chain string, now time.Time) (at time.Time, examined bo
 		return m.at, m.examined
 	}
 	return time.Time{}, false
+}
+
+// sessionChain is the chain that stands for every hook of an agent
+// session (its hook name empty): session_start marks it, and a chain of
+// that session with no hook of its own looks back to it (sessionOf). A
+// chain is "agent/Hook/session" (the hooks package's chainOf).
+func sessionChain(agent, session string) string {
+	if agent == "" || session == "" {
+		return ""
+	}
+	return agent + "//" + session
+}
+
+// sessionOf returns the session chain of chain, "" when chain does not
+// name an agent, a hook and a session.
+func sessionOf(chain string) string {
+	agent, rest, ok := strings.Cut(chain, "/")
+	if !ok {
+		return ""
+	}
+	hook, session, ok := strings.Cut(rest, "/")
+	if !ok || hook == "" {
+		return ""
+	}
+	return sessionChain(agent, session)
+}
+
+// lastOrSession is last for chain, or, when chain has no hook of its own,
+// for its session's chain (the session's start): a new daemon, or one
+// restarted since the chain's last hook, still knows when the session
+// began, and a late shell hook looks back to that, not only to its
+// command's start by the event's timing.
+func (h *hookMarks) lastOrSession(chain string, now time.Time) (at time.Time, examined bool) {
+	if at, examined = h.last(chain, now); at.IsZero() {
+		at, examined = h.last(sessionOf(chain), now)
+	}
+	return at, examined
 }
 
 // mark records that the chain's hook asked at at, having examined the

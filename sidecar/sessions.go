@@ -75,6 +75,9 @@ func (s *Server) touchSession(p wire.NotifyChangeParams) {
 func (s *Server) sessionStart(_ context.Context, _ call, p wire.SessionParams) (any, error) {
 	if p.Session != "" {
 		s.registry().Touch(p.Session, p.Agent, nil)
+		// The session's shell hooks look back at least to its start
+		// (hookMarks.lastOrSession), however late the first comes.
+		s.hooks.mark(sessionChain(p.Agent, p.Session), time.Now(), false)
 	}
 	if s.Engine.Manager != nil {
 		go func() {
