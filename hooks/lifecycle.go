@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"strconv"
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/wire"
@@ -37,8 +38,15 @@ func lifecycle(ctx context.Context, a Adapter, ev Event, root string, stdout io.
 	switch ev.Lifecycle {
 	case LifecycleStart:
 		if err != nil {
+			args := []string{"--prewarm"}
+			if ev.Session != "" {
+				// The daemon records the session's start, as session_start
+				// would: its first shell hook looks back to it.
+				args = append(args, "--session", ev.Session, "--agent", ev.Agent,
+					"--session-start-ms", strconv.FormatInt(time.Now().UnixMilli(), 10))
+			}
 			if _, serr := wire.StartDaemon(wire.StartOptions{Executable: opts.Executable, Root: root, Socket: opts.Socket,
-				Args: []string{"--prewarm"}}); serr != nil {
+				Args: args}); serr != nil {
 				log.Warn("session start: starting the daemon", "err", serr)
 			}
 			log.Info("session start: daemon started to prewarm", "session", ev.Session, "reason", err)

@@ -35,6 +35,13 @@ type DaemonOptions struct {
 	// Prewarm starts, once listening, the servers the workspace needs
 	// (serve --prewarm: a session's start found no daemon).
 	Prewarm bool
+	// Session, when its Session is not "", is the agent session whose
+	// start started this daemon (serve --session and --agent), and
+	// SessionAt when it started (serve --session-start-ms): the daemon
+	// records it as session_start would (beginSession), so that the
+	// session's first shell hook looks back to its start.
+	Session   wire.SessionParams
+	SessionAt time.Time
 }
 
 // RunDaemon serves the workspace until a shutdown request, SIGTERM/SIGINT,
@@ -111,6 +118,9 @@ func RunDaemon(ctx context.Context, opts DaemonOptions) error {
 		srv.budget = b
 		log.Info("memory budget", "budget", config.FormatSize(b.budget), "records", b.dir)
 		go b.run(srv.Done())
+	}
+	if opts.Session.Session != "" {
+		srv.beginSession(opts.Session, opts.SessionAt)
 	}
 	if opts.Prewarm && srv.Engine.Manager != nil {
 		go func() { log.Info("prewarming at start", "servers", srv.Engine.Manager.Prewarm(srv.samplePaths())) }()

@@ -74,10 +74,7 @@ func (s *Server) touchSession(p wire.NotifyChangeParams) {
 // workspace never holds up the agent's session.
 func (s *Server) sessionStart(_ context.Context, _ call, p wire.SessionParams) (any, error) {
 	if p.Session != "" {
-		s.registry().Touch(p.Session, p.Agent, nil)
-		// The session's shell hooks look back at least to its start
-		// (hookMarks.lastOrSession), however late the first comes.
-		s.hooks.mark(sessionChain(p.Agent, p.Session), time.Now(), false)
+		s.beginSession(p, time.Now())
 	}
 	if s.Engine.Manager != nil {
 		go func() {
@@ -86,6 +83,17 @@ func (s *Server) sessionStart(_ context.Context, _ call, p wire.SessionParams) (
 		}()
 	}
 	return wire.SessionStartResult{}, nil
+}
+
+// beginSession records the start of the agent session p at at: its
+// record (Registry.Touch), and the mark its shell hooks look back to at
+// least (hookMarks.lastOrSession), however late the first comes.
+func (s *Server) beginSession(p wire.SessionParams, at time.Time) {
+	if p.Session == "" || len(p.Session) > wire.MaxSessionLen {
+		return
+	}
+	s.registry().Touch(p.Session, p.Agent, nil)
+	s.hooks.mark(sessionChain(p.Agent, p.Session), at, false)
 }
 
 // samplePaths lists, within prewarmFiles and prewarmLook, one workspace

@@ -50,12 +50,21 @@ func serveCommand() *cli.Command {
 			&cli.DurationFlag{Name: "idle-timeout", Usage: "exit after this long without requests (default 30m; negative: never)"},
 			&cli.BoolFlag{Name: "foreground", Usage: "stay attached and copy the log to stderr (debugging)"},
 			&cli.BoolFlag{Name: "prewarm", Usage: "start the language servers the workspace needs at once (a session's start)"},
+			&cli.StringFlag{Name: "session", Hidden: true, Usage: "the agent session whose start starts the daemon (set by the SessionStart hook)"},
+			&cli.StringFlag{Name: "agent", Hidden: true, Usage: "that session's agent"},
+			&cli.Int64Flag{Name: "session-start-ms", Hidden: true, Usage: "when that session started, Unix `MILLISECONDS`"},
 		},
 		Action: func(c *cli.Context) error {
 			opts := sidecar.DaemonOptions{
 				Root: c.String("root"), Socket: c.String("socket"), LogFile: c.String("log-file"),
 				IdleTimeout: c.Duration("idle-timeout"), Version: buildVersion(), ErrOut: c.App.ErrWriter,
 				Prewarm: c.Bool("prewarm"),
+				Session: wire.SessionParams{Session: c.String("session"), Agent: c.String("agent")},
+			}
+			if ms := c.Int64("session-start-ms"); ms > 0 {
+				opts.SessionAt = time.UnixMilli(ms)
+			} else {
+				opts.SessionAt = time.Now()
 			}
 			if c.Bool("foreground") {
 				opts.Stderr = c.App.ErrWriter

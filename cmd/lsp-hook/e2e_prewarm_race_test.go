@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lsp-hook/lsp-hook/internal/testdir"
 )
@@ -74,5 +75,37 @@ func commitAll(t *testing.T, root string) {
 		if out, err := exec.Command("git", append([]string{"-C", root}, args...)...).CombinedOutput(); err != nil {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
+	}
+}
+
+// TestLateBashAfterSessionStart: a session starts with no daemon running
+// (SessionStart starts one, which prewarms), a Bash command breaks a
+// caller, and its hook comes 1.5 s later, so the command's start by the
+// event's timing (its 50 ms, with a second's slack) is after the change.
+// The daemon records the session's start from SessionStart, and the
+// hook's span looks back to it: the error go build reports is listed.
+// Three fresh workspaces; 0 failures allowed.
+func TestLateBashAfterSessionStart(t *testing.T) {
+	e2e(t)
+	requireExe(t, "gopls")
+	for round := range 3 {
+		w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath()})
+		commitAll(t, w.root)
+		start := mustJSON(t, map[string]any{"session_id": "s", "cwd": w.root, "hook_event_name": "SessionStart", "source": "startup"})
+		if r := w.run(start, nil, "hook", "claude"); r.exit != 0 || strings.TrimSpace(r.stdout) != "" {
+			t.Fatalf("round %d: SessionStart: exit %d, stdout %q", round, r.exit, r.stdout)
+		}
+		time.Sleep(300 * time.Millisecond) // the agent's first command, once the daemon runs
+		w.writeFile("main.go", strings.Replace(w.readFile("main.go"), `greet.Greet("world")`, `greet.Greet(1)`, 1))
+		time.Sleep(1500 * time.Millisecond) // the hook comes late
+		block := w.hook(w.bash("s", `sed -i 's/"world"/1/' main.go`))
+		truth := goErrors(t, w.root)
+		if len(truth) == 0 {
+			t.Fatal("go build reports no error, want main.go's")
+		}
+		if p := judge(t, w.root, block, truth); p != "" {
+			t.Errorf("round %d, late Bash hook after SessionStart: %s\nhook:\n%s", round, p, indent(block))
+		}
+		w.stopAll()
 	}
 }
