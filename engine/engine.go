@@ -177,7 +177,7 @@ func (e *Engine) checkServers(ctx context.Context, targets []target, gone []stri
 	}
 	docs := make([]lsp.Doc, len(targets))
 	for i, t := range targets {
-		docs[i] = lsp.Doc{Path: t.path, Text: t.text, Before: e.textBefore(ctx, t), FromDisk: t.fromDisk}
+		docs[i] = lsp.Doc{Path: t.path, Text: t.text, Before: e.textBefore(ctx, t), FromDisk: t.fromDisk, Head: e.headOf(ctx, t.path)}
 	}
 	check := e.Manager.Check
 	if phase == phaseDiagnose { // a batch: servers get the whole budget
@@ -209,6 +209,13 @@ func (e *Engine) textBefore(ctx context.Context, t target) []byte {
 		return nil
 	}
 	return head
+}
+
+// headOf returns a func that reads path's committed text (git HEAD), nil
+// and false when git does not track it: lsp.Doc.Head, asked only when a
+// check cannot tell what was wrong before it.
+func (e *Engine) headOf(ctx context.Context, path string) func() ([]byte, bool) {
+	return func() ([]byte, bool) { return gitHead(ctx, e.Root, path) }
 }
 
 // mergeOutcomes adds each outcome's diagnostics to byFile (changed files)

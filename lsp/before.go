@@ -111,16 +111,16 @@ func (c *Client) noteDelivered(fresh map[string]verdict, want map[string]int32) 
 // unknown, and so is a file synced since mark by another check (its
 // errors are that check's); both get their current diagnostics as
 // baseline, so that nothing in them counts as introduced — except, for a
-// server that has given no whole answer, when the check is unattributed:
-// it changes a document's text (Doc.Before differs from it) and the
-// server never answered the text before the change (showBefore was
-// overtaken: a prewarm or another hook sent the changed text first, so
-// everything the server said already knew the change; unattributed lists
-// the changed documents then, else it is nil). Then nothing it says of a
-// file it was not asked about predates the change for sure, and hiding
-// its errors as old would be a false clean where the change can reach
-// it: such a file (brokenBy) has no baseline (TestPrewarmRacesFirstEdit).
-func (c *Client) before(mark uint64, others map[string][]diag.Diagnostic, touchedAt uint64, importers map[string]bool, unattributed []string) map[string][]diag.Diagnostic {
+// server that had given no whole answer by mark, a file the check's
+// change can reach (brokenBy) when the check changes a text (changed,
+// asked only then: the documents, when one's Doc.Before, or else its
+// committed text by Doc.Head, differs from its text; else nil).
+// Then everything the server said of it may already know the change: a
+// prewarm that read the changed file from disk answered first, or sent
+// it while showBefore waited for the text before the change. Hiding its
+// errors as old would be a false clean, so it has no baseline
+// (TestPrewarmRacesFirstEdit).
+func (c *Client) before(mark uint64, others map[string][]diag.Diagnostic, touchedAt uint64, importers map[string]bool, changed func() []string) map[string][]diag.Diagnostic {
 	touched := touchedAt != 0 && touchedAt <= mark
 	out := make(map[string][]diag.Diagnostic)
 	for path, cur := range others {
@@ -137,20 +137,19 @@ func (c *Client) before(mark uint64, others map[string][]diag.Diagnostic, touche
 			out[path] = c.merge(path, uri, lists)
 		case openAt || c.server.OpenDependents:
 			out[path] = cur
-		case !touched && (unattributed == nil || !c.brokenBy(path, unattributed)):
+		case !touched && (changed() == nil || !c.brokenBy(path, changed())):
 			out[path] = cur
 		}
 	}
 	return out
 }
 
-// changedTexts returns the paths of docs when one of them has a text
-// before the change (Doc.Before) other than its own (a nil Text, read
-// from disk by sync, counts as other), else nil.
+// changedTexts returns the paths of docs when one of them changes a text:
+// its text before the change (Doc.Before, else its committed text by
+// Doc.Head) is another (a nil Text, read from disk by sync, is read here
+// too); else nil.
 func changedTexts(docs []Doc) []string {
-	if !slices.ContainsFunc(docs, func(d Doc) bool {
-		return d.Before != nil && (d.Text == nil || !bytes.Equal(d.Before, d.Text))
-	}) {
+	if !slices.ContainsFunc(docs, changesText) {
 		return nil
 	}
 	paths := make([]string, len(docs))
@@ -158,6 +157,32 @@ func changedTexts(docs []Doc) []string {
 		paths[i] = d.Path
 	}
 	return paths
+}
+
+// changesText reports whether d changes its document's text: its text
+// before (Doc.Before, else the committed one by Doc.Head) differs from
+// its text. Unknown is no change.
+func changesText(d Doc) bool {
+	before := d.Before
+	if before == nil && d.Head != nil {
+		head, tracked := d.Head()
+		if !tracked {
+			return false
+		}
+		before = head
+	}
+	if before == nil {
+		return false
+	}
+	text := d.Text
+	if text == nil {
+		b, err := readBounded(d.Path, maxConvertRead)
+		if err != nil {
+			return false
+		}
+		text = b
+	}
+	return !bytes.Equal(before, text)
 }
 
 // openAt reports whether the document uri was open when the store's

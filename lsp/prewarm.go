@@ -90,7 +90,7 @@ func (m *Manager) warmUp(k entryKey, path string) {
 			m.log.Info("prewarm: not checking", "server", k.server, "root", k.root, "path", path, "err", err)
 			return
 		}
-		o = m.checkOne(ctx, k, []Doc{{Path: path, Text: text, FromDisk: true, Recheck: i > 0}}, EditSettle, true)
+		o = m.checkOne(ctx, k, []Doc{{Path: path, Text: text, FromDisk: true, Recheck: i > 0, WarmUp: true}}, EditSettle, true)
 		if o.Freshness != Fresh {
 			rechecks = i
 			break

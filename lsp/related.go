@@ -15,7 +15,7 @@ import (
 
 // This file tells whether a change can have broken another file, for the
 // baseline of a check that cannot tell what was wrong before it
-// (before.go, unattributed): such a file's errors are shown, a file the
+// (before.go: a server with no whole answer yet): such a file's errors are shown, a file the
 // change cannot reach keeps its errors as old.
 //
 //   - Go: a file of a changed file's package (its directory: the package's

@@ -9,7 +9,7 @@ import (
 )
 
 // TestBrokenBy: which other files a change can reach, for the baseline of
-// an unattributed check: in Go the changed file's package and its
+// a check whose server had no whole answer yet: in Go the changed file's package and its
 // importers (by the nearest go.mod's module path, a nested module its
 // own), or anything after a go.mod change; in the languages of
 // dependents.go the files whose imports name a changed file; anything

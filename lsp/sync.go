@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/config"
@@ -63,6 +64,18 @@ type Doc struct {
 	// is shown it first, so that what it says of the other files then is
 	// the baseline of what the change introduced there (before.go).
 	Before []byte
+	// WarmUp marks a check whose answer reaches no agent (a prewarm's:
+	// Manager.warmUp): its versions stay undelivered, so a later check's
+	// baseline reaches back to before them (baseMark), as for a
+	// watcher's re-sync. Else a prewarm that read a file the agent had
+	// just changed would make what the change broke look old.
+	WarmUp bool
+	// Head, when not nil, reads the document's committed text (git HEAD;
+	// false when untracked): asked, when Before is nil, only by a check
+	// that cannot tell what was wrong before it (before.go), to learn
+	// whether the check changes a text at all. Reading it costs a git
+	// process, which a warm check never pays.
+	Head func() ([]byte, bool)
 	// FromDisk says Text was read from the file at Path (as a nil Text is,
 	// by sync), not carried by the agent's event or a caller checking text
 	// it has not written. A check whose file holds other content before
@@ -138,13 +151,10 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	// answered the text before the change (showBefore).
 	touchedAt := c.touchedMark()
 	var shown uint64
-	var unattributed []string // a change's documents, when the server never answered their text before it
 	if touchedAt == 0 {
 		var whole bool
 		if whole, shown = c.showBefore(ctx, docs); whole {
 			touchedAt = shown
-		} else {
-			unattributed = changedTexts(docs)
 		}
 	}
 	if !c.syncWatched(ctx) {
@@ -233,7 +243,9 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 		}
 	}
 	base := c.baseMark(want, mark)
-	c.noteDelivered(w.fresh, want)
+	if !slices.ContainsFunc(docs, func(d Doc) bool { return d.WarmUp }) {
+		c.noteDelivered(w.fresh, want)
+	}
 	out.Files, out.Others = c.collect(base, w.fresh, want)
 	for uri := range rechecked { // an importer re-checked is another file, not a changed one
 		if p, err := uriToPath(uri); err == nil {
@@ -248,7 +260,7 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 		// overtaken text or the newer one: the newer check reports them.
 		clear(out.Others)
 	}
-	out.OthersBefore = c.before(max(base, shown), out.Others, touchedAt, rechecked, unattributed)
+	out.OthersBefore = c.before(max(base, shown), out.Others, touchedAt, rechecked, sync.OnceValue(func() []string { return changedTexts(docs) }))
 	return out
 }
 
