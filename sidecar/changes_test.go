@@ -108,16 +108,9 @@ func TestServerChangedFilesSession(t *testing.T) {
 // testChangedFilesSession is TestServerChangedFilesSession with the
 // session's file-tool hook marked the way way says.
 func testChangedFilesSession(t *testing.T, way string) {
-	testdir.GitEnv(t)
-	root, _ := filepath.EvalSymlinks(testdaemon.ShortDir(t))
-	testdir.Git(t, root, "init", "-q")
-	testdir.WriteTree(t, root, map[string]string{"a.go": "package a", "m.json": "{}"})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	cfg := config.Default()
-	m := lsp.NewManager(cfg, root, testdaemon.Discard())
-	t.Cleanup(m.Shutdown)
-	c := testdaemon.Dial(ctx, t, serve(t, engine.NewEngine(root, cfg, m, testdaemon.Discard())))
+	root, c := gitDaemon(ctx, t, map[string]string{"a.go": "package a", "m.json": "{}"})
 	var res wire.ChangedFilesResult
 	call := func(p wire.ChangedFilesParams) {
 		t.Helper()
@@ -263,22 +256,30 @@ func TestHookMarks(t *testing.T) {
 	}
 }
 
+// gitDaemon serves, until the test ends, a daemon with the default
+// config's language-server manager on a fresh git work tree holding
+// files, and returns the tree's root and a connection to the daemon.
+func gitDaemon(ctx context.Context, t *testing.T, files map[string]string) (string, *wire.Client) {
+	t.Helper()
+	testdir.GitEnv(t)
+	root, _ := filepath.EvalSymlinks(testdaemon.ShortDir(t))
+	testdir.Git(t, root, "init", "-q")
+	testdir.WriteTree(t, root, files)
+	cfg := config.Default()
+	m := lsp.NewManager(cfg, root, testdaemon.Discard())
+	t.Cleanup(m.Shutdown)
+	return root, testdaemon.Dial(ctx, t, serve(t, engine.NewEngine(root, cfg, m, testdaemon.Discard())))
+}
+
 // TestSessionStartBoundsShellSpan: a session's first shell hook comes
 // late, after a daemon that never saw a hook of its chain started for the
 // session (SessionStart, as after the idle timeout): the command's start
 // by the event's timing is after the change, but the span looks back to
 // the session's start, so the watcher's answer has the changed file.
 func TestSessionStartBoundsShellSpan(t *testing.T) {
-	testdir.GitEnv(t)
-	root, _ := filepath.EvalSymlinks(testdaemon.ShortDir(t))
-	testdir.Git(t, root, "init", "-q")
-	testdir.WriteTree(t, root, map[string]string{"a.json": "{}"})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	cfg := config.Default()
-	m := lsp.NewManager(cfg, root, testdaemon.Discard())
-	t.Cleanup(m.Shutdown)
-	c := testdaemon.Dial(ctx, t, serve(t, engine.NewEngine(root, cfg, m, testdaemon.Discard())))
+	root, c := gitDaemon(ctx, t, map[string]string{"a.json": "{}"})
 	var res wire.ChangedFilesResult
 	if err := c.Call(ctx, wire.MethodChangedFiles, wire.ChangedFilesParams{SinceMS: time.Now().UnixMilli()}, &res); err != nil { // starts the watcher
 		t.Fatal(err)
