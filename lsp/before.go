@@ -95,49 +95,75 @@ func (c *Client) noteDelivered(fresh map[string]verdict, want map[string]int32) 
 	}
 }
 
+// baseline is what a check knows of when its change reached the server,
+// to find the other files' state before it (Client.before).
+type baseline struct {
+	// mark is the store's arrival number before the change reached the
+	// server: what had arrived by then was said before it (baseMark).
+	mark uint64
+	// floor is the client's send count before showBefore sent the text
+	// before the change (0 when it sent none). Until then the server had
+	// another text of the changed documents — a prewarm's, read from
+	// disk, may be the changed one — so an answer about a re-checked
+	// importer given with no more than that sent is no baseline
+	// (saidAfter), even one that came after: clangd does not re-check
+	// other translation units when a header's buffer changes, and a
+	// pull asked before is answered after.
+	floor uint64
+	// touchedAt is the store's arrival number when the server first gave
+	// a whole answer (Client.touchedAt, or showBefore's), 0 when it has
+	// not.
+	touchedAt uint64
+	// importers holds the URIs of the importers of changed files this
+	// check re-checked.
+	importers map[string]bool
+	// changed returns the paths of the check's documents when one of
+	// them changes a text (changedTexts), asked only when needed.
+	changed func() []string
+}
+
 // before returns, for each file of others, what the server had said of it
-// at mark (store.asOf) — the baseline that tells what a change introduced
-// there; a file left out had nothing wrong. A file the server had said
-// nothing of had nothing wrong when it is an importer of a changed file
-// this check re-checked (importers: the callers a change breaks; better a
-// pre-existing error shown than a broken caller missed), or when it was
-// not open then (an open document's answer may just not have come yet),
-// the server diagnoses files it does not have open
+// at b.mark (store.asOf) — the baseline that tells what a change
+// introduced there; a file left out had nothing wrong. A file the server
+// had said nothing of had nothing wrong when it is an importer of a
+// changed file this check re-checked (b.importers: the callers a change
+// breaks; better a pre-existing error shown than a broken caller missed),
+// or when it was not open then (an open document's answer may just not
+// have come yet), the server diagnoses files it does not have open
 // (config.Server.OpenDependents false: gopls), and it had given a whole
-// answer by mark (touchedAt, the store's arrival number when it first
-// did; 0 when it has not: a check whose run of equal texts began before
-// the server's first answer — the warm-up's text, hooked again — has no
-// such answer behind its baseline). Otherwise its state before is
-// unknown, and so is a file synced since mark by another check (its
-// errors are that check's); both get their current diagnostics as
-// baseline, so that nothing in them counts as introduced — except, for a
-// server that had given no whole answer by mark, a file the check's
-// change can reach (brokenBy) when the check changes a text (changed,
-// asked only then: the documents, when one's Doc.Before, or else its
-// committed text by Doc.Head, differs from its text; else nil).
-// Then everything the server said of it may already know the change: a
-// prewarm that read the changed file from disk answered first, or sent
-// it while showBefore waited for the text before the change. Hiding its
-// errors as old would be a false clean, so it has no baseline
-// (TestPrewarmRacesFirstEdit).
-func (c *Client) before(mark uint64, others map[string][]diag.Diagnostic, touchedAt uint64, importers map[string]bool, changed func() []string) map[string][]diag.Diagnostic {
-	touched := touchedAt != 0 && touchedAt <= mark
+// answer by mark (b.touchedAt; a check whose run of equal texts began
+// before the server's first answer — the warm-up's text, hooked again —
+// has no such answer behind its baseline). A re-checked importer whose
+// answer was given before the server had the text before (b.floor)
+// counts as said nothing of. Otherwise a
+// file's state before is unknown, and so is a file synced since mark by
+// another check (its errors are that check's); both get their current
+// diagnostics as baseline, so that nothing in them counts as introduced —
+// except, for a server that had given no whole answer by mark, a file the
+// check's change can reach (brokenBy) when the check changes a text
+// (b.changed). Then everything the server said of it may already know
+// the change: a prewarm that read the changed file from disk answered
+// first, or sent it while showBefore waited for the text before the
+// change. Hiding its errors as old would be a false clean, so it has no
+// baseline (TestPrewarmRacesFirstEdit).
+func (c *Client) before(b baseline, others map[string][]diag.Diagnostic) map[string][]diag.Diagnostic {
+	touched := b.touchedAt != 0 && b.touchedAt <= b.mark
 	out := make(map[string][]diag.Diagnostic)
 	for path, cur := range others {
 		uri := pathToURI(path)
-		lists, known := c.store.asOf(uri, mark)
-		openAt, syncedSince := c.openAt(uri, mark)
+		lists, bases, known := c.store.asOf(uri, b.mark)
+		openAt, syncedSince := c.openAt(uri, b.mark)
 		switch {
-		case importers[uri] && known:
+		case b.importers[uri] && known && c.saidAfter(uri, bases, b.floor):
 			out[path] = c.merge(path, uri, lists)
-		case importers[uri]:
+		case b.importers[uri]:
 		case syncedSince:
 			out[path] = cur
 		case known:
 			out[path] = c.merge(path, uri, lists)
 		case openAt || c.server.OpenDependents:
 			out[path] = cur
-		case !touched && (changed() == nil || !c.brokenBy(path, changed())):
+		case !touched && (b.changed() == nil || !c.brokenBy(path, b.changed())):
 			out[path] = cur
 		}
 	}
@@ -202,15 +228,17 @@ func (c *Client) openAt(uri string, mark uint64) (open, syncedSince bool) {
 // most half of what is left of ctx, for its answers: what it then says of
 // the other files is what was wrong before the change. It reports whether
 // every such document was answered and no other text was sent while the
-// server worked (the server has said what was wrong everywhere: see
-// sendCount; a cold server flooded by concurrent hooks has not), and the
-// store's arrival number when it stopped waiting (0 when it sent nothing,
-// or when another text was sent meanwhile): what arrived until then was
-// said of the text before the change, even where that text is the
-// changed one (an edit that restored it), whose run of equal texts then
-// began with showBefore's send.
-func (c *Client) showBefore(ctx context.Context, docs []Doc) (whole bool, shown uint64) {
+// server worked (whole: the server has said what was wrong everywhere:
+// see sendCount; a cold server flooded by concurrent hooks has not), the
+// client's send count before it sent (floor, 0 when it sent nothing:
+// see baseline), and the store's arrival number when it stopped waiting (shown, 0 when it sent
+// nothing, or when another text was sent meanwhile): what arrived until
+// then was said of the text before the change, even where that text is
+// the changed one (an edit that restored it), whose run of equal texts
+// then began with showBefore's send.
+func (c *Client) showBefore(ctx context.Context, docs []Doc) (whole bool, floor, shown uint64) {
 	want := make(map[string]int32)
+	floor = c.sendCount()
 	for _, d := range docs {
 		if d.Before == nil {
 			continue
@@ -219,8 +247,11 @@ func (c *Client) showBefore(ctx context.Context, docs []Doc) (whole bool, shown 
 			want[uri] = v
 		}
 	}
+	if c.sendCount() == floor {
+		floor = 0
+	}
 	if len(want) == 0 {
-		return false, 0
+		return false, floor, 0
 	}
 	if dl, ok := ctx.Deadline(); ok {
 		var cancel context.CancelFunc
@@ -229,16 +260,70 @@ func (c *Client) showBefore(ctx context.Context, docs []Doc) (whole bool, shown 
 	}
 	sends := c.sendCount()
 	w := c.waitSent(ctx, want, EditSettle) // the server is cold: every progress counts (waitFresh)
+	// A pull server says nothing of the other files unasked: waitSent
+	// pulled the other open documents (tsserver's, an inter-file
+	// source's), and until those answers come, what the store holds of
+	// them was said of an earlier text — a prewarm's, which may be the
+	// changed text read from disk. A pull in flight when the text before
+	// went out is pulled again after it (startPull), so the wait ends
+	// with answers about the text before.
+	c.store.waitPulled(ctx, c.otherOpen(want))
 	overtaken := c.sendCount() != sends
-	c.log.Debug("showed the text before the change", "files", len(want), "answered", len(w.fresh), "overtaken", overtaken)
+	c.log.Debug("showed the text before the change", "files", len(want), "answered", len(w.fresh), "overtaken", overtaken, "floor", floor)
 	if overtaken {
 		// Another check sent while the server worked: what arrived may be
 		// about its texts, not the text before the change — a prewarm
 		// that read the changed file from disk, whose answers already
 		// hold the errors the change made in other files. None of it is
 		// a baseline (TestPrewarmRacesFirstEdit).
-		return false, 0
+		return false, floor, 0
 	}
 	shown, _ = c.store.mark()
-	return len(w.fresh) == len(want), shown
+	return len(w.fresh) == len(want), floor, shown
+}
+
+// otherOpen returns the URIs of the open documents not in want.
+func (c *Client) otherOpen(want map[string]int32) []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []string
+	for uri := range c.docs {
+		if _, ok := want[uri]; !ok {
+			out = append(out, uri)
+		}
+	}
+	return out
+}
+
+// saidAfter reports whether each of the answers about uri described by
+// bases (store.asOf) was given with more than the first floor texts sent
+// (a send count; 0: any answer): a pull asked after them, or a push about
+// a version of uri sent after them. A push without a version, or about a
+// version no longer in the document's history, was not.
+func (c *Client) saidAfter(uri string, bases []answerBasis, floor uint64) bool {
+	if floor == 0 {
+		return true
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, b := range bases {
+		switch {
+		case b.pulled:
+			if b.asked <= floor {
+				return false
+			}
+		case b.version == nil:
+			return false
+		default:
+			d, ok := c.docs[uri]
+			if !ok {
+				return false
+			}
+			i := slices.IndexFunc(d.sent, func(s sentVersion) bool { return s.version == *b.version })
+			if i < 0 || d.sent[i].seq <= floor {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -172,7 +172,7 @@ func (c *Client) withContextDiagnostics(params any) any {
 		return params
 	}
 	mark, _ := c.store.mark()
-	lists, _ := c.store.asOf(canonicalURI(p.TextDocument.URI), mark)
+	lists, _, _ := c.store.asOf(canonicalURI(p.TextDocument.URI), mark)
 	overlapping := []Diagnostic{}
 	for _, l := range lists {
 		for _, d := range l {

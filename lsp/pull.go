@@ -228,6 +228,7 @@ func (c *Client) pullOnce(ctx context.Context, key pullKey, version int32) (kind
 		PreviousResultID: prev.resultID,
 	}
 	var rep documentDiagnosticReport
+	asked := c.sendCount()
 	if err := c.call(ctx, "textDocument/diagnostic", params, &rep); err != nil {
 		return "", 0, err
 	}
@@ -235,7 +236,7 @@ func (c *Client) pullOnce(ctx context.Context, key pullKey, version int32) (kind
 	if err != nil {
 		return "", 0, fmt.Errorf("pulling %s: %w", key.uri, err)
 	}
-	r.version = version
+	r.version, r.asked = version, asked
 	c.store.recordPull(key.uri, key.identifier, r)
 	for uri, sub := range rep.related {
 		uri = canonicalURI(uri)
@@ -245,7 +246,7 @@ func (c *Client) pullOnce(ctx context.Context, key pullKey, version int32) (kind
 			c.log.Warn("dropping related document report", "uri", uri, "err", err)
 			continue
 		}
-		rr.version = c.docVersion(uri)
+		rr.version, rr.asked = c.docVersion(uri), asked
 		c.store.recordPull(uri, key.identifier, rr)
 	}
 	return rep.report.Kind, len(r.items), nil

@@ -26,6 +26,9 @@ type pullReport struct {
 	version  int32
 	resultID string
 	items    []Diagnostic
+	// asked is the client's send count when the request went out
+	// (Client.sends): the server answered with every text sent by then.
+	asked uint64
 }
 
 // store keeps the latest push publication per document URI and the latest
@@ -211,14 +214,16 @@ func (s *store) reopen(uri string) {
 // had arrived by then — as lists of diagnostics, and whether anything had.
 // It is a file's state before a change, to tell what the change introduced
 // in it; an answer older than what the store keeps (pushHistory pushes,
-// two reports per identifier) is unknown.
-func (s *store) asOf(uri string, mark uint64) (lists [][]Diagnostic, known bool) {
+// two reports per identifier) is unknown. bases says, for each list, what
+// the server had been sent when it answered (answerBasis).
+func (s *store) asOf(uri string, mark uint64) (lists [][]Diagnostic, bases []answerBasis, known bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	hist := s.byURI[uri]
 	for i := len(hist) - 1; i >= 0; i-- {
 		if hist[i].seq <= mark {
 			lists, known = append(lists, hist[i].diagnostics), true
+			bases = append(bases, answerBasis{version: hist[i].version})
 			break
 		}
 	}
@@ -228,9 +233,20 @@ func (s *store) asOf(uri string, mark uint64) (lists [][]Diagnostic, known bool)
 		}
 		if r.seq != 0 && r.seq <= mark {
 			lists, known = append(lists, r.items), true
+			bases = append(bases, answerBasis{pulled: true, asked: r.asked})
 		}
 	}
-	return lists, known
+	return lists, bases, known
+}
+
+// answerBasis tells what a server had been sent when it gave an answer:
+// for a pull report, every text sent before its request (asked, a send
+// count); for a push, the text of the version it names (nil: unknown) and
+// everything sent before that.
+type answerBasis struct {
+	pulled  bool
+	asked   uint64
+	version *int32
 }
 
 // answers returns what the store holds for uri, for judging a check of it

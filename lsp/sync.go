@@ -150,10 +150,10 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	// first whole answer, or, when it has not given one, since it
 	// answered the text before the change (showBefore).
 	touchedAt := c.touchedMark()
-	var shown uint64
+	var floor, shown uint64
 	if touchedAt == 0 {
 		var whole bool
-		if whole, shown = c.showBefore(ctx, docs); whole {
+		if whole, floor, shown = c.showBefore(ctx, docs); whole {
 			touchedAt = shown
 		}
 	}
@@ -260,7 +260,13 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 		// overtaken text or the newer one: the newer check reports them.
 		clear(out.Others)
 	}
-	out.OthersBefore = c.before(max(base, shown), out.Others, touchedAt, rechecked, sync.OnceValue(func() []string { return changedTexts(docs) }))
+	out.OthersBefore = c.before(baseline{
+		mark:      max(base, shown),
+		floor:     floor,
+		touchedAt: touchedAt,
+		importers: rechecked,
+		changed:   sync.OnceValue(func() []string { return changedTexts(docs) }),
+	}, out.Others)
 	return out
 }
 

@@ -241,6 +241,7 @@ func (c *Client) tsPullOnce(ctx context.Context, key pullKey, version int32) (ki
 	lists := make([][]tsDiagnostic, len(cmds))
 	errs := make([]error, len(cmds))
 	var wg sync.WaitGroup
+	asked := c.sendCount()
 	for i, cmd := range cmds {
 		wg.Go(func() { errs[i] = c.tsserverRequest(ctx, cmd, args, &lists[i]) })
 	}
@@ -259,7 +260,7 @@ func (c *Client) tsPullOnce(ctx context.Context, key pullKey, version int32) (ki
 	if version == 0 && c.docVersion(key.uri) != 0 {
 		return "dropped: opened meanwhile", 0, nil // its own pull follows the didOpen
 	}
-	c.store.recordPull(key.uri, tsIdentifier, pullReport{version: version, items: items})
+	c.store.recordPull(key.uri, tsIdentifier, pullReport{version: version, items: items, asked: asked})
 	return "full", len(items), nil
 }
 

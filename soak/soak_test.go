@@ -68,13 +68,6 @@ func TestSoak(t *testing.T) {
 	tallies := make([]*tally, len(langs))
 	sched := defaultSchedule
 	sched.verbose = o.verbose
-	if o.calls <= defaultCalls {
-		// The short form (make test) starts each language's session once;
-		// session restarts are the long form's: one of them still finds a
-		// missed cross-file error in TypeScript (seed 7258263686478161465,
-		// call #231), open in issue 16's note.
-		sched.restart = 0
-	}
 	t.Run("lang", func(t *testing.T) {
 		for i, l := range langs {
 			t.Run(l.name, func(t *testing.T) {

@@ -1,0 +1,39 @@
+package lsp
+
+import "testing"
+
+// TestSaidAfter: an answer about a re-checked importer is a baseline only
+// when the server had the text before the change (sent after floor, a
+// send count) when it gave it: a pull asked after floor, a push about a
+// version of the importer sent after floor.
+func TestSaidAfter(t *testing.T) {
+	const uri = "file:///w/main.c"
+	v := func(n int32) *int32 { return &n }
+	c := &Client{docs: map[string]*document{uri: {version: 3, sent: []sentVersion{
+		{version: 1, seq: 2}, // the prewarm's open, before the text before went out
+		{version: 3, seq: 7}, // a re-check after it
+	}}}}
+	cases := []struct {
+		name  string
+		bases []answerBasis
+		floor uint64
+		want  bool
+	}{
+		{"no text before sent", []answerBasis{{version: v(1)}}, 0, true},
+		{"push about a version sent before", []answerBasis{{version: v(1)}}, 5, false},
+		{"push about a version sent after", []answerBasis{{version: v(3)}}, 5, true},
+		{"push without a version", []answerBasis{{}}, 5, false},
+		{"push about a version out of the history", []answerBasis{{version: v(2)}}, 5, false},
+		{"pull asked before", []answerBasis{{pulled: true, asked: 5}}, 5, false},
+		{"pull asked after", []answerBasis{{pulled: true, asked: 6}}, 5, true},
+		{"one of two answers before", []answerBasis{{version: v(3)}, {pulled: true, asked: 4}}, 5, false},
+	}
+	for _, tc := range cases {
+		if got := c.saidAfter(uri, tc.bases, tc.floor); got != tc.want {
+			t.Errorf("%s: saidAfter = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	if c.saidAfter("file:///w/other.c", []answerBasis{{version: v(1)}}, 5) {
+		t.Error("a push about a document not open: saidAfter = true, want false")
+	}
+}
