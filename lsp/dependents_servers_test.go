@@ -350,3 +350,70 @@ func warmClangdHeader(t *testing.T) (c depServerCase, cl *Client, dir, callee st
 	}
 	return c, cl, dir, callee, ctx
 }
+
+// TestClangdSameHeaderTwiceCold plays two hooks on one header at once
+// on a server that has no document open yet (a session's first edit, its
+// hook sent twice, or the prewarm racing it): the first check opens the
+// header's importers to re-check them, and the second must not close and
+// open them again while clangd builds them — opening a file with the
+// text on disk changes nothing clangd sees, so the first's re-check
+// answers both. With that reopen, clangd 14's main thread stops
+// exiting when asked (every round here), and in the soak it stopped
+// answering anything for the
+// rest of the session (make soak seed 1000377945669165608, C: 37
+// timeouts in a row after a session restart). Both checks answer fresh
+// with the errors clang -fsyntax-only reports, a check after them
+// answers fresh, and clangd exits when asked (LSP shutdown, exit) within
+// a hook's budget; five fresh servers, 0 failures allowed.
+func TestClangdSameHeaderTwiceCold(t *testing.T) {
+	c := depServerCases[2]
+	requireServer(t, c.exe)
+	for round := range 5 {
+		dir := workspace(t, c.files)
+		callee := filepath.Join(dir, filepath.FromSlash(c.callee))
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		cl := startClient(ctx, t, catalogueServer(t, c.server), dir)
+		writeFile(t, dir, c.callee, c.changed)
+		truth := c.compiler(t, dir)
+		var outs [3]Outcome
+		var wg sync.WaitGroup
+		for i := range 2 {
+			wg.Go(func() {
+				rctx, rcancel := context.WithTimeout(ctx, 10*time.Second) // a hook's budget
+				defer rcancel()
+				outs[i] = cl.Update(rctx, []Doc{{Path: callee, Text: []byte(c.changed)}}, DefaultSettle) // a Write's content
+			})
+		}
+		wg.Wait()
+		rctx, rcancel := context.WithTimeout(ctx, 10*time.Second)
+		outs[2] = cl.Update(rctx, []Doc{{Path: callee}}, DefaultSettle)
+		rcancel()
+		// A worker the reopen wedged goes on holding clangd after its
+		// document was closed: clangd answers shutdown, but never exits.
+		sctx, scancel := context.WithTimeout(ctx, 10*time.Second)
+		if err := cl.call(sctx, "shutdown", nil, nil); err != nil {
+			t.Errorf("round %d: after the race, clangd answers no shutdown request: %v", round, err)
+		} else if err := cl.conn.Notify(sctx, "exit", nil); err != nil {
+			t.Errorf("round %d: sending exit: %v", round, err)
+		}
+		select {
+		case <-cl.exited:
+		case <-sctx.Done():
+			t.Errorf("round %d: after the race, clangd does not exit when asked", round)
+		}
+		scancel()
+		for i, o := range outs {
+			if o.Freshness != Fresh || o.Err != nil {
+				t.Errorf("round %d, check %d: %s, %v; want fresh", round, i, o.Freshness, o.Err)
+				continue
+			}
+			for _, rel := range c.deps {
+				p := filepath.Join(dir, filepath.FromSlash(rel))
+				if got := positions(o.Others[p]); i < 2 && !slices.Equal(got, truth[rel]) {
+					t.Errorf("round %d, check %d: %s errors at %v, the compiler's at %v", round, i, rel, got, truth[rel])
+				}
+			}
+		}
+		cancel()
+	}
+}

@@ -49,6 +49,11 @@ type sentVersion struct {
 	// seq is the client's send count with this version (Client.sends):
 	// the order of everything sent, where mark only orders arrivals.
 	seq uint64
+	// changes says the version changed what the server sees: a text
+	// other than the one sent before, or a document opened with a text
+	// not read from its file (opened from the file, it is what the
+	// server read there already).
+	changes bool
 }
 
 // sentHistory is how many sent versions a document keeps: enough for every
@@ -214,7 +219,7 @@ func (c *Client) changedSinceLocked(uri string, mark uint64) bool {
 			continue
 		}
 		for i := len(d.sent) - 1; i >= 0 && d.sent[i].mark > mark; i-- {
-			if i == 0 || d.sent[i].hash != d.sent[i-1].hash {
+			if d.sent[i].changes {
 				return true
 			}
 		}

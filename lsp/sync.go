@@ -700,14 +700,15 @@ func (c *Client) sync(d Doc) (string, int32, error) {
 	version := doc.version
 	c.sends++
 	seq, hash := c.sends, textHash(text)
-	if len(doc.sent) == 0 || doc.lastSent().hash != hash {
+	changes := len(doc.sent) == 0 && d.Text != nil && !d.FromDisk || len(doc.sent) > 0 && doc.lastSent().hash != hash
+	if changes {
 		c.changed = seq
 	}
 	mark, _ := c.store.mark()
 	if len(doc.sent) >= sentHistory {
 		doc.sent = slices.Delete(doc.sent, 0, len(doc.sent)-sentHistory+1)
 	}
-	doc.sent = append(doc.sent, sentVersion{version: version, hash: hash, mark: mark, at: time.Now(), forced: forced, seq: seq})
+	doc.sent = append(doc.sent, sentVersion{version: version, hash: hash, mark: mark, at: time.Now(), forced: forced, seq: seq, changes: changes})
 	c.mu.Unlock()
 
 	var err error
