@@ -50,6 +50,7 @@ type Client struct {
 	exited chan struct{} // closed when the process has been reaped
 	store  *store
 	ids    atomic.Uint64 // the last request id picked for conn (call, Shutdown); ids count from 1, per client
+	heard  atomic.Int64  // when the server last sent anything: a notification, a request, a pull's answer (Unix ns; heardSince)
 
 	// Set once by initialize, read-only after.
 	encoding                        string
@@ -465,3 +466,12 @@ func rawParams(req *jsonrpc2.Request) json.RawMessage {
 	}
 	return *req.Params
 }
+
+// noteHeard records that the server sent something now.
+func (c *Client) noteHeard() { c.heard.Store(time.Now().UnixNano()) }
+
+// heardSince reports whether the server sent anything — a notification
+// (a publication, progress, a log message), a request, or a pull's
+// answer — at or after t. A hung server sends nothing (Manager's
+// hungChecks).
+func (c *Client) heardSince(t time.Time) bool { return c.heard.Load() >= t.UnixNano() }

@@ -153,6 +153,7 @@ func (c *Client) folders() []WorkspaceFolder {
 // result or an error: unknown methods get MethodNotFound, never silence.
 // It runs on the connection's read loop, so it never blocks.
 func (c *Client) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+	c.noteHeard()
 	params := rawParams(req)
 	switch req.Method {
 	case "textDocument/publishDiagnostics":

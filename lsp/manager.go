@@ -117,6 +117,7 @@ type entry struct {
 	// Guarded by Manager.mu.
 	lastUse    time.Time            // when a check last began or ended
 	unanswered string               // why the last check got no answer at all (a hung server); "" once one is fresh
+	silent     int                  // checks in a row the server, which had answered before, sent nothing at all to (hungChecks)
 	inflight   int                  // checks using the entry now
 	touched    map[string]time.Time // document path → when a check last named it
 	// crashes are the slot's crashes (CrashPolicy.record), carried over
@@ -289,13 +290,17 @@ func (m *Manager) checkOne(ctx context.Context, k entryKey, docs []Doc, settle t
 	}
 	sctx, cancel2 := context.WithTimeout(ctx, timeout-time.Since(begin))
 	defer cancel2()
+	answeredBefore, sent := c.Touched(), time.Now()
 	e.docs.RLock()
 	o := c.Update(sctx, docs, settle)
 	e.docs.RUnlock()
 	if o.Err != nil && c.Err() != nil { // it crashed on this change: say so, and when it starts again
 		o.Err = m.crashErr(e, o.Err)
 	}
-	m.noteAnswer(e, o, time.Since(begin))
+	if m.noteAnswer(e, o, time.Since(begin), answeredBefore && !c.heardSince(sent)) {
+		o.Err = m.crashErr(e, o.Err)
+		m.background(c.kill)
+	}
 	m.noteWatchInterest(nil) // the server may have registered FileSystemWatchers meanwhile
 	m.log.Info("server checked", "server", k.server, "root", k.root, "freshness", o.Freshness,
 		"files", len(docs), "elapsed_ms", time.Since(begin).Milliseconds(), "server_ms", o.ServerMS, "err", o.Err)
@@ -308,8 +313,12 @@ func (m *Manager) checkOne(ctx context.Context, k entryKey, docs []Doc, settle t
 // noteAnswer records for status whether e's server answered a check that
 // took took: a check it did not answer at all (a hung or overloaded
 // server, which is not broken) is its last error until a check is
-// answered fresh.
-func (m *Manager) noteAnswer(e *entry, o Outcome, took time.Duration) {
+// answered fresh. silent says the server, which had answered a change
+// before, sent nothing at all while this check waited. After hungChecks
+// such checks in a row the server counts as hung: noteAnswer records it
+// as crashed (ErrHung; CrashPolicy says when it starts again) and
+// reports true, and the caller kills it.
+func (m *Manager) noteAnswer(e *entry, o Outcome, took time.Duration, silent bool) (hung bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	switch o.Freshness {
@@ -319,7 +328,31 @@ func (m *Manager) noteAnswer(e *entry, o Outcome, took time.Duration) {
 		e.unanswered = fmt.Sprintf("no answer to a change within %v (at %s)",
 			took.Round(100*time.Millisecond), time.Now().Format(time.TimeOnly))
 	}
+	if o.Freshness != Timeout || !silent {
+		e.silent = 0
+		return false
+	}
+	e.silent++
+	if e.silent < hungChecks || m.entries[e.key] != e || e.err != nil {
+		return false
+	}
+	e.err = fmt.Errorf("%w: it sent nothing at all to %d changes in a row (the last waited %v)", ErrHung, e.silent, took.Round(100*time.Millisecond))
+	return m.crashLocked(e)
 }
+
+// ErrHung says a server that had answered a change before sent nothing at
+// all — no publication, progress, log message, request or pull answer —
+// while hungChecks checks in a row waited for it to their deadlines
+// (clangd 14 wedged so by a document closed and opened while it built
+// it: TestClangdSameHeaderTwiceCold). It is killed and counts as crashed:
+// a later change starts it again after its back-off (CrashPolicy).
+var ErrHung = errors.New("language server hung")
+
+// hungChecks is how many checks in a row a server may send nothing to
+// before it counts as hung (ErrHung): two, so that one change whose pass
+// outlasts a hook's budget on a loaded machine, silently, restarts
+// nothing.
+const hungChecks = 2
 
 // started acquires k's entry (docs touched now) and waits within ctx for
 // its server's start to end. It returns the entry, in use until the

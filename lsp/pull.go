@@ -177,6 +177,7 @@ func (c *Client) pull(ctx context.Context, key pullKey, version int32) {
 	}
 	switch {
 	case err == nil:
+		c.noteHeard()
 		c.log.Debug("pulled diagnostics", "uri", key.uri, "identifier", key.identifier, "version", version,
 			"kind", kind, "diagnostics", n, "elapsed_ms", time.Since(begin).Milliseconds())
 	case ctx.Err() != nil || c.Err() != nil:

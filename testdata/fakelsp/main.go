@@ -17,6 +17,9 @@
 //	never-answers      never answer initialize (nor anything else)
 //	never-publishes    answer initialize and shutdown; never publish, never answer
 //	                   any other request
+//	hang-after-first   normal for the first didOpen/didChange; after it, send nothing
+//	                   at all, not even the answer to shutdown (what clangd 14 does
+//	                   once a document it builds is closed and opened again)
 //	pull-only          declare diagnosticProvider and answer textDocument/diagnostic;
 //	                   never push
 //	pull-interfile     pull-only with interFileDependencies, as pyright declares it: a
@@ -186,6 +189,14 @@ func (s *server) dispatch(m message, p docParams) (code int, done bool) {
 	}
 	if s.mode == "never-answers" && m.Method != "exit" {
 		return 0, false
+	}
+	if s.mode == "hang-after-first" && m.Method != "exit" {
+		s.mu.Lock()
+		hung := s.garbaged // set by the first didOpen/didChange
+		s.mu.Unlock()
+		if hung {
+			return 0, false
+		}
 	}
 	switch m.Method {
 	case "initialize":
