@@ -177,7 +177,7 @@ func (e *Engine) checkServers(ctx context.Context, targets []target, gone []stri
 	}
 	docs := make([]lsp.Doc, len(targets))
 	for i, t := range targets {
-		docs[i] = lsp.Doc{Path: t.path, Text: t.text, Before: e.textBefore(ctx, t), FromDisk: t.fromDisk, Head: e.headOf(ctx, t.path)}
+		docs[i] = lsp.Doc{Path: t.path, Text: t.text, Before: e.beforeOf(ctx, t), FromDisk: t.fromDisk}
 	}
 	check := e.Manager.Check
 	if phase == phaseDiagnose { // a batch: servers get the whole budget
@@ -196,26 +196,21 @@ func (e *Engine) checkServers(ctx context.Context, targets []target, gone []stri
 	return done
 }
 
-// textBefore returns t's text before the change, for a server that has
-// not answered yet (lsp.Doc.Before): its git HEAD version when it differs
-// from t's text and the lint block lists the errors the change introduced
-// in other files; nil otherwise.
-func (e *Engine) textBefore(ctx context.Context, t target) []byte {
-	if e.Config.Output.OtherFiles(t.write) != config.OtherFilesIntroduced || e.Manager.Warm(t.path) {
+// beforeOf returns t's lsp.Doc.Before: nil unless the lint block lists
+// the errors the change introduced in other files (output.other_files:
+// introduced); else a func that reads t's git HEAD version once, on first
+// ask, and says false when git does not track it or it is t's text.
+func (e *Engine) beforeOf(ctx context.Context, t target) func() ([]byte, bool) {
+	if e.Config.Output.OtherFiles(t.write) != config.OtherFilesIntroduced {
 		return nil
 	}
-	head, tracked := gitHead(ctx, e.Root, t.path)
-	if !tracked || bytes.Equal(head, t.text) {
-		return nil
-	}
-	return head
-}
-
-// headOf returns a func that reads path's committed text (git HEAD), nil
-// and false when git does not track it: lsp.Doc.Head, asked only when a
-// check cannot tell what was wrong before it.
-func (e *Engine) headOf(ctx context.Context, path string) func() ([]byte, bool) {
-	return func() ([]byte, bool) { return gitHead(ctx, e.Root, path) }
+	return sync.OnceValues(func() ([]byte, bool) {
+		head, tracked := gitHead(ctx, e.Root, t.path)
+		if !tracked || bytes.Equal(head, t.text) {
+			return nil, false
+		}
+		return head, true
+	})
 }
 
 // mergeOutcomes adds each outcome's diagnostics to byFile (changed files)

@@ -135,9 +135,9 @@ type baseline struct {
 // before the server's first answer — the warm-up's text, hooked again —
 // has no such answer behind its baseline). A re-checked importer whose
 // answer was given before the server had the text before (b.floor)
-// counts as said nothing of. Otherwise a
-// file's state before is unknown, and so is a file synced since mark by
-// another check (its errors are that check's); both get their current
+// counts as said nothing of. Otherwise a file's state before is unknown,
+// and so is a file synced since mark by another check (its errors are
+// that check's); both get their current
 // diagnostics as baseline, so that nothing in them counts as introduced —
 // except, for a server that had given no whole answer by mark, a file the
 // check's change can reach (brokenBy) when the check changes a text
@@ -170,10 +170,8 @@ func (c *Client) before(b baseline, others map[string][]diag.Diagnostic) map[str
 	return out
 }
 
-// changedTexts returns the paths of docs when one of them changes a text:
-// its text before the change (Doc.Before, else its committed text by
-// Doc.Head) is another (a nil Text, read from disk by sync, is read here
-// too); else nil.
+// changedTexts returns the paths of docs when one of them changes a text
+// (changesText); else nil.
 func changedTexts(docs []Doc) []string {
 	if !slices.ContainsFunc(docs, changesText) {
 		return nil
@@ -186,18 +184,14 @@ func changedTexts(docs []Doc) []string {
 }
 
 // changesText reports whether d changes its document's text: its text
-// before (Doc.Before, else the committed one by Doc.Head) differs from
-// its text. Unknown is no change.
+// before (Doc.Before) differs from its text (a nil Text, read from disk
+// by sync, is read here too). Unknown is no change.
 func changesText(d Doc) bool {
-	before := d.Before
-	if before == nil && d.Head != nil {
-		head, tracked := d.Head()
-		if !tracked {
-			return false
-		}
-		before = head
+	if d.Before == nil {
+		return false
 	}
-	if before == nil {
+	before, ok := d.Before()
+	if !ok {
 		return false
 	}
 	text := d.Text
@@ -230,12 +224,14 @@ func (c *Client) openAt(uri string, mark uint64) (open, syncedSince bool) {
 // every such document was answered and no other text was sent while the
 // server worked (whole: the server has said what was wrong everywhere:
 // see sendCount; a cold server flooded by concurrent hooks has not), the
-// client's send count before it sent (floor, 0 when it sent nothing:
-// see baseline), and the store's arrival number when it stopped waiting (shown, 0 when it sent
-// nothing, or when another text was sent meanwhile): what arrived until
-// then was said of the text before the change, even where that text is
-// the changed one (an edit that restored it), whose run of equal texts
-// then began with showBefore's send.
+// client's send count before it sent (floor, 0 when it sent nothing: see
+// baseline), and the store's arrival number when it stopped waiting
+// (shown, 0 when it sent nothing, or when another text was sent
+// meanwhile): what arrived until then was said of the text before the
+// change, even where that text is the changed one (an edit that restored
+// it), whose run of equal texts then began with showBefore's send. It
+// also waits for the pulls of the other open documents: a pull server
+// says nothing of them unasked.
 func (c *Client) showBefore(ctx context.Context, docs []Doc) (whole bool, floor, shown uint64) {
 	want := make(map[string]int32)
 	floor = c.sendCount()
@@ -243,7 +239,11 @@ func (c *Client) showBefore(ctx context.Context, docs []Doc) (whole bool, floor,
 		if d.Before == nil {
 			continue
 		}
-		if uri, v, err := c.sync(Doc{Path: d.Path, Text: d.Before}); err == nil {
+		before, ok := d.Before()
+		if !ok {
+			continue
+		}
+		if uri, v, err := c.sync(Doc{Path: d.Path, Text: before}); err == nil {
 			want[uri] = v
 		}
 	}

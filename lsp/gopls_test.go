@@ -310,7 +310,9 @@ func TestGoplsColdConcurrentEdits(t *testing.T) {
 			if (round+i)%2 == 1 { // an edit that changed the file; the others restored it
 				writeFile(t, dir, filepath.Join("p", fmt.Sprintf("a%d.go", i)), fmt.Sprintf("%s\nfunc G%d_%d() {}\n", text, i, round))
 			}
-			wg.Go(func() { outs[i] = m.Check(ctx, []Doc{{Path: path, Before: text}}, 0) })
+			wg.Go(func() {
+				outs[i] = m.Check(ctx, []Doc{{Path: path, Before: func() ([]byte, bool) { return text, true }}}, 0)
+			})
 		}
 		wg.Wait()
 		cancel()

@@ -59,23 +59,22 @@ type Doc struct {
 	// something else changed that its diagnostics depend on (a file it
 	// used was deleted).
 	Recheck bool
-	// Before is the document's text before the change (its git HEAD
-	// version), or nil when unknown. A server that has not answered yet
-	// is shown it first, so that what it says of the other files then is
-	// the baseline of what the change introduced there (before.go).
-	Before []byte
+	// Before, when not nil, reads the document's text before the change
+	// (the engine gives its git HEAD version), false when unknown or the
+	// same as its text. It is asked at most twice, and only by a check
+	// whose server has not answered yet: showBefore shows the server that
+	// text first, so that what it then says of the other files is the
+	// baseline of what the change introduced there (before.go), and a
+	// check that cannot tell what was wrong before it asks whether it
+	// changes a text at all (changesText). Reading it costs a git
+	// process, which a warm check never pays.
+	Before func() ([]byte, bool)
 	// WarmUp marks a check whose answer reaches no agent (a prewarm's:
 	// Manager.warmUp): its versions stay undelivered, so a later check's
 	// baseline reaches back to before them (baseMark), as for a
 	// watcher's re-sync. Else a prewarm that read a file the agent had
 	// just changed would make what the change broke look old.
 	WarmUp bool
-	// Head, when not nil, reads the document's committed text (git HEAD;
-	// false when untracked): asked, when Before is nil, only by a check
-	// that cannot tell what was wrong before it (before.go), to learn
-	// whether the check changes a text at all. Reading it costs a git
-	// process, which a warm check never pays.
-	Head func() ([]byte, bool)
 	// FromDisk says Text was read from the file at Path (as a nil Text is,
 	// by sync), not carried by the agent's event or a caller checking text
 	// it has not written. A check whose file holds other content before
