@@ -101,14 +101,14 @@ type baseline struct {
 	// mark is the store's arrival number before the change reached the
 	// server: what had arrived by then was said before it (baseMark).
 	mark uint64
-	// floor is the client's send count before showBefore sent the text
-	// before the change (0 when it sent none). Until then the server had
-	// another text of the changed documents — a prewarm's, read from
-	// disk, may be the changed one — so an answer about a re-checked
-	// importer given with no more than that sent is no baseline
-	// (saidAfter), even one that came after: clangd does not re-check
-	// other translation units when a header's buffer changes, and a
-	// pull asked before is answered after.
+	// floor is the client's send count with showBefore's first send of
+	// the text before the change (sentVersion.seq; 0 when it sent none).
+	// Before it the server had another text of the changed documents — a
+	// prewarm's, read from disk, may be the changed one — so an answer
+	// about a re-checked importer given before the server had it is no
+	// baseline (saidAfter), even one that came after: clangd does not
+	// re-check other translation units when a header's buffer changes,
+	// and a pull asked before is answered after.
 	floor uint64
 	// touchedAt is the store's arrival number when the server first gave
 	// a whole answer (Client.touchedAt, or showBefore's), 0 when it has
@@ -224,8 +224,8 @@ func (c *Client) openAt(uri string, mark uint64) (open, syncedSince bool) {
 // every such document was answered and no other text was sent while the
 // server worked (whole: the server has said what was wrong everywhere:
 // see sendCount; a cold server flooded by concurrent hooks has not), the
-// client's send count before it sent (floor, 0 when it sent nothing: see
-// baseline), and the store's arrival number when it stopped waiting
+// client's send count with its first send (floor, 0 when it sent nothing:
+// see baseline), and the store's arrival number when it stopped waiting
 // (shown, 0 when it sent nothing, or when another text was sent
 // meanwhile): what arrived until then was said of the text before the
 // change, even where that text is the changed one (an edit that restored
@@ -234,7 +234,6 @@ func (c *Client) openAt(uri string, mark uint64) (open, syncedSince bool) {
 // says nothing of them unasked.
 func (c *Client) showBefore(ctx context.Context, docs []Doc) (whole bool, floor, shown uint64) {
 	want := make(map[string]int32)
-	floor = c.sendCount()
 	for _, d := range docs {
 		if d.Before == nil {
 			continue
@@ -245,10 +244,10 @@ func (c *Client) showBefore(ctx context.Context, docs []Doc) (whole bool, floor,
 		}
 		if uri, v, err := c.sync(Doc{Path: d.Path, Text: before}); err == nil {
 			want[uri] = v
+			if s := c.sentSeq(uri, v); s != 0 && (floor == 0 || s < floor) {
+				floor = s
+			}
 		}
-	}
-	if c.sendCount() == floor {
-		floor = 0
 	}
 	if len(want) == 0 {
 		return false, floor, 0
@@ -296,10 +295,11 @@ func (c *Client) otherOpen(want map[string]int32) []string {
 }
 
 // saidAfter reports whether each of the answers about uri described by
-// bases (store.asOf) was given with more than the first floor texts sent
-// (a send count; 0: any answer): a pull asked after them, or a push about
-// a version of uri sent after them. A push without a version, or about a
-// version no longer in the document's history, was not.
+// bases (store.asOf) was given with the server holding the send numbered
+// floor (a send count; 0: any answer): a pull asked once it was sent, or
+// a push about a version of uri sent with it or after. A push without a
+// version, or about a version no longer in the document's history, was
+// not.
 func (c *Client) saidAfter(uri string, bases []answerBasis, floor uint64) bool {
 	if floor == 0 {
 		return true
@@ -309,7 +309,7 @@ func (c *Client) saidAfter(uri string, bases []answerBasis, floor uint64) bool {
 	for _, b := range bases {
 		switch {
 		case b.pulled:
-			if b.asked <= floor {
+			if b.asked < floor {
 				return false
 			}
 		case b.version == nil:
@@ -320,10 +320,25 @@ func (c *Client) saidAfter(uri string, bases []answerBasis, floor uint64) bool {
 				return false
 			}
 			i := slices.IndexFunc(d.sent, func(s sentVersion) bool { return s.version == *b.version })
-			if i < 0 || d.sent[i].seq <= floor {
+			if i < 0 || d.sent[i].seq < floor {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// sentSeq returns the client's send count with version v of uri
+// (sentVersion.seq), 0 when it is not in the document's history.
+func (c *Client) sentSeq(uri string, v int32) uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if d, ok := c.docs[uri]; ok {
+		for _, s := range d.sent {
+			if s.version == v {
+				return s.seq
+			}
+		}
+	}
+	return 0
 }

@@ -3,9 +3,9 @@ package lsp
 import "testing"
 
 // TestSaidAfter: an answer about a re-checked importer is a baseline only
-// when the server had the text before the change (sent after floor, a
-// send count) when it gave it: a pull asked after floor, a push about a
-// version of the importer sent after floor.
+// when the server had the text before the change (its send numbered
+// floor) when it gave it: a pull asked once it was sent, a push about a
+// version of the importer sent with it or after.
 func TestSaidAfter(t *testing.T) {
 	const uri = "file:///w/main.c"
 	v := func(n int32) *int32 { return &n }
@@ -22,10 +22,11 @@ func TestSaidAfter(t *testing.T) {
 		{"no text before sent", []answerBasis{{version: v(1)}}, 0, true},
 		{"push about a version sent before", []answerBasis{{version: v(1)}}, 5, false},
 		{"push about a version sent after", []answerBasis{{version: v(3)}}, 5, true},
+		{"push about a version sent with it", []answerBasis{{version: v(3)}}, 7, true},
 		{"push without a version", []answerBasis{{}}, 5, false},
 		{"push about a version out of the history", []answerBasis{{version: v(2)}}, 5, false},
-		{"pull asked before", []answerBasis{{pulled: true, asked: 5}}, 5, false},
-		{"pull asked after", []answerBasis{{pulled: true, asked: 6}}, 5, true},
+		{"pull asked before", []answerBasis{{pulled: true, asked: 4}}, 5, false},
+		{"pull asked once it was sent", []answerBasis{{pulled: true, asked: 5}}, 5, true},
 		{"one of two answers before", []answerBasis{{version: v(3)}, {pulled: true, asked: 4}}, 5, false},
 	}
 	for _, tc := range cases {

@@ -355,9 +355,9 @@ func warmClangdHeader(t *testing.T) (c depServerCase, cl *Client, dir, callee st
 // on a server that has no document open yet (a session's first edit, its
 // hook sent twice, or the prewarm racing it): the first check opens the
 // header's importers to re-check them, and the second must not close and
-// open them again while clangd builds them — opening a file with the
-// text on disk changes nothing clangd sees, so the first's re-check
-// answers both. With that reopen, clangd 14's main thread stops
+// open them again while clangd builds them — a re-check opening an
+// importer with its file's text changes nothing clangd sees, so the
+// first's re-check answers both. With that reopen, clangd 14 stops
 // exiting when asked (every round here), and in the soak it stopped
 // answering anything for the
 // rest of the session (make soak seed 1000377945669165608, C: 37
@@ -412,6 +412,47 @@ func TestClangdSameHeaderTwiceCold(t *testing.T) {
 				if got := positions(o.Others[p]); i < 2 && !slices.Equal(got, truth[rel]) {
 					t.Errorf("round %d, check %d: %s errors at %v, the compiler's at %v", round, i, rel, got, truth[rel])
 				}
+			}
+		}
+		cancel()
+	}
+}
+
+// TestClangdHeaderOpenedAfterImporters: the importers of a header are
+// open from a re-check (as after the header was deleted and restored),
+// the header itself is not, and it changes on disk; its check opens it
+// with the text on disk. clangd built the importers with the header's
+// old text, so the check must list the errors clang -fsyntax-only
+// reports in them: the header's first open is a change to them
+// (sentVersion.changes), though a re-check's open of an importer is not.
+// Three fresh servers, 0 failures allowed.
+func TestClangdHeaderOpenedAfterImporters(t *testing.T) {
+	c := depServerCases[2]
+	requireServer(t, c.exe)
+	for round := range 3 {
+		dir := workspace(t, c.files)
+		callee := filepath.Join(dir, filepath.FromSlash(c.callee))
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		cl := startClient(ctx, t, catalogueServer(t, c.server), dir)
+		var importers []Doc
+		for _, rel := range c.deps {
+			importers = append(importers, Doc{Path: filepath.Join(dir, filepath.FromSlash(rel)), Recheck: true})
+		}
+		if o := cl.Update(ctx, importers, DefaultSettle); o.Freshness != Fresh {
+			t.Fatalf("round %d: opening the importers: %s, %v", round, o.Freshness, o.Err)
+		}
+		writeFile(t, dir, c.callee, c.changed)
+		truth := c.compiler(t, dir)
+		rctx, rcancel := context.WithTimeout(ctx, 10*time.Second) // a hook's budget
+		o := cl.Update(rctx, []Doc{{Path: callee}}, DefaultSettle)
+		rcancel()
+		if o.Freshness != Fresh || o.Err != nil {
+			t.Errorf("round %d: %s, %v; want fresh", round, o.Freshness, o.Err)
+		}
+		for _, rel := range c.deps {
+			p := filepath.Join(dir, filepath.FromSlash(rel))
+			if got := positions(o.Others[p]); !slices.Equal(got, truth[rel]) {
+				t.Errorf("round %d: %s errors at %v, the compiler's at %v", round, rel, got, truth[rel])
 			}
 		}
 		cancel()

@@ -50,9 +50,13 @@ type sentVersion struct {
 	// the order of everything sent, where mark only orders arrivals.
 	seq uint64
 	// changes says the version changed what the server sees: a text
-	// other than the one sent before, or a document opened with a text
-	// not read from its file (opened from the file, it is what the
-	// server read there already).
+	// other than the one sent before, or a document opened — unless a
+	// re-check opened it with its file's text (an importer of a changed
+	// file: whatever else uses it read that same text from the file). A
+	// changed file's own first open changes what the server sees even
+	// with the text on disk: the server may have read the file before it
+	// changed (clangd's preambles of its importers), and the watcher may
+	// not have told it yet.
 	changes bool
 }
 

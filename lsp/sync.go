@@ -699,7 +699,7 @@ func (c *Client) sync(d Doc) (string, int32, error) {
 	version := doc.version
 	c.sends++
 	seq, hash := c.sends, textHash(text)
-	changes := len(doc.sent) == 0 && d.Text != nil && !d.FromDisk || len(doc.sent) > 0 && doc.lastSent().hash != hash
+	changes := len(doc.sent) == 0 && !(d.Recheck && (d.Text == nil || d.FromDisk)) || len(doc.sent) > 0 && doc.lastSent().hash != hash
 	if changes {
 		c.changed = seq
 	}
