@@ -338,17 +338,39 @@ func TestClangdHeaderRace(t *testing.T) {
 // context is the test's, 120 s.
 func warmClangdHeader(t *testing.T) (c depServerCase, cl *Client, dir, callee string, ctx context.Context) {
 	t.Helper()
-	c = depServerCases[2]
-	requireServer(t, c.exe)
-	dir = workspace(t, c.files)
-	callee = filepath.Join(dir, filepath.FromSlash(c.callee))
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-	t.Cleanup(cancel)
-	cl = startClient(ctx, t, catalogueServer(t, c.server), dir)
+	c, cl, dir, callee, ctx = freshClangdHeader(t, 120*time.Second)
 	if o := cl.Update(ctx, []Doc{{Path: callee}}, DefaultSettle); o.Freshness != Fresh {
 		t.Fatalf("warm-up: %s, %v", o.Freshness, o.Err)
 	}
 	return c, cl, dir, callee, ctx
+}
+
+// freshClangdHeader starts clangd on a new workspace of the clangd case,
+// with no document open, and returns the case, the client, the workspace,
+// the header's absolute path, and a context that ends after life or with
+// the test.
+func freshClangdHeader(t *testing.T, life time.Duration) (c depServerCase, cl *Client, dir, callee string, ctx context.Context) {
+	t.Helper()
+	c = depServerCases[2]
+	requireServer(t, c.exe)
+	dir = workspace(t, c.files)
+	callee = filepath.Join(dir, filepath.FromSlash(c.callee))
+	ctx, cancel := context.WithTimeout(context.Background(), life)
+	t.Cleanup(cancel)
+	cl = startClient(ctx, t, catalogueServer(t, c.server), dir)
+	return c, cl, dir, callee, ctx
+}
+
+// checkImporters fails the test unless o lists, for each importer of the
+// case, the errors truth (the compiler's) has.
+func checkImporters(t *testing.T, c depServerCase, dir string, o Outcome, truth map[string][]string, what string) {
+	t.Helper()
+	for _, rel := range c.deps {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if got := positions(o.Others[p]); !slices.Equal(got, truth[rel]) {
+			t.Errorf("%s: %s errors at %v, the compiler's at %v", what, rel, got, truth[rel])
+		}
+	}
 }
 
 // TestClangdSameHeaderTwiceCold plays two hooks on one header at once
@@ -359,20 +381,14 @@ func warmClangdHeader(t *testing.T) (c depServerCase, cl *Client, dir, callee st
 // importer with its file's text changes nothing clangd sees, so the
 // first's re-check answers both. With that reopen, clangd 14 stops
 // exiting when asked (every round here), and in the soak it stopped
-// answering anything for the
-// rest of the session (make soak seed 1000377945669165608, C: 37
-// timeouts in a row after a session restart). Both checks answer fresh
+// answering anything for the rest of the session (make soak seed
+// 1000377945669165608, C: 37 timeouts in a row after a session restart). Both checks answer fresh
 // with the errors clang -fsyntax-only reports, a check after them
 // answers fresh, and clangd exits when asked (LSP shutdown, exit) within
 // a hook's budget; five fresh servers, 0 failures allowed.
 func TestClangdSameHeaderTwiceCold(t *testing.T) {
-	c := depServerCases[2]
-	requireServer(t, c.exe)
 	for round := range 5 {
-		dir := workspace(t, c.files)
-		callee := filepath.Join(dir, filepath.FromSlash(c.callee))
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		cl := startClient(ctx, t, catalogueServer(t, c.server), dir)
+		c, cl, dir, callee, ctx := freshClangdHeader(t, 60*time.Second)
 		writeFile(t, dir, c.callee, c.changed)
 		truth := c.compiler(t, dir)
 		var outs [3]Outcome
@@ -405,16 +421,10 @@ func TestClangdSameHeaderTwiceCold(t *testing.T) {
 		for i, o := range outs {
 			if o.Freshness != Fresh || o.Err != nil {
 				t.Errorf("round %d, check %d: %s, %v; want fresh", round, i, o.Freshness, o.Err)
-				continue
-			}
-			for _, rel := range c.deps {
-				p := filepath.Join(dir, filepath.FromSlash(rel))
-				if got := positions(o.Others[p]); i < 2 && !slices.Equal(got, truth[rel]) {
-					t.Errorf("round %d, check %d: %s errors at %v, the compiler's at %v", round, i, rel, got, truth[rel])
-				}
+			} else if i < 2 {
+				checkImporters(t, c, dir, o, truth, fmt.Sprintf("round %d, check %d", round, i))
 			}
 		}
-		cancel()
 	}
 }
 
@@ -427,13 +437,8 @@ func TestClangdSameHeaderTwiceCold(t *testing.T) {
 // (sentVersion.changes), though a re-check's open of an importer is not.
 // Three fresh servers, 0 failures allowed.
 func TestClangdHeaderOpenedAfterImporters(t *testing.T) {
-	c := depServerCases[2]
-	requireServer(t, c.exe)
 	for round := range 3 {
-		dir := workspace(t, c.files)
-		callee := filepath.Join(dir, filepath.FromSlash(c.callee))
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		cl := startClient(ctx, t, catalogueServer(t, c.server), dir)
+		c, cl, dir, callee, ctx := freshClangdHeader(t, 60*time.Second)
 		var importers []Doc
 		for _, rel := range c.deps {
 			importers = append(importers, Doc{Path: filepath.Join(dir, filepath.FromSlash(rel)), Recheck: true})
@@ -449,12 +454,6 @@ func TestClangdHeaderOpenedAfterImporters(t *testing.T) {
 		if o.Freshness != Fresh || o.Err != nil {
 			t.Errorf("round %d: %s, %v; want fresh", round, o.Freshness, o.Err)
 		}
-		for _, rel := range c.deps {
-			p := filepath.Join(dir, filepath.FromSlash(rel))
-			if got := positions(o.Others[p]); !slices.Equal(got, truth[rel]) {
-				t.Errorf("round %d: %s errors at %v, the compiler's at %v", round, rel, got, truth[rel])
-			}
-		}
-		cancel()
+		checkImporters(t, c, dir, o, truth, fmt.Sprintf("round %d", round))
 	}
 }

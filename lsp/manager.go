@@ -297,7 +297,12 @@ func (m *Manager) checkOne(ctx context.Context, k entryKey, docs []Doc, settle t
 	if o.Err != nil && c.Err() != nil { // it crashed on this change: say so, and when it starts again
 		o.Err = m.crashErr(e, o.Err)
 	}
-	if m.noteAnswer(e, o, time.Since(begin), answeredBefore && !c.heardSince(sent)) {
+	// Silent: a server that had answered before sent nothing at all
+	// while the check waited to its deadline, for a while — a check its
+	// client gave up on (a hook killed by its agent) proves nothing.
+	silent := answeredBefore && !c.heardSince(sent) &&
+		errors.Is(sctx.Err(), context.DeadlineExceeded) && time.Since(sent) >= hungMinWait
+	if m.noteAnswer(e, o, time.Since(begin), silent) {
 		o.Err = m.crashErr(e, o.Err)
 		m.background(c.kill)
 	}
@@ -314,7 +319,8 @@ func (m *Manager) checkOne(ctx context.Context, k entryKey, docs []Doc, settle t
 // took took: a check it did not answer at all (a hung or overloaded
 // server, which is not broken) is its last error until a check is
 // answered fresh. silent says the server, which had answered a change
-// before, sent nothing at all while this check waited. After hungChecks
+// before, sent nothing at all while this check waited to its deadline,
+// at least hungMinWait. After hungChecks
 // such checks in a row the server counts as hung: noteAnswer records it
 // as crashed (ErrHung; CrashPolicy says when it starts again) and
 // reports true, and the caller kills it.
@@ -353,6 +359,10 @@ var ErrHung = errors.New("language server hung")
 // outlasts a hook's budget on a loaded machine, silently, restarts
 // nothing.
 const hungChecks = 2
+
+// hungMinWait is how long a check must have waited, to its deadline, for
+// its silence to count towards hungChecks.
+const hungMinWait = time.Second
 
 // started acquires k's entry (docs touched now) and waits within ctx for
 // its server's start to end. It returns the entry, in use until the

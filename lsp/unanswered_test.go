@@ -41,8 +41,9 @@ func TestUnansweredCheckInStatus(t *testing.T) {
 // TestHungServerRestarts: a server that answered a change and then sends
 // nothing at all (fakelsp hang-after-first: what clangd 14 does once a
 // document it builds is closed and opened again) is not left answering
-// nothing for the rest of the session. The first silent check is only a
-// timeout; the second in a row finds it hung (ErrHung), kills it and
+// nothing for the rest of the session. Checks cut short count for
+// nothing; the first silent check to its deadline is only a timeout; the
+// second in a row finds it hung (ErrHung), kills it and
 // counts a crash; the next change after the back-off starts a new server
 // process, which answers it fresh.
 func TestHungServerRestarts(t *testing.T) {
@@ -61,6 +62,19 @@ func TestHungServerRestarts(t *testing.T) {
 	}
 	if o := check("one"); o.Freshness != Fresh || len(o.Files[path]) != 1 {
 		t.Fatalf("first check: %s %v %v, want fresh with one error", o.Freshness, o.Files, o.Err)
+	}
+	// Checks cut short prove nothing: a client that gave up (a hook its
+	// agent killed), a budget shorter than hungMinWait.
+	for i := range 3 {
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		if i == 0 {
+			cancel()
+		}
+		m.Check(ctx, []Doc{{Path: path}}, 0)
+		cancel()
+	}
+	if st := fakeStatus(t, m); st.State != StateActive || st.Crashes != 0 {
+		t.Errorf("after checks cut short, status = %+v, want active with no crash", st)
 	}
 	if o := check("two"); o.Freshness != Timeout || errors.Is(o.Err, ErrHung) {
 		t.Errorf("first silent check: %s, %v; want a timeout, not hung yet", o.Freshness, o.Err)
