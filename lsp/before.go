@@ -266,7 +266,13 @@ func (c *Client) showBefore(ctx context.Context, docs []Doc) (whole bool, floor,
 	// changed text read from disk. A pull in flight when the text before
 	// went out is pulled again after it (startPull), so the wait ends
 	// with answers about the text before.
-	c.store.waitPulled(ctx, c.otherOpen(want))
+	var others []string
+	for _, d := range c.openDocuments() {
+		if _, changed := want[d.uri]; !changed {
+			others = append(others, d.uri)
+		}
+	}
+	c.store.waitPulled(ctx, others)
 	overtaken := c.sendCount() != sends
 	c.log.Debug("showed the text before the change", "files", len(want), "answered", len(w.fresh), "overtaken", overtaken, "floor", floor)
 	if overtaken {
@@ -279,19 +285,6 @@ func (c *Client) showBefore(ctx context.Context, docs []Doc) (whole bool, floor,
 	}
 	shown, _ = c.store.mark()
 	return len(w.fresh) == len(want), floor, shown
-}
-
-// otherOpen returns the URIs of the open documents not in want.
-func (c *Client) otherOpen(want map[string]int32) []string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var out []string
-	for uri := range c.docs {
-		if _, ok := want[uri]; !ok {
-			out = append(out, uri)
-		}
-	}
-	return out
 }
 
 // saidAfter reports whether each of the answers about uri described by
@@ -315,12 +308,7 @@ func (c *Client) saidAfter(uri string, bases []answerBasis, floor uint64) bool {
 		case b.version == nil:
 			return false
 		default:
-			d, ok := c.docs[uri]
-			if !ok {
-				return false
-			}
-			i := slices.IndexFunc(d.sent, func(s sentVersion) bool { return s.version == *b.version })
-			if i < 0 || d.sent[i].seq < floor {
+			if seq := c.sentSeqLocked(uri, *b.version); seq == 0 || seq < floor {
 				return false
 			}
 		}
@@ -333,6 +321,11 @@ func (c *Client) saidAfter(uri string, bases []answerBasis, floor uint64) bool {
 func (c *Client) sentSeq(uri string, v int32) uint64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.sentSeqLocked(uri, v)
+}
+
+// sentSeqLocked is sentSeq with c.mu held.
+func (c *Client) sentSeqLocked(uri string, v int32) uint64 {
 	if d, ok := c.docs[uri]; ok {
 		for _, s := range d.sent {
 			if s.version == v {
