@@ -4,7 +4,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"time"
 )
 
 // Install methods (Install.Method).
@@ -88,28 +87,43 @@ func Suggest(got string, known []string) string { return suggest(got, known) }
 //     IgnoresUnchangedText: measured with clangd 14, a didChange whose text
 //     equals the last one gets no publishDiagnostics (the soak's forced
 //     re-checks of unchanged importers waited out 3 s in 35% of C calls);
-//     didClose then didOpen rebuilds and publishes. Settle 150 ms, its
-//     signals not enough (no DoneSignal): with clangdFileStatus on,
-//     clangd reports each file's state (clangd's LSP extensions,
-//     "textDocument/clangd.fileStatus"), and a check waits, besides a
-//     versioned publication of every changed file, for its files to go
-//     idle (lsp/filestatus.go). But after a header changed, clangd may
-//     publish a .c file first from the header's stale preamble and again
-//     once the preamble is rebuilt, for the same version, with the file
-//     idle in between. Measured over the soak (seed 3846318338036128363,
-//     100 C calls): with no window after the signals, 2 calls editing
-//     shapes.h answered with the first publication (nothing) while clang
-//     -fsyntax-only reported the broken callers; with a 150 ms window
-//     after a header's change only (and after re-checks of its
-//     importers), still 1–2 in each of 4 replays; with 150 ms after every
-//     change, 0 in 5 replays.
-//     No "wantDiagnostics" on didChange (clangd's extension to skip its
-//     debounce, which waits the last rebuild's time, at least 50 ms):
-//     measured with clangd 14.0.6, it took an edit of gzlog.c from 73 ms
-//     to 21–35 ms, but under the soak it wedged clangd: after a header's
-//     re-sync every later check of the run timed out, clangd idle with 366
-//     threads (seed 240710156372349752), and C-only replays with it had
-//     8–15 timeout notes in 100 calls against 3 without.
+//     didClose then didOpen rebuilds and publishes. --sync and DoneSignal
+//     in-order, no settle window: with --sync (AsyncThreadsCount 0) clangd
+//     builds the preamble and the AST of each didOpen, didChange and
+//     didSave and publishes before it reads the next message, so the
+//     answer to a request sent after a change's notifications comes after
+//     every publication the change set off. Without it, clangd 14 builds
+//     on worker threads after a debounce (the last rebuild's time, at
+//     least 50 ms) and reads a changed header from disk whenever its
+//     worker gets to it; a check then had to wait for every changed file's
+//     clangd.fileStatus to go idle and a 150 ms window after it (over the
+//     soak, seed 3846318338036128363, no window gave 2 false cleans in 100
+//     C calls, a window after header changes only 1–2 in each of 4
+//     replays, 150 ms after every change none). Measured over
+//     make soak's C (1000 calls each, seeds 7032313442142592835 and
+//     297760403509648013), without --sync then with it: hooks took
+//     4m10.9s and 4m9.6s in all, then 1m6.5s and 1m2.9s; timeout notes
+//     (a newer text overtook the check) 20 and 27, then 12 and 15; 0
+//     stale, false clean, missed cross-file and ghost either way. The
+//     answer to the request is what tells the check complete:
+//     lsp/inorder_servers_test.go's open file, four includes away from
+//     the changed header, was missing from checks that ended on the
+//     header's own publication. The soak's seed
+//     3846318338036128363 (100 C calls) replays with 0 false clean. A warm
+//     Edit of testdata/langs/c's main.c (make bench, section 3) went from
+//     216 ms to 17.7 ms p50 (clangd's own part 7 ms), one of Go's 2,286-line
+//     testregex.c (section 11) from 273 ms to 72.1 ms (clangd's 61 ms,
+//     clang -fsyntax-only's 61.4 ms). Not helped by either: clangd 14
+//     keeps a preamble whose headers have the size and the mtime, in whole
+//     seconds, that it recorded (clang's PrecompiledPreamble::CanReuse),
+//     so a header written twice within a second with the same size leaves
+//     an open file that only clangd's rebuild after didSave covers (one
+//     past the importers a check re-opens) with its old diagnostics.
+//     No "wantDiagnostics" on didChange (clangd's extension to skip the
+//     debounce, which --sync has none of): measured with clangd 14.0.6
+//     without --sync, it wedged clangd under the soak (seed
+//     240710156372349752: every later check timed out, clangd idle with
+//     366 threads).
 //     OpenDependents: measured with clangd 14.0.6
 //     (lsp/dependents_servers_test.go): after a header's prototype gains a
 //     parameter, the closed .c and .h files including it get no
@@ -287,7 +301,7 @@ func Catalogue() []Server {
 	servers := []Server{
 		{
 			Name:       "clangd",
-			Command:    []string{"clangd", "--background-index=false", "--log=error"},
+			Command:    []string{"clangd", "--background-index=false", "--log=error", "--sync"},
 			Extensions: []string{".c", ".h", ".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".m", ".mm"},
 			LanguageIDs: map[string]string{
 				".c": "c", ".h": "c",
@@ -298,7 +312,8 @@ func Catalogue() []Server {
 			Enabled:              true,
 			OpenDependents:       true,
 			IgnoresUnchangedText: true,
-			Settle:               150 * time.Millisecond,
+			DoneSignal:           SignalInOrder,
+			InOrderArg:           "--sync",
 			// clangd's per-file status (lsp/filestatus.go): a check waits
 			// for its files to go idle.
 			InitializationOptions: map[string]any{"clangdFileStatus": true},

@@ -403,6 +403,9 @@ func TestCatalogueChoices(t *testing.T) {
 		{"pyright: pyrightconfig.json before the packaging files", servers["pyright"].RootMarkers[0] == "pyrightconfig.json"},
 		{"pyright: openFilesOnly", lookup(servers["pyright"].Settings, "python", "analysis", "diagnosticMode") == "openFilesOnly"},
 		{"clangd: no background index", slices.Contains(servers["clangd"].Command, "--background-index=false")},
+		{"clangd: handles its messages in order (--sync), which its checks' signal needs",
+			servers["clangd"].DoneSignal == SignalInOrder && servers["clangd"].InOrderArg == "--sync" &&
+				slices.Contains(servers["clangd"].Command, "--sync") && servers["clangd"].Settle == 0},
 		{"rust-analyzer: rust-project.json before Cargo.toml, as rust-analyzer discovers projects",
 			slices.Equal(servers["rust-analyzer"].RootMarkers, []string{"rust-project.json", ".rust-project.json", "Cargo.toml"})},
 		{"rust-analyzer: no settings (it never asks lsp-hook for them)", servers["rust-analyzer"].Settings == nil},

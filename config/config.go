@@ -215,13 +215,19 @@ type Server struct {
 	// not for a fixed window (SettleFor): work-done progress that ends
 	// once its diagnostics are published (gopls), the answer to a
 	// diagnostic pull (pyright), tsserver's answers to the requests
-	// lsp-hook passes through (typescript-language-server). Each catalogue
-	// entry that sets it says what was measured. "" (a server the
-	// catalogue does not describe, or clangd, whose per-file status goes
-	// idle before a stale preamble's publication) gets the window the
-	// check asks for: lsp.DefaultSettle for a write, lsp.EditSettle for an
-	// edit. Catalogue only.
+	// lsp-hook passes through (typescript-language-server), the answer to
+	// a request sent after the change to a server that handles its
+	// messages in order (clangd --sync). Each catalogue entry that sets it
+	// says what was measured. "" (a server the catalogue does not
+	// describe) gets the window the check asks for: lsp.DefaultSettle for
+	// a write, lsp.EditSettle for an edit. Catalogue only.
 	DoneSignal DoneSignal
+	// InOrderArg is the command-line argument that makes the server handle
+	// each message to the end, publications included, before it reads the
+	// next one (clangd's --sync): SignalInOrder holds only while Command
+	// has it, so a configured command without it falls back to a settle
+	// window. Catalogue only.
+	InOrderArg string
 	// Settle is how long a check of this server keeps collecting after
 	// every changed document has a fresh answer and its signals say its
 	// work is done, in case something more arrives (a wave restarts it):
@@ -251,6 +257,14 @@ const (
 	// and syntacticDiagnosticsSync requests lsp-hook passes through
 	// typescript-language-server's _typescript.tsserverRequest command.
 	SignalTsserver DoneSignal = "tsserver"
+	// SignalInOrder: the answer to a request sent after the change's
+	// notifications, from a server that handles every message to the end,
+	// its publications sent, before it reads the next (Server.InOrderArg):
+	// once it comes, everything the change set off has been published.
+	// The request is one no server implements ("$/" method, LSP 3.17
+	// "$ Notifications and Requests": the server answers MethodNotFound at
+	// once).
+	SignalInOrder DoneSignal = "in-order"
 )
 
 // SettleFor returns the settle window a check of s uses when the caller

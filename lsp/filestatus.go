@@ -3,16 +3,20 @@ package lsp
 import (
 	"encoding/json"
 	"sync"
+
+	"github.com/lsp-hook/lsp-hook/config"
 )
 
 // This file follows clangd's per-file status, the extension notification
 // textDocument/clangd.fileStatus {uri, state} that clangd sends when the
 // client's initializationOptions set clangdFileStatus (clangd's
-// "Protocol extensions" page). A file whose state is not "idle" is still
-// being worked on: clangd may publish its diagnostics first from a stale
-// preamble (the headers as they were) and again once the preamble is
-// rebuilt, for the same version, so a check waits for its files to go
-// idle before its answer is complete.
+// "Protocol extensions" page). It serves a clangd run without --sync (a
+// configured command): a file whose state is not "idle" is still being
+// worked on on clangd's worker threads, which may publish its
+// diagnostics again, for the same version, once a preamble is rebuilt,
+// so a check waits for its files to go idle before its answer is
+// complete. The catalogue's clangd runs with --sync, whose checks wait
+// for the answer to a request instead (inorder.go).
 
 // clangdFileStatus names clangd's file status notification.
 const clangdFileStatus = "textDocument/clangd.fileStatus"
@@ -44,7 +48,15 @@ func (c *Client) fileStatus(params json.RawMessage) {
 
 // busy reports whether a file of want (URI → anything) is not idle by
 // its last clangd.fileStatus (a server that sends none is never busy).
+// A clangd handling its messages in order (config.SignalInOrder, --sync)
+// is never busy either: its check waits for the answer to a request sent
+// after the change instead, and its status stays at "parsing main file"
+// after each build (clangd 14 resets it to idle only in its worker
+// threads' loop, which --sync does without).
 func (c *Client) busy(want map[string]int32) bool {
+	if c.server.DoneSignal == config.SignalInOrder && c.signalling() {
+		return false
+	}
 	c.files.mu.Lock()
 	defer c.files.mu.Unlock()
 	for uri := range want {

@@ -40,6 +40,33 @@ func TestFileStatusBusy(t *testing.T) {
 	}
 }
 
+// TestFileStatusInOrder: a clangd run in order (--sync) is never busy,
+// since clangd 14 leaves its status at "parsing main file" after each
+// build then, and its checks wait for the in-order signal instead; the
+// same catalogue entry with a configured command that lacks --sync
+// follows the status again.
+func TestFileStatusInOrder(t *testing.T) {
+	const a = "file:///w/a.c"
+	for _, tc := range []struct {
+		command []string
+		busy    bool
+	}{
+		{[]string{"clangd", "--sync"}, false},
+		{[]string{"clangd"}, true},
+		{[]string{"clangd", "--log=error"}, true},
+	} {
+		srv := config.Server{Name: "clangd", Command: tc.command, DoneSignal: config.SignalInOrder, InOrderArg: "--sync"}
+		c := newClient(srv, t.TempDir(), slog.New(slog.DiscardHandler))
+		c.fileStatus(json.RawMessage(`{"uri": "` + a + `", "state": "parsing main file"}`))
+		if got := c.busy(map[string]int32{a: 1}); got != tc.busy {
+			t.Errorf("%v: busy = %v, want %v", tc.command, got, tc.busy)
+		}
+		if got := c.signalling(); got == tc.busy {
+			t.Errorf("%v: signalling = %v, want %v", tc.command, got, !tc.busy)
+		}
+	}
+}
+
 // FuzzFileStatus feeds clangd.fileStatus params of any shape: never a
 // panic, and a file is busy exactly when its last well-formed state was
 // not "idle".

@@ -193,6 +193,9 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	since, mark := c.runsBegan(want, sent)
 	c.pullAfterChange(want)
 	others := c.tsPullAfterChange(ctx, want, true)
+	if others == nil {
+		others = c.afterInOrder(ctx)
+	}
 	// Every change wants the other files it can break (a write lists them,
 	// an edit the errors it introduced in them): the pulls of the other
 	// open documents that pullAfterChange started for an inter-file source
@@ -393,6 +396,8 @@ func (c *Client) signalling() bool {
 		return c.ts.inUse()
 	case config.SignalProgress:
 		return c.progress.reported()
+	case config.SignalInOrder:
+		return c.server.InOrderArg != "" && slices.Contains(c.server.Command, c.server.InOrderArg)
 	}
 	return false
 }
@@ -406,7 +411,7 @@ func (c *Client) waitSent(ctx context.Context, want map[string]int32, settle tim
 	since, mark := c.runsBegan(want, time.Now())
 	c.pullAfterChange(want)
 	c.tsPullAfterChange(ctx, want, false)
-	return c.waitFresh(ctx, since, mark, want, settle, nil, false)
+	return c.waitFresh(ctx, since, mark, want, settle, c.afterInOrder(ctx), false)
 }
 
 // ErrSuperseded says that a changed file's check was overtaken: another

@@ -1,0 +1,96 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+)
+
+// deepFiles is a C project whose src/deep.c reaches models.h through
+// three other headers: further up the include graph than a check's
+// importer search looks (importLevels), so only clangd's own rebuild of
+// the open files after didSave reports what a change of models.h broke
+// in it.
+var deepFiles = map[string]string{
+	"compile_flags.txt": "-std=c11\n-Iinclude\n",
+	"include/models.h":  "#ifndef MODELS_H\n#define MODELS_H\nvoid make_user(const char *name);\n#endif\n",
+	"include/l1.h":      "#include \"models.h\"\n",
+	"include/l2.h":      "#include \"l1.h\"\n",
+	"include/l3.h":      "#include \"l2.h\"\n",
+	"src/deep.c":        "#include \"l3.h\"\n\nvoid reg(void) { make_user(\"ada\"); }\n",
+}
+
+// deepModels is models.h with make_user given a second parameter.
+const deepModels = "#ifndef MODELS_H\n#define MODELS_H\nvoid make_user(const char *name, int age);\n#endif\n"
+
+// clangDeep is `clang -fsyntax-only` on src/deep.c: "line:col" of each
+// error in it, sorted.
+func clangDeep(t *testing.T, dir string) []string {
+	t.Helper()
+	cmd := exec.Command("clang", "-fsyntax-only", "-std=c11", "-I"+filepath.Join(dir, "include"), "-x", "c", "src/deep.c")
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if _, exit := err.(*exec.ExitError); err != nil && !exit {
+		t.Skipf("clang: %v", err)
+	}
+	var got []string
+	for _, m := range clangErr.FindAllStringSubmatch(string(out), -1) {
+		if m[1] == "src/deep.c" {
+			got = append(got, m[2]+":"+m[3])
+		}
+	}
+	slices.Sort(got)
+	return got
+}
+
+// TestClangdInOrderOthers checks that a check of a clangd run in order
+// (--sync, config.SignalInOrder) ends only after clangd has answered
+// everything the change set off: a header change's check lists the open
+// file clangd re-published after didSave though no importer search
+// found it, with the errors clang -fsyntax-only reports there — both
+// when the change breaks it and when the revert mends it (no ghost).
+// Without the request sent after the change, the check ended on the
+// header's own publication, before clangd rebuilt src/deep.c. Three
+// fresh servers, two changes each, 0 failures allowed.
+func TestClangdInOrderOthers(t *testing.T) {
+	requireServer(t, "clangd")
+	for round := range 3 {
+		dir := workspace(t, deepFiles)
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		srv := catalogueServer(t, "clangd")
+		cl := startClient(ctx, t, srv, dir)
+		if !cl.signalling() {
+			t.Fatalf("clangd %v: the in-order signal is not in use", srv.Command)
+		}
+		deep := filepath.Join(dir, "src", "deep.c")
+		models := filepath.Join(dir, "include", "models.h")
+		if o := cl.Update(ctx, []Doc{{Path: deep}}, DefaultSettle); o.Freshness != Fresh {
+			t.Fatalf("round %d: opening src/deep.c: %s, %v", round, o.Freshness, o.Err)
+		}
+		for i, text := range []string{deepModels, deepFiles["include/models.h"]} {
+			what := fmt.Sprintf("round %d, change %d", round, i)
+			writeFile(t, dir, "include/models.h", text)
+			truth := clangDeep(t, dir)
+			if (i == 0) == (len(truth) == 0) {
+				t.Fatalf("%s: clang reports %v in src/deep.c", what, truth)
+			}
+			rctx, rcancel := context.WithTimeout(ctx, 10*time.Second) // a hook's budget
+			o := cl.Update(rctx, []Doc{{Path: models}}, DefaultSettle)
+			rcancel()
+			if o.Freshness != Fresh || o.Err != nil {
+				t.Fatalf("%s: %s, %v; want fresh", what, o.Freshness, o.Err)
+			}
+			got, listed := o.Others[deep]
+			if !listed && len(truth) > 0 {
+				t.Errorf("%s: src/deep.c not listed; clang reports errors at %v", what, truth)
+			} else if listed && !slices.Equal(positions(got), truth) {
+				t.Errorf("%s: src/deep.c errors at %v, the compiler's at %v", what, positions(got), truth)
+			}
+		}
+	}
+}
