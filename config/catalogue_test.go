@@ -514,9 +514,6 @@ func TestMarkersPartition(t *testing.T) {
 	}
 }
 
-// editSettleForTest is lsp.EditSettle (config must not import lsp).
-const editSettleForTest = 15 * time.Millisecond
-
 // TestSettleFor: a server whose signal of a complete answer is in use
 // gets its own window whatever the check asks; one without a signal, or
 // whose signal is not in use, gets the check's window, its own as the
@@ -533,6 +530,8 @@ func TestSettleFor(t *testing.T) {
 		{"signals, no window, a write asks 150 ms", Server{DoneSignal: SignalPull}, 150 * ms, true, 0},
 		{"signals, no window, an edit asks 15 ms", Server{DoneSignal: SignalProgress}, 15 * ms, true, 0},
 		{"signals, a window of its own", Server{DoneSignal: SignalTsserver, Settle: 5 * ms}, 150 * ms, true, 5 * ms},
+		{"in order, no window, a write asks 150 ms", Server{DoneSignal: SignalInOrder, InOrderArg: "--sync"}, 150 * ms, true, 0},
+		{"in order, but run without its argument: the check's window", Server{DoneSignal: SignalInOrder, InOrderArg: "--sync"}, 15 * ms, false, 15 * ms},
 		{"signal not in use: the check's window", Server{DoneSignal: SignalTsserver}, 150 * ms, false, 150 * ms},
 		{"signal not in use: its floor over an edit's window", Server{DoneSignal: SignalPull, Settle: 100 * ms}, 15 * ms, false, 100 * ms},
 		{"no signals: the check's window", Server{}, 150 * ms, true, 150 * ms},
@@ -547,13 +546,9 @@ func TestSettleFor(t *testing.T) {
 	}
 	for _, s := range Catalogue() {
 		switch s.Name {
-		case "gopls", "pyright", "typescript-language-server":
+		case "gopls", "pyright", "typescript-language-server", "clangd":
 			if s.DoneSignal == SignalNone || s.Settle != 0 {
 				t.Errorf("catalogue %s: DoneSignal %q, Settle %v; want its signal and no window (the catalogue's evidence)", s.Name, s.DoneSignal, s.Settle)
-			}
-		case "clangd": // a stale preamble's publication comes with the file idle
-			if s.DoneSignal != SignalNone || s.SettleFor(editSettleForTest, true) < 150*time.Millisecond {
-				t.Errorf("catalogue clangd: DoneSignal %q, Settle %v; want a 150 ms window at least (the catalogue's evidence)", s.DoneSignal, s.Settle)
 			}
 		}
 	}
