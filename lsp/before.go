@@ -206,7 +206,15 @@ func changesText(d Doc) bool {
 }
 
 // openAt reports whether the document uri was open when the store's
-// arrival number was mark, and whether it was sent a version after that.
+// arrival number was mark, and whether it was sent a new text after that
+// (sentVersion.changes). The same text sent again (a check's own
+// no-change version, a forced re-check) changes nothing the server knows
+// of the file, so it leaves the file's baseline to what was said of it
+// before mark: counting it made a check that broke the file take what
+// the server said after the change as "before", and show nothing (make
+// test's soak, seed 419546779337726231, Go #3: an Edit reverting a
+// renamed method hid the callers it broke, which the check before had
+// sent again unchanged).
 func (c *Client) openAt(uri string, mark uint64) (open, syncedSince bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -214,7 +222,13 @@ func (c *Client) openAt(uri string, mark uint64) (open, syncedSince bool) {
 	if !ok || len(d.sent) == 0 {
 		return false, false
 	}
-	return d.sent[0].mark <= mark, d.sent[len(d.sent)-1].mark > mark
+	for i := len(d.sent) - 1; i >= 0 && d.sent[i].mark > mark; i-- {
+		if d.sent[i].changes {
+			syncedSince = true
+			break
+		}
+	}
+	return d.sent[0].mark <= mark, syncedSince
 }
 
 // showBefore sends the text before the change (Doc.Before) of each of docs

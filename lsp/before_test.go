@@ -38,3 +38,36 @@ func TestSaidAfter(t *testing.T) {
 		t.Error("a push about a document not open: saidAfter = true, want false")
 	}
 }
+
+// TestOpenAt: another file counts as changed since the baseline's mark
+// (its current diagnostics are then its baseline) only for a new text
+// sent after the mark; the same text sent again, as a check's no-change
+// version or a forced re-check, leaves the baseline to what was said
+// before the mark (make test's soak, seed 419546779337726231, Go #3).
+func TestOpenAt(t *testing.T) {
+	const uri = "file:///w/jobs.go"
+	cases := []struct {
+		name              string
+		sent              []sentVersion
+		mark              uint64
+		open, syncedSince bool
+	}{
+		{"opened before the mark, nothing since", []sentVersion{{mark: 4, changes: true}}, 16, true, false},
+		{"opened after the mark", []sentVersion{{mark: 20, changes: true}}, 16, false, true},
+		{"a new text at the mark", []sentVersion{{mark: 4, changes: true}, {mark: 16, changes: true}}, 16, true, false},
+		{"a new text after the mark", []sentVersion{{mark: 4, changes: true}, {mark: 21, changes: true}}, 16, true, true},
+		{"the same text again after the mark", []sentVersion{{mark: 16, changes: true}, {mark: 21}}, 16, true, false},
+		{"a new text, then the same again", []sentVersion{{mark: 4, changes: true}, {mark: 18, changes: true}, {mark: 21}}, 16, true, true},
+		{"a re-check's first open after the mark", []sentVersion{{mark: 20}}, 16, false, false},
+	}
+	for _, tc := range cases {
+		c := &Client{docs: map[string]*document{uri: {sent: tc.sent}}}
+		open, synced := c.openAt(uri, tc.mark)
+		if open != tc.open || synced != tc.syncedSince {
+			t.Errorf("%s: openAt = %v, %v; want %v, %v", tc.name, open, synced, tc.open, tc.syncedSince)
+		}
+	}
+	if open, synced := (&Client{docs: map[string]*document{}}).openAt(uri, 16); open || synced {
+		t.Error("a document never sent: openAt = true")
+	}
+}
