@@ -3,8 +3,6 @@ package lsp
 import (
 	"encoding/json"
 	"sync"
-
-	"github.com/lsp-hook/lsp-hook/config"
 )
 
 // This file follows clangd's per-file status, the extension notification
@@ -54,7 +52,7 @@ func (c *Client) fileStatus(params json.RawMessage) {
 // after each build (clangd 14 resets it to idle only in its worker
 // threads' loop, which --sync does without).
 func (c *Client) busy(want map[string]int32) bool {
-	if c.server.DoneSignal == config.SignalInOrder && c.signalling() {
+	if c.inOrder() {
 		return false
 	}
 	c.files.mu.Lock()

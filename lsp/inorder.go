@@ -20,7 +20,7 @@ const inOrderMethod = "$/lsp-hook/inOrder"
 // answer tells that the whole check has been answered (waitFresh's
 // others): nothing more is coming, and no settle window is needed.
 func (c *Client) afterInOrder(ctx context.Context) <-chan struct{} {
-	if c.server.DoneSignal != config.SignalInOrder || !c.signalling() {
+	if !c.inOrder() {
 		return nil
 	}
 	done := make(chan struct{})
@@ -30,4 +30,10 @@ func (c *Client) afterInOrder(ctx context.Context) <-chan struct{} {
 		c.log.Debug("in-order request answered", "err", err)
 	}()
 	return done
+}
+
+// inOrder reports whether the server handles its messages in order
+// (config.SignalInOrder in use: the catalogue's clangd, run with --sync).
+func (c *Client) inOrder() bool {
+	return c.server.DoneSignal == config.SignalInOrder && c.signalling()
 }
