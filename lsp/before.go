@@ -52,11 +52,16 @@ func (c *Client) noteWatched(changes []fileEventWire) {
 // baseMark returns the arrival number from before the changed documents
 // (want) reached the server: mark (the beginning of their runs of equal
 // texts), or earlier when, within watchedWindow, the watcher sent a
-// watched-file event for one of them, or a version of one was sent whose
+// watched-file event for one of them, or a new text of one was sent whose
 // check told nothing (superseded by this one, or a watcher's re-sync no
 // check answered: the first version after the last one a check answered
-// fresh, document.delivered). The watched-file events it used are
-// forgotten.
+// fresh, document.delivered, that changed the text). A version that sent
+// the same text again (a forced re-check) changed nothing the server
+// knew, so it is no reason to reach back: doing so put a revert's
+// baseline before the check that fixed its callers, where the callers'
+// later sends made before() take their diagnostics after the change as
+// their baseline (make test's soak, seed 419546779337726231, Go #3: a
+// false clean). The watched-file events it used are forgotten.
 func (c *Client) baseMark(want map[string]int32, mark uint64) uint64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -72,7 +77,7 @@ func (c *Client) baseMark(want map[string]int32, mark uint64) uint64 {
 			continue
 		}
 		for _, s := range d.sent {
-			if s.version > d.delivered {
+			if s.version > d.delivered && s.changes {
 				if time.Since(s.at) <= watchedWindow && s.mark < mark {
 					mark = s.mark
 				}
@@ -206,15 +211,7 @@ func changesText(d Doc) bool {
 }
 
 // openAt reports whether the document uri was open when the store's
-// arrival number was mark, and whether it was sent a new text after that
-// (sentVersion.changes). The same text sent again (a check's own
-// no-change version, a forced re-check) changes nothing the server knows
-// of the file, so it leaves the file's baseline to what was said of it
-// before mark: counting it made a check that broke the file take what
-// the server said after the change as "before", and show nothing (make
-// test's soak, seed 419546779337726231, Go #3: an Edit reverting a
-// renamed method hid the callers it broke, which the check before had
-// sent again unchanged).
+// arrival number was mark, and whether it was sent a version after that.
 func (c *Client) openAt(uri string, mark uint64) (open, syncedSince bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -222,13 +219,7 @@ func (c *Client) openAt(uri string, mark uint64) (open, syncedSince bool) {
 	if !ok || len(d.sent) == 0 {
 		return false, false
 	}
-	for i := len(d.sent) - 1; i >= 0 && d.sent[i].mark > mark; i-- {
-		if d.sent[i].changes {
-			syncedSince = true
-			break
-		}
-	}
-	return d.sent[0].mark <= mark, syncedSince
+	return d.sent[0].mark <= mark, d.sent[len(d.sent)-1].mark > mark
 }
 
 // showBefore sends the text before the change (Doc.Before) of each of docs

@@ -1,6 +1,9 @@
 package lsp
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // TestSaidAfter: an answer about a re-checked importer is a baseline only
 // when the server had the text before the change (its send numbered
@@ -39,35 +42,31 @@ func TestSaidAfter(t *testing.T) {
 	}
 }
 
-// TestOpenAt: another file counts as changed since the baseline's mark
-// (its current diagnostics are then its baseline) only for a new text
-// sent after the mark; the same text sent again, as a check's no-change
-// version or a forced re-check, leaves the baseline to what was said
-// before the mark (make test's soak, seed 419546779337726231, Go #3).
-func TestOpenAt(t *testing.T) {
-	const uri = "file:///w/jobs.go"
+// TestBaseMark: a check's baseline reaches back to the first version of
+// a changed document sent after the last one a check answered
+// (delivered) only when that version carried a new text; a forced
+// re-check of the same text changed nothing the server knew (make test's
+// soak, seed 419546779337726231, Go #3: reaching back to one put a
+// revert's baseline before the check that fixed its callers).
+func TestBaseMark(t *testing.T) {
+	const uri = "file:///w/singleflight.go"
+	now := time.Now()
 	cases := []struct {
-		name              string
-		sent              []sentVersion
-		mark              uint64
-		open, syncedSince bool
+		name      string
+		delivered int32
+		sent      []sentVersion
+		want      uint64
 	}{
-		{"opened before the mark, nothing since", []sentVersion{{mark: 4, changes: true}}, 16, true, false},
-		{"opened after the mark", []sentVersion{{mark: 20, changes: true}}, 16, false, true},
-		{"a new text at the mark", []sentVersion{{mark: 4, changes: true}, {mark: 16, changes: true}}, 16, true, false},
-		{"a new text after the mark", []sentVersion{{mark: 4, changes: true}, {mark: 21, changes: true}}, 16, true, true},
-		{"the same text again after the mark", []sentVersion{{mark: 16, changes: true}, {mark: 21}}, 16, true, false},
-		{"a new text, then the same again", []sentVersion{{mark: 4, changes: true}, {mark: 18, changes: true}, {mark: 21}}, 16, true, true},
-		{"a re-check's first open after the mark", []sentVersion{{mark: 20}}, 16, false, false},
+		{"all delivered", 2, []sentVersion{{version: 1, mark: 4, changes: true, at: now}, {version: 2, mark: 10, changes: true, at: now}}, 23},
+		{"a new text undelivered", 1, []sentVersion{{version: 1, mark: 4, changes: true, at: now}, {version: 2, mark: 16, changes: true, at: now}}, 16},
+		{"the same text again undelivered", 2, []sentVersion{{version: 2, mark: 10, changes: true, at: now}, {version: 3, mark: 16, at: now}, {version: 4, mark: 19, at: now}}, 23},
+		{"the same text, then a new one, undelivered", 2, []sentVersion{{version: 3, mark: 16, at: now}, {version: 4, mark: 19, changes: true, at: now}}, 19},
+		{"a new text undelivered, long ago", 1, []sentVersion{{version: 2, mark: 16, changes: true, at: now.Add(-time.Hour)}}, 23},
 	}
 	for _, tc := range cases {
-		c := &Client{docs: map[string]*document{uri: {sent: tc.sent}}}
-		open, synced := c.openAt(uri, tc.mark)
-		if open != tc.open || synced != tc.syncedSince {
-			t.Errorf("%s: openAt = %v, %v; want %v, %v", tc.name, open, synced, tc.open, tc.syncedSince)
+		c := &Client{docs: map[string]*document{uri: {delivered: tc.delivered, sent: tc.sent}}, watched: map[string]sentWatch{}}
+		if got := c.baseMark(map[string]int32{uri: 5}, 23); got != tc.want {
+			t.Errorf("%s: baseMark = %d, want %d", tc.name, got, tc.want)
 		}
-	}
-	if open, synced := (&Client{docs: map[string]*document{}}).openAt(uri, 16); open || synced {
-		t.Error("a document never sent: openAt = true")
 	}
 }
