@@ -221,8 +221,16 @@ var clangErr = regexp.MustCompile(`(?m)^(.+?):(\d+):(\d+): error:`)
 // clangCLI: `clang -fsyntax-only` with compile_flags.txt's flags, on each
 // source and on each header as clangd checks an open one.
 func clangCLI(t *testing.T, dir string) map[string][]string {
+	return clangErrors(t, dir, "src/service.c", "src/unrelated.c", "include/api.h")
+}
+
+// clangErrors runs `clang -fsyntax-only -std=c11 -Iinclude -x c` (the
+// test projects' compile_flags.txt) on each of rels in dir and returns,
+// for each, the "line:col" of its errors, sorted.
+func clangErrors(t *testing.T, dir string, rels ...string) map[string][]string {
+	t.Helper()
 	truth := make(map[string][]string)
-	for _, rel := range []string{"src/service.c", "src/unrelated.c", "include/api.h"} {
+	for _, rel := range rels {
 		args := []string{"-fsyntax-only", "-std=c11", "-I" + filepath.Join(dir, "include"), "-x", "c", rel}
 		cmd := exec.Command("clang", args...)
 		cmd.Dir = dir

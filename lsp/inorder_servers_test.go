@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -26,26 +25,6 @@ var deepFiles = map[string]string{
 
 // deepModels is models.h with make_user given a second parameter.
 const deepModels = "#ifndef MODELS_H\n#define MODELS_H\nvoid make_user(const char *name, int age);\n#endif\n"
-
-// clangDeep is `clang -fsyntax-only` on src/deep.c: "line:col" of each
-// error in it, sorted.
-func clangDeep(t *testing.T, dir string) []string {
-	t.Helper()
-	cmd := exec.Command("clang", "-fsyntax-only", "-std=c11", "-I"+filepath.Join(dir, "include"), "-x", "c", "src/deep.c")
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if _, exit := err.(*exec.ExitError); err != nil && !exit {
-		t.Skipf("clang: %v", err)
-	}
-	var got []string
-	for _, m := range clangErr.FindAllStringSubmatch(string(out), -1) {
-		if m[1] == "src/deep.c" {
-			got = append(got, m[2]+":"+m[3])
-		}
-	}
-	slices.Sort(got)
-	return got
-}
 
 // TestClangdInOrderOthers checks that a check of a clangd run in order
 // (--sync, config.SignalInOrder) ends only after clangd has answered
@@ -75,7 +54,7 @@ func TestClangdInOrderOthers(t *testing.T) {
 		for i, text := range []string{deepModels, deepFiles["include/models.h"]} {
 			what := fmt.Sprintf("round %d, change %d", round, i)
 			writeFile(t, dir, "include/models.h", text)
-			truth := clangDeep(t, dir)
+			truth := clangErrors(t, dir, "src/deep.c")["src/deep.c"]
 			if (i == 0) == (len(truth) == 0) {
 				t.Fatalf("%s: clang reports %v in src/deep.c", what, truth)
 			}
