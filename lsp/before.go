@@ -52,16 +52,21 @@ func (c *Client) noteWatched(changes []fileEventWire) {
 // baseMark returns the arrival number from before the changed documents
 // (want) reached the server: mark (the beginning of their runs of equal
 // texts), or earlier when, within watchedWindow, the watcher sent a
-// watched-file event for one of them, or a new text of one was sent whose
+// watched-file event for one of them, or a version of one was sent whose
 // check told nothing (superseded by this one, or a watcher's re-sync no
 // check answered: the first version after the last one a check answered
-// fresh, document.delivered, that changed the text). A version that sent
-// the same text again (a forced re-check) changed nothing the server
-// knew, so it is no reason to reach back: doing so put a revert's
-// baseline before the check that fixed its callers, where the callers'
-// later sends made before() take their diagnostics after the change as
-// their baseline (make test's soak, seed 419546779337726231, Go #3: a
-// false clean). The watched-file events it used are forgotten.
+// fresh, document.delivered). A forced re-check of the same text (a
+// check's own re-ask: forceOutdatedRuns, recheckNewDirs) changed nothing
+// the server knew and is no reason to reach back: doing so put a revert's
+// baseline before the check that fixed its callers, whose later sends
+// made before() take the callers' diagnostics after the change as their
+// baseline (make test's soak, seed 419546779337726231, Go #3: a false
+// clean). A plain re-send of the same text (another hook of the same
+// file) still is: reaching back past it keeps concurrent hooks' other
+// files "synced since" (before), whose baseline would otherwise be the
+// answer to a re-send in flight, which gopls can first give empty
+// (TestLoadConcurrentHooks: a ghost). The watched-file events it used are
+// forgotten.
 func (c *Client) baseMark(want map[string]int32, mark uint64) uint64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -77,7 +82,7 @@ func (c *Client) baseMark(want map[string]int32, mark uint64) uint64 {
 			continue
 		}
 		for _, s := range d.sent {
-			if s.version > d.delivered && s.changes {
+			if s.version > d.delivered && (s.changes || !s.forced) {
 				if time.Since(s.at) <= watchedWindow && s.mark < mark {
 					mark = s.mark
 				}

@@ -44,10 +44,12 @@ func TestSaidAfter(t *testing.T) {
 
 // TestBaseMark: a check's baseline reaches back to the first version of
 // a changed document sent after the last one a check answered
-// (delivered) only when that version carried a new text; a forced
-// re-check of the same text changed nothing the server knew (make test's
-// soak, seed 419546779337726231, Go #3: reaching back to one put a
-// revert's baseline before the check that fixed its callers).
+// (delivered), unless that version is a forced re-check of the same
+// text, which changed nothing the server knew (make test's soak, seed
+// 419546779337726231, Go #3: reaching back to one put a revert's
+// baseline before the check that fixed its callers); a plain re-send of
+// the same text (another hook of the file) still counts
+// (TestLoadConcurrentHooks).
 func TestBaseMark(t *testing.T) {
 	const uri = "file:///w/singleflight.go"
 	now := time.Now()
@@ -59,8 +61,9 @@ func TestBaseMark(t *testing.T) {
 	}{
 		{"all delivered", 2, []sentVersion{{version: 1, mark: 4, changes: true, at: now}, {version: 2, mark: 10, changes: true, at: now}}, 23},
 		{"a new text undelivered", 1, []sentVersion{{version: 1, mark: 4, changes: true, at: now}, {version: 2, mark: 16, changes: true, at: now}}, 16},
-		{"the same text again undelivered", 2, []sentVersion{{version: 2, mark: 10, changes: true, at: now}, {version: 3, mark: 16, at: now}, {version: 4, mark: 19, at: now}}, 23},
-		{"the same text, then a new one, undelivered", 2, []sentVersion{{version: 3, mark: 16, at: now}, {version: 4, mark: 19, changes: true, at: now}}, 19},
+		{"forced re-checks of the same text undelivered", 2, []sentVersion{{version: 2, mark: 10, changes: true, at: now}, {version: 3, mark: 16, forced: true, at: now}, {version: 4, mark: 19, forced: true, at: now}}, 23},
+		{"a forced re-check, then a new text, undelivered", 2, []sentVersion{{version: 3, mark: 16, forced: true, at: now}, {version: 4, mark: 19, changes: true, at: now}}, 19},
+		{"another hook's re-send of the same text undelivered", 2, []sentVersion{{version: 2, mark: 10, changes: true, at: now}, {version: 3, mark: 16, at: now}}, 16},
 		{"a new text undelivered, long ago", 1, []sentVersion{{version: 2, mark: 16, changes: true, at: now.Add(-time.Hour)}}, 23},
 	}
 	for _, tc := range cases {
