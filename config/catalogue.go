@@ -124,6 +124,18 @@ func Suggest(got string, known []string) string { return suggest(got, known) }
 //     without --sync, it wedged clangd under the soak (seed
 //     240710156372349752: every later check timed out, clangd idle with
 //     366 threads).
+//     --clang-tidy=false while nothing can make clang-tidy's findings
+//     errors (Server.WarningsOnlyArgs): clang-tidy's checks give warnings,
+//     which the default severity threshold (error) never shows, yet they
+//     cost clangd 14.0.6 40% of a rebuild: on Go's 2,286-line
+//     testregex.c, clangd's own time per edit was 56–57 ms p50 with them
+//     and 31–33 ms without (12 edits each, two rounds). A .clang-tidy
+//     with WarningsAsErrors turns them and every compiler warning into
+//     errors (clangd --check=main.c lists -Wunused-variable and
+//     bugprone-sizeof-expression as errors with one, nothing with
+//     --clang-tidy=false), so one in the root, above it or under it, a
+//     threshold below error, or a check asking for warnings keeps clangd
+//     whole, and one that appears later restarts it whole.
 //     OpenDependents: measured with clangd 14.0.6
 //     (lsp/dependents_servers_test.go): after a header's prototype gains a
 //     parameter, the closed .c and .h files including it get no
@@ -314,6 +326,8 @@ func Catalogue() []Server {
 			IgnoresUnchangedText: true,
 			DoneSignal:           SignalInOrder,
 			InOrderArg:           "--sync",
+			WarningsOnlyArgs:     []string{"--clang-tidy=false"},
+			WarningsConfigFiles:  []string{".clang-tidy"},
 			// clangd's per-file status (lsp/filestatus.go): a check waits
 			// for its files to go idle.
 			InitializationOptions: map[string]any{"clangdFileStatus": true},

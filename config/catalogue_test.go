@@ -406,6 +406,10 @@ func TestCatalogueChoices(t *testing.T) {
 		{"clangd: handles its messages in order (--sync), which its checks' signal needs",
 			servers["clangd"].DoneSignal == SignalInOrder && servers["clangd"].InOrderArg == "--sync" &&
 				slices.Contains(servers["clangd"].Command, "--sync") && servers["clangd"].Settle == 0},
+		{"clangd: clang-tidy off unless a .clang-tidy can raise its warnings, and not in the command itself",
+			slices.Equal(servers["clangd"].WarningsOnlyArgs, []string{"--clang-tidy=false"}) &&
+				slices.Equal(servers["clangd"].WarningsConfigFiles, []string{".clang-tidy"}) &&
+				!slices.ContainsFunc(servers["clangd"].Command, func(a string) bool { return strings.HasPrefix(a, "--clang-tidy") })},
 		{"rust-analyzer: rust-project.json before Cargo.toml, as rust-analyzer discovers projects",
 			slices.Equal(servers["rust-analyzer"].RootMarkers, []string{"rust-project.json", ".rust-project.json", "Cargo.toml"})},
 		{"rust-analyzer: no settings (it never asks lsp-hook for them)", servers["rust-analyzer"].Settings == nil},

@@ -228,6 +228,19 @@ type Server struct {
 	// has it, so a configured command without it falls back to a settle
 	// window. Catalogue only.
 	InOrderArg string
+	// WarningsOnlyArgs are command-line arguments that turn off a part of
+	// the server whose findings are warnings unless a project file raises
+	// them (WarningsConfigFiles): clangd's --clang-tidy=false, since
+	// clang-tidy's checks give warnings unless a .clang-tidy's
+	// WarningsAsErrors makes them, and every other warning, errors. The
+	// manager adds them only while the lowest severity shown is error, no
+	// check asked for less, no file named in WarningsConfigFiles is in the
+	// server's root, above it or under it, and Command does not already
+	// set the same flag (lsp/warnings.go). Catalogue only.
+	WarningsOnlyArgs []string
+	// WarningsConfigFiles are the file names that keep WarningsOnlyArgs
+	// off: clangd's .clang-tidy. Catalogue only.
+	WarningsConfigFiles []string
 	// Settle is how long a check of this server keeps collecting after
 	// every changed document has a fresh answer and its signals say its
 	// work is done, in case something more arrives (a wave restarts it):

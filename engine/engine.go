@@ -102,6 +102,9 @@ func (e *Engine) Check(ctx context.Context, p wire.NotifyChangeParams) wire.Resu
 	if !anyWrite && sev == diag.SeverityError {
 		settle = lsp.EditSettle
 	}
+	if sev != diag.SeverityError && e.Manager != nil {
+		e.Manager.ShowWarnings() // servers drop no warnings-only part from now on
+	}
 	onlyNew := e.Config.OnlyNew
 	if p.OnlyNew != nil {
 		onlyNew = *p.OnlyNew

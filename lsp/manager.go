@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/config"
@@ -92,7 +93,13 @@ type Manager struct {
 	mu      sync.Mutex // guards entries, closed, janitor, watcher, watchReady and every entry's lastUse, inflight, touched
 	entries map[entryKey]*entry
 	closed  bool
-	janitor chan struct{} // closed by Shutdown; nil until the first server starts
+	// whole says, per slot, why its server must start with its
+	// WarningsOnlyArgs left out (warnings.go), once a check found that.
+	whole map[entryKey]string
+	// warnings is set once a check asked for diagnostics below error
+	// (ShowWarnings).
+	warnings atomic.Bool
+	janitor  chan struct{} // closed by Shutdown; nil until the first server starts
 	// watcher watches the workspace for every client (Client.Watch); it is
 	// made when the first server starts, and watchReady is closed once that
 	// is over (watcher stays nil if it failed).
@@ -112,6 +119,7 @@ type entry struct {
 	client  *Client
 	err     error
 	missing bool // the command was not found: state unavailable, retried on next use
+	lean    bool // the server runs with its WarningsOnlyArgs (warnings.go)
 	cancel  context.CancelFunc
 
 	// Guarded by Manager.mu.
@@ -173,6 +181,7 @@ func NewManager(cfg *config.Config, workspace string, log *slog.Logger) *Manager
 		Now:                 time.Now,
 		cfg:                 cfg, workspace: workspace, log: log, ctx: ctx, cancel: cancel,
 		entries: make(map[entryKey]*entry),
+		whole:   make(map[entryKey]string),
 	}
 }
 
@@ -283,6 +292,19 @@ func (m *Manager) checkOne(ctx context.Context, k entryKey, docs []Doc, settle t
 		m.mu.Unlock()
 		m.background(func() { stopEntries([]*entry{e}) })
 		return m.checkOne(ctx, k, docs, settle, withinCtx)
+	}
+	if e.lean {
+		if why := m.wholeReason(e, docs); why != "" {
+			m.log.Info("restarting server whole: its warnings-only part is needed", "server", k.server, "root", k.root,
+				"args", e.server.WarningsOnlyArgs, "reason", why)
+			m.mu.Lock()
+			if m.entries[k] == e {
+				delete(m.entries, k)
+			}
+			m.mu.Unlock()
+			m.background(func() { stopEntries([]*entry{e}) })
+			return m.checkOne(ctx, k, docs, settle, withinCtx)
+		}
 	}
 	timeout := warm
 	if startedNow || !c.Touched() {
@@ -491,6 +513,14 @@ func (m *Manager) start(ctx context.Context, e *entry) {
 		e.err, e.missing = err, true // retried on next use: the user may trust the workspace
 		m.log.Warn("server not started", "server", e.server.Name, "err", err)
 		return
+	}
+	if cmd, whole := m.leanCommand(ctx, e.server, e.key); whole == "" {
+		e.server.Command, e.lean = cmd, true
+		m.log.Info("server runs without its warnings-only part", "server", e.server.Name, "root", e.root,
+			"args", e.server.WarningsOnlyArgs)
+	} else if len(e.server.WarningsOnlyArgs) > 0 {
+		m.log.Info("server runs whole: its warnings-only part stays on", "server", e.server.Name, "root", e.root,
+			"args", e.server.WarningsOnlyArgs, "reason", whole)
 	}
 	e.client, e.err = Start(ctx, e.server, e.root, m.cfg.WorkspaceTrusted, m.log)
 	if e.err != nil {
