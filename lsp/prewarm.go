@@ -13,13 +13,20 @@ const warmUpTimeout = 2 * time.Minute
 // warmUpRechecks is how many times a prewarmed server re-checks its file
 // after the first answer, the text unchanged (Doc.Recheck: a didChange
 // of the same text), so that the first edit of the session finds the
-// server's change path run, not only its open path. pyright and
-// tsserver run on Node, whose compiler optimizes a function only after
-// it has run: measured with typescript-language-server 5.3.0, prewarm
-// checking src/main.ts of testdata/langs/ts, then an edit of it every
-// second (server_ms, two sessions): 29, 14, 11, 11, 21, 11 and 28, 20,
-// 17, 16, 25, 13 ms.
-const warmUpRechecks = 2
+// server's change path run, not only its open path; warmUpRecheckTime
+// bounds them, so a project whose every check is slow stops early. pyright
+// and tsserver run on Node, whose compiler optimizes a function only
+// after it has run often: measured with typescript-language-server 5.3.0,
+// prewarm checking src/main.ts of testdata/langs/ts, then a type error
+// written to it 10 s after SessionStart (a fresh copy and daemon each),
+// the hook's p50 was 37 ms over 18 sessions with 2 re-checks, 28 ms over
+// 13 with 6, 26 ms over 8 with 12 (a warm edit: 20.7 ms). gopls gains
+// little (main.go of testdata/langs/go: 21.5 and 19.5 ms with 2 and 12).
+const warmUpRechecks = 8
+
+// warmUpRecheckTime bounds the re-checks of warmUpRechecks, counted
+// from the first answer.
+const warmUpRecheckTime = time.Second
 
 // Prewarm starts, in the background, the servers the files at paths need
 // (each server and root once: config ServersForPath, FindRoot), so that
@@ -71,7 +78,8 @@ func (m *Manager) Prewarm(paths []string) []string {
 }
 
 // warmUp checks path, as read from disk, in k's server alone, then,
-// when that answer was fresh, re-checks it warmUpRechecks times, unless
+// when that answer was fresh, re-checks it warmUpRechecks times (within
+// warmUpRecheckTime of the first answer), unless
 // a re-check of the server is a reopen (IgnoresUnchangedText), which runs
 // its open path again. A text read from disk is never sent once the file
 // holds another (errMovedOn), so a warm-up never rolls back an edit.
@@ -84,7 +92,14 @@ func (m *Manager) warmUp(k entryKey, path string) {
 		rechecks = 0
 	}
 	var o Outcome
+	var answered time.Time
 	for i := 0; i <= rechecks; i++ {
+		if i == 1 {
+			answered = time.Now()
+		} else if i > 1 && time.Since(answered) > warmUpRecheckTime {
+			rechecks = i - 1
+			break
+		}
 		text, err := readBounded(path, maxConvertRead)
 		if err != nil {
 			m.log.Info("prewarm: not checking", "server", k.server, "root", k.root, "path", path, "err", err)
