@@ -29,6 +29,14 @@ type ServerStatus struct {
 	// Companion is the server's companion watch command, when it has
 	// one (config.Server.Watch): running or between restarts.
 	Companion *CompanionStatus `json:"companion,omitempty"`
+	// WarningsOff are the config.Server.WarningsOnlyArgs the server runs
+	// with (clangd's --clang-tidy=false): nothing it answers shows what
+	// that part would find. Empty when it runs whole.
+	WarningsOff []string `json:"warnings_off,omitempty"`
+	// WarningsConfig are the file names whose appearance near a checked
+	// file restarts it whole (config.Server.WarningsConfigFiles), set
+	// with WarningsOff.
+	WarningsConfig []string `json:"warnings_config,omitempty"`
 }
 
 // Status lists every started or attempted server, then every configured
@@ -86,6 +94,9 @@ func (e *entry) status() ServerStatus {
 		s.State, s.Pid, s.Busy, s.Documents = StateActive, c.Pid(), c.Busy(), c.openDocCount()
 		s.LastError = e.unanswered
 		s.Companion = c.companion.status()
+		if e.lean {
+			s.WarningsOff, s.WarningsConfig = e.server.WarningsOnlyArgs, e.server.WarningsConfigFiles
+		}
 	}
 	if s.State == StateBroken && e.crash != nil {
 		s.LastError, s.Crashes, s.RestartAt = e.crash.Error(), e.crash.Crashes, e.crash.RestartAt

@@ -206,6 +206,16 @@ func codes(ds []diag.Diagnostic, min diag.Severity) []string {
 	return out
 }
 
+// clangdStatus is clangd's line of m.Status().
+func clangdStatus(m *Manager) ServerStatus {
+	for _, s := range m.Status() {
+		if s.Name == "clangd" {
+			return s
+		}
+	}
+	return ServerStatus{}
+}
+
 // entryFor returns m's entry for (server, root), nil when there is none.
 func entryFor(m *Manager, server, root string) *entry {
 	m.mu.Lock()
@@ -243,6 +253,9 @@ func TestClangdWarningsAsErrors(t *testing.T) {
 		if e := entryFor(m, "clangd", dir); e == nil || !e.lean {
 			t.Fatalf("round %d: clangd does not run lean with nothing to raise its warnings", round)
 		}
+		if st := clangdStatus(m); !slices.Equal(st.WarningsOff, []string{"--clang-tidy=false"}) {
+			t.Errorf("round %d: status %+v, want it to say --clang-tidy=false", round, st)
+		}
 		writeFile(t, dir, "src/.clang-tidy", "WarningsAsErrors: '*'\n")
 		writeFile(t, dir, "src/main.c", tidyFiles["src/main.c"]+"/* touched */\n")
 		truth := clangdCheck(t, dir, "src/main.c")
@@ -254,6 +267,9 @@ func TestClangdWarningsAsErrors(t *testing.T) {
 		}
 		if e := entryFor(m, "clangd", dir); e == nil || e.lean {
 			t.Errorf("round %d: clangd still lean after a .clang-tidy appeared", round)
+		}
+		if st := clangdStatus(m); len(st.WarningsOff) > 0 {
+			t.Errorf("round %d: status %+v after the restart, want no warnings_off", round, st)
 		}
 	}
 }

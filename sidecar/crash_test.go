@@ -136,3 +136,20 @@ func TestWriteStatusCompanion(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteStatusWarningsOff: a server running without its warnings-only
+// part says so, and what restarts it whole.
+func TestWriteStatusWarningsOff(t *testing.T) {
+	var b bytes.Buffer
+	err := WriteStatus(&b, StatusResult{Pid: 1, Version: "v", Root: "/r", Servers: []ServerStatus{
+		{Name: "clangd", Root: "/r", State: lsp.StateActive, Pid: 7, WarningsOff: []string{"--clang-tidy=false"}, WarningsConfig: []string{".clang-tidy"}},
+		{Name: "gopls", Root: "/r", State: lsp.StateActive, Pid: 8},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "clangd runs with --clang-tidy=false: that part only warns, below the severity shown; .clang-tidy near a checked file, or a check asking for warnings, restarts it whole\n"
+	if !strings.Contains(b.String(), want) || strings.Contains(b.String(), "gopls runs with") {
+		t.Errorf("status output: want the line %q for clangd alone:\n%s", want, b.String())
+	}
+}

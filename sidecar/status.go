@@ -93,6 +93,11 @@ func WriteStatus(w io.Writer, st StatusResult) error {
 			fmt.Fprintln(w, companionLine(s))
 		}
 	}
+	for _, s := range st.Servers {
+		if len(s.WarningsOff) > 0 {
+			fmt.Fprintln(w, warningsOffLine(s))
+		}
+	}
 	if len(st.Sessions) > 0 {
 		fmt.Fprintln(w)
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -193,4 +198,11 @@ func WriteRestart(w io.Writer, res RestartResult) error {
 		}
 	}
 	return nil
+}
+
+// warningsOffLine says that a server runs without its warnings-only part,
+// and what restarts it whole.
+func warningsOffLine(s lsp.ServerStatus) string {
+	return fmt.Sprintf("%s runs with %s: that part only warns, below the severity shown; %s near a checked file, or a check asking for warnings, restarts it whole",
+		s.Name, strings.Join(s.WarningsOff, " "), strings.Join(s.WarningsConfig, " or "))
 }
