@@ -113,12 +113,15 @@ func Suggest(got string, known []string) string { return suggest(got, known) }
 //     Edit of testdata/langs/c's main.c (make bench, section 3) went from
 //     216 ms to 17.7 ms p50 (clangd's own part 7 ms), one of Go's 2,286-line
 //     testregex.c (section 11) from 273 ms to 72.1 ms (clangd's 61 ms,
-//     clang -fsyntax-only's 61.4 ms). Not helped by either: clangd 14
-//     keeps a preamble whose headers have the size and the mtime, in whole
+//     clang -fsyntax-only's 61.4 ms). MtimeSeconds: clangd 14 keeps a
+//     preamble whose headers have the size and the mtime, in whole
 //     seconds, that it recorded (clang's PrecompiledPreamble::CanReuse),
-//     so a header written twice within a second with the same size leaves
+//     so a header written twice within a second with the same size left
 //     an open file that only clangd's rebuild after didSave covers (one
-//     past the importers a check re-opens) with its old diagnostics.
+//     past the importers a check re-opens) with its old diagnostics:
+//     lsp/inorder_servers_test.go's TestClangdSameSecondHeader, a false
+//     clean in 3 of 3 rounds before open documents were re-opened for it;
+//     --use-dirty-headers did not help.
 //     No "wantDiagnostics" on didChange (clangd's extension to skip the
 //     debounce, which --sync has none of): measured with clangd 14.0.6
 //     without --sync, it wedged clangd under the soak (seed
@@ -324,6 +327,7 @@ func Catalogue() []Server {
 			Enabled:              true,
 			OpenDependents:       true,
 			IgnoresUnchangedText: true,
+			MtimeSeconds:         true,
 			DoneSignal:           SignalInOrder,
 			InOrderArg:           "--sync",
 			WarningsOnlyArgs:     []string{"--clang-tidy=false"},

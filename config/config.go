@@ -210,6 +210,15 @@ type Server struct {
 	// document (a re-checked importer, a file whose header changed) closes
 	// and opens it again instead (lsp.Doc.Recheck). Catalogue only.
 	IgnoresUnchangedText bool
+	// MtimeSeconds says the server takes a file whose size and
+	// modification time, in whole seconds, are those it read it with for
+	// unchanged (clangd 14 reuses a preamble so: clang's
+	// PrecompiledPreamble::CanReuse), so a second text of the same size
+	// written within the second of the first is never read by the open
+	// documents it builds. A check of a file modified in a second in which
+	// the client sent the server anything re-opens every open document
+	// (lsp/samesecond.go). Catalogue only.
+	MtimeSeconds bool
 	// DoneSignal names how the server tells that its answer to a change
 	// is complete, so a check of it waits for that signal and then Settle,
 	// not for a fixed window (SettleFor): work-done progress that ends

@@ -78,6 +78,7 @@ type Client struct {
 	touched   bool                 // a change has been answered fresh, by a pass no other text overtook, at least once
 	touchedAt uint64               // the store's arrival number when touched became true (0 before): what was known of other files then was all there was
 	sends     uint64               // texts and watched-file events sent so far: a pass that began before the last may have been cut short
+	sentSecs  []int64              // the last distinct Unix seconds in which a text went out (samesecond.go), oldest first
 	changed   uint64               // sends when the server's view last changed: a new text, a document closed, a watched-file event
 	updating  map[string]int       // path → Updates about to sync it (the watcher leaves those alone)
 	dirs      map[string]bool      // directories a document was opened in (newDir)

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -70,6 +71,66 @@ func TestClangdInOrderOthers(t *testing.T) {
 			} else if listed && !slices.Equal(positions(got), truth) {
 				t.Errorf("%s: src/deep.c errors at %v, the compiler's at %v", what, positions(got), truth)
 			}
+		}
+	}
+}
+
+// deepModelsSameSize is models.h with make_user given a second parameter
+// in exactly as many bytes as deepFiles' models.h: clangd 14 takes a
+// header whose size and modification time, in whole seconds, are those it
+// built a preamble with for unchanged (clang's
+// PrecompiledPreamble::CanReuse), so this text, written within the second
+// of the first, does not rebuild a preamble that has the first.
+const deepModelsSameSize = "#ifndef MODELS_H\n#define MODELS_H\nvoid make_user(char *nam, int a);\n#endif\n"
+
+// TestClangdSameSecondHeader plays a header written twice within one
+// second with the same size: src/deep.c, four includes away from
+// models.h (past the importers a check re-opens), was built with the
+// first text; the check of the second must list deep.c with the errors
+// clang -fsyntax-only reports, though clangd, rebuilding deep.c after the
+// header's didSave, reuses its preamble. Three fresh servers; the
+// header's modification time is set to the first text's, to the
+// nanosecond, so the second always falls where the race puts it.
+func TestClangdSameSecondHeader(t *testing.T) {
+	requireServer(t, "clangd")
+	if len(deepModelsSameSize) != len(deepFiles["include/models.h"]) {
+		t.Fatalf("the two texts of models.h differ in size: %d, %d", len(deepModelsSameSize), len(deepFiles["include/models.h"]))
+	}
+	for round := range 3 {
+		dir := workspace(t, deepFiles)
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		cl := startClient(ctx, t, catalogueServer(t, "clangd"), dir)
+		deep := filepath.Join(dir, "src", "deep.c")
+		models := filepath.Join(dir, "include", "models.h")
+		// Well inside one second: models.h's first text, deep.c's build.
+		time.Sleep(time.Until(time.Now().Truncate(time.Second).Add(time.Second + 20*time.Millisecond)))
+		first := time.Now()
+		if err := os.Chtimes(models, first, first); err != nil {
+			t.Fatal(err)
+		}
+		if o := cl.Update(ctx, []Doc{{Path: deep}}, DefaultSettle); o.Freshness != Fresh {
+			t.Fatalf("round %d: opening src/deep.c: %s, %v", round, o.Freshness, o.Err)
+		}
+		writeFile(t, dir, "include/models.h", deepModelsSameSize)
+		if err := os.Chtimes(models, first, first); err != nil {
+			t.Fatal(err)
+		}
+		truth := clangErrors(t, dir, "src/deep.c")["src/deep.c"]
+		if len(truth) == 0 {
+			t.Fatalf("round %d: clang reports no error in src/deep.c", round)
+		}
+		rctx, rcancel := context.WithTimeout(ctx, 10*time.Second)
+		o := cl.Update(rctx, []Doc{{Path: models}}, DefaultSettle)
+		rcancel()
+		if o.Freshness != Fresh || o.Err != nil {
+			t.Fatalf("round %d: %s, %v; want fresh", round, o.Freshness, o.Err)
+		}
+		if got := positions(o.Others[deep]); !slices.Equal(got, truth) {
+			t.Errorf("round %d: src/deep.c errors at %v, the compiler's at %v", round, got, truth)
+		}
+		if time.Since(first) > 900*time.Millisecond {
+			t.Logf("round %d took %v: past the second it played", round, time.Since(first))
 		}
 	}
 }
