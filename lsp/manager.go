@@ -285,24 +285,14 @@ func (m *Manager) checkOne(ctx context.Context, k entryKey, docs []Doc, settle t
 	c := e.client
 	if c.reloadDue() {
 		m.log.Info("restarting server: a root marker changed since it could not load the workspace", "server", k.server, "root", k.root, "load_error", c.loadFailure())
-		m.mu.Lock()
-		if m.entries[k] == e {
-			delete(m.entries, k)
-		}
-		m.mu.Unlock()
-		m.background(func() { stopEntries([]*entry{e}) })
+		m.drop(e)
 		return m.checkOne(ctx, k, docs, settle, withinCtx)
 	}
 	if e.lean {
 		if why := m.wholeReason(e, docs); why != "" {
 			m.log.Info("restarting server whole: its warnings-only part is needed", "server", k.server, "root", k.root,
 				"args", e.server.WarningsOnlyArgs, "reason", why)
-			m.mu.Lock()
-			if m.entries[k] == e {
-				delete(m.entries, k)
-			}
-			m.mu.Unlock()
-			m.background(func() { stopEntries([]*entry{e}) })
+			m.drop(e)
 			return m.checkOne(ctx, k, docs, settle, withinCtx)
 		}
 	}
@@ -335,6 +325,18 @@ func (m *Manager) checkOne(ctx context.Context, k entryKey, docs []Doc, settle t
 		m.background(func() { m.closeStaleDocs(e, time.Now()) })
 	}
 	return o
+}
+
+// drop takes e out of the map, unless another entry replaced it already,
+// and stops its server in the background: the next check of its slot
+// starts a new one. A check still using e gets the stopped server's error.
+func (m *Manager) drop(e *entry) {
+	m.mu.Lock()
+	if m.entries[e.key] == e {
+		delete(m.entries, e.key)
+	}
+	m.mu.Unlock()
+	m.background(func() { stopEntries([]*entry{e}) })
 }
 
 // noteAnswer records for status whether e's server answered a check that
