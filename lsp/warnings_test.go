@@ -216,6 +216,27 @@ func clangdStatus(m *Manager) ServerStatus {
 	return ServerStatus{}
 }
 
+// tidyProject makes a copy of tidyFiles with a Manager for it, and
+// returns it with a check of src/main.c that must be fresh (what names
+// the check in a failure) and returns that file's diagnostics.
+func tidyProject(t *testing.T) (string, *Manager, func(what string) []diag.Diagnostic) {
+	t.Helper()
+	dir := workspace(t, tidyFiles)
+	m := NewManager(config.Default(), dir, testLogger(t))
+	t.Cleanup(m.Shutdown)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	main := filepath.Join(dir, "src", "main.c")
+	return dir, m, func(what string) []diag.Diagnostic {
+		t.Helper()
+		out := m.Check(ctx, []Doc{{Path: main}}, 0)
+		if len(out) != 1 || out[0].Freshness != Fresh || out[0].Err != nil {
+			t.Fatalf("%s: %+v", what, out)
+		}
+		return out[0].Files[main]
+	}
+}
+
 // entryFor returns m's entry for (server, root), nil when there is none.
 func entryFor(m *Manager, server, root string) *entry {
 	m.mu.Lock()
@@ -233,19 +254,10 @@ func entryFor(m *Manager, server, root string) *entry {
 func TestClangdWarningsAsErrors(t *testing.T) {
 	requireServer(t, "clangd")
 	for round := range 2 {
-		dir := workspace(t, tidyFiles)
-		m := NewManager(config.Default(), dir, testLogger(t))
-		t.Cleanup(m.Shutdown)
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		main := filepath.Join(dir, "src", "main.c")
+		dir, m, checkMain := tidyProject(t)
 		check := func(what string) []string {
 			t.Helper()
-			out := m.Check(ctx, []Doc{{Path: main}}, 0)
-			if len(out) != 1 || out[0].Freshness != Fresh || out[0].Err != nil {
-				t.Fatalf("round %d, %s: %+v", round, what, out)
-			}
-			return codes(out[0].Files[main], diag.SeverityError)
+			return codes(checkMain(fmt.Sprintf("round %d, %s", round, what)), diag.SeverityError)
 		}
 		if got, truth := check("no .clang-tidy"), clangdCheck(t, dir, "src/main.c"); !slices.Equal(got, truth) {
 			t.Fatalf("round %d, no .clang-tidy: errors %q, clangd --check's %q", round, got, truth)
@@ -280,20 +292,8 @@ func TestClangdWarningsAsErrors(t *testing.T) {
 // copy of the project.
 func TestClangdShowWarnings(t *testing.T) {
 	requireServer(t, "clangd")
-	dir := workspace(t, tidyFiles)
-	m := NewManager(config.Default(), dir, testLogger(t))
-	t.Cleanup(m.Shutdown)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	main := filepath.Join(dir, "src", "main.c")
-	check := func() []diag.Diagnostic {
-		t.Helper()
-		out := m.Check(ctx, []Doc{{Path: main}}, 0)
-		if len(out) != 1 || out[0].Freshness != Fresh || out[0].Err != nil {
-			t.Fatalf("%+v", out)
-		}
-		return out[0].Files[main]
-	}
+	dir, m, checkMain := tidyProject(t)
+	check := func() []diag.Diagnostic { return checkMain("src/main.c") }
 	tidy := func(ds []diag.Diagnostic) []string {
 		var out []string
 		for _, d := range ds {
