@@ -215,9 +215,9 @@ type Server struct {
 	// unchanged (clangd 14 reuses a preamble so: clang's
 	// PrecompiledPreamble::CanReuse), so a second text of the same size
 	// written within the second of the first is never read by the open
-	// documents it builds. A check of a file modified in a second in which
-	// the client sent the server anything re-opens every open document
-	// (lsp/samesecond.go). Catalogue only.
+	// documents it builds. A check of a file other files include, modified
+	// in a second in which the client sent the server a text, re-opens
+	// every open document (lsp/samesecond.go). Catalogue only.
 	MtimeSeconds bool
 	// DoneSignal names how the server tells that its answer to a change
 	// is complete, so a check of it waits for that signal and then Settle,

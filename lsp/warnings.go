@@ -74,8 +74,9 @@ func (m *Manager) leanCommand(ctx context.Context, s config.Server, k entryKey) 
 	return append(slices.Clip(s.Command), s.WarningsOnlyArgs...), ""
 }
 
-// errWalkBound says the walk for WarningsConfigFiles stopped at its bound.
-var errWalkBound = fmt.Errorf("more than %d directories under the root: not all were looked at", warningsWalkDirs)
+// errWalkBound says the walk for WarningsConfigFiles stopped at its bound
+// (warningsWalkDirs) with directories left.
+var errWalkBound = errors.New("more directories than the walk's bound: not all were looked at")
 
 // findWarningsConfig returns the first file named one of names in root, in
 // a parent of root, or under root (skipDirs skipped, at most
@@ -110,7 +111,7 @@ func findWarningsConfig(ctx context.Context, root string, names []string) (strin
 				return filepath.SkipDir
 			}
 			if dirs++; dirs > warningsWalkDirs {
-				return errWalkBound
+				return fmt.Errorf("%w (%d)", errWalkBound, warningsWalkDirs)
 			}
 			return nil
 		}
