@@ -24,8 +24,10 @@ const maxRecheckDependents = 10
 
 // dependentsOf returns the importers of docs' files to re-check, and
 // their importers (importLevels; absolute paths, nearest first, the
-// direct ones first, at most maxRecheckDependents, none of docs), or nil
-// when the server needs none.
+// direct ones first, at most maxRecheckDependents, none of docs), then,
+// when the server may take a changed file for unchanged
+// (sameSecondReopens), every other open document; or nil when the server
+// needs none.
 func (c *Client) dependentsOf(ctx context.Context, docs []Doc) []string {
 	if !c.server.OpenDependents {
 		return nil
@@ -52,7 +54,7 @@ func (c *Client) dependentsOf(ctx context.Context, docs []Doc) []string {
 			break
 		}
 	}
-	return deps[:min(len(deps), maxRecheckDependents)]
+	return c.sameSecondReopens(docs, deps[:min(len(deps), maxRecheckDependents)])
 }
 
 // importLevels is how far up the import graph dependentsOf looks: the

@@ -161,7 +161,7 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 		// open documents with the disk instead.
 		c.resyncChangedOnDisk(docs)
 	}
-	deps := c.sameSecondReopens(docs, c.dependentsOf(ctx, docs))
+	deps := c.dependentsOf(ctx, docs)
 	sent := time.Now()
 	want := make(map[string]int32, len(docs)) // uri → version sent
 	var movedOn []string                      // changed documents whose file moved on before their text went out
@@ -703,7 +703,9 @@ func (c *Client) sync(d Doc) (string, int32, error) {
 	}
 	version := doc.version
 	c.sends++
-	c.noteSentSecondLocked(time.Now())
+	if c.server.MtimeSeconds {
+		c.noteSentSecondLocked(time.Now())
+	}
 	seq, hash := c.sends, textHash(text)
 	changes := len(doc.sent) == 0 && !(d.Recheck && (d.Text == nil || d.FromDisk)) || len(doc.sent) > 0 && doc.lastSent().hash != hash
 	if changes {

@@ -3,9 +3,7 @@ package lsp
 import (
 	"context"
 	"fmt"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -13,6 +11,7 @@ import (
 
 	"github.com/lsp-hook/lsp-hook/config"
 	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/internal/clangdcheck"
 )
 
 // TestFindWarningsConfig: the start-up look for a file that can raise a
@@ -166,31 +165,23 @@ var tidyFiles = map[string]string{
 	"src/main.c":        "int f(void) {\n  int unused;\n  return sizeof(sizeof(int));\n}\n",
 }
 
-// clangdCheckErr is an error line of `clangd --check=FILE` (clangd's
-// check mode, clangd/tool/Check.cpp: errors only, as "E[time] [code]
-// Line N: message").
-var clangdCheckErr = regexp.MustCompile(`(?m)^E\[[^]]*\] \[([^]]+)\] Line (\d+): `)
-
-// clangdCheck runs `clangd --check=rel` in dir, the way the catalogue's
-// clangd would read the project with clang-tidy on, and returns its
-// errors as "line [code]", sorted.
+// clangdCheck runs `clangd --check=rel` in dir (clangdcheck), the way the
+// catalogue's clangd reads the project with clang-tidy on, and returns
+// its errors as "line [code]".
 func clangdCheck(t *testing.T, dir, rel string) []string {
 	t.Helper()
 	exe, err := LookPath("clangd")
 	if err != nil {
 		t.Skipf("clangd: %v", err)
 	}
-	cmd := exec.Command(exe, "--check="+rel)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if _, exit := err.(*exec.ExitError); err != nil && !exit {
-		t.Fatalf("clangd --check: %v", err)
+	errs, err := clangdcheck.Errors(exe, dir, rel, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
 	var got []string
-	for _, m := range clangdCheckErr.FindAllStringSubmatch(string(out), -1) {
-		got = append(got, fmt.Sprintf("%s [%s]", m[2], m[1]))
+	for _, e := range errs {
+		got = append(got, e.String())
 	}
-	slices.Sort(got)
 	return got
 }
 

@@ -5,11 +5,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/lsp-hook/lsp-hook/internal/clangdcheck"
 )
 
 // tidyC has what clang's -Wall (testdata/langs/c's compile_flags.txt)
@@ -86,14 +87,10 @@ func TestDiagnoseClangTidy(t *testing.T) {
 	})
 }
 
-// clangdCheckErr is an error line of `clangd --check=FILE` (clangd's check
-// mode prints errors only: "E[time] [code] Line N: message").
-var clangdCheckErr = regexp.MustCompile(`(?m)^E\[[^]]*\] \[([^]-][^]]*)\] Line (\d+): `)
-
-// clangdTidyErrors runs `clangd --check=rel` in a copy of dir with a
-// .clang-tidy that raises every warning to an error, and returns the
-// clang-tidy findings it lists (not clang's own -W warnings) as
-// "rel:line code", sorted.
+// clangdTidyErrors runs `clangd --check=rel` (clangdcheck) in a copy of
+// dir with a .clang-tidy that raises every warning to an error, and
+// returns the clang-tidy findings it lists (not clang's own -W warnings)
+// as "rel:line code", sorted.
 func clangdTidyErrors(t *testing.T, dir, rel string) []string {
 	t.Helper()
 	raised := t.TempDir()
@@ -103,16 +100,19 @@ func clangdTidyErrors(t *testing.T, dir, rel string) []string {
 	if err := os.WriteFile(filepath.Join(raised, ".clang-tidy"), []byte("WarningsAsErrors: '*'\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("clangd", "--check="+rel)
-	cmd.Dir = raised
-	cmd.Env = append(os.Environ(), "PATH="+langPath())
-	out, err := cmd.CombinedOutput()
-	if _, exit := err.(*exec.ExitError); err != nil && !exit {
-		t.Fatalf("clangd --check: %v", err)
+	exe, err := exec.LookPath("clangd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs, err := clangdcheck.Errors(exe, raised, rel, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
 	var got []string
-	for _, m := range clangdCheckErr.FindAllStringSubmatch(string(out), -1) {
-		got = append(got, rel+":"+m[2]+" "+m[1])
+	for _, e := range errs {
+		if e.Tidy() {
+			got = append(got, rel+":"+strconv.Itoa(e.Line)+" "+e.Code)
+		}
 	}
 	slices.Sort(got)
 	return got
