@@ -5,6 +5,7 @@
 package clangdcheck
 
 import (
+	"cmp"
 	"fmt"
 	"os/exec"
 	"regexp"
@@ -42,16 +43,25 @@ func Errors(exe, dir, rel string, env []string) ([]Error, error) {
 	if _, exit := err.(*exec.ExitError); err != nil && !exit {
 		return nil, fmt.Errorf("clangd --check=%s: %w", rel, err)
 	}
+	return Parse(out), nil
+}
+
+// Parse reads the errors out of check mode's log (what Errors runs),
+// sorted by line, then code. Lines of any other form are skipped.
+func Parse(out []byte) []Error {
 	var errs []Error
-	for _, m := range errLine.FindAllStringSubmatch(string(out), -1) {
-		line, _ := strconv.Atoi(m[2])
-		errs = append(errs, Error{Line: line, Code: m[1]})
+	for _, m := range errLine.FindAllSubmatch(out, -1) {
+		line, err := strconv.Atoi(string(m[2]))
+		if err != nil {
+			continue // too many digits for an int: no line clangd prints
+		}
+		errs = append(errs, Error{Line: line, Code: string(m[1])})
 	}
 	slices.SortFunc(errs, func(a, b Error) int {
 		if a.Line != b.Line {
-			return a.Line - b.Line
+			return cmp.Compare(a.Line, b.Line)
 		}
 		return strings.Compare(a.Code, b.Code)
 	})
-	return errs, nil
+	return errs
 }
