@@ -88,7 +88,7 @@ func Run(ctx context.Context, a Adapter, stdin io.Reader, stdout io.Writer, opts
 	if opts.NoShell {
 		ev.Shell, ev.ShellRan = false, 0
 	}
-	root, opts, closeLog, rootErr := workspaceOf(ev, opts)
+	root, opts, closeLog, rootErr := workspaceOf(&ev, opts)
 	defer closeLog()
 	log := opts.Log.With("component", "hook", "agent", a.Name())
 	if ev.Agent != a.Name() {
@@ -131,13 +131,24 @@ func Run(ctx context.Context, a Adapter, stdin io.Reader, stdout io.Writer, opts
 
 // workspaceOf finds the event's workspace (from its directory, else the
 // hook's), and completes opts with its socket and, without opts.Log, the
-// log beside that socket; closeLog closes it.
-func workspaceOf(ev Event, opts Options) (root string, _ Options, closeLog func(), err error) {
+// log beside that socket; closeLog closes it. When that directory reaches
+// the root through a symlink (macOS's /tmp, a linked ~/code), the paths of
+// the event's changes, spelled as the agent spells its directory, are
+// respelled in the root's (workspace.Alias), or they would all lie
+// outside the workspace.
+func workspaceOf(ev *Event, opts Options) (root string, _ Options, closeLog func(), err error) {
 	cwd := ev.Cwd
 	if cwd == "" {
-		cwd, _ = os.Getwd()
+		cwd, _ = os.Getwd() // $PWD's spelling when it names the same directory
 	}
 	root, err = workspace.Find(cwd)
+	if err == nil {
+		if alias := workspace.Alias(root, cwd); alias != "" {
+			for i, c := range ev.Changes {
+				ev.Changes[i].Path = workspace.Respell(root, alias, c.Path)
+			}
+		}
+	}
 	if opts.Socket == "" && err == nil {
 		opts.Socket = wire.SocketPath(root)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/lsp-hook/lsp-hook/internal/workspace"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
 
@@ -114,9 +115,14 @@ var _ Diagnoser = DiagnoserFunc(nil)
 type Runner struct {
 	// Decls are the declarations, tried in order.
 	Decls []Declaration
-	// Root is the workspace root (absolute): relative event paths and
-	// relative path globs are taken from it.
+	// Root is the workspace root (absolute, symlink-free): relative event
+	// paths and relative path globs are taken from it.
 	Root string
+	// Alias is Root as the runtime spells it, when that is through a
+	// symlink (workspace.Alias of its working directory): absolute event
+	// paths spelled through it are respelled in Root's before anything
+	// else looks at them. "" when there is none.
+	Alias string
 	// Diagnoser checks matched events; nil means Check (the workspace
 	// daemon, started when absent; in-process validators when it cannot
 	// be had) with Options, each check's budget counted from its event.
@@ -230,12 +236,13 @@ func (r *Runner) match(event []byte) (*Declaration, wire.Change, bool) {
 		if p.Type != gjson.String || p.Str == "" {
 			continue
 		}
+		path := workspace.Respell(r.Root, r.Alias, p.Str)
 		if d.paths != nil {
-			if rel, abs := eventPaths(r.Root, p.Str); !d.paths.match(rel, abs) {
+			if rel, abs := eventPaths(r.Root, path); !d.paths.match(rel, abs) {
 				continue
 			}
 		}
-		c := wire.Change{Path: p.Str, Mode: d.Action.Mode}
+		c := wire.Change{Path: path, Mode: d.Action.Mode}
 		if !filepath.IsAbs(c.Path) {
 			c.Path = filepath.Join(r.Root, c.Path)
 		}

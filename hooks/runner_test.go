@@ -49,7 +49,7 @@ const runtimeDecl = `- id: auto_lint
 func runLines(t testing.TB, decls []Declaration, d Diagnoser, in string) string {
 	t.Helper()
 	var out bytes.Buffer
-	r := &Runner{Decls: decls, Root: "/w", Diagnoser: d}
+	r := &Runner{Decls: decls, Root: "/w", Alias: "/link/w", Diagnoser: d}
 	if err := r.Run(context.Background(), strings.NewReader(in), &out); err != nil {
 		t.Fatal(err)
 	}
@@ -181,6 +181,9 @@ func TestRunnerMatching(t *testing.T) {
 		{"tool_start declaration", `{"event":"BeforeTool","tool_name":"pre.write","file":"bad.md"}`, "/w/bad.md -"},
 		{"path not a string", `{"event":"tool_end","tool_name":"Write","tool_input":{"file_path":["x"],"content":"y"}}`, ""},
 		{"no tool name", `{"event":"tool_end","tool_input":{"file_path":"bad.ts","content":"y"}}`, ""},
+		{"spelled through the root's alias", `{"hook_event_name":"PostToolUse","tool_name":"Write","tool_input":{"file_path":"/link/w/bad.ts","content":"abc"}}`, "/w/bad.ts abc"},
+		{"path glob through the root's alias", `{"event":"PreToolUse","tool_name":"Bash","args":{"path":"/link/w/a/b/bad.go"}}`, "/w/a/b/bad.go -"},
+		{"beside the alias: left as it is", `{"hook_event_name":"PostToolUse","tool_name":"Write","tool_input":{"file_path":"/link/wx/bad.ts","content":"abc"}}`, "/link/wx/bad.ts abc"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := &fakeDiagnoser{}

@@ -33,6 +33,11 @@ func resolvePath(root, path string) (string, error) {
 	return p, err
 }
 
+// respell gives a tool's path spelled through the agent's symlinked
+// spelling of the root (Options.Alias) the root's own spelling
+// (workspace.Respell); any other path is returned as it is.
+func (t *tools) respell(path string) string { return workspace.Respell(t.root, t.alias, path) }
+
 // maxFileSize bounds the file fileLines reads, in bytes: the daemon's
 // own limit (wire.MaxFileSize, 16 MiB), past which it checks no file
 // either.

@@ -130,11 +130,11 @@ func (t *tools) renameFile(ctx context.Context, in RenameInput) (*sdk.CallToolRe
 	if in.Line != 0 || in.Symbol != "" || in.Column != 0 {
 		return nil, nil, errors.New("new_path moves the whole file: give no line, symbol or column")
 	}
-	from, err := resolvePath(t.root, in.Path)
+	from, err := resolvePath(t.root, t.respell(in.Path))
 	if err != nil {
 		return nil, nil, err
 	}
-	np := in.NewPath
+	np := t.respell(in.NewPath)
 	if !filepath.IsAbs(np) {
 		np = filepath.Join(t.root, np)
 	}
@@ -274,7 +274,7 @@ func (t *tools) codeActions(ctx context.Context, _ *sdk.CallToolRequest, in Code
 	if in.Symbol == "" && in.Column == 0 {
 		col = 1 // the whole line: locate needs a column
 	}
-	pos, err := locate(t.root, in.Path, in.Line, in.Symbol, col)
+	pos, err := locate(t.root, t.respell(in.Path), in.Line, in.Symbol, col)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -39,6 +39,11 @@ type Options struct {
 	// Root is the workspace root: absolute, clean and symlink-free. Files
 	// outside it are refused.
 	Root string
+	// Alias is Root as the agent spells it, when it reaches Root through
+	// a symlink (workspace.Alias of the working directory: macOS's /tmp,
+	// a linked ~/code); tools' paths spelled through it are taken as
+	// Root's. "" when there is none.
+	Alias string
 	// Version is lsp-hook's version, reported to the MCP client.
 	Version string
 	// NavigationTools is the config's navigation_tools: false leaves the
@@ -56,7 +61,7 @@ type Options struct {
 // connection.
 func NewServer(opts Options) (*sdk.Server, func()) {
 	d := &daemon{connect: opts.Connect}
-	t := &tools{root: opts.Root, daemon: d, encodings: make(map[string]string)}
+	t := &tools{root: opts.Root, alias: opts.Alias, daemon: d, encodings: make(map[string]string)}
 	instructions := "Code navigation backed by the workspace's language servers (gopls, pyright, " +
 		"typescript-language-server, …). Positions are a 1-based line plus a symbol substring on that line " +
 		"(name#2 for its second occurrence). Answers are path:line:col with the source line. lsp_rename and " +

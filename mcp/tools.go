@@ -72,6 +72,7 @@ type DiagnosticsInput struct {
 // tools serves the tool calls of one MCP server.
 type tools struct {
 	root   string
+	alias  string // root as the agent spells it, through a symlink (Options.Alias)
 	daemon *daemon
 
 	mu        sync.Mutex        // guards encodings
@@ -138,7 +139,7 @@ func (t *tools) request(ctx context.Context, path, method string, params any) (w
 // shows another encoding that counts this line differently, the request
 // is sent again with the right count.
 func (t *tools) atPosition(ctx context.Context, in PositionInput, method string, extra map[string]any) (wire.RequestResult, position, error) {
-	pos, err := locate(t.root, in.Path, in.Line, in.Symbol, in.Column)
+	pos, err := locate(t.root, t.respell(in.Path), in.Line, in.Symbol, in.Column)
 	if err != nil {
 		return wire.RequestResult{}, pos, err
 	}
@@ -208,7 +209,7 @@ func (t *tools) positionTool(ctx context.Context, in PositionInput, method strin
 // answer's symbols (the file's when ofFile, else the workspace's)
 // and answers; nothing rendered is "<none> (server).".
 func (t *tools) fileTool(ctx context.Context, path, method string, params func(uri string) map[string]any, ofFile bool, none string) (*sdk.CallToolResult, any, error) {
-	p, err := resolvePath(t.root, path)
+	p, err := resolvePath(t.root, t.respell(path))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -314,6 +315,7 @@ func (t *tools) diagnostics(ctx context.Context, _ *sdk.CallToolRequest, in Diag
 // to the root) matches, at most maxGlobFiles, skipping .git, node_modules
 // and files a symlink on the way takes out of the workspace.
 func (t *tools) expand(pattern string) ([]string, error) {
+	pattern = t.respell(pattern)
 	if !strings.ContainsAny(pattern, "*?[{") {
 		p, err := resolvePath(t.root, pattern)
 		if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/lsp-hook/lsp-hook/diag"
 	"github.com/lsp-hook/lsp-hook/hooks"
 	"github.com/lsp-hook/lsp-hook/internal/proc"
+	"github.com/lsp-hook/lsp-hook/internal/workspace"
 	"github.com/lsp-hook/lsp-hook/sidecar"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
@@ -186,8 +187,9 @@ func notifyCommand() *cli.Command {
 				return cli.Exit(err.Error(), exitError)
 			}
 			var changes []wire.Change
+			alias := rootAlias(c, root)
 			for _, f := range c.Args().Slice() {
-				changes = append(changes, wire.Change{Path: absPath(f), Mode: wire.ModeWrite})
+				changes = append(changes, wire.Change{Path: workspace.Respell(root, alias, absPath(f)), Mode: wire.ModeWrite})
 			}
 			opts := hookOptions(c)
 			log, closeLog := wire.OpenSocketLog(socketFor(c, root))

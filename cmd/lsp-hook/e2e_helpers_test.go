@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -83,6 +84,7 @@ func findModuleRoot(dir string) (string, error) {
 type workspace struct {
 	t       *testing.T
 	root    string   // absolute and symlink-free, as the daemon names files
+	cwd     string   // where processes run and events say the agent is, spelled as the agent does; root when ""
 	runtime string   // XDG_RUNTIME_DIR of every process run here
 	extra   []string // KEY=VALUE added to the environment of every process run here
 }
@@ -154,6 +156,10 @@ func (w *workspace) socket() string {
 
 func (w *workspace) logFile() string { return strings.TrimSuffix(w.socket(), ".sock") + ".log" }
 
+// dir is the directory processes run in and events name as the agent's:
+// cwd, else root.
+func (w *workspace) dir() string { return cmp.Or(w.cwd, w.root) }
+
 // path returns the absolute path of a workspace-relative file.
 func (w *workspace) path(rel string) string { return filepath.Join(w.root, filepath.FromSlash(rel)) }
 
@@ -202,8 +208,11 @@ func (w *workspace) start(stdin string, extraEnv []string, args ...string) (wait
 	ctx, cancel := context.WithTimeout(context.Background(), hookTimeout)
 	w.t.Cleanup(cancel)
 	cmd := exec.CommandContext(ctx, lspHook, args...)
-	cmd.Dir = w.root
+	cmd.Dir = w.dir()
 	cmd.Env = childEnv(w.runtime, append(slices.Clip(w.extra), extraEnv...))
+	if w.cwd != "" {
+		cmd.Env = append(cmd.Env, "PWD="+w.cwd) // as a shell sets it: os.Getwd keeps its spelling
+	}
 	cmd.Stdin = strings.NewReader(stdin)
 	cmd.WaitDelay = time.Second
 	var stdout, stderr bytes.Buffer
@@ -517,7 +526,7 @@ func (w *workspace) claudeEvent(session, tool string, input map[string]any) stri
 	ev := map[string]any{
 		"session_id":      session,
 		"transcript_path": "/home/dev/.claude/projects/-demo/" + session + ".jsonl",
-		"cwd":             w.root,
+		"cwd":             w.dir(),
 		"hook_event_name": "PostToolUse",
 		"tool_name":       tool,
 		"tool_input":      input,

@@ -18,15 +18,22 @@ import (
 
 // TestMCPCommand runs `lsp-hook mcp` as an agent does, over stdio through
 // the SDK's command transport: the first tool call starts the workspace
-// daemon, and gopls answers a definition across packages through it.
+// daemon, and gopls answers a definition across packages through it. The
+// agent runs it in a directory that reaches the workspace through a
+// symlink (macOS's /tmp), and names a file in that spelling: it is the
+// workspace's file all the same.
 func TestMCPCommand(t *testing.T) {
 	requireExe(t, "gopls")
 	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath()})
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(w.root, link); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), hookTimeout)
 	defer cancel()
 	cmd := exec.Command(lspHook, "mcp")
-	cmd.Dir = w.root
-	cmd.Env = childEnv(w.runtime, w.extra)
+	cmd.Dir = link
+	cmd.Env = append(childEnv(w.runtime, w.extra), "PWD="+link) // as a shell sets it: os.Getwd keeps its spelling
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "e2e", Version: "v0"}, nil).
 		Connect(ctx, &sdk.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
 	if err != nil {
@@ -38,7 +45,7 @@ func TestMCPCommand(t *testing.T) {
 		t.Fatalf("tools/list = %+v, %v; want 13 tools", tools, err)
 	}
 	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "lsp_goto_definition",
-		Arguments: map[string]any{"path": "main.go", "line": 10, "symbol": "Greet"}})
+		Arguments: map[string]any{"path": filepath.Join(link, "main.go"), "line": 10, "symbol": "Greet"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -509,3 +509,56 @@ func TestFirstEditShowsBrokenCallers(t *testing.T) {
 		t.Errorf("first Edit, cold: %s\nhook:\n%s", p, indent(block))
 	}
 }
+
+// TestSymlinkedWorkspace: the agent works in a directory that reaches the
+// workspace through a symlink above it (macOS's /tmp → /private/tmp, a
+// linked ~/code), and spells every path that way. Each file it names is
+// checked, as the compiler judges it, never skipped as outside the
+// workspace: through a hook from the root and from a subdirectory, notify
+// and diagnose.
+func TestSymlinkedWorkspace(t *testing.T) {
+	e2e(t)
+	requireExe(t, "gopls")
+	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath()})
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(w.root, link); err != nil {
+		t.Skipf("no symlinks: %v", err)
+	}
+	const broken = "package main\n\nvar lspHookLink int = \"s\"\n"
+	w.writeFile("extra.go", broken)
+	truth := goErrors(t, w.root)
+	if len(truth) != 1 {
+		t.Fatalf("go build reports %v, want extra.go's one error", truth)
+	}
+	spelled := filepath.Join(link, "extra.go")
+	for _, tc := range []struct{ name, cwd string }{
+		{"hook, the agent at the root", link},
+		{"hook, the agent in a subdirectory", filepath.Join(link, "greet")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer w.use(t)()
+			w.cwd = tc.cwd
+			defer func() { w.cwd = "" }()
+			block := w.hook(w.claudeEvent("s", "Write", map[string]any{"file_path": spelled, "content": broken}))
+			if p := judge(t, w.root, block, truth); p != "" || strings.Contains(block, "lsp-hook:") || block == "" {
+				t.Errorf("Write of %s: %s\nhook:\n%s", spelled, p, indent(block))
+			}
+		})
+	}
+	w.cwd = link
+	r := w.run("", nil, "notify", spelled)
+	if r.exit != 1 || !strings.Contains(r.stdout, "[3:") || strings.Contains(r.stderr, "outside") {
+		t.Errorf("notify %s: exit %d, stdout\n%s\nstderr\n%s\nwant exit 1 and extra.go's error", spelled, r.exit, indent(r.stdout), indent(r.stderr))
+	}
+	r = w.run("", nil, "diagnose", spelled)
+	if want := fmt.Sprintf("%s:%d:", truth[0].file, truth[0].line); r.exit != 1 || !strings.Contains(r.stdout, want) {
+		t.Errorf("diagnose %s: exit %d, stdout\n%s\nstderr\n%s\nwant exit 1 and %s", spelled, r.exit, indent(r.stdout), indent(r.stderr), want)
+	}
+	w.writeFile("extra.go", "package main\n\nvar lspHookLink = 1\n")
+	if truth := goErrors(t, w.root); len(truth) != 0 {
+		t.Fatalf("go build reports %v after the fix", truth)
+	}
+	if block := w.hook(w.claudeEvent("s", "Edit", map[string]any{"file_path": spelled, "old_string": "…", "new_string": "…"})); block != "" {
+		t.Errorf("Edit fixing %s: hook said\n%s", spelled, indent(block))
+	}
+}

@@ -46,7 +46,7 @@ func hooksCommand() *cli.Command {
 				log := slog.New(slog.NewTextHandler(c.App.ErrWriter, &slog.HandlerOptions{Level: level})).With("component", "hooks-run")
 				opts := hookOptions(c)
 				opts.Log = log
-				r := &hooks.Runner{Decls: decls, Root: root, Options: opts, Log: log}
+				r := &hooks.Runner{Decls: decls, Root: root, Alias: rootAlias(c, root), Options: opts, Log: log}
 				if err := r.Run(c.Context, c.App.Reader, c.App.Writer); err != nil {
 					return cli.Exit("hooks run: "+err.Error(), exitError)
 				}

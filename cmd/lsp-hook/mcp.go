@@ -30,7 +30,7 @@ func mcpCommand() *cli.Command {
 			socket := socketFor(c, root)
 			cfg, _ := config.Load(root) // problems are reported by config check and the daemon's log
 			srv, closeDaemon := mcp.NewServer(mcp.Options{
-				Root: root, Version: buildVersion(), NavigationTools: cfg.NavigationTools,
+				Root: root, Alias: rootAlias(c, root), Version: buildVersion(), NavigationTools: cfg.NavigationTools,
 				Connect: func(ctx context.Context) (mcp.Daemon, error) {
 					d, _, err := wire.Connect(ctx, buildVersion(), wire.StartOptions{Root: root, Socket: socket, Wait: mcpDaemonWait})
 					if err != nil {

@@ -17,6 +17,18 @@ func workspaceRoot(c *cli.Context) (string, error) {
 	return workspace.Root(c.String("root"))
 }
 
+// rootAlias is root as this command spells it, when --root, else the
+// working directory (os.Getwd keeps $PWD's spelling), reaches root through
+// a symlink: paths given in that spelling are respelled in root's
+// (workspace.Alias, workspace.Respell). "" when there is none.
+func rootAlias(c *cli.Context, root string) string {
+	dir := c.String("root")
+	if dir == "" {
+		dir = "."
+	}
+	return workspace.Alias(root, absPath(dir))
+}
+
 func socketFor(c *cli.Context, root string) string {
 	if s := c.String("socket"); s != "" {
 		return s

@@ -112,6 +112,7 @@ func CollectFiles(ctx context.Context, q FileQuery) ([]string, error) {
 	} else if c.dir, err = filepath.Abs(c.dir); err != nil {
 		return nil, fmt.Errorf("resolving %s: %w", q.Dir, err)
 	}
+	c.alias = Alias(root, c.dir) // an argument spelled as the working directory is
 	if real, err := filepath.EvalSymlinks(c.dir); err == nil {
 		c.dir = real // Resolve compares with the symlink-free root
 	}
@@ -153,6 +154,7 @@ func CollectFiles(ctx context.Context, q FileQuery) ([]string, error) {
 type collector struct {
 	ctx          context.Context
 	root, dir    string
+	alias        string // root as dir spells it, through a symlink (Alias); "" when the same
 	want         func(string) bool
 	skipFixtures bool
 	listing      []string // root-relative slash paths, sorted; nil until listed
@@ -165,7 +167,7 @@ func (c *collector) arg(a string) error {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(c.dir, p)
 	}
-	real, err := Resolve(c.root, p)
+	real, err := Resolve(c.root, Respell(c.root, c.alias, p))
 	if err != nil {
 		return err
 	}
