@@ -230,6 +230,16 @@ func Suggest(got string, known []string) string { return suggest(got, known) }
 //     over the soak with the old windows in place (seed
 //     6086318533037230816, 400 calls): of 109 pyright checks, none saw
 //     anything arrive inside the window once the pulls had answered.
+//     VirtualEnvSetting python.analysis.extraPaths (docs/settings.md):
+//     pyright resolves imports against the first python on PATH unless
+//     told an environment, so a project whose packages live in a .venv not
+//     activated where the agent runs got, measured with pyright 1.1.414,
+//     "Import could not be resolved" errors for each of them, and none of
+//     the errors their types give (cmd/lsp-hook TestPythonVirtualEnv,
+//     against `pyright` with venvPath and venv in pyrightconfig.json). The
+//     environment's site-packages and the directories its .pth files name
+//     (editable installs) are given as extra paths, read, not run:
+//     python.pythonPath would have pyright run the workspace's interpreter.
 //   - rust-analyzer: `rust-analyzer` speaks LSP on stdio with no arguments
 //     (rust-analyzer book, "rust-analyzer Binary"; `rustup component add
 //     rust-analyzer`). Root markers in rust-analyzer's own discovery order
@@ -366,7 +376,8 @@ func Catalogue() []Server {
 			Settings: map[string]any{
 				"python": map[string]any{"analysis": map[string]any{"diagnosticMode": "openFilesOnly"}},
 			},
-			Install: Install{Method: InstallNPM, Packages: []string{"pyright@1.1.414"}, Binary: "pyright-langserver"},
+			VirtualEnvSetting: "python.analysis.extraPaths",
+			Install:           Install{Method: InstallNPM, Packages: []string{"pyright@1.1.414"}, Binary: "pyright-langserver"},
 		},
 		{
 			Name:        "rust-analyzer",

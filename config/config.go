@@ -250,6 +250,15 @@ type Server struct {
 	// WarningsConfigFiles are the file names that keep WarningsOnlyArgs
 	// off: clangd's .clang-tidy. Catalogue only.
 	WarningsConfigFiles []string
+	// VirtualEnvSetting is the dotted setting, a list of directories, in
+	// which the server takes more import roots (pyright's
+	// python.analysis.extraPaths). When set, the manager finds the
+	// project's Python virtual environment (.venv or venv, with a
+	// pyvenv.cfg, in the server's root or a parent up to the workspace
+	// root, unless VIRTUAL_ENV is set) and appends its site-packages and
+	// the directories its .pth files name there, without running its
+	// interpreter (lsp/venv.go). Catalogue only.
+	VirtualEnvSetting string
 	// Settle is how long a check of this server keeps collecting after
 	// every changed document has a fresh answer and its signals say its
 	// work is done, in case something more arrives (a wave restarts it):

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -523,6 +524,14 @@ func (m *Manager) start(ctx context.Context, e *entry) {
 	} else if len(e.server.WarningsOnlyArgs) > 0 {
 		m.log.Info("server runs whole: its warnings-only part stays on", "server", e.server.Name, "root", e.root,
 			"args", e.server.WarningsOnlyArgs, "reason", whole)
+	}
+	if key := e.server.VirtualEnvSetting; key != "" {
+		if venv := findVirtualEnv(m.workspace, e.root, os.Getenv); venv != "" {
+			roots := importRoots(venv)
+			e.server.Settings = withListSetting(e.server.Settings, key, roots)
+			m.log.Info("server gets the virtual environment's packages", "server", e.server.Name, "root", e.root,
+				"venv", venv, "setting", key, "dirs", len(roots))
+		}
 	}
 	e.client, e.err = Start(ctx, e.server, e.root, m.cfg.WorkspaceTrusted, m.log)
 	if e.err != nil {

@@ -1,0 +1,74 @@
+package main_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lsp-hook/lsp-hook/internal/testdir"
+)
+
+// TestPythonVirtualEnv: a Python project whose packages live in its .venv
+// (uv's layout), not activated where the agent runs. What the hook shows
+// must be what pyright's CLI reports when told the environment (its own
+// config: venvPath and venv): no "Import could not be resolved" for the
+// packages installed there — a plain one, and one installed editable, in
+// a directory a .pth file names — and the type errors their types give,
+// which an unresolved import hides (its names are Unknown).
+func TestPythonVirtualEnv(t *testing.T) {
+	e2e(t)
+	requireExe(t, "pyright-langserver")
+	w := newWorkspaceOf(t, "langs/py", "", []string{"PATH=" + langPath()})
+	elsewhere := t.TempDir() // an editable install's sources, outside the workspace
+	testdir.WriteTree(t, elsewhere, map[string]string{
+		"src/editpkg/__init__.py": "def name() -> str:\n    return \"e\"\n",
+	})
+	site := ".venv/lib/python3.11/site-packages/"
+	testdir.WriteTree(t, w.root, map[string]string{
+		".venv/pyvenv.cfg":                "home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.11.7\n",
+		site + "typedpkg/__init__.py":     "def count() -> int:\n    return 1\n",
+		site + "_editpkg.pth":             "# an editable install (uv, hatch)\n" + filepath.Join(elsewhere, "src") + "\n",
+		site + "distutils-precedence.pth": "import os; var = 'SETUPTOOLS_USE_DISTUTILS'\n",
+	})
+	const clean = "import typedpkg\nimport editpkg\n\nn: int = typedpkg.count()\ns: str = editpkg.name()\n"
+	steps := []struct {
+		name, text string
+		errors     int // pyright's, told the environment
+	}{
+		{"imports of the environment's packages", clean, 0},
+		{"a type error through a package of the environment", clean + "bad: str = typedpkg.count()\n", 1},
+		{"a type error through the editable package", clean + "worse: int = editpkg.name()\n", 1},
+		{"fixed", clean, 0},
+	}
+	for i, st := range steps {
+		event := w.edit("s", "app.py", st.text)
+		if i == 0 {
+			event = w.write("s", "app.py", st.text)
+		}
+		block := w.hook(event)
+		truth := pyErrorsInEnv(t, w.root)
+		if len(truth) != st.errors {
+			t.Fatalf("%s: pyright reports %v, want %d errors", st.name, truth, st.errors)
+		}
+		if p := judge(t, w.root, block, truth); p != "" || strings.Contains(block, "could not be resolved") || strings.Contains(block, "lsp-hook:") {
+			t.Errorf("%s: %s\nhook:\n%s", st.name, p, indent(block))
+		}
+	}
+}
+
+// pyErrorsInEnv runs the pyright CLI on a copy of dir told its virtual
+// environment, .venv, the way pyright's docs say (configuration.md: venvPath
+// and venv in pyrightconfig.json, which it reads without running the
+// environment's interpreter), and returns the errors it reports.
+func pyErrorsInEnv(t *testing.T, dir string) []compilerErr {
+	t.Helper()
+	cp := t.TempDir()
+	if err := os.CopyFS(cp, os.DirFS(dir)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cp, "pyrightconfig.json"), []byte(`{"venvPath": ".", "venv": ".venv"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return pyErrors(t, cp)
+}
