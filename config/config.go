@@ -250,6 +250,16 @@ type Server struct {
 	// WarningsConfigFiles are the file names that keep WarningsOnlyArgs
 	// off: clangd's .clang-tidy. Catalogue only.
 	WarningsConfigFiles []string
+	// UncheckedMessages are the beginnings of the diagnostic messages with
+	// which the server says it could not check a file at all (gopls: "No
+	// packages found for open file", for a file no package it loads
+	// includes, such as one a //go:build line with a custom tag excludes).
+	// Such a diagnostic is a warning, which the default threshold hides,
+	// so the answer would be silence: a file with errors shown as clean.
+	// lsp-hook takes it out of the file's diagnostics and says the file was
+	// not checked, at every threshold (lsp.Outcome.Unchecked). Catalogue
+	// only.
+	UncheckedMessages []string
 	// VirtualEnvSetting is the dotted setting, a list of directories, in
 	// which the server takes more import roots (pyright's
 	// python.analysis.extraPaths). When set, the manager finds the

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -147,16 +148,18 @@ func (e *Engine) Check(ctx context.Context, p wire.NotifyChangeParams) wire.Resu
 			base.captureOthers(e, o.Others)
 		}
 	}
-	res.Servers = append(res.Servers, e.mergeOutcomes(outcomes.changed, texts, anyWrite, byFile, others)...)
+	merged, notChecked := e.mergeOutcomes(outcomes.changed, texts, anyWrite, byFile, others)
+	res.Servers = append(res.Servers, merged...)
 	// What a deletion broke is listed as a write's other files are.
-	res.Servers = append(res.Servers, e.mergeOutcomes(outcomes.gone, nil, true, byFile, others)...)
+	merged, _ = e.mergeOutcomes(outcomes.gone, nil, true, byFile, others)
+	res.Servers = append(res.Servers, merged...)
 	if base != nil {
 		e.keepIntroduced(base, byFile, others)
 		res.Notes = append(res.Notes, base.notes...)
 	}
 	untrusted := e.untrustedNotes()
-	res.Notes = append(append(res.Notes, partial...), untrusted...)
-	e.render(&res, sev, targets, byFile, others, slices.Concat(unchecked, partial, e.fallbackNotes(targets), untrusted))
+	res.Notes = slices.Concat(res.Notes, notChecked, partial, untrusted)
+	e.render(&res, sev, targets, byFile, others, slices.Concat(unchecked, notChecked, partial, e.fallbackNotes(targets), untrusted))
 	res.ElapsedMS = time.Since(begin).Milliseconds()
 	e.publish(p, targets, res)
 	return res
@@ -222,13 +225,16 @@ func (e *Engine) beforeOf(ctx context.Context, t target) func() ([]byte, bool) {
 // introduced in it (compared with what its server had said of it before
 // the change, lsp.Outcome.OthersBefore), or none. It remembers them when
 // texts is not nil (each changed file's line hashes), and returns how each
-// server fared.
-func (e *Engine) mergeOutcomes(outcomes []lsp.Outcome, texts map[string][]uint64, anyWrite bool, byFile, others map[string][]diag.Diagnostic) []wire.ServerResult {
-	var out []wire.ServerResult
+// server fared and a note for each changed file a server said it could not
+// check (lsp.Outcome.Unchecked): silence would say it is clean.
+func (e *Engine) mergeOutcomes(outcomes []lsp.Outcome, texts map[string][]uint64, anyWrite bool, byFile, others map[string][]diag.Diagnostic) (out []wire.ServerResult, notChecked []string) {
 	for _, o := range outcomes {
 		out = append(out, outcomeResult(o))
 		if texts != nil {
 			e.rememberOutcome(o, texts)
+		}
+		for _, path := range slices.Sorted(maps.Keys(o.Unchecked)) {
+			notChecked = append(notChecked, fmt.Sprintf("%s not checked: %s: %s", e.rel(path), o.Server, o.Unchecked[path]))
 		}
 		for path, ds := range o.Files {
 			byFile[path] = append(byFile[path], ds...)
@@ -246,7 +252,7 @@ func (e *Engine) mergeOutcomes(outcomes []lsp.Outcome, texts map[string][]uint64
 		}
 		e.Log.Info("lsp outcome", "server", o.Server, "root", o.Root, "freshness", o.Freshness, "err", o.Err)
 	}
-	return out
+	return out, notChecked
 }
 
 // keepIntroduced drops from byFile (changed files) and others what base

@@ -118,6 +118,10 @@ type Outcome struct {
 	// ended by the deadline (a cargo check): the answer is Partial, and
 	// more diagnostics may follow.
 	Pending []string
+	// Unchecked maps each changed file the server said it could not check
+	// (config.Server.UncheckedMessages) to what it said, the file's path
+	// in it made relative to the root; that diagnostic is not in Files.
+	Unchecked map[string]string
 }
 
 // Update sends docs to the server (didOpen the first time, then didChange
@@ -249,6 +253,7 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 		c.noteDelivered(w.fresh, want)
 	}
 	out.Files, out.Others = c.collect(base, w.fresh, want)
+	out.Unchecked = c.unchecked(out.Files)
 	for uri := range rechecked { // an importer re-checked is another file, not a changed one
 		if p, err := uriToPath(uri); err == nil {
 			if ds, ok := out.Files[p]; ok {

@@ -562,3 +562,54 @@ func TestSymlinkedWorkspace(t *testing.T) {
 		t.Errorf("Edit fixing %s: hook said\n%s", spelled, indent(block))
 	}
 }
+
+// vetErrRE is a type error as go vet reports it: "vet: ./a.go:5:13: …".
+var vetErrRE = regexp.MustCompile(`^vet: (?:\./)?([^\s:]+\.go):(\d+):\d+: (.*)$`)
+
+// TestUncheckedFileNoted: a Go file no package of the workspace includes
+// — a //go:build line with a custom tag — has gopls give it one warning
+// and no type check. Its errors, which `go vet -tags integration` reports,
+// must not pass for clean: the block says it was not checked. A file
+// another GOOS includes is checked, its errors as `GOOS=windows go vet`
+// reports them.
+func TestUncheckedFileNoted(t *testing.T) {
+	e2e(t)
+	requireExe(t, "gopls")
+	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath()})
+	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOTOOLCHAIN=local", "GOWORK=off")
+	for _, tc := range []struct {
+		name, rel, text string
+		judge           []string // go vet's flags and environment that include the file
+		checked         bool     // gopls checks it
+	}{
+		{"a custom build tag", "it_test.go", "//go:build integration\n\npackage main\n\nvar lspHookTagged int = \"s\"\n",
+			[]string{"-tags", "integration"}, false},
+		{"another GOOS", "win.go", "//go:build windows\n\npackage main\n\nvar lspHookWindows int = \"s\"\n",
+			[]string{"GOOS=windows"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer w.use(t)()
+			block := w.hook(w.write("s", tc.rel, tc.text))
+			args, runEnv := []string{"vet"}, env
+			for _, j := range tc.judge {
+				if strings.HasPrefix(j, "GOOS=") {
+					runEnv = append(slices.Clip(env), j)
+				} else {
+					args = append(args, j)
+				}
+			}
+			truth, out, _ := compile(t, w.root, runEnv, vetErrRE, "go", append(args, "./...")...)
+			truth = slices.DeleteFunc(truth, func(e compilerErr) bool { return e.file != tc.rel })
+			if len(truth) != 1 {
+				t.Fatalf("go %s: %v, want one error in %s\n%s", strings.Join(tc.judge, " "), truth, tc.rel, out)
+			}
+			note := tc.rel + " not checked: gopls: No packages found for open file " + tc.rel
+			switch {
+			case tc.checked && (judge(t, w.root, block, truth) != "" || strings.Contains(block, "lsp-hook:")):
+				t.Errorf("%s: %s\nhook:\n%s", tc.rel, judge(t, w.root, block, truth), indent(block))
+			case !tc.checked && !strings.Contains(block, note):
+				t.Errorf("%s: hook said\n%s\nwant the note %q", tc.rel, indent(block), note)
+			}
+		})
+	}
+}
