@@ -51,8 +51,11 @@ type Engine struct {
 	untrustedSaid  atomic.Bool       // the untrusted-config note was shown once
 	untrustedProgs untrustedPrograms // workspace programs linters could not run untrusted
 
-	mu      sync.Mutex                   // guards answers
+	mu      sync.Mutex                   // guards answers and noCheckerNoted
 	answers map[string]map[string]answer // path → checker → its last answer (only_new's memory)
+	// noCheckerNoted holds the (session, language) pairs whose
+	// nothing-checks-it note was given (noCheckerNotes).
+	noCheckerNoted map[string]struct{}
 
 	subs subscribers // who gets the published notifications of checks
 }
@@ -158,6 +161,7 @@ func (e *Engine) Check(ctx context.Context, p wire.NotifyChangeParams) wire.Resu
 		res.Notes = append(res.Notes, base.notes...)
 	}
 	untrusted := e.untrustedNotes()
+	notChecked = append(notChecked, e.noCheckerNotes(p.Session, targets, res.Servers)...)
 	res.Notes = slices.Concat(res.Notes, notChecked, partial, untrusted)
 	e.render(&res, sev, targets, byFile, others, slices.Concat(unchecked, notChecked, partial, e.fallbackNotes(targets), untrusted))
 	res.ElapsedMS = time.Since(begin).Milliseconds()

@@ -18,7 +18,6 @@ import (
 	"github.com/lsp-hook/lsp-hook/internal/workspace"
 	"github.com/lsp-hook/lsp-hook/lsp"
 	"github.com/lsp-hook/lsp-hook/parsers"
-	"github.com/lsp-hook/lsp-hook/validators"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
 
@@ -246,22 +245,10 @@ func diagnose(c *cli.Context, format diag.OutputFormat, sev diag.Severity) error
 // a language server or a linter.
 func checkable(cfg *config.Config) func(string) bool {
 	return func(path string) bool {
-		if kind, ok := validators.KindOf(path); ok && cfg.ValidatorEnabled(string(kind)) {
-			return true
-		}
-		ext := filepath.Ext(path)
-		if ext == ".go" && !hostBuild(path) {
+		if filepath.Ext(path) == ".go" && !hostBuild(path) {
 			return false // go build and go vet skip it too; gopls would check it in another OS's view
 		}
-		if len(cfg.ServersForPath(path)) > 0 {
-			return true
-		}
-		for _, l := range cfg.Linters {
-			if l.Enabled && l.Serves(ext) {
-				return true
-			}
-		}
-		return false
+		return engine.Covered(cfg, path)
 	}
 }
 

@@ -613,3 +613,29 @@ func TestUncheckedFileNoted(t *testing.T) {
 		})
 	}
 }
+
+// TestNothingChecksNoted: a program's source that nothing checks — its
+// language server is not installed, or lsp-hook knows none for it — is
+// noted, once per session and language, never passed over in silence.
+func TestNothingChecksNoted(t *testing.T) {
+	e2e(t)
+	w := newWorkspaceOf(t, "demo", "", []string{"PATH=" + langPath()})
+	if _, err := exec.LookPath("ruby-lsp"); err == nil {
+		t.Skip("ruby-lsp is installed here")
+	}
+	steps := []struct {
+		session, rel, want string // want: the note's beginning, "" for none
+	}{
+		{"s1", "app.rb", "lsp-hook: app.rb not checked: the language server for ruby files (.rb) is not installed: ruby-lsp"},
+		{"s1", "lib.rb", ""},
+		{"s1", "run.fsx", "lsp-hook: run.fsx not checked: no language server, validator or linter here checks fsharp files (.fsx)"},
+		{"s2", "lib.rb", "lsp-hook: lib.rb not checked"},
+		{"s2", "README.md", ""},
+	}
+	for _, st := range steps {
+		block := w.hook(w.write(st.session, st.rel, "def broken(\n"))
+		if st.want == "" && block != "" || st.want != "" && !strings.HasPrefix(block, st.want) {
+			t.Errorf("session %s, Write of %s: hook said\n%s\nwant %q", st.session, st.rel, indent(block), st.want)
+		}
+	}
+}

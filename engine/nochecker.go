@@ -1,0 +1,107 @@
+package engine
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/lsp"
+	"github.com/lsp-hook/lsp-hook/validators"
+	"github.com/lsp-hook/lsp-hook/wire"
+)
+
+// maxNoCheckerNoted bounds the (session, language) pairs an engine
+// remembers having noted (noCheckerNotes); past it, it forgets them all
+// and notes each once more.
+const maxNoCheckerNoted = 4096
+
+// Covered reports whether anything cfg configures checks the file at path:
+// a built-in validator that is enabled, a language server
+// (config.Config.ServersForPath, installed or not: one that is not says so
+// itself), or an enabled linter serving its extension.
+func Covered(cfg *config.Config, path string) bool {
+	return len(cfg.ServersForPath(path)) > 0 || coveredBesidesServers(cfg, path)
+}
+
+// coveredBesidesServers reports whether a built-in validator or a linter
+// of cfg checks the file at path (Covered, without language servers).
+func coveredBesidesServers(cfg *config.Config, path string) bool {
+	if kind, ok := validators.KindOf(path); ok && cfg.ValidatorEnabled(string(kind)) {
+		return true
+	}
+	ext := filepath.Ext(path)
+	for _, l := range cfg.Linters {
+		if l.Enabled && l.Serves(ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// noCheckerNotes returns a note for each programming language
+// (config.SourceLanguage) among targets whose files nothing checked:
+// silence would say they are clean. Either nothing the config has covers
+// the language, or its files' only checkers are language servers that
+// are not installed (servers: how each server of the check fared; a server
+// absent from it was not asked and is taken as checking). A language is
+// noted once per agent session (session "", a check no session asked
+// for: each time), naming the first such file and, for servers not
+// installed, how to install them (lsp.InstallHint).
+func (e *Engine) noCheckerNotes(session string, targets []target, servers []wire.ServerResult) []string {
+	unavailable := make(map[string]bool)
+	for _, s := range servers {
+		if s.Kind == wire.KindServer && s.State == lsp.StateUnavailable {
+			unavailable[s.Name] = true
+		}
+	}
+	var notes []string
+	seen := make(map[string]bool)
+	for _, t := range targets {
+		lang, ok := config.SourceLanguage(t.path)
+		if !ok || seen[lang] || coveredBesidesServers(e.Config, t.path) {
+			continue
+		}
+		var missing []string
+		checked := false
+		for _, s := range e.Config.ServersForPath(t.path) {
+			if !unavailable[s.Name] {
+				checked = true
+				break
+			}
+			missing = append(missing, fmt.Sprintf("%s (%s)", s.Name, lsp.InstallHint(s)))
+		}
+		if checked {
+			continue
+		}
+		seen[lang] = true
+		if session != "" && !e.firstNoCheckerNote(session, lang) {
+			continue
+		}
+		ext := strings.ToLower(filepath.Ext(t.path))
+		if len(missing) == 0 {
+			notes = append(notes, fmt.Sprintf("%s not checked: no language server, validator or linter here checks %s files (%s); `lsp-hook servers` lists the servers lsp-hook knows",
+				t.rel, lang, ext))
+			continue
+		}
+		notes = append(notes, fmt.Sprintf("%s not checked: the language server for %s files (%s) is not installed: %s",
+			t.rel, lang, ext, strings.Join(missing, ", ")))
+	}
+	return notes
+}
+
+// firstNoCheckerNote reports whether the session has not had the
+// language's note yet, and records that it has.
+func (e *Engine) firstNoCheckerNote(session, lang string) bool {
+	key := session + "\x00" + lang
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if _, done := e.noCheckerNoted[key]; done {
+		return false
+	}
+	if e.noCheckerNoted == nil || len(e.noCheckerNoted) >= maxNoCheckerNoted {
+		e.noCheckerNoted = make(map[string]struct{})
+	}
+	e.noCheckerNoted[key] = struct{}{}
+	return true
+}

@@ -1,0 +1,77 @@
+package engine
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/lsp"
+	"github.com/lsp-hook/lsp-hook/wire"
+)
+
+// TestNoCheckerNotes: a source file nothing checked is noted — nothing
+// covers its language, or its language servers are not installed — once
+// per session and language; a file something checked, a file that is not
+// a program's source, and a server that answered are not.
+func TestNoCheckerNotes(t *testing.T) {
+	root := t.TempDir()
+	e := &Engine{Root: root, Config: config.Default()}
+	tgt := func(rel string) target {
+		return target{path: filepath.Join(root, rel), rel: rel}
+	}
+	missing := []wire.ServerResult{{Name: "ruby-lsp", Kind: wire.KindServer, State: lsp.StateUnavailable}}
+	answered := []wire.ServerResult{{Name: "ruby-lsp", Kind: wire.KindServer, State: lsp.StateActive, Freshness: string(lsp.Fresh)}}
+	for _, tc := range []struct {
+		name    string
+		session string
+		targets []target
+		servers []wire.ServerResult
+		want    []string // substrings of each note, in order
+	}{
+		{"server not installed", "s1", []target{tgt("a.rb")}, missing,
+			[]string{"a.rb not checked: the language server for ruby files (.rb) is not installed: ruby-lsp (gem install ruby-lsp)"}},
+		{"the same session again", "s1", []target{tgt("b.rb")}, missing, nil},
+		{"another session", "s2", []target{tgt("b.rb")}, missing, []string{"b.rb not checked"}},
+		{"no session: each time", "", []target{tgt("a.rb")}, missing, []string{"a.rb not checked"}},
+		{"no session: each time, again", "", []target{tgt("a.rb")}, missing, []string{"a.rb not checked"}},
+		{"the server answered", "s3", []target{tgt("a.rb")}, answered, nil},
+		{"the server not asked: taken as checking", "s3", []target{tgt("a.rb")}, nil, nil},
+		{"nothing covers the language", "s4", []target{tgt("x.fsx"), tgt("y.fs")}, nil,
+			[]string{"x.fsx not checked: no language server, validator or linter here checks fsharp files (.fsx)"}},
+		{"not a program's source", "s5", []target{tgt("README.md"), tgt("notes.txt"), tgt("Makefile")}, nil, nil},
+		{"a validator checks it", "s5", []target{tgt("a.json")}, nil, nil},
+		{"a linter checks it", "s5", []target{tgt("run.sh")}, nil, nil},
+		{"two languages", "s6", []target{tgt("a.rb"), tgt("x.fsx"), tgt("b.rb")}, missing,
+			[]string{"a.rb not checked", "x.fsx not checked"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := e.noCheckerNotes(tc.session, tc.targets, tc.servers)
+			ok := len(got) == len(tc.want)
+			for i := 0; ok && i < len(got); i++ {
+				ok = strings.Contains(got[i], tc.want[i])
+			}
+			if !ok {
+				t.Errorf("notes = %q, want ones holding %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestNoCheckerNotedBounded: past maxNoCheckerNoted pairs the engine
+// forgets them and notes again, so its memory stays bounded.
+func TestNoCheckerNotedBounded(t *testing.T) {
+	e := &Engine{}
+	for i := range maxNoCheckerNoted {
+		if !e.firstNoCheckerNote(strings.Repeat("s", i+1), "ruby") {
+			t.Fatalf("pair %d noted before", i)
+		}
+	}
+	if e.firstNoCheckerNote("s", "ruby") {
+		t.Fatal("a remembered pair noted again before the bound")
+	}
+	e.firstNoCheckerNote("new", "ruby") // past the bound: forgets
+	if len(e.noCheckerNoted) != 1 || !e.firstNoCheckerNote("s", "ruby") {
+		t.Errorf("after the bound: %d remembered, want 1 and the old pair noted again", len(e.noCheckerNoted))
+	}
+}
