@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,6 +15,7 @@ import (
 
 	"github.com/lsp-hook/lsp-hook/diag"
 	"github.com/lsp-hook/lsp-hook/hooks"
+	"github.com/lsp-hook/lsp-hook/internal/poll"
 	"github.com/lsp-hook/lsp-hook/internal/proc"
 	"github.com/lsp-hook/lsp-hook/internal/workspace"
 	"github.com/lsp-hook/lsp-hook/sidecar"
@@ -303,8 +306,24 @@ func stopCommand() *cli.Command {
 				return err
 			}
 			if cl == nil {
-				fmt.Fprintf(c.App.Writer, "no daemon running for %s\n", root)
-				return nil
+				socket := socketFor(c, root)
+				starting := startingDaemons(socket)
+				if len(starting) == 0 {
+					fmt.Fprintf(c.App.Writer, "no daemon running for %s\n", root)
+					return nil
+				}
+				// A daemon is starting (a session's start spawned it a moment
+				// ago): it answers once it listens, or it goes.
+				if cl = awaitStarting(ctx, socket, starting); cl == nil {
+					for _, pid := range starting {
+						if p, err := os.FindProcess(pid); err == nil && proc.Alive(pid) {
+							_ = p.Kill() // it never listened: it started no server either
+							fmt.Fprintf(c.App.Writer, "killed daemon pid %d for %s: it never answered\n", pid, root)
+						}
+					}
+					fmt.Fprintf(c.App.Writer, "no daemon running for %s\n", root)
+					return nil
+				}
 			}
 			defer cl.Close()
 			if err := cl.Call(ctx, wire.MethodShutdown, struct{}{}, nil); err != nil {
@@ -317,6 +336,59 @@ func stopCommand() *cli.Command {
 			return nil
 		},
 	}
+}
+
+// startingDaemons returns the pids of the `lsp-hook serve` processes for
+// socket (--socket socket, or --socket=socket, on their command line) of
+// this user, other than this process: daemons that may not listen yet. A
+// hook that starts one (wire.StartDaemon) returns before it listens, so a
+// stop that only dials would leave it running.
+func startingDaemons(socket string) []int {
+	cmdlines, err := proc.Cmdlines()
+	if err != nil {
+		return nil
+	}
+	var pids []int
+	for pid, argv := range cmdlines {
+		if servesSocket(argv, socket) {
+			pids = append(pids, pid)
+		}
+	}
+	slices.Sort(pids)
+	return pids
+}
+
+// servesSocket reports whether argv is `… serve …` with socket as its
+// --socket flag's value.
+func servesSocket(argv []string, socket string) bool {
+	if len(argv) < 2 || argv[1] != "serve" {
+		return false
+	}
+	args := argv[2:]
+	for i, a := range args {
+		switch {
+		case a == "--socket="+socket || a == "-socket="+socket:
+			return true
+		case (a == "--socket" || a == "-socket") && i+1 < len(args) && args[i+1] == socket:
+			return true
+		}
+	}
+	return false
+}
+
+// awaitStarting dials socket until one of the daemons pids answers, all
+// of them are gone, or ctx ends; nil unless one answered.
+func awaitStarting(ctx context.Context, socket string, pids []int) *wire.Client {
+	var cl *wire.Client
+	_ = poll.Until(ctx, 10*time.Millisecond, 100*time.Millisecond, func() bool {
+		c, err := wire.Dial(ctx, socket, buildVersion())
+		if err == nil {
+			cl = c
+			return true
+		}
+		return !slices.ContainsFunc(pids, proc.Alive)
+	})
+	return cl
 }
 
 // dialDaemon connects to the daemon of the command's workspace. It returns a
