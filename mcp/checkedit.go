@@ -47,7 +47,7 @@ func (in CheckEditInput) newText(disk string) (string, error) {
 }
 
 func (t *tools) checkEdit(ctx context.Context, _ *sdk.CallToolRequest, in CheckEditInput) (*sdk.CallToolResult, any, error) {
-	p, err := resolvePath(t.root, t.respell(in.Path))
+	p, err := t.resolve(in.Path)
 	if err != nil {
 		return nil, nil, err
 	}

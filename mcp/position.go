@@ -38,6 +38,15 @@ func resolvePath(root, path string) (string, error) {
 // (workspace.Respell); any other path is returned as it is.
 func (t *tools) respell(path string) string { return workspace.Respell(t.root, t.alias, path) }
 
+// resolve is resolvePath for a path a tool was given: respelled first.
+func (t *tools) resolve(path string) (string, error) { return resolvePath(t.root, t.respell(path)) }
+
+// locate is locate for a position a tool was given: its path respelled
+// first.
+func (t *tools) locate(path string, line int, symbol string, column int) (position, error) {
+	return locate(t.root, t.respell(path), line, symbol, column)
+}
+
 // maxFileSize bounds the file fileLines reads, in bytes: the daemon's
 // own limit (wire.MaxFileSize, 16 MiB), past which it checks no file
 // either.

@@ -130,7 +130,7 @@ func (t *tools) renameFile(ctx context.Context, in RenameInput) (*sdk.CallToolRe
 	if in.Line != 0 || in.Symbol != "" || in.Column != 0 {
 		return nil, nil, errors.New("new_path moves the whole file: give no line, symbol or column")
 	}
-	from, err := resolvePath(t.root, t.respell(in.Path))
+	from, err := t.resolve(in.Path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -274,7 +274,7 @@ func (t *tools) codeActions(ctx context.Context, _ *sdk.CallToolRequest, in Code
 	if in.Symbol == "" && in.Column == 0 {
 		col = 1 // the whole line: locate needs a column
 	}
-	pos, err := locate(t.root, t.respell(in.Path), in.Line, in.Symbol, col)
+	pos, err := t.locate(in.Path, in.Line, in.Symbol, col)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -139,7 +139,7 @@ func (t *tools) request(ctx context.Context, path, method string, params any) (w
 // shows another encoding that counts this line differently, the request
 // is sent again with the right count.
 func (t *tools) atPosition(ctx context.Context, in PositionInput, method string, extra map[string]any) (wire.RequestResult, position, error) {
-	pos, err := locate(t.root, t.respell(in.Path), in.Line, in.Symbol, in.Column)
+	pos, err := t.locate(in.Path, in.Line, in.Symbol, in.Column)
 	if err != nil {
 		return wire.RequestResult{}, pos, err
 	}
@@ -209,7 +209,7 @@ func (t *tools) positionTool(ctx context.Context, in PositionInput, method strin
 // answer's symbols (the file's when ofFile, else the workspace's)
 // and answers; nothing rendered is "<none> (server).".
 func (t *tools) fileTool(ctx context.Context, path, method string, params func(uri string) map[string]any, ofFile bool, none string) (*sdk.CallToolResult, any, error) {
-	p, err := resolvePath(t.root, t.respell(path))
+	p, err := t.resolve(path)
 	if err != nil {
 		return nil, nil, err
 	}

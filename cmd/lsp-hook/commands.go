@@ -315,13 +315,17 @@ func stopCommand() *cli.Command {
 				// A daemon is starting (a session's start spawned it a moment
 				// ago): it answers once it listens, or it goes.
 				if cl = awaitStarting(ctx, socket, starting); cl == nil {
+					killed := false
 					for _, pid := range starting {
-						if p, err := os.FindProcess(pid); err == nil && proc.Alive(pid) {
-							_ = p.Kill() // it never listened: it started no server either
+						if p, err := os.FindProcess(pid); err == nil && proc.Alive(pid) && p.Kill() == nil {
+							// It never listened, so it started no server either.
 							fmt.Fprintf(c.App.Writer, "killed daemon pid %d for %s: it never answered\n", pid, root)
+							killed = true
 						}
 					}
-					fmt.Fprintf(c.App.Writer, "no daemon running for %s\n", root)
+					if !killed {
+						fmt.Fprintf(c.App.Writer, "no daemon running for %s\n", root)
+					}
 					return nil
 				}
 			}

@@ -112,7 +112,7 @@ func CollectFiles(ctx context.Context, q FileQuery) ([]string, error) {
 	} else if c.dir, err = filepath.Abs(c.dir); err != nil {
 		return nil, fmt.Errorf("resolving %s: %w", q.Dir, err)
 	}
-	c.alias = Alias(root, c.dir) // an argument spelled as the working directory is
+	c.alias = Alias(root, c.dir) // arguments come spelled as the working directory spells the root
 	if real, err := filepath.EvalSymlinks(c.dir); err == nil {
 		c.dir = real // Resolve compares with the symlink-free root
 	}
