@@ -119,8 +119,9 @@ type entry struct {
 	ready   chan struct{}
 	client  *Client
 	err     error
-	missing bool // the command was not found: state unavailable, retried on next use
-	lean    bool // the server runs with its WarningsOnlyArgs (warnings.go)
+	missing bool   // the command was not found: state unavailable, retried on next use
+	lean    bool   // the server runs with its WarningsOnlyArgs (warnings.go)
+	venv    string // the Python virtual environment its settings name (venv.go); "" none
 	cancel  context.CancelFunc
 
 	// Guarded by Manager.mu.
@@ -293,6 +294,17 @@ func (m *Manager) checkOne(ctx context.Context, k entryKey, docs []Doc, settle t
 		if why := m.wholeReason(e, docs); why != "" {
 			m.log.Info("restarting server whole: its warnings-only part is needed", "server", k.server, "root", k.root,
 				"args", e.server.WarningsOnlyArgs, "reason", why)
+			m.drop(e)
+			return m.checkOne(ctx, k, docs, settle, withinCtx)
+		}
+	}
+	if e.server.VirtualEnvSetting != "" {
+		// A virtual environment made (uv sync) or removed since the server
+		// started: its settings name the old one, and its imports are
+		// resolved against it until it starts again.
+		if venv := findVirtualEnv(m.workspace, e.root, os.Getenv); venv != e.venv {
+			m.log.Info("restarting server: the project's virtual environment changed", "server", k.server, "root", k.root,
+				"was", e.venv, "now", venv)
 			m.drop(e)
 			return m.checkOne(ctx, k, docs, settle, withinCtx)
 		}
@@ -527,6 +539,7 @@ func (m *Manager) start(ctx context.Context, e *entry) {
 	}
 	if key := e.server.VirtualEnvSetting; key != "" {
 		if venv := findVirtualEnv(m.workspace, e.root, os.Getenv); venv != "" {
+			e.venv = venv
 			roots := importRoots(venv)
 			e.server.Settings = withListSetting(e.server.Settings, key, roots)
 			m.log.Info("server gets the virtual environment's packages", "server", e.server.Name, "root", e.root,

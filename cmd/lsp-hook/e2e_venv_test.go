@@ -72,3 +72,39 @@ func pyErrorsInEnv(t *testing.T, dir string) []compilerErr {
 	}
 	return pyErrors(t, cp)
 }
+
+// TestPythonVirtualEnvMadeLater: the agent writes code, then makes the
+// project's environment (`uv sync` makes .venv) while pyright runs. The
+// checks after it are what pyright's CLI, told the environment, reports:
+// the server starts again with it, instead of keeping "could not be
+// resolved" for the rest of the session.
+func TestPythonVirtualEnvMadeLater(t *testing.T) {
+	e2e(t)
+	requireExe(t, "pyright-langserver")
+	w := newWorkspaceOf(t, "langs/py", "", []string{"PATH=" + langPath()})
+	const app = "import typedpkg\n\nn: int = typedpkg.count()\n"
+	block := w.hook(w.write("s", "app.py", app))
+	if truth := pyErrors(t, w.root); len(truth) != 1 || judge(t, w.root, block, truth) != "" {
+		t.Fatalf("before the environment: pyright reports %v; hook:\n%s", truth, indent(block))
+	}
+	testdir.WriteTree(t, w.root, map[string]string{
+		".venv/pyvenv.cfg": "home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.11.7\n",
+		".venv/lib/python3.11/site-packages/typedpkg/__init__.py": "def count() -> int:\n    return 1\n",
+	})
+	for _, st := range []struct {
+		name, text string
+		errors     int
+	}{
+		{"an edit after the environment was made", app + "bad: str = typedpkg.count()\n", 1},
+		{"fixed", app, 0},
+	} {
+		block := w.hook(w.edit("s", "app.py", st.text))
+		truth := pyErrorsInEnv(t, w.root)
+		if len(truth) != st.errors {
+			t.Fatalf("%s: pyright reports %v, want %d errors", st.name, truth, st.errors)
+		}
+		if p := judge(t, w.root, block, truth); p != "" || strings.Contains(block, "could not be resolved") || strings.Contains(block, "lsp-hook:") {
+			t.Errorf("%s: %s\nhook:\n%s", st.name, p, indent(block))
+		}
+	}
+}
