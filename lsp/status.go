@@ -37,6 +37,10 @@ type ServerStatus struct {
 	// file restarts it whole (config.Server.WarningsConfigFiles), set
 	// with WarningsOff.
 	WarningsConfig []string `json:"warnings_config,omitempty"`
+	// VirtualEnv is the Python virtual environment whose packages the
+	// server resolves imports against (config.Server.VirtualEnvSetting,
+	// lsp/venv.go), absolute; "" when none.
+	VirtualEnv string `json:"virtual_env,omitempty"`
 }
 
 // Status lists every started or attempted server, then every configured
@@ -97,6 +101,7 @@ func (e *entry) status() ServerStatus {
 		if e.lean {
 			s.WarningsOff, s.WarningsConfig = e.server.WarningsOnlyArgs, e.server.WarningsConfigFiles
 		}
+		s.VirtualEnv = e.venv
 	}
 	if s.State == StateBroken && e.crash != nil {
 		s.LastError, s.Crashes, s.RestartAt = e.crash.Error(), e.crash.Crashes, e.crash.RestartAt

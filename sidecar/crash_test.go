@@ -144,6 +144,7 @@ func TestWriteStatusWarningsOff(t *testing.T) {
 	err := WriteStatus(&b, StatusResult{Pid: 1, Version: "v", Root: "/r", Servers: []ServerStatus{
 		{Name: "clangd", Root: "/r", State: lsp.StateActive, Pid: 7, WarningsOff: []string{"--clang-tidy=false"}, WarningsConfig: []string{".clang-tidy"}},
 		{Name: "gopls", Root: "/r", State: lsp.StateActive, Pid: 8},
+		{Name: "pyright", Root: "/r/py", State: lsp.StateActive, Pid: 9, VirtualEnv: "/r/.venv"},
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -151,5 +152,8 @@ func TestWriteStatusWarningsOff(t *testing.T) {
 	want := "clangd runs with --clang-tidy=false: that part only warns, below the severity shown; .clang-tidy near a checked file, or a check asking for warnings, restarts it whole\n"
 	if !strings.Contains(b.String(), want) || strings.Contains(b.String(), "gopls runs with") {
 		t.Errorf("status output: want the line %q for clangd alone:\n%s", want, b.String())
+	}
+	if want := "pyright (/r/py) resolves imports against the packages of /r/.venv\n"; !strings.Contains(b.String(), want) {
+		t.Errorf("status output: want the line %q:\n%s", want, b.String())
 	}
 }

@@ -97,6 +97,9 @@ func WriteStatus(w io.Writer, st StatusResult) error {
 		if len(s.WarningsOff) > 0 {
 			fmt.Fprintln(w, warningsOffLine(s))
 		}
+		if s.VirtualEnv != "" {
+			fmt.Fprintf(w, "%s (%s) resolves imports against the packages of %s\n", s.Name, s.Root, s.VirtualEnv)
+		}
 	}
 	if len(st.Sessions) > 0 {
 		fmt.Fprintln(w)

@@ -3,10 +3,12 @@ package main_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/lsp-hook/lsp-hook/internal/testdir"
+	"github.com/lsp-hook/lsp-hook/lsp"
 )
 
 // TestPythonVirtualEnv: a Python project whose packages live in its .venv
@@ -54,6 +56,11 @@ func TestPythonVirtualEnv(t *testing.T) {
 		if p := judge(t, w.root, block, truth); p != "" || strings.Contains(block, "could not be resolved") || strings.Contains(block, "lsp-hook:") {
 			t.Errorf("%s: %s\nhook:\n%s", st.name, p, indent(block))
 		}
+	}
+	st, ok := w.status()
+	i := slices.IndexFunc(st.Servers, func(s lsp.ServerStatus) bool { return s.Name == "pyright" })
+	if !ok || i < 0 || st.Servers[i].VirtualEnv != filepath.Join(w.root, ".venv") {
+		t.Errorf("status: running %v, servers %+v; want pyright with the virtual environment %s", ok, st.Servers, filepath.Join(w.root, ".venv"))
 	}
 }
 
