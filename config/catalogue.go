@@ -295,7 +295,12 @@ func Suggest(got string, known []string) string { return suggest(got, known) }
 //     instead of its own: measured with 5.3.0/5.9.3, a module deleted and
 //     restored 150–300 ms apart left its importers with "Cannot find
 //     module" for good (lsp.TestDeletedAndRestored), and lsp-hook's events
-//     reach it in order, before the check that follows. Root
+//     reach it in order, before the check that follows. DependencyDirs
+//     node_modules: the watcher never descends into it, so without the
+//     client telling which packages appeared there, tsserver kept "Cannot
+//     find module" after `npm install`, and none of the errors the
+//     package's types give (cmd/lsp-hook TestTypeScriptPackageInstalled,
+//     against tsc; it registers "**/*" under the root). Root
 //     markers: tsconfig.json, then jsconfig.json, then package.json, so a
 //     package with its own tsconfig.json gets its own root, and one without
 //     shares the root of the nearest tsconfig.json above it. Language ids:
@@ -410,6 +415,7 @@ func Catalogue() []Server {
 			Enabled:        true,
 			OpenDependents: true,
 			DoneSignal:     SignalTsserver,
+			DependencyDirs: []string{"node_modules"},
 			InitializationOptions: map[string]any{
 				"disableAutomaticTypingAcquisition": true,
 				"tsserver":                          map[string]any{"useSyntaxServer": "never", "useClientFileWatcher": true},

@@ -260,6 +260,13 @@ type Server struct {
 	// not checked, at every threshold (lsp.Outcome.Unchecked). Catalogue
 	// only.
 	UncheckedMessages []string
+	// DependencyDirs are directories under the server's root, named as
+	// the watcher's skipped ones are (node_modules), whose packages the
+	// server resolves imports from: before each check the client tells it
+	// the packages that appeared there or went since the last one, as
+	// created or deleted directories (lsp/depdirs.go), which the watcher,
+	// never descending into them, would not. Catalogue only.
+	DependencyDirs []string
 	// VirtualEnvSetting is the dotted setting, a list of directories, in
 	// which the server takes more import roots (pyright's
 	// python.analysis.extraPaths). When set, the manager finds the

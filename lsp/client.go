@@ -43,14 +43,15 @@ type Client struct {
 	root   string
 	log    *slog.Logger
 
-	child  *proc.Child
-	io     *stdio
-	conn   *jsonrpc2.Conn
-	stderr *tail
-	exited chan struct{} // closed when the process has been reaped
-	store  *store
-	ids    atomic.Uint64 // the last request id picked for conn (call, Shutdown); ids count from 1, per client
-	heard  atomic.Int64  // when the server last sent anything: a notification, a request, a pull's answer (Unix ns; heardSince)
+	child   *proc.Child
+	io      *stdio
+	conn    *jsonrpc2.Conn
+	stderr  *tail
+	pkgDirs depDirs       // what the last check saw of the server's DependencyDirs
+	exited  chan struct{} // closed when the process has been reaped
+	store   *store
+	ids     atomic.Uint64 // the last request id picked for conn (call, Shutdown); ids count from 1, per client
+	heard   atomic.Int64  // when the server last sent anything: a notification, a request, a pull's answer (Unix ns; heardSince)
 
 	// Set once by initialize, read-only after.
 	encoding                        string

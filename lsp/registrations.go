@@ -1,8 +1,10 @@
 package lsp
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -232,8 +234,14 @@ func (c *Client) register(params json.RawMessage) (any, error) {
 	c.regs.add(regs)
 	newPull := false
 	for _, reg := range regs {
-		c.log.Debug("server registered capability", "id", reg.id, "method", reg.method,
-			"watchers", len(reg.watchers), "pull", reg.pull != nil)
+		if c.log.Enabled(context.Background(), slog.LevelDebug) {
+			globs := make([]string, len(reg.watchers))
+			for i, w := range reg.watchers {
+				globs[i] = w.base + " " + w.pattern
+			}
+			c.log.Debug("server registered capability", "id", reg.id, "method", reg.method,
+				"watchers", globs, "pull", reg.pull != nil)
+		}
 		newPull = newPull || reg.pull != nil
 	}
 	if newPull {

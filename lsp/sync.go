@@ -165,6 +165,10 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 		// open documents with the disk instead.
 		c.resyncChangedOnDisk(docs)
 	}
+	if ev := c.pkgDirs.dependencyEvents(c.root, c.server.DependencyDirs); len(ev) > 0 {
+		c.log.Debug("packages installed or removed", "events", len(ev))
+		c.FilesChanged(ev)
+	}
 	deps := c.dependentsOf(ctx, docs)
 	sent := time.Now()
 	want := make(map[string]int32, len(docs)) // uri → version sent
