@@ -21,7 +21,9 @@ import (
 // for as long as it runs. Before each check the client looks at the
 // directory's entries (a stat of it and of its @scope directories; a
 // listing only when one changed) and sends the packages that appeared or
-// went as created or deleted, ahead of the check's own change.
+// went as created or deleted, ahead of the check's own change. (A scope
+// directory left empty is not looked at again until the directory's own
+// time moves.)
 
 // depDir is what a client last saw of one dependency directory.
 type depDir struct {
@@ -54,7 +56,7 @@ func (d *depDirs) dependencyEvents(root string, names []string) []FileEvent {
 			prev = &depDir{}
 			d.dirs[dir] = prev
 		}
-		mtimes := dirMtimes(dir)
+		mtimes := dirMtimes(dir, scopesOf(prev.entries))
 		if prev.seen && maps.EqualFunc(prev.mtimes, mtimes, time.Time.Equal) {
 			continue
 		}
@@ -71,28 +73,38 @@ func (d *depDirs) dependencyEvents(root string, names []string) []FileEvent {
 				}
 			}
 		}
-		prev.seen, prev.mtimes, prev.entries = true, mtimes, entries
+		prev.seen, prev.mtimes, prev.entries = true, dirMtimes(dir, scopesOf(entries)), entries
 	}
 	return events
 }
 
 // dirMtimes returns the modification times of dir and of its @scope
-// directories, whose entries change when a package is added or removed
-// (a scoped package changes its scope's directory only); empty when dir
-// does not exist.
-func dirMtimes(dir string) map[string]time.Time {
+// directories scopes (names, as scopesOf gives them), whose entries change
+// when a package is added or removed (a scoped package changes its
+// scope's directory only; a new scope changes dir); empty when dir does not
+// exist. Only stats: no listing.
+func dirMtimes(dir string, scopes []string) map[string]time.Time {
 	out := make(map[string]time.Time)
 	fi, err := os.Stat(dir)
 	if err != nil || !fi.IsDir() {
 		return out
 	}
 	out[dir] = fi.ModTime()
-	ents, _ := os.ReadDir(dir) // a directory that went meanwhile has none
-	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), "@") && e.IsDir() {
-			if fi, err := os.Stat(filepath.Join(dir, e.Name())); err == nil {
-				out[filepath.Join(dir, e.Name())] = fi.ModTime()
-			}
+	for _, sc := range scopes {
+		if fi, err := os.Stat(filepath.Join(dir, sc)); err == nil {
+			out[filepath.Join(dir, sc)] = fi.ModTime()
+		}
+	}
+	return out
+}
+
+// scopesOf returns the @scope directory names among packageEntries'
+// entries ("@scope/name"), each once, in order.
+func scopesOf(entries []string) []string {
+	var out []string
+	for _, e := range entries {
+		if sc, _, ok := strings.Cut(e, "/"); ok && strings.HasPrefix(sc, "@") && !slices.Contains(out, sc) {
+			out = append(out, sc)
 		}
 	}
 	return out
