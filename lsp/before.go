@@ -93,6 +93,51 @@ func (c *Client) baseMark(want map[string]int32, mark uint64) uint64 {
 	return mark
 }
 
+// maxSpans bounds the spans of checks in flight a client keeps per file.
+const maxSpans = 4
+
+// span is when a file's checks were in flight, as the store's arrival
+// numbers: from the first check's start (from) to the last one's end (to;
+// 0 while one runs). Overlapping checks of a file make one span.
+type span struct{ from, to uint64 }
+
+// noteCheckingLocked records, for path, that the count of its checks in
+// flight is now n, at the store's arrival number mark: a span begins when
+// n becomes 1 and ends when n becomes 0. It keeps maxSpans spans per file,
+// and the spans of at most maxWatched files (all are forgotten past that:
+// a file then has no span, as before any check). c.mu must be held.
+func (c *Client) noteCheckingLocked(path string, n int, mark uint64) {
+	spans := c.checking[path]
+	switch {
+	case n == 1 && (len(spans) == 0 || spans[len(spans)-1].to != 0):
+		if _, ok := c.checking[path]; !ok && len(c.checking) >= maxWatched {
+			clear(c.checking)
+		}
+		if len(spans) == maxSpans {
+			spans = slices.Delete(spans, 0, 1)
+		}
+		c.checking[path] = append(spans, span{from: mark})
+	case n <= 0 && len(spans) > 0 && spans[len(spans)-1].to == 0:
+		spans[len(spans)-1].to = max(mark, spans[len(spans)-1].from+1)
+	}
+}
+
+// checkingAt reports whether a check of path was in flight when the
+// store's arrival number was mark: what the server had said of the file
+// then may be a pass's first word, not its answer — gopls can publish a
+// file it was just sent under the new version with no diagnostics before
+// the pass for that version has run (passes_test.go).
+func (c *Client) checkingAt(path string, mark uint64) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, s := range c.checking[path] {
+		if s.from <= mark && (s.to == 0 || s.to > mark) {
+			return true
+		}
+	}
+	return false
+}
+
 // noteDelivered records that a check answered the documents of fresh at
 // the versions of want.
 func (c *Client) noteDelivered(fresh map[string]verdict, want map[string]int32) {
@@ -146,8 +191,10 @@ type baseline struct {
 // has no such answer behind its baseline). A re-checked importer whose
 // answer was given before the server had the text before (b.floor)
 // counts as said nothing of. Otherwise a file's state before is unknown,
-// and so is a file synced since mark by another check (its errors are
-// that check's); both get their current
+// and so is a file synced since mark by another check, or whose own check
+// was in flight at mark (checkingAt: what the server had said of it then
+// may be a pass's empty first word; TestLoadConcurrentHooks, a ghost) —
+// its errors are that check's; all of these get their current
 // diagnostics as baseline, so that nothing in them counts as introduced —
 // except, for a server that had given no whole answer by mark, a file the
 // check's change can reach (brokenBy) when the check changes a text
@@ -167,7 +214,7 @@ func (c *Client) before(b baseline, others map[string][]diag.Diagnostic) map[str
 		case b.importers[uri] && known && c.saidAfter(uri, bases, b.floor):
 			out[path] = c.merge(path, uri, lists)
 		case b.importers[uri]:
-		case syncedSince:
+		case syncedSince || c.checkingAt(path, b.mark):
 			out[path] = cur
 		case known:
 			out[path] = c.merge(path, uri, lists)

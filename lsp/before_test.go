@@ -1,8 +1,15 @@
 package lsp
 
 import (
+	"encoding/json"
+	"log/slog"
+	"path/filepath"
+	"slices"
 	"testing"
 	"time"
+
+	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/diag"
 )
 
 // TestSaidAfter: an answer about a re-checked importer is a baseline only
@@ -71,5 +78,67 @@ func TestBaseMark(t *testing.T) {
 		if got := c.baseMark(map[string]int32{uri: 5}, 23); got != tc.want {
 			t.Errorf("%s: baseMark = %d, want %d", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestBeforeWhileItsCheckRuns: what the server said of another file while
+// that file's own check was in flight is no baseline — gopls can first
+// publish a file it was just sent with no diagnostics, and taking that
+// empty list as the file's state before made its old error "introduced"
+// (make test, TestLoadConcurrentHooks/warm_daemon: a ghost); the file's
+// current diagnostics are its baseline then. Once its check has ended,
+// what the server said is a baseline again, so an error the change
+// introduced there is still told.
+func TestBeforeWhileItsCheckRuns(t *testing.T) {
+	dir := t.TempDir()
+	other := filepath.Join(dir, "file06.go")
+	uri := pathToURI(other)
+	old := Diagnostic{Range: Range{Start: Position{Line: 4, Character: 30}}, Severity: 1, Message: json.RawMessage(`"undefined: undefGo06"`)}
+	added := Diagnostic{Range: Range{Start: Position{Line: 5, Character: 1}}, Severity: 1, Message: json.RawMessage(`"undefined: Value04"`)}
+	v := func(n int32) *int32 { return &n }
+	type step struct {
+		publish  []Diagnostic // published for the other file, as the next arrival
+		version  *int32
+		checking int // +1: the other file's own check begins; -1: it ends
+	}
+	cases := []struct {
+		name  string
+		steps []step // before the check's mark, taken after them
+		now   []Diagnostic
+		want  []string // the baseline's messages
+	}{
+		{"no check of it", []step{{publish: []Diagnostic{old}}}, []Diagnostic{old, added},
+			[]string{"undefined: undefGo06"}},
+		{"its check's empty first word at mark", []step{{publish: []Diagnostic{old}}, {checking: +1}, {publish: []Diagnostic{}, version: v(1)}},
+			[]Diagnostic{old}, []string{"undefined: undefGo06"}},
+		{"its check in flight, an error added", []step{{publish: []Diagnostic{old}}, {checking: +1}, {publish: []Diagnostic{}, version: v(1)}},
+			[]Diagnostic{old, added}, []string{"undefined: Value04", "undefined: undefGo06"}},
+		{"its check ended before mark", []step{{publish: []Diagnostic{old}}, {checking: +1}, {publish: []Diagnostic{}, version: v(1)}, {publish: []Diagnostic{old}, version: v(1)}, {checking: -1}},
+			[]Diagnostic{old, added}, []string{"undefined: undefGo06"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newClient(config.Server{Name: "gopls"}, dir, slog.New(slog.DiscardHandler))
+			for _, s := range tc.steps {
+				switch {
+				case s.checking != 0:
+					c.markUpdating([]Doc{{Path: other}}, s.checking)
+				default:
+					c.store.publish(PublishDiagnosticsParams{URI: uri, Version: s.version, Diagnostics: s.publish})
+				}
+			}
+			mark, _ := c.store.mark()
+			c.store.publish(PublishDiagnosticsParams{URI: uri, Diagnostics: tc.now}) // after the change
+			cur := c.merge(other, uri, [][]Diagnostic{tc.now})
+			got := c.before(baseline{mark: mark, touchedAt: 1, changed: func() []string { return nil }}, map[string][]diag.Diagnostic{other: cur})
+			var msgs []string
+			for _, d := range got[other] {
+				msgs = append(msgs, d.Message)
+			}
+			slices.Sort(msgs)
+			if !slices.Equal(msgs, tc.want) {
+				t.Errorf("baseline of file06.go = %q, want %q", msgs, tc.want)
+			}
+		})
 	}
 }

@@ -73,7 +73,7 @@ type Client struct {
 
 	companion *companion // the server's companion watch command (companion.go); nil when none
 
-	mu        sync.Mutex // guards docs, err, touched, touchedAt, sends, updating, dirs, watched
+	mu        sync.Mutex // guards docs, err, touched, touchedAt, sends, updating, checking, dirs, watched
 	docs      map[string]*document
 	err       error                // why the client is broken; nil while healthy
 	touched   bool                 // a change has been answered fresh, by a pass no other text overtook, at least once
@@ -82,6 +82,7 @@ type Client struct {
 	sentSecs  []int64              // the last distinct Unix seconds in which a text went out (samesecond.go), oldest first
 	changed   uint64               // sends when the server's view last changed: a new text, a document closed, a watched-file event
 	updating  map[string]int       // path → Updates about to sync it (the watcher leaves those alone)
+	checking  map[string][]span    // path → when checks of it were in flight, as arrival numbers (before.go, noteCheckingLocked)
 	dirs      map[string]bool      // directories a document was opened in (newDir)
 	deleted   map[string]uint64    // gone file → the store's arrival number when the server was first told (gone.go, noteDeleted)
 	watched   map[string]sentWatch // URI → the last watched-file event sent for it (baseline.go)
@@ -151,7 +152,7 @@ func newClient(server config.Server, root string, log *slog.Logger) *Client {
 		stderr: &tail{max: 8 << 10}, exited: make(chan struct{}), store: newStore(),
 		docs: make(map[string]*document), pulling: make(map[pullKey]*pullInFlight), updating: make(map[string]int),
 		dirs: make(map[string]bool), deleted: make(map[string]uint64), began: time.Now(), deps: NewImportIndex(server, root),
-		watched: make(map[string]sentWatch),
+		watched: make(map[string]sentWatch), checking: make(map[string][]span),
 	}
 	c.life, c.stop = context.WithCancel(context.Background())
 	return c

@@ -861,12 +861,16 @@ func (c *Client) resyncChangedOnDisk(except []Doc) {
 }
 
 // markUpdating counts docs as about to be synced by an Update (delta +1)
-// or done (-1).
+// or done (-1), and records when each document's checks were in flight
+// (noteChecking).
 func (c *Client) markUpdating(docs []Doc, delta int) {
+	mark, _ := c.store.mark()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, d := range docs {
-		if c.updating[d.Path] += delta; c.updating[d.Path] <= 0 {
+		c.updating[d.Path] += delta
+		c.noteCheckingLocked(d.Path, c.updating[d.Path], mark)
+		if c.updating[d.Path] <= 0 {
 			delete(c.updating, d.Path)
 		}
 	}
