@@ -54,14 +54,17 @@ type DiagnoseOptions struct {
 // DiagnoseReport is what Diagnose found: Files with diagnostics (sorted by
 // path), Checkers that did not answer fully (one line each, for notes and
 // stderr), Notes from the checks (files skipped and why), how many files
-// were Checked, and whether every checker answered (Complete).
+// were Checked, the files nothing checked (Unchecked, sorted, absolute;
+// each has a note: wire.Result.Unchecked), and whether every checker
+// answered (Complete).
 type DiagnoseReport struct {
-	Files    []diag.FileDiagnostics
-	Checkers []wire.ServerResult
-	Notes    []string
-	Checked  int
-	Complete bool
-	Elapsed  time.Duration
+	Files     []diag.FileDiagnostics
+	Checkers  []wire.ServerResult
+	Notes     []string
+	Checked   int
+	Unchecked []string
+	Complete  bool
+	Elapsed   time.Duration
 }
 
 // Diagnose checks opts.Files in chunks, opts.Jobs at a time, in the
@@ -129,6 +132,7 @@ feed:
 		rep.Checkers = append(rep.Checkers, failed[k])
 	}
 	rep.Complete = rep.Complete && len(rep.Checkers) == 0
+	slices.Sort(rep.Unchecked)
 	slices.SortFunc(rep.Files, func(a, b diag.FileDiagnostics) int { return strings.Compare(a.Path, b.Path) })
 	rep.Elapsed = time.Since(begin)
 	return rep, firstEr
@@ -144,14 +148,21 @@ func diagnoseParams(chunk []string, sev diag.Severity, budget time.Duration) wir
 }
 
 // mergeChunk adds one chunk's answer to rep: the diagnostics of the chunk's
-// own files, its notes, and each checker that did not answer fully (keyed
-// by name and root, so a server that timed out on ten chunks is one line).
+// own files, its notes, which of its files were checked and which nothing
+// checked, and each checker that did not answer fully (keyed by name and
+// root, so a server that timed out on ten chunks is one line).
 func mergeChunk(rep *DiagnoseReport, failed map[string]wire.ServerResult, chunk []string, res wire.Result) {
-	rep.Checked += len(chunk)
 	mine := make(map[string]bool, len(chunk))
 	for _, f := range chunk {
 		mine[f] = true
 	}
+	for _, f := range res.Unchecked {
+		if mine[f] {
+			delete(mine, f)
+			rep.Unchecked = append(rep.Unchecked, f)
+		}
+	}
+	rep.Checked += len(mine)
 	for _, f := range res.Files {
 		if mine[f.Path] && len(f.Diagnostics) > 0 {
 			rep.Files = append(rep.Files, f)

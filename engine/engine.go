@@ -160,8 +160,13 @@ func (e *Engine) Check(ctx context.Context, p wire.NotifyChangeParams) wire.Resu
 		e.keepIntroduced(base, byFile, others)
 		res.Notes = append(res.Notes, base.notes...)
 	}
+	for _, o := range outcomes.changed {
+		res.Unchecked = append(res.Unchecked, slices.Sorted(maps.Keys(o.Unchecked))...)
+	}
 	untrusted := e.untrustedNotes()
-	notChecked = append(notChecked, e.noCheckerNotes(p.Session, targets, res.Servers)...)
+	noChecker, nothingChecked := e.noCheckerNotes(p.Session, targets, res.Servers)
+	notChecked = append(notChecked, noChecker...)
+	res.Unchecked = append(res.Unchecked, nothingChecked...)
 	res.Notes = slices.Concat(res.Notes, notChecked, partial, untrusted)
 	e.render(&res, sev, targets, byFile, others, slices.Concat(unchecked, notChecked, partial, e.fallbackNotes(targets), untrusted))
 	res.ElapsedMS = time.Since(begin).Milliseconds()
@@ -307,7 +312,8 @@ func (e *Engine) budget(p wire.NotifyChangeParams, targets []target) time.Durati
 // agent must not take for clean: text it wrote that is too large to check,
 // a path outside the workspace (a symlink leading out, ../x.json), which
 // is never checked (a binary or a deleted file is no news to the model,
-// and a Bash command may touch many of those). Last, it returns the
+// and a Bash command may touch many of those); those it also lists in
+// res.Unchecked. Last, it returns the
 // changed files that are gone (absolute), for the servers to close
 // (lsp.Manager.Gone).
 func (e *Engine) targets(changes []wire.Change, res *wire.Result) (out []target, unchecked, gone []string) {
@@ -334,8 +340,10 @@ func (e *Engine) targets(changes []wire.Change, res *wire.Result) (out []target,
 		switch {
 		case errors.Is(err, ErrTooLarge):
 			unchecked = append(unchecked, fmt.Sprintf("%s not checked: %v", e.relOrAsGiven(c.Path), err))
+			res.Unchecked = append(res.Unchecked, path)
 		case errors.Is(err, workspace.ErrOutside):
 			unchecked = append(unchecked, note)
+			res.Unchecked = append(res.Unchecked, c.Path)
 		case errors.Is(err, os.ErrNotExist) && path != "":
 			gone = append(gone, path)
 		}

@@ -47,19 +47,19 @@ func coveredBesidesServers(cfg *config.Config, path string) bool {
 // absent from it was not asked and is taken as checking). A language is
 // noted once per agent session (session "", a check no session asked
 // for: each time), naming the first such file and, for servers not
-// installed, how to install them (lsp.InstallHint).
-func (e *Engine) noCheckerNotes(session string, targets []target, servers []wire.ServerResult) []string {
+// installed, how to install them (lsp.InstallHint). paths lists every
+// such file (wire.Result.Unchecked), noted or not.
+func (e *Engine) noCheckerNotes(session string, targets []target, servers []wire.ServerResult) (notes, paths []string) {
 	unavailable := make(map[string]bool)
 	for _, s := range servers {
 		if s.Kind == wire.KindServer && s.State == lsp.StateUnavailable {
 			unavailable[s.Name] = true
 		}
 	}
-	var notes []string
 	seen := make(map[string]bool)
 	for _, t := range targets {
 		lang, ok := config.SourceLanguage(t.path)
-		if !ok || seen[lang] || coveredBesidesServers(e.Config, t.path) {
+		if !ok || coveredBesidesServers(e.Config, t.path) {
 			continue
 		}
 		var missing []string
@@ -72,6 +72,10 @@ func (e *Engine) noCheckerNotes(session string, targets []target, servers []wire
 			missing = append(missing, fmt.Sprintf("%s (%s)", s.Name, lsp.InstallHint(s)))
 		}
 		if checked {
+			continue
+		}
+		paths = append(paths, t.path)
+		if seen[lang] {
 			continue
 		}
 		seen[lang] = true
@@ -87,7 +91,7 @@ func (e *Engine) noCheckerNotes(session string, targets []target, servers []wire
 		notes = append(notes, fmt.Sprintf("%s not checked: the language server for %s files (%s) is not installed: %s",
 			t.rel, lang, ext, strings.Join(missing, ", ")))
 	}
-	return notes
+	return notes, paths
 }
 
 // firstNoCheckerNote reports whether the session has not had the

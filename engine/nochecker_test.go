@@ -2,6 +2,7 @@ package engine
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,7 +14,8 @@ import (
 // TestNoCheckerNotes: a source file nothing checked is noted — nothing
 // covers its language, or its language servers are not installed — once
 // per session and language; a file something checked, a file that is not
-// a program's source, and a server that answered are not.
+// a program's source, and a server that answered are not. Every file
+// nothing checked is listed (wire.Result.Unchecked), noted or not.
 func TestNoCheckerNotes(t *testing.T) {
 	root := t.TempDir()
 	e := &Engine{Root: root, Config: config.Default()}
@@ -28,25 +30,34 @@ func TestNoCheckerNotes(t *testing.T) {
 		targets []target
 		servers []wire.ServerResult
 		want    []string // substrings of each note, in order
+		paths   []string // the files not checked, relative, in order
 	}{
 		{"server not installed", "s1", []target{tgt("a.rb")}, missing,
-			[]string{"a.rb not checked: the language server for ruby files (.rb) is not installed: ruby-lsp (gem install ruby-lsp)"}},
-		{"the same session again", "s1", []target{tgt("b.rb")}, missing, nil},
-		{"another session", "s2", []target{tgt("b.rb")}, missing, []string{"b.rb not checked"}},
-		{"no session: each time", "", []target{tgt("a.rb")}, missing, []string{"a.rb not checked"}},
-		{"no session: each time, again", "", []target{tgt("a.rb")}, missing, []string{"a.rb not checked"}},
-		{"the server answered", "s3", []target{tgt("a.rb")}, answered, nil},
-		{"the server not asked: taken as checking", "s3", []target{tgt("a.rb")}, nil, nil},
+			[]string{"a.rb not checked: the language server for ruby files (.rb) is not installed: ruby-lsp (gem install ruby-lsp)"}, []string{"a.rb"}},
+		{"the same session again", "s1", []target{tgt("b.rb")}, missing, nil, []string{"b.rb"}},
+		{"another session", "s2", []target{tgt("b.rb")}, missing, []string{"b.rb not checked"}, []string{"b.rb"}},
+		{"no session: each time", "", []target{tgt("a.rb")}, missing, []string{"a.rb not checked"}, []string{"a.rb"}},
+		{"no session: each time, again", "", []target{tgt("a.rb")}, missing, []string{"a.rb not checked"}, []string{"a.rb"}},
+		{"the server answered", "s3", []target{tgt("a.rb")}, answered, nil, nil},
+		{"the server not asked: taken as checking", "s3", []target{tgt("a.rb")}, nil, nil, nil},
 		{"nothing covers the language", "s4", []target{tgt("x.fsx"), tgt("y.fs")}, nil,
-			[]string{"x.fsx not checked: no language server, validator or linter here checks fsharp files (.fsx)"}},
-		{"not a program's source", "s5", []target{tgt("README.md"), tgt("notes.txt"), tgt("Makefile")}, nil, nil},
-		{"a validator checks it", "s5", []target{tgt("a.json")}, nil, nil},
-		{"a linter checks it", "s5", []target{tgt("run.sh")}, nil, nil},
+			[]string{"x.fsx not checked: no language server, validator or linter here checks fsharp files (.fsx)"}, []string{"x.fsx", "y.fs"}},
+		{"not a program's source", "s5", []target{tgt("README.md"), tgt("notes.txt"), tgt("Makefile")}, nil, nil, nil},
+		{"a validator checks it", "s5", []target{tgt("a.json")}, nil, nil, nil},
+		{"a linter checks it", "s5", []target{tgt("run.sh")}, nil, nil, nil},
 		{"two languages", "s6", []target{tgt("a.rb"), tgt("x.fsx"), tgt("b.rb")}, missing,
-			[]string{"a.rb not checked", "x.fsx not checked"}},
+			[]string{"a.rb not checked", "x.fsx not checked"}, []string{"a.rb", "x.fsx", "b.rb"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := e.noCheckerNotes(tc.session, tc.targets, tc.servers)
+			got, paths := e.noCheckerNotes(tc.session, tc.targets, tc.servers)
+			var rels []string
+			for _, p := range paths {
+				rel, _ := filepath.Rel(root, p)
+				rels = append(rels, rel)
+			}
+			if !slices.Equal(rels, tc.paths) {
+				t.Errorf("files not checked = %q, want %q", rels, tc.paths)
+			}
 			ok := len(got) == len(tc.want)
 			for i := 0; ok && i < len(got); i++ {
 				ok = strings.Contains(got[i], tc.want[i])

@@ -175,12 +175,18 @@ const (
 // paths absolute and Rel root-relative; Lint is the rendered lint block (""
 // when there is nothing to say); Servers says how each checker fared; Notes
 // explains files that were skipped (outside the workspace, binary, missing,
-// too large); ElapsedMS is the daemon's time on the request in milliseconds.
+// too large); Unchecked lists, as absolute paths (or as given, for a path
+// outside the workspace), the changed files that nothing checked, each with
+// a note: a server said it cannot check the file (gopls's orphaned files),
+// it was skipped as too large or outside the workspace, or nothing here
+// checks its language; ElapsedMS is the daemon's time on the request in
+// milliseconds.
 type Result struct {
 	Files     []diag.FileDiagnostics `json:"files"`
 	Lint      string                 `json:"lint"`
 	Servers   []ServerResult         `json:"servers"`
 	Notes     []string               `json:"notes,omitempty"`
+	Unchecked []string               `json:"unchecked,omitempty"`
 	ElapsedMS int64                  `json:"elapsed_ms"`
 }
 

@@ -220,7 +220,11 @@ func diagnose(c *cli.Context, format diag.OutputFormat, sev diag.Severity) error
 		e, w := diag.Counts(f.Diagnostics)
 		errs, warns = errs+e, warns+w
 	}
-	fmt.Fprintf(stderr, "lsp-hook: %d files checked in %v: %d errors, %d warnings\n", rep.Checked,
+	notChecked := ""
+	if n := len(rep.Unchecked); n > 0 {
+		notChecked = fmt.Sprintf(" (%d not checked: see below)", n)
+	}
+	fmt.Fprintf(stderr, "lsp-hook: %d files checked%s in %v: %d errors, %d warnings\n", rep.Checked, notChecked,
 		rep.Elapsed.Round(time.Millisecond), errs, warns)
 	for _, n := range notes {
 		fmt.Fprintln(stderr, "lsp-hook:", n)

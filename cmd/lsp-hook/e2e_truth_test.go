@@ -638,4 +638,19 @@ func TestNothingChecksNoted(t *testing.T) {
 			t.Errorf("session %s, Write of %s: hook said\n%s\nwant %q", st.session, st.rel, indent(block), st.want)
 		}
 	}
+	// diagnose selects the Ruby files (a server is known for them) and
+	// counts them as not checked, with the note, not among the checked.
+	all := w.run("", nil, "diagnose", "--no-daemon", "--allow-incomplete", "--format", "json")
+	rb := w.run("", nil, "diagnose", "--no-daemon", "--allow-incomplete", "--format", "json", "--", "*.rb")
+	for _, c := range []struct {
+		r    result
+		want string
+	}{
+		{rb, "lsp-hook: 0 files checked (2 not checked: see below) in "},
+		{all, " files checked (2 not checked: see below) in "},
+	} {
+		if !strings.Contains(c.r.stderr, c.want) || !strings.Contains(c.r.stderr, "lsp-hook: app.rb not checked: the language server for ruby files (.rb) is not installed") {
+			t.Errorf("diagnose's stderr:\n%s\nwant %q and the note about app.rb", c.r.stderr, c.want)
+		}
+	}
 }
