@@ -544,6 +544,13 @@ func (m *Manager) start(ctx context.Context, e *entry) {
 			e.server.Settings = withListSetting(e.server.Settings, key, roots)
 			m.log.Info("server gets the virtual environment's packages", "server", e.server.Name, "root", e.root,
 				"venv", venv, "setting", key, "dirs", len(roots))
+			if key := e.server.VirtualEnvInterpreterSetting; key != "" && m.cfg.WorkspaceTrusted {
+				if py := venvInterpreter(venv); py != "" {
+					e.server.Settings = withSetting(e.server.Settings, key, func(any) any { return py })
+					m.log.Info("server runs the virtual environment's interpreter (trusted workspace)", "server", e.server.Name,
+						"root", e.root, "setting", key, "interpreter", py)
+				}
+			}
 		}
 	}
 	e.client, e.err = Start(ctx, e.server, e.root, m.cfg.WorkspaceTrusted, m.log)

@@ -24,12 +24,16 @@ import (
 // missing: a ghost and a false clean at once. `pyright --pythonpath
 // .venv/bin/python` reports what the project has.
 //
-// Naming the environment's interpreter (python.pythonPath) would have
-// pyright run it to list its paths, and a workspace's program runs only
-// once the workspace is trusted (config.Config.WorkspaceTrusted). The
+// Naming the environment's interpreter (python.pythonPath) has pyright
+// run it to list its paths, and a workspace's program runs only once the
+// workspace is trusted (config.Config.WorkspaceTrusted). The
 // environment's directories are read instead, as CPython's site module
 // would find them (docs.python.org/3/library/site.html): its
 // site-packages, and the directories its .pth files name; nothing runs.
+// In a trusted workspace the interpreter is named too
+// (config.Server.VirtualEnvInterpreterSetting): a project's pyright
+// config that sets its own extraPaths replaces the directories given,
+// not the interpreter's paths.
 
 // virtualEnvDirs are the directory names a project's virtual environment
 // goes by: uv's and poetry's in-project default, and the venv module's
@@ -126,12 +130,47 @@ func pthDirs(site, pth string) []string {
 	return dirs
 }
 
+// venvInterpreter returns the interpreter of the virtual environment
+// venv: bin/python, or Scripts\python.exe on Windows (the venv module's
+// layout); "" when it is not there.
+func venvInterpreter(venv string) string {
+	py := filepath.Join(venv, "bin", "python")
+	if runtime.GOOS == "windows" {
+		py = filepath.Join(venv, "Scripts", "python.exe")
+	}
+	if fi, err := os.Stat(py); err != nil || !fi.Mode().IsRegular() {
+		return ""
+	}
+	return py
+}
+
 // withListSetting returns settings with dirs appended to the list at the
 // dotted key (python.analysis.extraPaths), after what it holds; the maps
 // on the way are copied, so settings, the catalogue's or the config's, is
 // not modified. A value at the key that is not a list is replaced: the
 // server would refuse it anyway.
 func withListSetting(settings map[string]any, key string, dirs []string) map[string]any {
+	return withSetting(settings, key, func(old any) any {
+		var list []any
+		switch l := old.(type) {
+		case []any:
+			list = slices.Clone(l)
+		case []string:
+			for _, s := range l {
+				list = append(list, s)
+			}
+		}
+		for _, d := range dirs {
+			list = append(list, d)
+		}
+		return list
+	})
+}
+
+// withSetting returns settings with the value at the dotted key replaced
+// by what value makes of the one there (nil when none); the maps on the
+// way are copied, so settings is not modified.
+func withSetting(settings map[string]any, key string, value func(old any) any) map[string]any {
 	parts := strings.Split(key, ".")
 	out := copyMap(settings)
 	cur := out
@@ -142,19 +181,7 @@ func withListSetting(settings map[string]any, key string, dirs []string) map[str
 		cur = next
 	}
 	last := parts[len(parts)-1]
-	var list []any
-	switch l := cur[last].(type) {
-	case []any:
-		list = slices.Clone(l)
-	case []string:
-		for _, s := range l {
-			list = append(list, s)
-		}
-	}
-	for _, d := range dirs {
-		list = append(list, d)
-	}
-	cur[last] = list
+	cur[last] = value(cur[last])
 	return out
 }
 

@@ -168,3 +168,36 @@ func FuzzPthDirs(f *testing.F) {
 		}
 	})
 }
+
+// TestVenvInterpreter: the interpreter of a virtual environment is where
+// the venv module puts it (bin/python, Scripts\python.exe on Windows), a
+// file or a link to one; a directory there, or nothing, is none.
+func TestVenvInterpreter(t *testing.T) {
+	rel := filepath.Join("bin", "python")
+	if runtime.GOOS == "windows" {
+		rel = filepath.Join("Scripts", "python.exe")
+	}
+	for _, tc := range []struct {
+		name  string
+		setup func(venv string) error
+		want  bool
+	}{
+		{"the interpreter", func(venv string) error { return os.WriteFile(filepath.Join(venv, rel), []byte("x"), 0o755) }, true},
+		{"nothing there", func(string) error { return nil }, false},
+		{"a directory there", func(venv string) error { return os.Mkdir(filepath.Join(venv, rel), 0o755) }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			venv := t.TempDir()
+			if err := os.MkdirAll(filepath.Join(venv, filepath.Dir(rel)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := tc.setup(venv); err != nil {
+				t.Fatal(err)
+			}
+			got := venvInterpreter(venv)
+			if want := filepath.Join(venv, rel); tc.want && got != want || !tc.want && got != "" {
+				t.Errorf("venvInterpreter = %q, want %q (found: %v)", got, want, tc.want)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -107,6 +108,77 @@ func TestPythonVirtualEnvMadeLater(t *testing.T) {
 	} {
 		block := w.hook(w.edit("s", "app.py", st.text))
 		truth := pyErrorsInEnv(t, w.root)
+		if len(truth) != st.errors {
+			t.Fatalf("%s: pyright reports %v, want %d errors", st.name, truth, st.errors)
+		}
+		if p := judge(t, w.root, block, truth); p != "" || strings.Contains(block, "could not be resolved") || strings.Contains(block, "lsp-hook:") {
+			t.Errorf("%s: %s\nhook:\n%s", st.name, p, indent(block))
+		}
+	}
+}
+
+// TestPythonVirtualEnvProjectPaths: a project whose own pyright config
+// sets extraPaths, which replace the environment's directories lsp-hook
+// gives; in a trusted workspace pyright is named the environment's
+// interpreter too, which it asks for its paths, so the imports of the
+// environment's packages still resolve. Judged by pyright's CLI told the
+// environment (venvPath and venv beside the project's extraPaths). The
+// environment is a real one, as `python3 -m venv` makes it: bin/python a
+// link to the interpreter of the python3 on PATH.
+func TestPythonVirtualEnvProjectPaths(t *testing.T) {
+	e2e(t)
+	requireExe(t, "pyright-langserver")
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not installed")
+	}
+	// The interpreter itself, not a launcher (pyenv's shims are scripts):
+	// a venv's bin/python links to it.
+	out, err := exec.Command(python, "-c", `import os, sys; print(os.path.realpath(sys.executable)); print("python%d.%d" % sys.version_info[:2])`).Output()
+	if err != nil {
+		t.Fatalf("asking %s its path and version: %v", python, err)
+	}
+	python, version, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+	w := newWorkspaceOf(t, "langs/py", "", []string{"PATH=" + langPath()})
+	site := ".venv/lib/" + version + "/site-packages/"
+	testdir.WriteTree(t, w.root, map[string]string{
+		"pyrightconfig.json":          `{"extraPaths": ["src"]}`,
+		"src/localpkg/__init__.py":    "def here() -> str:\n    return \"h\"\n",
+		".venv/pyvenv.cfg":            "home = " + filepath.Dir(python) + "\ninclude-system-site-packages = false\n",
+		site + "typedpkg/__init__.py": "def count() -> int:\n    return 1\n",
+	})
+	if err := os.MkdirAll(filepath.Join(w.root, ".venv", "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(python, filepath.Join(w.root, ".venv", "bin", "python")); err != nil {
+		t.Fatal(err)
+	}
+	if r := w.run("", nil, "trust"); r.exit != 0 {
+		t.Fatalf("lsp-hook trust: exit %d, %s", r.exit, r.stderr)
+	}
+	const clean = "import typedpkg\nimport localpkg\n\nn: int = typedpkg.count()\nh: str = localpkg.here()\n"
+	steps := []struct {
+		name, text string
+		errors     int // pyright's, told the environment
+	}{
+		{"imports of the environment and of the project's extra path", clean, 0},
+		{"a type error through a package of the environment", clean + "bad: str = typedpkg.count()\n", 1},
+		{"fixed", clean, 0},
+	}
+	for i, st := range steps {
+		event := w.edit("s", "app.py", st.text)
+		if i == 0 {
+			event = w.write("s", "app.py", st.text)
+		}
+		block := w.hook(event)
+		cp := t.TempDir()
+		if err := os.CopyFS(cp, os.DirFS(w.root)); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(cp, "pyrightconfig.json"), []byte(`{"extraPaths": ["src"], "venvPath": ".", "venv": ".venv"}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		truth := pyErrors(t, cp)
 		if len(truth) != st.errors {
 			t.Fatalf("%s: pyright reports %v, want %d errors", st.name, truth, st.errors)
 		}
