@@ -308,9 +308,15 @@ func Suggest(got string, known []string) string { return suggest(got, known) }
 //     find module" after `npm install`, and none of the errors the
 //     package's types give (cmd/lsp-hook TestTypeScriptPackageInstalled,
 //     against tsc; it registers "**/*" under the root). Root
-//     markers: tsconfig.json, then jsconfig.json, then package.json, so a
-//     package with its own tsconfig.json gets its own root, and one without
-//     shares the root of the nearest tsconfig.json above it. Language ids:
+//     markers: a JavaScript monorepo's root first — pnpm-workspace.yaml, a
+//     package.json with "workspaces" (npm, yarn, bun), lerna.json,
+//     rush.json — so every package of a monorepo shares one server, as an
+//     editor's one tsserver does: with a server per package, an edit of
+//     one package that broke another was answered clean (`tsc -p` of the
+//     other reported the error; cmd/lsp-hook TestTypeScriptMonorepo).
+//     Then tsconfig.json, jsconfig.json and package.json, so a project
+//     with its own tsconfig.json gets its own root, and one without shares
+//     the root of the nearest tsconfig.json above it. Language ids:
 //     typescript, typescriptreact (.tsx), javascript, javascriptreact
 //     (.jsx); .mts/.cts and .mjs/.cjs are TypeScript and JavaScript modules.
 //     Measured with typescript-language-server 5.3.0 and TypeScript 5.9.3:
@@ -419,7 +425,8 @@ func Catalogue() []Server {
 				".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "typescriptreact",
 				".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascriptreact",
 			},
-			RootMarkers:    []string{"tsconfig.json", "jsconfig.json", "package.json"},
+			RootMarkers: []string{"pnpm-workspace.yaml", "package.json#workspaces", "lerna.json", "rush.json",
+				"tsconfig.json", "jsconfig.json", "package.json"},
 			Enabled:        true,
 			OpenDependents: true,
 			DoneSignal:     SignalTsserver,

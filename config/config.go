@@ -1,14 +1,18 @@
 package config
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/BurntSushi/toml"
+	"github.com/tailscale/hujson"
 	"gopkg.in/yaml.v3"
 
+	"github.com/lsp-hook/lsp-hook/internal/safefile"
 	ws "github.com/lsp-hook/lsp-hook/internal/workspace"
 )
 
@@ -131,7 +135,8 @@ type Server struct {
 	// RootMarkers are file names whose nearest containing directory is the
 	// server's root, tried in order: the first marker found anywhere up to
 	// the workspace root wins (gopls: go.work before go.mod). A marker may
-	// be a glob of path.Match ("*.project.json").
+	// be a glob of path.Match ("*.project.json"), or a JSON or TOML file
+	// and a dotted key it must set ("package.json#workspaces"; MarkerDir).
 	RootMarkers []string
 	// RootRequired makes the server serve a file only when one of
 	// RootMarkers is found from its directory up to the workspace root
@@ -451,10 +456,26 @@ func (c *Config) markersAllow(s Server, path string) bool {
 // MarkerDir returns the directory holding the first of markers found,
 // trying each marker in order from path's directory up to workspace (up
 // to the filesystem's root when workspace is ""), and whether one was
-// found. A marker is a file name, or a glob of path.Match
-// ("*.project.json") matched against the names in each directory.
+// found. A marker is a file name, a glob of path.Match ("*.project.json")
+// matched against the names in each directory, or a JSON or TOML file
+// name and a dotted key, "package.json#workspaces": a file of that name
+// that sets the key (keyedMarker).
 func MarkerDir(path string, markers []string, workspace string) (string, bool) {
 	for _, marker := range markers {
+		if name, key, ok := strings.Cut(marker, "#"); ok {
+			for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
+				if workspace != "" && !ws.Inside(workspace, dir) {
+					break
+				}
+				if keyedMarker(filepath.Join(dir, name), key) {
+					return dir, true
+				}
+				if dir == workspace || dir == filepath.Dir(dir) {
+					break
+				}
+			}
+			continue
+		}
 		glob := strings.ContainsAny(marker, "*?[")
 		for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
 			if workspace != "" && !ws.Inside(workspace, dir) {
@@ -469,6 +490,44 @@ func MarkerDir(path string, markers []string, workspace string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// maxMarkerSize bounds what keyedMarker reads of a file.
+const maxMarkerSize = 1 << 20
+
+// keyedMarker reports whether the file at path, JSON (JSONC) or TOML by
+// its extension, is a table that sets the dotted key: package.json's
+// "workspaces" (npm, yarn and bun workspaces), pyproject.toml's
+// "tool.uv.workspace". A file that is missing, larger than
+// maxMarkerSize, not a regular file or not decodable is no marker.
+func keyedMarker(path, key string) bool {
+	text, err := safefile.ReadFollow(path, maxMarkerSize)
+	if err != nil {
+		return false
+	}
+	var doc map[string]any
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".toml":
+		if _, err := toml.Decode(string(text), &doc); err != nil {
+			return false
+		}
+	default:
+		std, err := hujson.Standardize(text)
+		if err != nil || json.Unmarshal(std, &doc) != nil {
+			return false
+		}
+	}
+	var cur any = doc
+	for _, part := range strings.Split(key, ".") {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return false
+		}
+		if cur, ok = m[part]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // hasMarker reports whether dir holds marker (a glob when glob is set).

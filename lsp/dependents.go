@@ -41,8 +41,12 @@ import (
 //     against the importing file's directory with TypeScript's rules: the
 //     name as is, with any of .ts .tsx .mts .cts .js .jsx .mjs .cjs (and
 //     their .d.ts forms), a written .js/.jsx/.mjs/.cjs standing for the
-//     TypeScript file too, or a directory's index.*. Bare specifiers
-//     ("react", "@app/x") are packages or tsconfig paths: not followed.
+//     TypeScript file too, or a directory's index.*. A bare specifier
+//     ("@acme/core", "@acme/core/util") that names a package of the
+//     workspace (a package.json's "name" under the root, outside
+//     node_modules: npm, yarn and pnpm workspaces link them into
+//     node_modules) names every file of that package's directory; other
+//     bare specifiers ("react") and tsconfig paths are not followed.
 //   - C, C++ and Objective-C (dependents_c.go): `#include "x.h"` relative to
 //     the including file's directory, then to the include directories
 //     (-I, -iquote, -isystem) of the nearest compile_flags.txt; `#include
@@ -126,12 +130,13 @@ type ImportIndex struct {
 	server config.Server
 	root   string
 
-	mu       sync.Mutex      // guards listed, files, flagDirs, parsed and stats
-	listed   time.Time       // when files was listed; zero: never
-	files    []string        // root-relative slash paths of the candidate files
-	flagDirs map[string]bool // root-relative directories holding a compile_flags.txt ("." for the root)
-	parsed   map[string]parsedFile
-	stats    int // files the last call stat'ed (the tests look)
+	mu         sync.Mutex        // guards listed, files, flagDirs, jsPackages, parsed and stats
+	listed     time.Time         // when files was listed; zero: never
+	files      []string          // root-relative slash paths of the candidate files
+	flagDirs   map[string]bool   // root-relative directories holding a compile_flags.txt ("." for the root)
+	jsPackages map[string]string // the workspace's JavaScript packages: name → root-relative directory (dependents_ts.go)
+	parsed     map[string]parsedFile
+	stats      int // files the last call stat'ed (the tests look)
 
 	watch indexWatch // dependents_watch.go
 }
@@ -182,7 +187,7 @@ func (ix *ImportIndex) Dependents(ctx context.Context, changed []string) (deps [
 		return nil, false, err
 	}
 	ix.watch.prime(seen)
-	q := &depQuery{root: ix.root, flagDirs: ix.flagDirs}
+	q := &depQuery{root: ix.root, flagDirs: ix.flagDirs, jsPackages: ix.jsPackages}
 	found := make(map[string]int) // dependent → distance to the nearest changed file it imports
 	for _, rel := range ix.files {
 		if _, self := targets[rel]; self {
@@ -261,7 +266,8 @@ func splitDir(rel string) []string {
 // depQuery is what one Dependents call works out once and its rules
 // share: C's include directories per compile_flags.txt.
 type depQuery struct {
-	root     string
-	flagDirs map[string]bool     // as ImportIndex.flagDirs
-	includes map[string][]string // directory → include directories of its nearest compile_flags.txt (includeDirs)
+	root       string
+	flagDirs   map[string]bool     // as ImportIndex.flagDirs
+	includes   map[string][]string // directory → include directories of its nearest compile_flags.txt (includeDirs)
+	jsPackages map[string]string   // as ImportIndex.jsPackages
 }

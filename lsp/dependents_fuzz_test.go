@@ -10,8 +10,9 @@ import (
 // FuzzImportParsers feeds any text to the Python, JavaScript and C import
 // parsers: none may panic, each must give the same answer twice, and what
 // each returns must be what its rules can match: Python module names (with
-// relative dots) and identifiers, relative JavaScript specifiers and C
-// include names found in the text, none spanning lines.
+// relative dots) and identifiers, relative JavaScript specifiers and
+// package names, and C include names found in the text, none spanning
+// lines.
 func FuzzImportParsers(f *testing.F) {
 	for _, set := range [][]depCase{pyCases, tsCases, cCases} {
 		for _, c := range set {
@@ -32,7 +33,7 @@ func FuzzImportParsers(f *testing.F) {
 			for _, r := range refs {
 				checkRef(t, rules, text, r)
 				for _, target := range []string{"a.py", "a/b.ts", "a/index.js", "x/a.h", "a/__init__.py", "__init__.py"} {
-					rules.names(&depQuery{root: "/nonexistent"}, "a/b/c.x", r, target)
+					rules.names(&depQuery{root: "/nonexistent", jsPackages: map[string]string{"e": "e", "@a/b": "a"}}, "a/b/c.x", r, target)
 				}
 			}
 		}
@@ -61,8 +62,8 @@ func checkRef(t *testing.T, rules importRules, text []byte, r importRef) {
 			}
 		}
 	case jsRules:
-		if !jsRelative(r.path) || !bytes.Contains(text, []byte(r.path)) {
-			t.Fatalf("js: %q is not a relative specifier of the text", r.path)
+		if !jsRelative(r.path) && jsPackageName(r.path) == "" || !bytes.Contains(text, []byte(r.path)) {
+			t.Fatalf("js: %q is not a relative or package specifier of the text", r.path)
 		}
 	case cRules:
 		if !bytes.Contains(text, []byte(r.path)) || len(r.names) != 0 {

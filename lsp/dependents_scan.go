@@ -65,13 +65,23 @@ func (ix *ImportIndex) listLocked(ctx context.Context) error {
 		return fmt.Errorf("listing the files of %s: %w", ix.root, err)
 	}
 	ix.files, ix.flagDirs = ix.files[:0], make(map[string]bool)
+	var manifests []string // package.json files, for jsPackages
 	for _, rel := range all {
-		if path.Base(rel) == compileFlags {
+		switch path.Base(rel) {
+		case compileFlags:
 			ix.flagDirs[path.Dir(rel)] = true
+		case packageJSON:
+			if !inSkippedDir(rel) {
+				manifests = append(manifests, rel)
+			}
 		}
 		if ix.candidate(rel) {
 			ix.files = append(ix.files, rel)
 		}
+	}
+	ix.jsPackages = nil
+	if ix.server.Serves(".ts") || ix.server.Serves(".js") {
+		ix.jsPackages = jsPackages(ix.root, manifests)
 	}
 	ix.listed = listed
 	listedSet := make(map[string]bool, len(ix.files))
@@ -90,15 +100,18 @@ func (ix *ImportIndex) listLocked(ctx context.Context) error {
 // the server, in a language with import rules, outside skipped directories.
 func (ix *ImportIndex) candidate(rel string) bool {
 	ext := path.Ext(rel)
-	if !ix.server.Serves(ext) || rulesFor(ext) == nil {
-		return false
-	}
+	return ix.server.Serves(ext) && rulesFor(ext) != nil && !inSkippedDir(rel)
+}
+
+// inSkippedDir reports whether a root-relative slash path lies in a
+// directory the watcher skips (skipDirs: node_modules, .venv, …).
+func inSkippedDir(rel string) bool {
 	for dir := path.Dir(rel); dir != "."; dir = path.Dir(dir) {
 		if slices.Contains(skipDirs, path.Base(dir)) {
-			return false
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // refreshLocked stats the files of check (indexes into ix.files) and

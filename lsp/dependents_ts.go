@@ -2,8 +2,13 @@ package lsp
 
 import (
 	"bytes"
+	"encoding/json"
 	"path"
+	"path/filepath"
+	"slices"
 	"strings"
+
+	"github.com/lsp-hook/lsp-hook/internal/safefile"
 )
 
 // JavaScript and TypeScript module specifiers (ECMAScript "Imports",
@@ -28,8 +33,10 @@ var jsExtensions = []string{".d.ts", ".d.mts", ".d.cts", ".ts", ".tsx", ".mts", 
 // parse finds every string literal that follows one of jsKeywords as a
 // whole word, after spaces and, for import and require, an opening
 // parenthesis: the specifiers of static and dynamic imports, re-exports
-// and require calls, wherever they are in the file. Only relative ones are
-// kept. Template literals count when they hold no substitution.
+// and require calls, wherever they are in the file. Relative ones are
+// kept, and bare ones that could name a package (not "node:fs", a URL or
+// an absolute path). Template literals count when they hold no
+// substitution.
 func (jsRules) parse(text []byte) []importRef {
 	var refs []importRef
 	for _, kw := range jsKeywords {
@@ -43,7 +50,7 @@ func (jsRules) parse(text []byte) []importRef {
 			if at > 0 && jsWordByte(text[at-1]) || i < len(text) && jsWordByte(text[i]) {
 				continue
 			}
-			if spec, ok := jsSpecifier(text[i:], kw[0] != 'f'); ok && jsRelative(spec) {
+			if spec, ok := jsSpecifier(text[i:], kw[0] != 'f'); ok && (jsRelative(spec) || jsPackageName(spec) != "") {
 				refs = append(refs, importRef{path: spec})
 			}
 		}
@@ -86,12 +93,18 @@ func jsRelative(spec string) bool {
 	return spec == "." || spec == ".." || strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../")
 }
 
-// names reports whether the relative specifier ref, in importer, can
-// resolve to target: the specifier's path with target's extension added
-// or its own script extension swapped for it (a written ".js" names the
-// ".ts" file too), or the specifier's directory when target is its
-// index file.
-func (jsRules) names(_ *depQuery, importer string, ref importRef, target string) bool {
+// names reports whether ref, in importer, can resolve to target. A
+// relative specifier: its path with target's extension added or its own
+// script extension swapped for it (a written ".js" names the ".ts" file
+// too), or its directory when target is its index file. A bare one: when
+// it names a package of the workspace (q.jsPackages), any file in that
+// package's directory — its entry points and export map are not read,
+// so every file of it counts.
+func (jsRules) names(q *depQuery, importer string, ref importRef, target string) bool {
+	if !jsRelative(ref.path) {
+		dir, ok := q.jsPackages[jsPackageName(ref.path)]
+		return ok && (dir == "." || strings.HasPrefix(target, dir+"/"))
+	}
 	p := path.Join(path.Dir(importer), ref.path)
 	if p == target || strings.HasPrefix(p, "../") {
 		return p == target
@@ -112,4 +125,67 @@ func jsStem(p string) string {
 		}
 	}
 	return p
+}
+
+// packageJSON is npm's package manifest (docs.npmjs.com,
+// "package.json").
+const packageJSON = "package.json"
+
+// maxManifestSize bounds what jsPackages reads of a package.json.
+const maxManifestSize = 1 << 20
+
+// jsPackageName returns the package a bare specifier names: its first
+// path segment, or its first two for a scoped name ("@acme/core" of
+// "@acme/core/util"); "" for a relative or absolute path, a URL or a
+// node: or other scheme, or a name npm would refuse (docs.npmjs.com,
+// package.json "name": at most 214 characters, no leading dot or
+// underscore).
+func jsPackageName(spec string) string {
+	if spec == "" || jsRelative(spec) || strings.HasPrefix(spec, "/") || strings.Contains(spec, ":") {
+		return ""
+	}
+	parts := strings.SplitN(spec, "/", 3)
+	name := parts[0]
+	if strings.HasPrefix(name, "@") {
+		if len(parts) < 2 || len(name) == 1 || parts[1] == "" {
+			return ""
+		}
+		name += "/" + parts[1]
+	}
+	if len(name) > 214 || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+		return ""
+	}
+	return name
+}
+
+// jsPackages returns the workspace's packages: for each of manifests
+// (root-relative slash paths of package.json files outside skipped
+// directories) that names itself ("name"), the name → the manifest's
+// directory. A manifest that cannot be read or decoded, or is larger than
+// maxManifestSize, is left out; of two with one name, the one nearer the
+// root (then the first in path order) is kept.
+func jsPackages(root string, manifests []string) map[string]string {
+	slices.SortFunc(manifests, func(a, b string) int {
+		if d := strings.Count(a, "/") - strings.Count(b, "/"); d != 0 {
+			return d
+		}
+		return strings.Compare(a, b)
+	})
+	out := make(map[string]string)
+	for _, rel := range manifests {
+		text, err := safefile.ReadFollow(filepath.Join(root, filepath.FromSlash(rel)), maxManifestSize)
+		if err != nil {
+			continue
+		}
+		var m struct {
+			Name string `json:"name"`
+		}
+		if json.Unmarshal(text, &m) != nil || jsPackageName(m.Name) != m.Name {
+			continue
+		}
+		if _, dup := out[m.Name]; !dup {
+			out[m.Name] = path.Dir(rel)
+		}
+	}
+	return out
 }

@@ -343,13 +343,14 @@ func TestServers(t *testing.T) {
 
 // TestCatalogueRoots checks where each catalogue server's root lands in
 // monorepo layouts: the nearest directory holding the server's first
-// marker found, never above the workspace.
+// marker found, never above the workspace; a JavaScript monorepo's root
+// (its workspace manifest) before any package's own.
 func TestCatalogueRoots(t *testing.T) {
 	servers := config.Default().LSP.Servers
 	tests := []struct {
 		name   string
 		server string
-		files  []string // created empty; the workspace is the temp dir
+		files  []string // created empty, or with the text after "=" (path=text); the workspace is the temp dir
 		file   string   // the file whose root is asked
 		want   string   // its root, relative to the workspace ("." for the workspace)
 	}{
@@ -365,6 +366,16 @@ func TestCatalogueRoots(t *testing.T) {
 		{"ts: package.json-only package under a root tsconfig.json", "typescript-language-server",
 			[]string{"package.json", "tsconfig.json", "packages/b/package.json"}, "packages/b/src/x.ts", "."},
 		{"ts: plain JavaScript package", "typescript-language-server", []string{"web/package.json"}, "web/app.js", "web"},
+		{"ts: pnpm workspace: one root for its packages", "typescript-language-server",
+			[]string{"pnpm-workspace.yaml", "package.json", "packages/a/package.json", "packages/a/tsconfig.json"}, "packages/a/src/x.ts", "."},
+		{"ts: npm workspaces: one root for its packages", "typescript-language-server",
+			[]string{`package.json={"name": "mono", "workspaces": ["packages/*"]}`, "packages/a/package.json", "packages/a/tsconfig.json"}, "packages/a/src/x.ts", "."},
+		{"ts: yarn workspaces object, JSONC", "typescript-language-server",
+			[]string{"package.json={\"workspaces\": {\"packages\": [\"packages/*\"]},}", "packages/a/tsconfig.json"}, "packages/a/x.ts", "."},
+		{"ts: a monorepo below the workspace root", "typescript-language-server",
+			[]string{"tsconfig.json", "web/lerna.json", "web/packages/a/tsconfig.json"}, "web/packages/a/x.ts", "web"},
+		{"ts: a package.json that is no JSON is no monorepo root", "typescript-language-server",
+			[]string{"package.json=workspaces", "packages/a/tsconfig.json"}, "packages/a/x.ts", "packages/a"},
 		{"c: one compile_commands.json for the tree", "clangd",
 			[]string{"compile_commands.json", "third_party/z/compile_flags.txt"}, "third_party/z/z.c", "."},
 		{"c: compile_flags.txt project", "clangd", []string{"tools/gen/compile_flags.txt"}, "tools/gen/gen.c", "tools/gen"},
@@ -375,7 +386,8 @@ func TestCatalogueRoots(t *testing.T) {
 			ws := filepath.Join(base, "ws")
 			files := map[string]string{}
 			for _, f := range append(slices.Clone(tt.files), tt.file) {
-				files[filepath.Join("ws", filepath.FromSlash(f))] = ""
+				name, text, _ := strings.Cut(f, "=")
+				files[filepath.Join("ws", filepath.FromSlash(name))] = text
 			}
 			writeFiles(t, base, files)
 			s, ok := servers[tt.server]

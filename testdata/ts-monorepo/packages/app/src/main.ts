@@ -1,0 +1,3 @@
+import { greet } from "@acme/core";
+
+console.log(greet("app"));

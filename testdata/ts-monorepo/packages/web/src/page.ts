@@ -1,0 +1,3 @@
+import { greet } from "../../core/src/index";
+
+export const page: string = greet("web");
