@@ -210,9 +210,13 @@ func Suggest(got string, known []string) string { return suggest(got, known) }
 //   - pyright: `pyright-langserver --stdio` (the pyright npm package's
 //     bin; it needs one of --stdio, --node-ipc, --socket, and says so).
 //     Root markers: pyrightconfig.json first (pyright's own config file,
-//     which governs the whole tree below it), then pyproject.toml, setup.py,
-//     setup.cfg, requirements.txt, so each package of a monorepo gets its
-//     own root. Settings answer workspace/configuration for the sections
+//     which governs the whole tree below it), then a uv workspace's root
+//     (a pyproject.toml with [tool.uv.workspace]: its members, installed
+//     editable into one environment, import each other, and with a server
+//     per member an edit of one that broke another was answered clean;
+//     cmd/lsp-hook TestPythonUvWorkspace), then pyproject.toml, setup.py,
+//     setup.cfg, requirements.txt, so each package of any other monorepo
+//     gets its own root. Settings answer workspace/configuration for the sections
 //     pyright asks for, "python" and "pyright" (docs/settings.md):
 //     python.analysis.diagnosticMode stays pyright's default,
 //     "openFilesOnly". "workspace" would also report callers nobody opened,
@@ -393,11 +397,12 @@ func Catalogue() []Server {
 			Install:               Install{Method: InstallGo, Packages: []string{"golang.org/x/tools/gopls@v0.23.0"}, Binary: "gopls"},
 		},
 		{
-			Name:           "pyright",
-			Command:        []string{"pyright-langserver", "--stdio"},
-			Extensions:     []string{".py", ".pyi"},
-			LanguageIDs:    map[string]string{".py": "python", ".pyi": "python"},
-			RootMarkers:    []string{"pyrightconfig.json", "pyproject.toml", "setup.py", "setup.cfg", "requirements.txt"},
+			Name:        "pyright",
+			Command:     []string{"pyright-langserver", "--stdio"},
+			Extensions:  []string{".py", ".pyi"},
+			LanguageIDs: map[string]string{".py": "python", ".pyi": "python"},
+			RootMarkers: []string{"pyrightconfig.json", "pyproject.toml#tool.uv.workspace",
+				"pyproject.toml", "setup.py", "setup.cfg", "requirements.txt"},
 			Enabled:        true,
 			OpenDependents: true,
 			DoneSignal:     SignalPull,

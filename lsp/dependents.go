@@ -28,8 +28,11 @@ import (
 //   - Python (dependents_py.go): `import a.b [as c]`, `from a.b import x`,
 //     `from . import x`, `from .m import x`, `from .. import x`. An absolute
 //     module is looked for under the root, under root/src (pyright's
-//     automatic src layout) and under each directory from the importing
-//     file's up to the root (pyright's local-directory fallback); a
+//     automatic src layout), under each directory from the importing
+//     file's up to the root (pyright's local-directory fallback), and
+//     under each Python project's directory and its src (a directory
+//     holding a pyproject.toml, setup.py or setup.cfg: the members of a uv
+//     workspace, installed editable, import each other from there); a
 //     relative one from the importing file's directory. `from P import n`
 //     names P and P.n (n may be a submodule). Not followed: extraPaths and
 //     executionEnvironments of pyrightconfig.json/pyproject.toml,
@@ -130,11 +133,12 @@ type ImportIndex struct {
 	server config.Server
 	root   string
 
-	mu         sync.Mutex        // guards listed, files, flagDirs, jsPackages, parsed and stats
+	mu         sync.Mutex        // guards listed, files, flagDirs, jsPackages, pyRoots, parsed and stats
 	listed     time.Time         // when files was listed; zero: never
 	files      []string          // root-relative slash paths of the candidate files
 	flagDirs   map[string]bool   // root-relative directories holding a compile_flags.txt ("." for the root)
 	jsPackages map[string]string // the workspace's JavaScript packages: name → root-relative directory (dependents_ts.go)
+	pyRoots    map[string]bool   // root-relative directories Python projects import from: each project's and its src ("" for the root; dependents_py.go)
 	parsed     map[string]parsedFile
 	stats      int // files the last call stat'ed (the tests look)
 
@@ -187,7 +191,7 @@ func (ix *ImportIndex) Dependents(ctx context.Context, changed []string) (deps [
 		return nil, false, err
 	}
 	ix.watch.prime(seen)
-	q := &depQuery{root: ix.root, flagDirs: ix.flagDirs, jsPackages: ix.jsPackages}
+	q := &depQuery{root: ix.root, flagDirs: ix.flagDirs, jsPackages: ix.jsPackages, pyRoots: ix.pyRoots}
 	found := make(map[string]int) // dependent → distance to the nearest changed file it imports
 	for _, rel := range ix.files {
 		if _, self := targets[rel]; self {
@@ -270,4 +274,5 @@ type depQuery struct {
 	flagDirs   map[string]bool     // as ImportIndex.flagDirs
 	includes   map[string][]string // directory → include directories of its nearest compile_flags.txt (includeDirs)
 	jsPackages map[string]string   // as ImportIndex.jsPackages
+	pyRoots    map[string]bool     // as ImportIndex.pyRoots
 }

@@ -165,9 +165,10 @@ func pyIdentifier(s string) bool {
 // the module and one of the imported names (a submodule), under a base
 // directory: for a relative import exactly the one its dots reach from
 // importer's directory; for an absolute one the root, root/src, or
-// importer's directory or one of its parents. It allocates nothing: it
-// runs for every import of every file on each call.
-func (pyRules) names(_ *depQuery, importer string, ref importRef, target string) bool {
+// importer's directory or one of its parents, or a Python project's
+// directory or its src (q.pyRoots). It allocates nothing: it runs for
+// every import of every file on each call.
+func (pyRules) names(q *depQuery, importer string, ref importRef, target string) bool {
 	key := pyModulePath(target)
 	if key == "" {
 		return false
@@ -176,7 +177,7 @@ func (pyRules) names(_ *depQuery, importer string, ref importRef, target string)
 	module := ref.path[dots:]
 	dir := path.Dir(importer)
 	allowed := func(base string) bool {
-		return base == "" || base == "src" || dir == base || strings.HasPrefix(dir, base) && dir[len(base)] == '/'
+		return base == "" || base == "src" || dir == base || strings.HasPrefix(dir, base) && dir[len(base)] == '/' || q.pyRoots[base]
 	}
 	if dots > 0 {
 		for range dots - 1 {
@@ -250,3 +251,8 @@ func pyModulePath(file string) string {
 	}
 	return key
 }
+
+// pyProjectFiles are the files that make a directory a Python project
+// (PEP 518's pyproject.toml, setuptools' setup.py and setup.cfg): its
+// modules are imported from it or from its src directory.
+var pyProjectFiles = []string{"pyproject.toml", "setup.py", "setup.cfg"}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -64,16 +65,18 @@ func (ix *ImportIndex) listLocked(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("listing the files of %s: %w", ix.root, err)
 	}
-	ix.files, ix.flagDirs = ix.files[:0], make(map[string]bool)
+	ix.files, ix.flagDirs, ix.pyRoots = ix.files[:0], make(map[string]bool), make(map[string]bool)
 	var manifests []string // package.json files, for jsPackages
 	for _, rel := range all {
-		switch path.Base(rel) {
-		case compileFlags:
+		switch base := path.Base(rel); {
+		case base == compileFlags:
 			ix.flagDirs[path.Dir(rel)] = true
-		case packageJSON:
-			if !inSkippedDir(rel) {
-				manifests = append(manifests, rel)
-			}
+		case base == packageJSON && !inSkippedDir(rel):
+			manifests = append(manifests, rel)
+		case slices.Contains(pyProjectFiles, base) && !inSkippedDir(rel):
+			dir := strings.TrimPrefix(path.Dir(rel), ".")
+			ix.pyRoots[dir] = true
+			ix.pyRoots[strings.TrimPrefix(dir+"/src", "/")] = true
 		}
 		if ix.candidate(rel) {
 			ix.files = append(ix.files, rel)

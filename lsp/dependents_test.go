@@ -109,6 +109,17 @@ var pyCases = []depCase{
 		"g.py":        "from pkg.models.make_user import x\n",
 		"lib/pkg.txt": "import pkg.models\n",
 	}, "pkg/models.py", nil},
+	{"uv workspace members", "pyright", map[string]string{
+		"pyproject.toml":                     "[tool.uv.workspace]\nmembers = [\"packages/*\"]\n",
+		"packages/core/pyproject.toml":       "[project]\nname = \"core\"\n",
+		"packages/core/src/core/__init__.py": pyModels,
+		"packages/app/setup.cfg":             "[metadata]\nname = app\n",
+		"packages/app/src/app/main.py":       "from core import make_user\n",
+		"packages/app/src/app/other.py":      "import core\n",
+		"packages/web/views.py":              "from core import make_user\n",
+		"scripts/lib/core/__init__.py":       "",
+		"scripts/run.py":                     "import lib.core\n",
+	}, "packages/core/src/core/__init__.py", []string{"packages/web/views.py", "packages/app/src/app/main.py", "packages/app/src/app/other.py"}},
 }
 
 var tsCases = []depCase{

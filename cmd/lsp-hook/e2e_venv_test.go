@@ -187,3 +187,51 @@ func TestPythonVirtualEnvProjectPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestPythonUvWorkspace: a uv workspace (testdata/uv-workspace) whose
+// members are installed editable into the root's .venv, as `uv sync`
+// leaves them (a .pth file per member naming its src directory). An edit
+// of core that breaks its caller in app lists it, as pyright's CLI, run
+// at the workspace's root and told the environment, reports it; the fix
+// lists nothing. With a server per member, and members' src directories
+// not searched for importers, the edit was answered clean.
+func TestPythonUvWorkspace(t *testing.T) {
+	e2e(t)
+	requireExe(t, "pyright-langserver")
+	w := newWorkspaceOf(t, "uv-workspace", "", []string{"PATH=" + langPath()})
+	site := ".venv/lib/python3.11/site-packages/"
+	testdir.WriteTree(t, w.root, map[string]string{
+		".venv/pyvenv.cfg": "home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.11.7\n",
+		site + "_core.pth": filepath.Join(w.root, "packages", "core", "src") + "\n",
+		site + "_app.pth":  filepath.Join(w.root, "packages", "app", "src") + "\n",
+		".gitignore":       ".venv\n",
+	})
+	const core = "packages/core/src/core/__init__.py"
+	original := mustRead(t, filepath.Join(w.root, filepath.FromSlash(core)))
+	steps := []struct {
+		name   string
+		text   string
+		errors int // pyright's, told the environment
+	}{
+		{"a comment", original + "# unchanged API\n", 0},
+		{"greet takes an int", strings.Replace(strings.Replace(original, "name: str)", "name: int)", 1), `+ name`, `+ str(name)`, 1), 1},
+		{"fixed", original, 0},
+	}
+	for _, st := range steps {
+		block := w.hook(w.edit("s", core, st.text))
+		truth := pyErrorsInEnv(t, w.root)
+		if len(truth) != st.errors {
+			t.Fatalf("%s: pyright reports %v, want %d errors", st.name, truth, st.errors)
+		}
+		if p := judge(t, w.root, block, truth); p != "" || strings.Contains(block, "lsp-hook:") {
+			t.Errorf("%s: %s\nhook:\n%s", st.name, p, indent(block))
+		}
+	}
+	if st, ok := w.status(); ok {
+		for _, s := range st.Servers {
+			if s.Name == "pyright" && s.Root != w.root {
+				t.Errorf("pyright rooted at %s, want one server at the uv workspace's root %s", s.Root, w.root)
+			}
+		}
+	}
+}

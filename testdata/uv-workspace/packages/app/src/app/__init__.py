@@ -1,0 +1,1 @@
+"""The app of acme."""

@@ -1,0 +1,5 @@
+"""The app's entry point."""
+
+from core import greet
+
+message: str = greet("app")
