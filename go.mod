@@ -9,6 +9,7 @@ require (
 	github.com/dustin/go-humanize v1.0.1
 	github.com/fsnotify/fsnotify v1.10.1
 	github.com/go-git/go-git/v5 v5.19.3
+	github.com/mattn/go-shellwords v1.0.16
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/reviewdog/errorformat v0.0.0-20260721110140-13bff69235f3
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3

@@ -52,9 +52,12 @@ import (
 //     bare specifiers ("react") and tsconfig paths are not followed.
 //   - C, C++ and Objective-C (dependents_c.go): `#include "x.h"` relative to
 //     the including file's directory, then to the include directories
-//     (-I, -iquote, -isystem) of the nearest compile_flags.txt; `#include
-//     <x.h>` in those directories only; #import and #include_next alike.
-//     Not followed: compile_commands.json, macros that expand to a name.
+//     (-I, -iquote, -isystem) of the nearest compile_flags.txt and of the
+//     nearest compilation database (compile_commands.json, in a directory
+//     or its build/, as clangd looks: every command's, a header having
+//     none of its own); `#include <x.h>` in those directories only;
+//     #import and #include_next alike. Not followed: macros that expand
+//     to a name, a database .clangd names elsewhere.
 //
 // One level only: a file that includes a header that includes the changed
 // one is not a dependent. Which files exist is the workspace's listing
@@ -133,12 +136,13 @@ type ImportIndex struct {
 	server config.Server
 	root   string
 
-	mu         sync.Mutex        // guards listed, files, flagDirs, jsPackages, pyRoots, parsed and stats
-	listed     time.Time         // when files was listed; zero: never
-	files      []string          // root-relative slash paths of the candidate files
-	flagDirs   map[string]bool   // root-relative directories holding a compile_flags.txt ("." for the root)
-	jsPackages map[string]string // the workspace's JavaScript packages: name → root-relative directory (dependents_ts.go)
-	pyRoots    map[string]bool   // root-relative directories Python projects import from: each project's and its src ("" for the root; dependents_py.go)
+	mu         sync.Mutex               // guards listed, files, flagDirs, jsPackages, pyRoots, compileDBs, parsed and stats
+	listed     time.Time                // when files was listed; zero: never
+	files      []string                 // root-relative slash paths of the candidate files
+	flagDirs   map[string]bool          // root-relative directories holding a compile_flags.txt ("." for the root)
+	jsPackages map[string]string        // the workspace's JavaScript packages: name → root-relative directory (dependents_ts.go)
+	pyRoots    map[string]bool          // root-relative directories Python projects import from: each project's and its src ("" for the root; dependents_py.go)
+	compileDBs map[string]compileDBInfo // root-relative compile_commands.json → what it gave (dependents_c.go)
 	parsed     map[string]parsedFile
 	stats      int // files the last call stat'ed (the tests look)
 
@@ -154,7 +158,7 @@ type parsedFile struct {
 
 // NewImportIndex returns an index of root (absolute, cleaned) for server.
 func NewImportIndex(server config.Server, root string) *ImportIndex {
-	return &ImportIndex{server: server, root: root, parsed: make(map[string]parsedFile)}
+	return &ImportIndex{server: server, root: root, parsed: make(map[string]parsedFile), compileDBs: make(map[string]compileDBInfo)}
 }
 
 // Dependents returns the files under the root that import one of changed
@@ -191,7 +195,7 @@ func (ix *ImportIndex) Dependents(ctx context.Context, changed []string) (deps [
 		return nil, false, err
 	}
 	ix.watch.prime(seen)
-	q := &depQuery{root: ix.root, flagDirs: ix.flagDirs, jsPackages: ix.jsPackages, pyRoots: ix.pyRoots}
+	q := &depQuery{root: ix.root, flagDirs: ix.flagDirs, jsPackages: ix.jsPackages, pyRoots: ix.pyRoots, compileDBs: ix.compileDBs}
 	found := make(map[string]int) // dependent → distance to the nearest changed file it imports
 	for _, rel := range ix.files {
 		if _, self := targets[rel]; self {
@@ -271,8 +275,10 @@ func splitDir(rel string) []string {
 // share: C's include directories per compile_flags.txt.
 type depQuery struct {
 	root       string
-	flagDirs   map[string]bool     // as ImportIndex.flagDirs
-	includes   map[string][]string // directory → include directories of its nearest compile_flags.txt (includeDirs)
-	jsPackages map[string]string   // as ImportIndex.jsPackages
-	pyRoots    map[string]bool     // as ImportIndex.pyRoots
+	flagDirs   map[string]bool          // as ImportIndex.flagDirs
+	includes   map[string][]string      // directory → include directories of its nearest compile_flags.txt (includeDirs)
+	jsPackages map[string]string        // as ImportIndex.jsPackages
+	pyRoots    map[string]bool          // as ImportIndex.pyRoots
+	compileDBs map[string]compileDBInfo // as ImportIndex.compileDBs (filled as databases are read)
+	dbSeen     map[string]bool          // compilation databases read by this query (readCompileDB)
 }

@@ -2,11 +2,17 @@ package lsp
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
+	"time"
 
+	"github.com/mattn/go-shellwords"
+
+	"github.com/lsp-hook/lsp-hook/internal/safefile"
 	ws "github.com/lsp-hook/lsp-hook/internal/workspace"
 )
 
@@ -78,7 +84,8 @@ func cDirective(line []byte) (importRef, bool) {
 
 // names reports whether the include ref, in importer, can be target: a
 // quoted name relative to importer's directory, or either kind relative to
-// an include directory of importer's nearest compile_flags.txt.
+// an include directory of importer's nearest compile_flags.txt or
+// compilation database (includeDirs).
 func (cRules) names(q *depQuery, importer string, ref importRef, target string) bool {
 	if path.Base(ref.path) != path.Base(target) {
 		return false // the cheap test first
@@ -95,25 +102,162 @@ func (cRules) names(q *depQuery, importer string, ref importRef, target string) 
 }
 
 // includeDirs returns the include directories (-I, -iquote, -isystem,
-// root-relative) of the compile_flags.txt nearest to dir, root-relative,
-// reading each flags file once per query.
+// root-relative) of the compile_flags.txt nearest to dir, and those of
+// the compilation database nearest to it (compileDBIncludes), reading
+// each flags file once per query.
 func (q *depQuery) includeDirs(dir string) []string {
+	if q.includes == nil {
+		q.includes = make(map[string][]string)
+	}
+	if dirs, ok := q.includes[dir]; ok {
+		return dirs
+	}
+	var dirs []string
 	for d := dir; ; d = path.Dir(d) {
 		if q.flagDirs[d] {
-			if q.includes == nil {
-				q.includes = make(map[string][]string)
+			dirs = q.readFlags(d)
+			break
+		}
+		if d == "." {
+			break
+		}
+	}
+	dirs = append(slices.Clip(dirs), q.compileDBIncludes(dir)...)
+	q.includes[dir] = dirs
+	return dirs
+}
+
+// compileDB is clang's JSON compilation database
+// (clang.llvm.org/docs/JSONCompilationDatabase.html), which CMake
+// (CMAKE_EXPORT_COMPILE_COMMANDS), Meson and Bear write: an array of
+// {directory, file, arguments | command}.
+const compileDB = "compile_commands.json"
+
+// maxCompileDBSize bounds the compilation database read (64 MiB: a large
+// tree's is tens of MiB).
+const maxCompileDBSize = 64 << 20
+
+// compileDBInfo is what a compilation database gave, as of its size and
+// modification time: the include directories of all its commands,
+// root-relative.
+type compileDBInfo struct {
+	size     int64
+	modTime  time.Time
+	includes []string
+}
+
+// compileDBIncludes returns the include directories of the compilation
+// database clangd would use for a file in dir: the first of
+// compile_commands.json and build/compile_commands.json found in dir or
+// a parent up to the root (clangd.llvm.org/installation, "Project
+// setup": CMake's build directory is looked in). They are those of every
+// command in it, not only dir's files' (a header has no command of its
+// own): more files may be taken as includers, none is missed. The
+// database is read once until it changes (ImportIndex.compileDBs); a
+// missing, unreadable or undecodable one gives none.
+func (q *depQuery) compileDBIncludes(dir string) []string {
+	for d := dir; ; d = path.Dir(d) {
+		for _, rel := range []string{path.Join(d, compileDB), path.Join(d, "build", compileDB)} {
+			if dirs, ok := q.readCompileDB(rel); ok {
+				return dirs
 			}
-			dirs, ok := q.includes[d]
-			if !ok {
-				dirs = q.readFlags(d)
-				q.includes[d] = dirs
-			}
-			return dirs
 		}
 		if d == "." {
 			return nil
 		}
 	}
+}
+
+// readCompileDB returns the include directories of the compilation
+// database at rel (root-relative), and whether there is one. What a
+// database gave (none, when it cannot be read or decoded) is kept in
+// q.compileDBs until its size or modification time changes.
+func (q *depQuery) readCompileDB(rel string) ([]string, bool) {
+	file := filepath.Join(q.root, filepath.FromSlash(rel))
+	fi, err := os.Stat(file)
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, false
+	}
+	if c, ok := q.compileDBs[rel]; ok && c.size == fi.Size() && c.modTime.Equal(fi.ModTime()) {
+		return c.includes, true
+	}
+	dirs := compileDBIncludeDirs(q.root, file)
+	if q.compileDBs == nil {
+		q.compileDBs = make(map[string]compileDBInfo)
+	}
+	q.compileDBs[rel] = compileDBInfo{size: fi.Size(), modTime: fi.ModTime(), includes: dirs}
+	return dirs, true
+}
+
+// compileDBIncludeDirs reads the compilation database file and returns
+// the include directories of all its commands that lie under root,
+// root-relative, each once; none when it cannot be read or decoded.
+func compileDBIncludeDirs(root, file string) []string {
+	text, err := safefile.ReadFollow(file, maxCompileDBSize)
+	if err != nil {
+		return nil
+	}
+	var entries []struct {
+		Directory string   `json:"directory"`
+		Arguments []string `json:"arguments"`
+		Command   string   `json:"command"`
+	}
+	if json.Unmarshal(text, &entries) != nil {
+		return nil
+	}
+	seen := make(map[string]bool)
+	var dirs []string
+	for _, e := range entries {
+		if !filepath.IsAbs(e.Directory) { // the format wants it absolute; taken as the database's own directory's
+			e.Directory = filepath.Join(filepath.Dir(file), e.Directory)
+		}
+		args := e.Arguments
+		if len(args) == 0 {
+			if args, err = shellwords.Parse(e.Command); err != nil {
+				continue
+			}
+		}
+		for _, inc := range includeArgs(args) {
+			if !filepath.IsAbs(inc) {
+				inc = filepath.Join(e.Directory, inc)
+			}
+			if d, ok := ws.Rel(root, filepath.Clean(inc)); ok && !seen[d] {
+				seen[d] = true
+				dirs = append(dirs, d)
+			}
+		}
+	}
+	return dirs
+}
+
+// includeArgs returns the include directories a compiler command line
+// names: -I, -iquote, -isystem and -idirafter, each joined to its value
+// or followed by it (GCC's "Options for Directory Search"), and clang's
+// --include-directory=.
+func includeArgs(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if v, ok := strings.CutPrefix(a, "--include-directory="); ok {
+			out = append(out, v)
+			continue
+		}
+		for _, flag := range []string{"-iquote", "-isystem", "-idirafter", "-I"} {
+			v, ok := strings.CutPrefix(a, flag)
+			if !ok {
+				continue
+			}
+			if v == "" && i+1 < len(args) {
+				i++
+				v = args[i]
+			}
+			if v != "" {
+				out = append(out, v)
+			}
+			break
+		}
+	}
+	return out
 }
 
 // readFlags returns the include directories of dir's compile_flags.txt,

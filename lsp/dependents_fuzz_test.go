@@ -2,6 +2,8 @@ package lsp
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -70,4 +72,31 @@ func checkRef(t *testing.T, rules importRules, text []byte, r importRef) {
 			t.Fatalf("c: %q is not an include name of the text", r.path)
 		}
 	}
+}
+
+// FuzzCompileDB feeds any bytes to the compilation database reader as a
+// compile_commands.json: it must not panic, and every include directory
+// it returns must lie under the root, relative to it, each once.
+func FuzzCompileDB(f *testing.F) {
+	f.Add([]byte(`[{"directory": ".", "file": "a.c", "command": "cc -I'inc dir' -iquote q -isystem /abs -c a.c"}]`))
+	f.Add([]byte(`[{"directory": "/", "arguments": ["cc", "-I", "..", "--include-directory=x", "-idirafter"]}]`))
+	f.Add([]byte(`[{"command": "cc -I\"unterminated"}, {}, null, 3]`))
+	f.Fuzz(func(t *testing.T, text []byte) {
+		root := t.TempDir()
+		file := filepath.Join(root, "build", "compile_commands.json")
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, text, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		dirs := compileDBIncludeDirs(root, file)
+		seen := make(map[string]bool)
+		for _, d := range dirs {
+			if seen[d] || filepath.IsAbs(d) || d == ".." || strings.HasPrefix(d, "../") {
+				t.Fatalf("include directory %q: repeated, absolute or outside the root (all: %q)", d, dirs)
+			}
+			seen[d] = true
+		}
+	})
 }

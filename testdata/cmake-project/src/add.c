@@ -1,0 +1,3 @@
+#include <mathx/add.h>
+
+int mathx_add(int a, int b) { return a + b; }
