@@ -557,3 +557,18 @@ func TestSettleFor(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkerFile: a root marker's file name is the marker, or its part
+// before "#" for a marker that also wants a key set in the file.
+func TestMarkerFile(t *testing.T) {
+	for _, tc := range []struct{ marker, want string }{
+		{"go.mod", "go.mod"},
+		{"package.json#workspaces", "package.json"},
+		{"pyproject.toml#tool.uv.workspace", "pyproject.toml"},
+		{"*.project.json", "*.project.json"},
+	} {
+		if got := MarkerFile(tc.marker); got != tc.want {
+			t.Errorf("MarkerFile(%q) = %q, want %q", tc.marker, got, tc.want)
+		}
+	}
+}

@@ -492,6 +492,13 @@ func MarkerDir(path string, markers []string, workspace string) (string, bool) {
 	return "", false
 }
 
+// MarkerFile returns the file name a root marker looks for: the marker
+// itself, or its file part ("package.json" of "package.json#workspaces").
+func MarkerFile(marker string) string {
+	name, _, _ := strings.Cut(marker, "#")
+	return name
+}
+
 // maxMarkerSize bounds what keyedMarker reads of a file.
 const maxMarkerSize = 1 << 20
 

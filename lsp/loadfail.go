@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/lsp-hook/lsp-hook/config"
 )
 
 // loadFailure is the server's message that it could not load the
@@ -53,7 +55,7 @@ func (c *Client) reloadDue() bool {
 		return false
 	}
 	for _, m := range c.server.RootMarkers {
-		if fi, err := os.Stat(filepath.Join(c.root, m)); err == nil && fi.ModTime().After(at) {
+		if fi, err := os.Stat(filepath.Join(c.root, config.MarkerFile(m))); err == nil && fi.ModTime().After(at) {
 			return true
 		}
 	}

@@ -131,7 +131,7 @@ func (s *Server) samplePaths() []string {
 				statted = true
 			}
 			key := srv.Name + "\x00" + markerDir(path, srv, s.Engine.Root)
-			c := pick{path, mod, slices.Contains(srv.RootMarkers, filepath.Base(path))}
+			c := pick{path, mod, slices.ContainsFunc(srv.RootMarkers, func(m string) bool { return config.MarkerFile(m) == filepath.Base(path) })}
 			i, ok := picked[key]
 			switch {
 			case !ok:
