@@ -314,7 +314,7 @@ func Suggest(got string, known []string) string { return suggest(got, known) }
 //     against tsc; it registers "**/*" under the root). Root
 //     markers: a JavaScript monorepo's root first — pnpm-workspace.yaml, a
 //     package.json with "workspaces" (npm, yarn, bun), lerna.json,
-//     rush.json — so every package of a monorepo shares one server, as an
+//     rush.json, nx.json — so every package of a monorepo shares one server, as an
 //     editor's one tsserver does: with a server per package, an edit of
 //     one package that broke another was answered clean (`tsc -p` of the
 //     other reported the error; cmd/lsp-hook TestTypeScriptMonorepo).
@@ -430,7 +430,7 @@ func Catalogue() []Server {
 				".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "typescriptreact",
 				".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascriptreact",
 			},
-			RootMarkers: []string{"pnpm-workspace.yaml", "package.json#workspaces", "lerna.json", "rush.json",
+			RootMarkers: []string{"pnpm-workspace.yaml", "package.json#workspaces", "lerna.json", "rush.json", "nx.json",
 				"tsconfig.json", "jsconfig.json", "package.json"},
 			Enabled:        true,
 			OpenDependents: true,

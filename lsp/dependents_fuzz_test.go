@@ -100,3 +100,30 @@ func FuzzCompileDB(f *testing.F) {
 		}
 	})
 }
+
+// FuzzJSPackages feeds any bytes to the workspace package reader as a
+// package.json and as a tsconfig.json: it must not panic, and every
+// package it returns must be named as jsPackageName takes names and map
+// to a directory under the root, relative to it.
+func FuzzJSPackages(f *testing.F) {
+	f.Add([]byte(`{"name": "@acme/core", "workspaces": ["packages/*"]}`))
+	f.Add([]byte("{\n  // comment\n  \"compilerOptions\": {\"baseUrl\": \"..\", \"paths\": {\"@a/b\": [\"x/y.ts\"], \"c\": [\"../../z\"], \"*\": [\"*\"]},},\n}"))
+	f.Add([]byte(`{"compilerOptions": {"paths": {"@a/b": []}}, "name": 3}`))
+	f.Fuzz(func(t *testing.T, text []byte) {
+		root := t.TempDir()
+		for _, rel := range []string{"pkg/package.json", "pkg/tsconfig.json"} {
+			file := filepath.Join(root, filepath.FromSlash(rel))
+			if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(file, text, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for name, dir := range jsPackages(root, []string{"pkg/package.json"}, []string{"pkg/tsconfig.json"}) {
+			if jsPackageName(name) != name || filepath.IsAbs(dir) || dir == ".." || strings.HasPrefix(dir, "../") {
+				t.Fatalf("package %q → %q: not a package name, or not under the root", name, dir)
+			}
+		}
+	})
+}

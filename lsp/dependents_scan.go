@@ -66,13 +66,15 @@ func (ix *ImportIndex) listLocked(ctx context.Context) error {
 		return fmt.Errorf("listing the files of %s: %w", ix.root, err)
 	}
 	ix.files, ix.flagDirs, ix.pyRoots = ix.files[:0], make(map[string]bool), make(map[string]bool)
-	var manifests []string // package.json files, for jsPackages
+	var manifests, tsconfigs []string // package.json and tsconfig files, for jsPackages
 	for _, rel := range all {
 		switch base := path.Base(rel); {
 		case base == compileFlags:
 			ix.flagDirs[path.Dir(rel)] = true
 		case base == packageJSON && !inSkippedDir(rel):
 			manifests = append(manifests, rel)
+		case isTSConfig(base) && !inSkippedDir(rel):
+			tsconfigs = append(tsconfigs, rel)
 		case slices.Contains(pyProjectFiles, base) && !inSkippedDir(rel):
 			dir := strings.TrimPrefix(path.Dir(rel), ".")
 			ix.pyRoots[dir] = true
@@ -84,7 +86,7 @@ func (ix *ImportIndex) listLocked(ctx context.Context) error {
 	}
 	ix.jsPackages = nil
 	if ix.server.Serves(".ts") || ix.server.Serves(".js") {
-		ix.jsPackages = jsPackages(ix.root, manifests)
+		ix.jsPackages = jsPackages(ix.root, manifests, tsconfigs)
 	}
 	ix.listed = listed
 	listedSet := make(map[string]bool, len(ix.files))

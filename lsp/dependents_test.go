@@ -149,6 +149,15 @@ var tsCases = []depCase{
 		"node_modules/@acme/core/x.ts":  "import '@acme/core';\n",
 		"node_modules/dep/package.json": `{"name": "@acme/core"}`,
 	}, "packages/core/src/models.ts", []string{"packages/app/src/a.ts", "packages/app/src/b.ts", "packages/web/src/c.ts"}},
+	{"Nx: a library's import name in tsconfig.base.json paths", "typescript-language-server", map[string]string{
+		"nx.json":                     "{}",
+		"tsconfig.base.json":          "{\n  // Nx writes one entry per library\n  \"compilerOptions\": {\"baseUrl\": \".\", \"paths\": {\n    \"@acme/core\": [\"libs/core/src/index.ts\"],\n    \"@acme/ui/*\": [\"libs/ui/src/*\"],\n  }},\n}\n",
+		"libs/core/src/lib/models.ts": tsModels,
+		"libs/core/src/index.ts":      "export * from './lib/models';\n",
+		"apps/web/tsconfig.json":      `{"extends": "../../tsconfig.base.json", "compilerOptions": {"paths": {"@web/util": ["src/util"]}}}`,
+		"apps/web/src/main.ts":        "import { makeUser } from '@acme/core';\n",
+		"apps/web/src/x.ts":           "import { u } from '@web/util';\nimport { b } from '@acme/ui/button';\n",
+	}, "libs/core/src/lib/models.ts", []string{"libs/core/src/index.ts", "apps/web/src/main.ts"}},
 	{"workspace package, unscoped; of two manifests naming it, the first in path order", "typescript-language-server", map[string]string{
 		"libs/util/package.json":     `{"name": "util"}`,
 		"libs/util/index.js":         "exports.f = 1;\n",

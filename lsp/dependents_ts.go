@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tailscale/hujson"
+
 	"github.com/lsp-hook/lsp-hook/internal/safefile"
 )
 
@@ -161,16 +163,26 @@ func jsPackageName(spec string) string {
 // jsPackages returns the workspace's packages: for each of manifests
 // (root-relative slash paths of package.json files outside skipped
 // directories) that names itself ("name"), the name → the manifest's
-// directory. A manifest that cannot be read or decoded, or is larger than
-// maxManifestSize, is left out; of two with one name, the one nearer the
-// root (then the first in path order) is kept.
-func jsPackages(root string, manifests []string) map[string]string {
-	slices.SortFunc(manifests, func(a, b string) int {
+// directory; then, for each of tsconfigs (tsconfig files, as isTSConfig),
+// each exact key of compilerOptions.paths (no "*": Nx's mapping of a
+// library's import name, "@acme/core": ["libs/core/src/index.ts"]) → the
+// directory of its first target (the target itself when it has no script
+// extension), relative to compilerOptions.baseUrl or else to the file's
+// directory, as TypeScript resolves it. A file that cannot be read or
+// decoded, or is larger than maxManifestSize, is left out; of two with
+// one name, a manifest's wins, then the one nearer the root (then the
+// first in path order). Wildcard paths ("@/*") are not followed: they
+// map a project's own directories, whose importers tsserver's
+// fileReferences finds.
+func jsPackages(root string, manifests, tsconfigs []string) map[string]string {
+	nearestFirst := func(a, b string) int {
 		if d := strings.Count(a, "/") - strings.Count(b, "/"); d != 0 {
 			return d
 		}
 		return strings.Compare(a, b)
-	})
+	}
+	slices.SortFunc(manifests, nearestFirst)
+	slices.SortFunc(tsconfigs, nearestFirst)
 	out := make(map[string]string)
 	for _, rel := range manifests {
 		text, err := safefile.ReadFollow(filepath.Join(root, filepath.FromSlash(rel)), maxManifestSize)
@@ -185,6 +197,59 @@ func jsPackages(root string, manifests []string) map[string]string {
 		}
 		if _, dup := out[m.Name]; !dup {
 			out[m.Name] = path.Dir(rel)
+		}
+	}
+	for _, rel := range tsconfigs {
+		for name, dir := range tsconfigPaths(root, rel) {
+			if _, dup := out[name]; !dup {
+				out[name] = dir
+			}
+		}
+	}
+	return out
+}
+
+// isTSConfig reports whether a file name is a TypeScript or JavaScript
+// project file: tsconfig.json, tsconfig.<anything>.json (Nx's
+// tsconfig.base.json, tsconfig.app.json) or jsconfig.json.
+func isTSConfig(base string) bool {
+	return base == "jsconfig.json" || strings.HasPrefix(base, "tsconfig") && strings.HasSuffix(base, ".json")
+}
+
+// tsconfigPaths returns the exact (wildcard-free) keys of the
+// compilerOptions.paths of the tsconfig file at rel (root-relative) that
+// jsPackageName takes for package names, each → the root-relative
+// directory of its first target inside the root (see jsPackages).
+func tsconfigPaths(root, rel string) map[string]string {
+	text, err := safefile.ReadFollow(filepath.Join(root, filepath.FromSlash(rel)), maxManifestSize)
+	if err != nil {
+		return nil
+	}
+	std, err := hujson.Standardize(text)
+	if err != nil {
+		return nil
+	}
+	var c struct {
+		CompilerOptions struct {
+			BaseURL string              `json:"baseUrl"`
+			Paths   map[string][]string `json:"paths"`
+		} `json:"compilerOptions"`
+	}
+	if json.Unmarshal(std, &c) != nil {
+		return nil
+	}
+	base := path.Join(path.Dir(rel), filepath.ToSlash(c.CompilerOptions.BaseURL))
+	out := make(map[string]string)
+	for name, targets := range c.CompilerOptions.Paths {
+		if strings.Contains(name, "*") || jsPackageName(name) != name || len(targets) == 0 || strings.Contains(targets[0], "*") {
+			continue
+		}
+		t := path.Join(base, filepath.ToSlash(targets[0]))
+		if jsStem(t) != t {
+			t = path.Dir(t)
+		}
+		if t != ".." && !strings.HasPrefix(t, "../") && !path.IsAbs(t) {
+			out[name] = t
 		}
 	}
 	return out

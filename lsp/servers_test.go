@@ -376,6 +376,8 @@ func TestCatalogueRoots(t *testing.T) {
 			[]string{`package.json={"name": "mono", "workspaces": ["packages/*"]}`, "packages/a/package.json", "packages/a/tsconfig.json"}, "packages/a/src/x.ts", "."},
 		{"ts: yarn workspaces object, JSONC", "typescript-language-server",
 			[]string{"package.json={\"workspaces\": {\"packages\": [\"packages/*\"]},}", "packages/a/tsconfig.json"}, "packages/a/x.ts", "."},
+		{"ts: Nx workspace: one root for its projects", "typescript-language-server",
+			[]string{"nx.json", "package.json", "tsconfig.base.json", "libs/core/tsconfig.json"}, "libs/core/src/index.ts", "."},
 		{"ts: a monorepo below the workspace root", "typescript-language-server",
 			[]string{"tsconfig.json", "web/lerna.json", "web/packages/a/tsconfig.json"}, "web/packages/a/x.ts", "web"},
 		{"ts: a package.json that is no JSON is no monorepo root", "typescript-language-server",

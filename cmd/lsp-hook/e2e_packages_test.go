@@ -54,57 +54,73 @@ func TestTypeScriptPackageInstalled(t *testing.T) {
 	}
 }
 
-// TestTypeScriptMonorepo: an npm-workspaces monorepo (testdata/ts-monorepo)
-// whose packages each have a tsconfig.json. An edit of @acme/core that
-// breaks its callers in @acme/app (which imports it by its package name,
-// linked into node_modules) and in @acme/web (by a relative path) lists
-// both, as `tsc -p` of each package reports them; the fix lists nothing.
-// With a server per package, and bare specifiers not followed, the edit
+// TestTypeScriptMonorepo: monorepos whose projects each have a
+// tsconfig.json — an npm-workspaces one (testdata/ts-monorepo: @acme/app
+// imports @acme/core by its package name, linked into node_modules, and
+// @acme/web by a relative path) and an Nx-style one (testdata/ts-nx:
+// apps/web imports libs/core by the name tsconfig.base.json's paths map).
+// An edit of core that breaks its callers in the other projects lists
+// them, as `tsc -p` of each project reports them; the fix lists nothing.
+// With a server per project, and bare specifiers not followed, the edit
 // was answered clean.
 func TestTypeScriptMonorepo(t *testing.T) {
 	e2e(t)
 	requireExe(t, "typescript-language-server")
-	w := newWorkspaceOf(t, "ts-monorepo", "", []string{"PATH=" + langPath()})
-	if err := os.MkdirAll(filepath.Join(w.root, "node_modules", "@acme"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(filepath.Join("..", "..", "packages", "core"), filepath.Join(w.root, "node_modules", "@acme", "core")); err != nil {
-		t.Fatal(err)
-	}
-	truth := func() []compilerErr {
-		var all []compilerErr
-		for _, p := range []string{"core", "app", "web"} {
-			errs, _, _ := compile(t, w.root, nil, tsErrRE, filepath.Join(npmBin(), "tsc"), "--noEmit", "--pretty", "false", "-p", "packages/"+p)
-			all = append(all, errs...)
-		}
-		return all
-	}
-	const core = "packages/core/src/index.ts"
-	original := mustRead(t, filepath.Join(w.root, filepath.FromSlash(core)))
-	steps := []struct {
-		name   string
-		text   string
-		errors int // tsc's, over the three packages
+	for _, tc := range []struct {
+		project  string
+		link     bool     // link node_modules/@acme/core to packages/core, as npm install does
+		edited   string   // the file of core the edits go to
+		projects []string // tsc -p each
+		broken   int      // tsc's errors once greet takes a number
 	}{
-		{"a comment", original + "// unchanged API\n", 0},
-		{"greet takes a number", strings.Replace(original, "greet(name: string)", "greet(name: number)", 1), 2},
-		{"fixed", original, 0},
-	}
-	for _, st := range steps {
-		block := w.hook(w.edit("s", core, st.text))
-		got := truth()
-		if len(got) != st.errors {
-			t.Fatalf("%s: tsc reports %v, want %d errors", st.name, got, st.errors)
-		}
-		if p := judge(t, w.root, block, got); p != "" || strings.Contains(block, "lsp-hook:") {
-			t.Errorf("%s: %s\nhook:\n%s", st.name, p, indent(block))
-		}
-	}
-	if st, ok := w.status(); ok {
-		for _, s := range st.Servers {
-			if s.Name == "typescript-language-server" && s.Root != w.root {
-				t.Errorf("typescript-language-server rooted at %s, want one server at the monorepo's root %s", s.Root, w.root)
+		{"ts-monorepo", true, "packages/core/src/index.ts", []string{"packages/core", "packages/app", "packages/web"}, 2},
+		{"ts-nx", false, "libs/core/src/lib/greet.ts", []string{"libs/core", "apps/web"}, 1},
+	} {
+		t.Run(tc.project, func(t *testing.T) {
+			w := newWorkspaceOf(t, tc.project, "", []string{"PATH=" + langPath()})
+			if tc.link {
+				if err := os.MkdirAll(filepath.Join(w.root, "node_modules", "@acme"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(filepath.Join("..", "..", "packages", "core"), filepath.Join(w.root, "node_modules", "@acme", "core")); err != nil {
+					t.Fatal(err)
+				}
 			}
-		}
+			truth := func() []compilerErr {
+				var all []compilerErr
+				for _, p := range tc.projects {
+					errs, _, _ := compile(t, w.root, nil, tsErrRE, filepath.Join(npmBin(), "tsc"), "--noEmit", "--pretty", "false", "-p", p)
+					all = append(all, errs...)
+				}
+				return all
+			}
+			original := mustRead(t, filepath.Join(w.root, filepath.FromSlash(tc.edited)))
+			steps := []struct {
+				name   string
+				text   string
+				errors int // tsc's, over the projects
+			}{
+				{"a comment", original + "// unchanged API\n", 0},
+				{"greet takes a number", strings.Replace(original, "greet(name: string)", "greet(name: number)", 1), tc.broken},
+				{"fixed", original, 0},
+			}
+			for _, st := range steps {
+				block := w.hook(w.edit("s", tc.edited, st.text))
+				got := truth()
+				if len(got) != st.errors {
+					t.Fatalf("%s: tsc reports %v, want %d errors", st.name, got, st.errors)
+				}
+				if p := judge(t, w.root, block, got); p != "" || strings.Contains(block, "lsp-hook:") {
+					t.Errorf("%s: %s\nhook:\n%s", st.name, p, indent(block))
+				}
+			}
+			if st, ok := w.status(); ok {
+				for _, s := range st.Servers {
+					if s.Name == "typescript-language-server" && s.Root != w.root {
+						t.Errorf("typescript-language-server rooted at %s, want one server at the monorepo's root %s", s.Root, w.root)
+					}
+				}
+			}
+		})
 	}
 }

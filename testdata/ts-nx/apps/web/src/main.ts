@@ -1,0 +1,3 @@
+import { greet } from "@acme/core";
+
+export const page: string = greet("web");
