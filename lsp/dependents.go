@@ -32,12 +32,13 @@ import (
 //     file's up to the root (pyright's local-directory fallback), and
 //     under each Python project's directory and its src (a directory
 //     holding a pyproject.toml, setup.py or setup.cfg: the members of a uv
-//     workspace, installed editable, import each other from there); a
-//     relative one from the importing file's directory. `from P import n`
-//     names P and P.n (n may be a submodule). Not followed: extraPaths and
-//     executionEnvironments of pyrightconfig.json/pyproject.toml,
-//     site-packages, `importlib`/`__import__` with computed names; `import
-//     a.b` names a.b only, not the package a.
+//     workspace, installed editable, import each other from there), and
+//     under the directories pyright's configuration adds (extraPaths, and
+//     executionEnvironments' roots and extraPaths, of pyrightconfig.json
+//     or [tool.pyright]); a relative one from the importing file's
+//     directory. `from P import n` names P and P.n (n may be a
+//     submodule). Not followed: site-packages, `importlib`/`__import__`
+//     with computed names; `import a.b` names a.b only, not the package a.
 //   - JavaScript and TypeScript (dependents_ts.go): the string after
 //     `from`, `import`, `import(` and `require(` (so `export … from` and
 //     dynamic imports too), when it is relative ("./", "../"), resolved

@@ -127,3 +127,30 @@ func FuzzJSPackages(f *testing.F) {
 		}
 	})
 }
+
+// FuzzPyrightRoots feeds any bytes to the reader of pyright's import
+// paths as a pyrightconfig.json and as a pyproject.toml: it must not
+// panic, and every directory it adds must lie under the root, relative.
+func FuzzPyrightRoots(f *testing.F) {
+	f.Add([]byte("{\"extraPaths\": [\"a\", \"../../x\", \"/abs\"], \"executionEnvironments\": [{\"root\": \"src\", \"extraPaths\": [\"b\"]}],}"))
+	f.Add([]byte("[tool.pyright]\nextraPaths = [\"vendored\"]\n[[tool.pyright.executionEnvironments]]\nroot = \"..\"\n"))
+	f.Fuzz(func(t *testing.T, text []byte) {
+		root := t.TempDir()
+		for _, rel := range []string{"pkg/pyrightconfig.json", "pkg/pyproject.toml"} {
+			file := filepath.Join(root, filepath.FromSlash(rel))
+			if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(file, text, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			roots := make(map[string]bool)
+			pyrightRoots(root, rel, roots)
+			for d := range roots {
+				if filepath.IsAbs(d) || d == "." || d == ".." || strings.HasPrefix(d, "../") {
+					t.Fatalf("%s: root %q is not a root-relative directory under the root", rel, d)
+				}
+			}
+		}
+	})
+}

@@ -2,9 +2,17 @@ package lsp
 
 import (
 	"bytes"
+	"encoding/json"
 	"path"
+	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/BurntSushi/toml"
+	"github.com/tailscale/hujson"
+
+	"github.com/lsp-hook/lsp-hook/internal/safefile"
 )
 
 // Python's import statements (The Python Language Reference, 7.11 "The
@@ -256,3 +264,68 @@ func pyModulePath(file string) string {
 // (PEP 518's pyproject.toml, setuptools' setup.py and setup.cfg): its
 // modules are imported from it or from its src directory.
 var pyProjectFiles = []string{"pyproject.toml", "setup.py", "setup.cfg"}
+
+// pyrightRoots adds to roots the directories pyright's configuration at
+// rel (root-relative: a pyrightconfig.json, JSONC, or a pyproject.toml's
+// [tool.pyright]) has it import from: extraPaths, and each
+// executionEnvironments entry's root and extraPaths (pyright's
+// docs/configuration.md), relative to the file's directory, as
+// root-relative slash paths ("" for the root). Those outside the root, and
+// a file that cannot be read or decoded (at most maxManifestSize), add
+// nothing.
+func pyrightRoots(root, rel string, roots map[string]bool) {
+	text, err := safefile.ReadFollow(filepath.Join(root, filepath.FromSlash(rel)), maxManifestSize)
+	if err != nil {
+		return
+	}
+	type env struct {
+		Root       string   `json:"root" toml:"root"`
+		ExtraPaths []string `json:"extraPaths" toml:"extraPaths"`
+	}
+	type settings struct {
+		ExtraPaths   []string `json:"extraPaths" toml:"extraPaths"`
+		Environments []env    `json:"executionEnvironments" toml:"executionEnvironments"`
+	}
+	var cfg settings
+	if path.Base(rel) == "pyproject.toml" {
+		var doc struct {
+			Tool struct {
+				Pyright settings `toml:"pyright"`
+			} `toml:"tool"`
+		}
+		if _, err := toml.Decode(string(text), &doc); err != nil {
+			return
+		}
+		cfg = doc.Tool.Pyright
+	} else {
+		std, err := hujson.Standardize(text)
+		if err != nil || json.Unmarshal(std, &cfg) != nil {
+			return
+		}
+	}
+	dirs := slices.Clone(cfg.ExtraPaths)
+	for _, e := range cfg.Environments {
+		dirs = append(dirs, e.Root)
+		dirs = append(dirs, e.ExtraPaths...)
+	}
+	base := path.Dir(rel)
+	for _, d := range dirs {
+		if d == "" || filepath.IsAbs(d) {
+			continue
+		}
+		p := path.Join(base, filepath.ToSlash(d))
+		if p == ".." || strings.HasPrefix(p, "../") {
+			continue
+		}
+		roots[rootKey(p)] = true
+	}
+}
+
+// rootKey is a root-relative slash directory as pyRoots keys it: "" for
+// the root itself (".").
+func rootKey(dir string) string {
+	if dir == "." {
+		return ""
+	}
+	return dir
+}

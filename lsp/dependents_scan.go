@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -76,9 +75,13 @@ func (ix *ImportIndex) listLocked(ctx context.Context) error {
 		case isTSConfig(base) && !inSkippedDir(rel):
 			tsconfigs = append(tsconfigs, rel)
 		case slices.Contains(pyProjectFiles, base) && !inSkippedDir(rel):
-			dir := strings.TrimPrefix(path.Dir(rel), ".")
-			ix.pyRoots[dir] = true
-			ix.pyRoots[strings.TrimPrefix(dir+"/src", "/")] = true
+			ix.pyRoots[rootKey(path.Dir(rel))] = true
+			ix.pyRoots[rootKey(path.Join(path.Dir(rel), "src"))] = true
+			if base == "pyproject.toml" {
+				pyrightRoots(ix.root, rel, ix.pyRoots)
+			}
+		case base == "pyrightconfig.json" && !inSkippedDir(rel):
+			pyrightRoots(ix.root, rel, ix.pyRoots)
 		}
 		if ix.candidate(rel) {
 			ix.files = append(ix.files, rel)

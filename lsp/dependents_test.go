@@ -109,6 +109,20 @@ var pyCases = []depCase{
 		"g.py":        "from pkg.models.make_user import x\n",
 		"lib/pkg.txt": "import pkg.models\n",
 	}, "pkg/models.py", nil},
+	{"pyright's extraPaths and execution environments", "pyright", map[string]string{
+		"pyrightconfig.json":               "{\n  // a monorepo's roots\n  \"extraPaths\": [\"libs/core\"],\n  \"executionEnvironments\": [{\"root\": \"apps/api/src\", \"extraPaths\": [\"../../../libs/x\", \"/abs\"]}],\n}\n",
+		"libs/core/acme_core/__init__.py":  pyModels,
+		"apps/web/main.py":                 "from acme_core import make_user\n",
+		"apps/api/src/api/h.py":            "import acme_core\n",
+		"tools/pyproject.toml":             "[tool.pyright]\nextraPaths = [\"vendored\"]\n",
+		"tools/vendored/acme_util/util.py": pyModels,
+		"tools/run.py":                     "from acme_util import util\n",
+	}, "libs/core/acme_core/__init__.py", []string{"apps/web/main.py", "apps/api/src/api/h.py"}},
+	{"[tool.pyright] extraPaths of a pyproject.toml", "pyright", map[string]string{
+		"tools/pyproject.toml":             "[project]\nname = \"tools\"\n\n[tool.pyright]\nextraPaths = [\"vendored\"]\n",
+		"tools/vendored/acme_util/util.py": pyModels,
+		"tools/run.py":                     "from acme_util import util\n",
+	}, "tools/vendored/acme_util/util.py", []string{"tools/run.py"}},
 	{"uv workspace members", "pyright", map[string]string{
 		"pyproject.toml":                     "[tool.uv.workspace]\nmembers = [\"packages/*\"]\n",
 		"packages/core/pyproject.toml":       "[project]\nname = \"core\"\n",

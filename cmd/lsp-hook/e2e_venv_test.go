@@ -235,3 +235,41 @@ func TestPythonUvWorkspace(t *testing.T) {
 		}
 	}
 }
+
+// TestPythonConfiguredPaths: a monorepo whose pyrightconfig.json puts a
+// library's directory on the import path (extraPaths); an app elsewhere
+// imports it. An edit of the library that breaks the app lists it, as
+// pyright's CLI at the root reports it; the fix lists nothing. With the
+// configured paths not searched for importers, the edit was answered
+// clean.
+func TestPythonConfiguredPaths(t *testing.T) {
+	e2e(t)
+	requireExe(t, "pyright-langserver")
+	w := newWorkspaceOf(t, "langs/py", "", []string{"PATH=" + langPath()})
+	const lib = "libs/core/acme_core/__init__.py"
+	original := "\"\"\"The core library.\"\"\"\n\n\ndef greet(name: str) -> str:\n    \"\"\"Return a greeting.\"\"\"\n    return \"hello, \" + name\n"
+	testdir.WriteTree(t, w.root, map[string]string{
+		"pyrightconfig.json": "{\n  // the libraries apps import\n  \"extraPaths\": [\"libs/core\"],\n}\n",
+		lib:                  original,
+		"apps/web/main.py":   "\"\"\"The web app.\"\"\"\n\nfrom acme_core import greet\n\nmessage: str = greet(\"web\")\n",
+	})
+	steps := []struct {
+		name   string
+		text   string
+		errors int // pyright's
+	}{
+		{"a comment", original + "# unchanged API\n", 0},
+		{"greet takes an int", strings.Replace(strings.Replace(original, "name: str)", "name: int)", 1), "+ name", "+ str(name)", 1), 1},
+		{"fixed", original, 0},
+	}
+	for _, st := range steps {
+		block := w.hook(w.edit("s", lib, st.text))
+		truth := pyErrors(t, w.root)
+		if len(truth) != st.errors {
+			t.Fatalf("%s: pyright reports %v, want %d errors", st.name, truth, st.errors)
+		}
+		if p := judge(t, w.root, block, truth); p != "" || strings.Contains(block, "lsp-hook:") {
+			t.Errorf("%s: %s\nhook:\n%s", st.name, p, indent(block))
+		}
+	}
+}
