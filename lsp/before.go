@@ -97,41 +97,53 @@ func (c *Client) baseMark(want map[string]int32, mark uint64) uint64 {
 const maxSpans = 4
 
 // span is when a file's checks were in flight, as the store's arrival
-// numbers: from the first check's start (from) to the last one's end (to;
-// 0 while one runs). Overlapping checks of a file make one span.
-type span struct{ from, to uint64 }
+// numbers: from the first check's start (from) to the last one's end (to),
+// open while one runs (n counts them). Overlapping checks of a file make
+// one span.
+type span struct {
+	from, to uint64
+	n        int
+}
 
-// noteCheckingLocked records, for path, that the count of its checks in
-// flight is now n, at the store's arrival number mark: a span begins when
-// n becomes 1 and ends when n becomes 0. It keeps maxSpans spans per file,
-// and the spans of at most maxWatched files (all are forgotten past that:
-// a file then has no span, as before any check). c.mu must be held.
-func (c *Client) noteCheckingLocked(path string, n int, mark uint64) {
+// noteCheckingLocked records, for path, that a check of it began (delta
+// +1) or ended (-1) at the store's arrival number mark: a span opens when
+// the first begins and closes when the last ends. It keeps maxSpans spans
+// per file, and the spans of at most maxWatched files (all are forgotten
+// past that: a file then has no span, as before any check). c.mu must be
+// held.
+func (c *Client) noteCheckingLocked(path string, delta int, mark uint64) {
 	spans := c.checking[path]
+	open := len(spans) > 0 && spans[len(spans)-1].n > 0
 	switch {
-	case n == 1 && (len(spans) == 0 || spans[len(spans)-1].to != 0):
+	case delta > 0 && open:
+		spans[len(spans)-1].n += delta
+	case delta > 0:
 		if _, ok := c.checking[path]; !ok && len(c.checking) >= maxWatched {
 			clear(c.checking)
 		}
 		if len(spans) == maxSpans {
 			spans = slices.Delete(spans, 0, 1)
 		}
-		c.checking[path] = append(spans, span{from: mark})
-	case n <= 0 && len(spans) > 0 && spans[len(spans)-1].to == 0:
-		spans[len(spans)-1].to = max(mark, spans[len(spans)-1].from+1)
+		c.checking[path] = append(spans, span{from: mark, n: delta})
+	case open:
+		last := &spans[len(spans)-1]
+		if last.n += delta; last.n <= 0 {
+			last.n, last.to = 0, mark
+		}
 	}
 }
 
 // checkingAt reports whether a check of path was in flight when the
-// store's arrival number was mark: what the server had said of the file
-// then may be a pass's first word, not its answer — gopls can publish a
-// file it was just sent under the new version with no diagnostics before
-// the pass for that version has run (passes_test.go).
+// store's arrival number was mark, and something arrived during it after
+// mark: what the server had said of the file then may be a pass's first
+// word, not its answer — gopls can publish a file it was just sent under
+// the new version with no diagnostics before the pass for that version
+// has run (passes_test.go).
 func (c *Client) checkingAt(path string, mark uint64) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, s := range c.checking[path] {
-		if s.from <= mark && (s.to == 0 || s.to > mark) {
+		if s.from <= mark && (s.n > 0 || s.to > mark) {
 			return true
 		}
 	}

@@ -861,17 +861,20 @@ func (c *Client) resyncChangedOnDisk(except []Doc) {
 }
 
 // markUpdating counts docs as about to be synced by an Update (delta +1)
-// or done (-1), and records when each document's checks were in flight
-// (noteChecking).
+// or done (-1), and records when each document's checks whose answer
+// reaches an agent were in flight (noteCheckingLocked; a warm-up's reaches
+// none, so what it leaves unsaid is no other check's to leave out).
 func (c *Client) markUpdating(docs []Doc, delta int) {
 	mark, _ := c.store.mark()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, d := range docs {
 		c.updating[d.Path] += delta
-		c.noteCheckingLocked(d.Path, c.updating[d.Path], mark)
 		if c.updating[d.Path] <= 0 {
 			delete(c.updating, d.Path)
+		}
+		if !d.WarmUp {
+			c.noteCheckingLocked(d.Path, delta, mark)
 		}
 	}
 }
