@@ -572,3 +572,25 @@ func TestMarkerFile(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyedMarkerChanges: a keyed marker's answer is remembered only until
+// its file changes: a package.json that gains "workspaces" makes its
+// directory the root from then on, and one that loses it no longer does.
+func TestKeyedMarkerChanges(t *testing.T) {
+	root := t.TempDir()
+	file := filepath.Join(root, "package.json")
+	src := filepath.Join(root, "packages", "a", "x.ts")
+	markers := []string{"package.json#workspaces", "tsconfig.json"}
+	if err := os.MkdirAll(filepath.Dir(src), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i, text := range []string{`{"name": "mono"}`, `{"name": "mono", "workspaces": ["packages/*"]}`, `{"name": "monorepo"}`} {
+		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, got := MarkerDir(src, markers, root)
+		if want := i == 1; got != want {
+			t.Errorf("package.json %s: found = %v, want %v", text, got, want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -502,12 +503,56 @@ func MarkerFile(marker string) string {
 // maxMarkerSize bounds what keyedMarker reads of a file.
 const maxMarkerSize = 1 << 20
 
+// maxMarkerMemo bounds the answers keyedMarker remembers.
+const maxMarkerMemo = 1024
+
+// markerMemo is what keyedMarker answered, per file and key, as of the
+// file's size and modification time: a check asks for a file's root at
+// every change, and the file rarely changes.
+var markerMemo struct {
+	sync.Mutex
+	m map[[2]string]markerAnswer
+}
+
+// markerAnswer is one of keyedMarker's answers and the file it was for.
+type markerAnswer struct {
+	size    int64
+	modTime time.Time
+	set     bool
+}
+
 // keyedMarker reports whether the file at path, JSON (JSONC) or TOML by
 // its extension, is a table that sets the dotted key: package.json's
 // "workspaces" (npm, yarn and bun workspaces), pyproject.toml's
 // "tool.uv.workspace". A file that is missing, larger than
-// maxMarkerSize, not a regular file or not decodable is no marker.
+// maxMarkerSize, not a regular file or not decodable is no marker. The
+// answer is remembered until the file's size or modification time
+// changes (markerMemo).
 func keyedMarker(path, key string) bool {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	k := [2]string{path, key}
+	markerMemo.Lock()
+	a, ok := markerMemo.m[k]
+	markerMemo.Unlock()
+	if ok && a.size == fi.Size() && a.modTime.Equal(fi.ModTime()) {
+		return a.set
+	}
+	set := fileSetsKey(path, key)
+	markerMemo.Lock()
+	if markerMemo.m == nil || len(markerMemo.m) >= maxMarkerMemo {
+		markerMemo.m = make(map[[2]string]markerAnswer)
+	}
+	markerMemo.m[k] = markerAnswer{size: fi.Size(), modTime: fi.ModTime(), set: set}
+	markerMemo.Unlock()
+	return set
+}
+
+// fileSetsKey reads the file at path and reports whether it sets the
+// dotted key (keyedMarker).
+func fileSetsKey(path, key string) bool {
 	text, err := safefile.ReadFollow(path, maxMarkerSize)
 	if err != nil {
 		return false

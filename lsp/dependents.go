@@ -98,6 +98,9 @@ type importRef struct {
 	names []string
 	// angle marks a C `#include <…>`.
 	angle bool
+	// pkg is the package a bare JavaScript specifier names
+	// (jsPackageName), worked out once when the file is parsed.
+	pkg string
 }
 
 // importRules are one language's import statements.

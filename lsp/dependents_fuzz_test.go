@@ -43,7 +43,7 @@ func FuzzImportParsers(f *testing.F) {
 }
 
 func refEqual(a, b importRef) bool {
-	return a.path == b.path && a.angle == b.angle && slices.Equal(a.names, b.names)
+	return a.path == b.path && a.angle == b.angle && a.pkg == b.pkg && slices.Equal(a.names, b.names)
 }
 
 // checkRef fails the test when r is not something rules can have found in

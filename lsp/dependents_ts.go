@@ -52,8 +52,10 @@ func (jsRules) parse(text []byte) []importRef {
 			if at > 0 && jsWordByte(text[at-1]) || i < len(text) && jsWordByte(text[i]) {
 				continue
 			}
-			if spec, ok := jsSpecifier(text[i:], kw[0] != 'f'); ok && (jsRelative(spec) || jsPackageName(spec) != "") {
-				refs = append(refs, importRef{path: spec})
+			if spec, ok := jsSpecifier(text[i:], kw[0] != 'f'); ok {
+				if pkg := jsPackageName(spec); pkg != "" || jsRelative(spec) {
+					refs = append(refs, importRef{path: spec, pkg: pkg})
+				}
 			}
 		}
 	}
@@ -104,7 +106,7 @@ func jsRelative(spec string) bool {
 // so every file of it counts.
 func (jsRules) names(q *depQuery, importer string, ref importRef, target string) bool {
 	if !jsRelative(ref.path) {
-		dir, ok := q.jsPackages[jsPackageName(ref.path)]
+		dir, ok := q.jsPackages[ref.pkg]
 		return ok && (dir == "." || strings.HasPrefix(target, dir+"/"))
 	}
 	p := path.Join(path.Dir(importer), ref.path)

@@ -60,23 +60,9 @@ func TestCMakeCompileDB(t *testing.T) {
 	}
 	const header = "include/mathx/add.h"
 	original := mustRead(t, filepath.Join(w.root, filepath.FromSlash(header)))
-	steps := []struct {
-		name   string
-		text   string
-		errors int // clang's, over both files
-	}{
+	w.judgeEdits(t, header, []judgedStep{ // clang's errors over both files
 		{"a comment", original + "/* unchanged */\n", 0},
 		{"mathx_add takes three", strings.Replace(original, "int mathx_add(int a, int b);", "int mathx_add(int a, int b, int c);", 1), 2},
 		{"fixed", original, 0},
-	}
-	for _, st := range steps {
-		block := w.hook(w.edit("s", header, st.text))
-		got := truth()
-		if len(got) != st.errors {
-			t.Fatalf("%s: clang reports %v, want %d errors", st.name, got, st.errors)
-		}
-		if p := judge(t, w.root, block, got); p != "" || strings.Contains(block, "lsp-hook:") {
-			t.Errorf("%s: %s\nhook:\n%s", st.name, p, indent(block))
-		}
-	}
+	}, truth)
 }

@@ -95,25 +95,11 @@ func TestTypeScriptMonorepo(t *testing.T) {
 				return all
 			}
 			original := mustRead(t, filepath.Join(w.root, filepath.FromSlash(tc.edited)))
-			steps := []struct {
-				name   string
-				text   string
-				errors int // tsc's, over the projects
-			}{
+			w.judgeEdits(t, tc.edited, []judgedStep{ // tsc's errors over the projects
 				{"a comment", original + "// unchanged API\n", 0},
 				{"greet takes a number", strings.Replace(original, "greet(name: string)", "greet(name: number)", 1), tc.broken},
 				{"fixed", original, 0},
-			}
-			for _, st := range steps {
-				block := w.hook(w.edit("s", tc.edited, st.text))
-				got := truth()
-				if len(got) != st.errors {
-					t.Fatalf("%s: tsc reports %v, want %d errors", st.name, got, st.errors)
-				}
-				if p := judge(t, w.root, block, got); p != "" || strings.Contains(block, "lsp-hook:") {
-					t.Errorf("%s: %s\nhook:\n%s", st.name, p, indent(block))
-				}
-			}
+			}, truth)
 			if st, ok := w.status(); ok {
 				for _, s := range st.Servers {
 					if s.Name == "typescript-language-server" && s.Root != w.root {

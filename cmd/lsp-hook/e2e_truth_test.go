@@ -438,6 +438,37 @@ func tsErrors(t *testing.T, dir string) []compilerErr {
 	return errs
 }
 
+// judgedStep is one step of judgeEdits: an Edit that gives a file text,
+// after which the compiler reports errors errors.
+type judgedStep struct {
+	name   string
+	text   string
+	errors int
+}
+
+// judgeEdits runs steps in w, each an Edit of rel (slash-separated,
+// workspace-relative) through the Claude Code hook; after each, truth
+// gives the compiler's errors on the workspace, which must number the
+// step's (else the test is wrong), and the block must show exactly them
+// (judge), with no note and none of forbid's substrings.
+func (w *workspace) judgeEdits(t *testing.T, rel string, steps []judgedStep, truth func() []compilerErr, forbid ...string) {
+	t.Helper()
+	for _, st := range steps {
+		block := w.hook(w.edit("s", rel, st.text))
+		got := truth()
+		if len(got) != st.errors {
+			t.Fatalf("%s: the compiler reports %v, want %d errors", st.name, got, st.errors)
+		}
+		bad := strings.Contains(block, "lsp-hook:")
+		for _, f := range forbid {
+			bad = bad || strings.Contains(block, f)
+		}
+		if p := judge(t, w.root, block, got); p != "" || bad {
+			t.Errorf("%s: %s\nhook:\n%s", st.name, p, indent(block))
+		}
+	}
+}
+
 // TestEditBreaksCallersEveryLanguage: in Python, TypeScript and C, an
 // Edit that adds a parameter lists both callers it broke — main, opened
 // earlier, and loud, never opened — and every other error the compiler

@@ -99,22 +99,10 @@ func TestPythonVirtualEnvMadeLater(t *testing.T) {
 		".venv/pyvenv.cfg": "home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.11.7\n",
 		".venv/lib/python3.11/site-packages/typedpkg/__init__.py": "def count() -> int:\n    return 1\n",
 	})
-	for _, st := range []struct {
-		name, text string
-		errors     int
-	}{
+	w.judgeEdits(t, "app.py", []judgedStep{ // pyright's errors, told the environment
 		{"an edit after the environment was made", app + "bad: str = typedpkg.count()\n", 1},
 		{"fixed", app, 0},
-	} {
-		block := w.hook(w.edit("s", "app.py", st.text))
-		truth := pyErrorsInEnv(t, w.root)
-		if len(truth) != st.errors {
-			t.Fatalf("%s: pyright reports %v, want %d errors", st.name, truth, st.errors)
-		}
-		if p := judge(t, w.root, block, truth); p != "" || strings.Contains(block, "could not be resolved") || strings.Contains(block, "lsp-hook:") {
-			t.Errorf("%s: %s\nhook:\n%s", st.name, p, indent(block))
-		}
-	}
+	}, func() []compilerErr { return pyErrorsInEnv(t, w.root) }, "could not be resolved")
 }
 
 // TestPythonVirtualEnvProjectPaths: a project whose own pyright config
@@ -157,20 +145,9 @@ func TestPythonVirtualEnvProjectPaths(t *testing.T) {
 		t.Fatalf("lsp-hook trust: exit %d, %s", r.exit, r.stderr)
 	}
 	const clean = "import typedpkg\nimport localpkg\n\nn: int = typedpkg.count()\nh: str = localpkg.here()\n"
-	steps := []struct {
-		name, text string
-		errors     int // pyright's, told the environment
-	}{
-		{"imports of the environment and of the project's extra path", clean, 0},
-		{"a type error through a package of the environment", clean + "bad: str = typedpkg.count()\n", 1},
-		{"fixed", clean, 0},
-	}
-	for i, st := range steps {
-		event := w.edit("s", "app.py", st.text)
-		if i == 0 {
-			event = w.write("s", "app.py", st.text)
-		}
-		block := w.hook(event)
+	// The judge: pyright's CLI told the environment beside the project's
+	// own extraPaths, on a copy.
+	truth := func() []compilerErr {
 		cp := t.TempDir()
 		if err := os.CopyFS(cp, os.DirFS(w.root)); err != nil {
 			t.Fatal(err)
@@ -178,14 +155,13 @@ func TestPythonVirtualEnvProjectPaths(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(cp, "pyrightconfig.json"), []byte(`{"extraPaths": ["src"], "venvPath": ".", "venv": ".venv"}`), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		truth := pyErrors(t, cp)
-		if len(truth) != st.errors {
-			t.Fatalf("%s: pyright reports %v, want %d errors", st.name, truth, st.errors)
-		}
-		if p := judge(t, w.root, block, truth); p != "" || strings.Contains(block, "could not be resolved") || strings.Contains(block, "lsp-hook:") {
-			t.Errorf("%s: %s\nhook:\n%s", st.name, p, indent(block))
-		}
+		return pyErrors(t, cp)
 	}
+	w.judgeEdits(t, "app.py", []judgedStep{
+		{"imports of the environment and of the project's extra path", clean, 0},
+		{"a type error through a package of the environment", clean + "bad: str = typedpkg.count()\n", 1},
+		{"fixed", clean, 0},
+	}, truth, "could not be resolved")
 }
 
 // TestPythonUvWorkspace: a uv workspace (testdata/uv-workspace) whose
@@ -208,25 +184,11 @@ func TestPythonUvWorkspace(t *testing.T) {
 	})
 	const core = "packages/core/src/core/__init__.py"
 	original := mustRead(t, filepath.Join(w.root, filepath.FromSlash(core)))
-	steps := []struct {
-		name   string
-		text   string
-		errors int // pyright's, told the environment
-	}{
+	w.judgeEdits(t, core, []judgedStep{ // pyright's errors, told the environment
 		{"a comment", original + "# unchanged API\n", 0},
 		{"greet takes an int", strings.Replace(strings.Replace(original, "name: str)", "name: int)", 1), `+ name`, `+ str(name)`, 1), 1},
 		{"fixed", original, 0},
-	}
-	for _, st := range steps {
-		block := w.hook(w.edit("s", core, st.text))
-		truth := pyErrorsInEnv(t, w.root)
-		if len(truth) != st.errors {
-			t.Fatalf("%s: pyright reports %v, want %d errors", st.name, truth, st.errors)
-		}
-		if p := judge(t, w.root, block, truth); p != "" || strings.Contains(block, "lsp-hook:") {
-			t.Errorf("%s: %s\nhook:\n%s", st.name, p, indent(block))
-		}
-	}
+	}, func() []compilerErr { return pyErrorsInEnv(t, w.root) })
 	if st, ok := w.status(); ok {
 		for _, s := range st.Servers {
 			if s.Name == "pyright" && s.Root != w.root {
@@ -253,23 +215,9 @@ func TestPythonConfiguredPaths(t *testing.T) {
 		lib:                  original,
 		"apps/web/main.py":   "\"\"\"The web app.\"\"\"\n\nfrom acme_core import greet\n\nmessage: str = greet(\"web\")\n",
 	})
-	steps := []struct {
-		name   string
-		text   string
-		errors int // pyright's
-	}{
+	w.judgeEdits(t, lib, []judgedStep{ // pyright's errors
 		{"a comment", original + "# unchanged API\n", 0},
 		{"greet takes an int", strings.Replace(strings.Replace(original, "name: str)", "name: int)", 1), "+ name", "+ str(name)", 1), 1},
 		{"fixed", original, 0},
-	}
-	for _, st := range steps {
-		block := w.hook(w.edit("s", lib, st.text))
-		truth := pyErrors(t, w.root)
-		if len(truth) != st.errors {
-			t.Fatalf("%s: pyright reports %v, want %d errors", st.name, truth, st.errors)
-		}
-		if p := judge(t, w.root, block, truth); p != "" || strings.Contains(block, "lsp-hook:") {
-			t.Errorf("%s: %s\nhook:\n%s", st.name, p, indent(block))
-		}
-	}
+	}, func() []compilerErr { return pyErrors(t, w.root) })
 }
