@@ -577,7 +577,7 @@ func TestMarkerFile(t *testing.T) {
 // its file changes: a package.json that gains "workspaces" makes its
 // directory the root from then on, and one that loses it no longer does.
 func TestKeyedMarkerChanges(t *testing.T) {
-	root := t.TempDir()
+	root := testdir.New(t)
 	file := filepath.Join(root, "package.json")
 	src := filepath.Join(root, "packages", "a", "x.ts")
 	markers := []string{"package.json#workspaces", "tsconfig.json"}
