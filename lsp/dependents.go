@@ -254,6 +254,12 @@ func (ix *ImportIndex) order(found map[string]int) ([]string, bool, error) {
 	return out, capped, nil
 }
 
+// aboveRoot reports whether a cleaned root-relative slash path (path.Join's
+// result) leads out of the root: ".." or "../…".
+func aboveRoot(p string) bool {
+	return p == ".." || strings.HasPrefix(p, "../")
+}
+
 // dirDistance is how many directories apart two root-relative slash paths
 // are: the steps up from a's directory to the deepest directory both share,
 // plus the steps down to b's.

@@ -301,5 +301,5 @@ func (q *depQuery) flagDir(dir, v string) (string, bool) {
 		return ws.Rel(q.root, filepath.Clean(v))
 	}
 	d := path.Join(dir, filepath.ToSlash(v))
-	return d, !strings.HasPrefix(d, "../") && d != ".."
+	return d, !aboveRoot(d)
 }

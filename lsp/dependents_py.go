@@ -314,7 +314,7 @@ func pyrightRoots(root, rel string, roots map[string]bool) {
 			continue
 		}
 		p := path.Join(base, filepath.ToSlash(d))
-		if p == ".." || strings.HasPrefix(p, "../") {
+		if aboveRoot(p) {
 			continue
 		}
 		roots[rootKey(p)] = true

@@ -110,7 +110,7 @@ func (jsRules) names(q *depQuery, importer string, ref importRef, target string)
 		return ok && (dir == "." || strings.HasPrefix(target, dir+"/"))
 	}
 	p := path.Join(path.Dir(importer), ref.path)
-	if p == target || strings.HasPrefix(p, "../") {
+	if p == target || aboveRoot(p) {
 		return p == target
 	}
 	stem := jsStem(target)
@@ -250,7 +250,7 @@ func tsconfigPaths(root, rel string) map[string]string {
 		if jsStem(t) != t {
 			t = path.Dir(t)
 		}
-		if t != ".." && !strings.HasPrefix(t, "../") && !path.IsAbs(t) {
+		if !aboveRoot(t) && !path.IsAbs(t) {
 			out[name] = t
 		}
 	}

@@ -100,12 +100,18 @@ func TestTypeScriptMonorepo(t *testing.T) {
 				{"greet takes a number", strings.Replace(original, "greet(name: string)", "greet(name: number)", 1), tc.broken},
 				{"fixed", original, 0},
 			}, truth)
-			if st, ok := w.status(); ok {
-				for _, s := range st.Servers {
-					if s.Name == "typescript-language-server" && s.Root != w.root {
-						t.Errorf("typescript-language-server rooted at %s, want one server at the monorepo's root %s", s.Root, w.root)
-					}
+			st, ok := w.status()
+			if !ok {
+				t.Fatal("no daemon answers status after the edits")
+			}
+			var roots []string
+			for _, s := range st.Servers {
+				if s.Name == "typescript-language-server" {
+					roots = append(roots, s.Root)
 				}
+			}
+			if len(roots) != 1 || roots[0] != w.root {
+				t.Errorf("typescript-language-server roots %q, want one server at the monorepo's root %s", roots, w.root)
 			}
 		})
 	}

@@ -189,12 +189,18 @@ func TestPythonUvWorkspace(t *testing.T) {
 		{"greet takes an int", strings.Replace(strings.Replace(original, "name: str)", "name: int)", 1), `+ name`, `+ str(name)`, 1), 1},
 		{"fixed", original, 0},
 	}, func() []compilerErr { return pyErrorsInEnv(t, w.root) })
-	if st, ok := w.status(); ok {
-		for _, s := range st.Servers {
-			if s.Name == "pyright" && s.Root != w.root {
-				t.Errorf("pyright rooted at %s, want one server at the uv workspace's root %s", s.Root, w.root)
-			}
+	st, ok := w.status()
+	if !ok {
+		t.Fatal("no daemon answers status after the edits")
+	}
+	var roots []string
+	for _, s := range st.Servers {
+		if s.Name == "pyright" {
+			roots = append(roots, s.Root)
 		}
+	}
+	if len(roots) != 1 || roots[0] != w.root {
+		t.Errorf("pyright roots %q, want one server at the uv workspace's root %s", roots, w.root)
 	}
 }
 
