@@ -75,6 +75,15 @@ type Event struct {
 	// Claude Code's PostToolBatch repeats the files its PostToolUse hooks
 	// already reported, and reports only the others.
 	NoteDelivered, SkipDelivered bool
+	// Calls holds, by file path, the IDs of the tool calls that changed
+	// it (Claude Code's tool_use_id): a PostToolUse event's one call, or
+	// each call of a PostToolBatch. With them, NoteDelivered records, and
+	// SkipDelivered asks, that a block was delivered for these calls —
+	// not only for the file's content, which an earlier call may have
+	// written too (the same text again after other edits, reported long
+	// before: skipping it would leave the batch's change unchecked). Nil
+	// when the event names no calls.
+	Calls map[string][]string
 	// Raw is the event as read, for answers that echo it (generic
 	// --inject).
 	Raw []byte

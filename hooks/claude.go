@@ -69,6 +69,7 @@ type ClaudeEvent struct {
 	ToolName      string          `json:"tool_name"`       // "Write", "Edit", "Bash", …
 	ToolInput     json.RawMessage `json:"tool_input"`      // the tool's arguments (claudeFileInput)
 	ToolResponse  json.RawMessage `json:"tool_response"`   // the tool's structured result
+	ToolUseID     string          `json:"tool_use_id"`     // the call's ID (PostToolUse)
 	// DurationMS is how long the tool ran, in milliseconds (PostToolUse;
 	// absent in older versions).
 	DurationMS *float64 `json:"duration_ms"`
@@ -132,13 +133,18 @@ func (Claude) Decode(r io.Reader) (Event, error) {
 		out, err = addClaudeCall(out, ev.ToolName, ev.ToolInput, durationOf(ev.DurationMS, ev.ToolResponse))
 		if err == nil && len(out.Changes) == 1 {
 			out.Changes[0].Before = originalFile(ev.ToolResponse)
+			out.Calls = callsOf(nil, out.Changes[0].Path, ev.ToolUseID)
 		}
 		return out, err
 	case "PostToolBatch":
 		out.SkipDelivered = true
 		for i, c := range ev.ToolCalls {
+			n := len(out.Changes)
 			if out, err = addClaudeCall(out, c.ToolName, c.ToolInput, 0); err != nil {
 				return out, fmt.Errorf("PostToolBatch tool_calls[%d]: %w", i, err)
+			}
+			if len(out.Changes) > n {
+				out.Calls = callsOf(out.Calls, out.Changes[n].Path, c.ToolUseID)
 			}
 		}
 		out.Changes = mergeChanges(out.Changes)
@@ -343,4 +349,17 @@ func runnerOf(data []byte) string {
 		return "copilot"
 	}
 	return "claude"
+}
+
+// callsOf adds the tool call id to calls under path; an empty id adds
+// nothing (an event that does not name its call).
+func callsOf(calls map[string][]string, path, id string) map[string][]string {
+	if id == "" {
+		return calls
+	}
+	if calls == nil {
+		calls = make(map[string][]string)
+	}
+	calls[path] = append(calls[path], id)
+	return calls
 }

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -23,7 +25,8 @@ func TestClaudeDecode(t *testing.T) {
 		want     []wire.Change
 		wantErr  string
 		wantTool string
-		shell    string // shellOf the event
+		shell    string              // shellOf the event
+		calls    map[string][]string // Event.Calls
 	}{
 		{
 			name: "write reads disk, not the event's content",
@@ -39,6 +42,12 @@ func TestClaudeDecode(t *testing.T) {
 			name: "edit reads disk",
 			in:   `{"cwd":"/r","hook_event_name":"PostToolUse","tool_name":"Edit","tool_input":{"file_path":"/r/a.go","old_string":"x","new_string":"y"}}`,
 			want: []wire.Change{{Path: "/r/a.go", Mode: wire.ModeEdit}},
+		},
+		{
+			name:  "edit names its call",
+			in:    `{"cwd":"/r","hook_event_name":"PostToolUse","tool_name":"Edit","tool_input":{"file_path":"/r/a.go","old_string":"x","new_string":"y"},"tool_use_id":"toolu_1"}`,
+			want:  []wire.Change{{Path: "/r/a.go", Mode: wire.ModeEdit}},
+			calls: map[string][]string{"/r/a.go": {"toolu_1"}},
 		},
 		{
 			name: "multiedit",
@@ -71,7 +80,8 @@ func TestClaudeDecode(t *testing.T) {
 				{"tool_name":"Read","tool_input":{"file_path":"/r/c.go"},"tool_use_id":"t2","tool_response":"…"},
 				{"tool_name":"Write","tool_input":{"file_path":"/r/b.yaml","content":"a: 1\n"},"tool_use_id":"t3"},
 				{"tool_name":"Edit","tool_input":{"file_path":"/r/a.go","old_string":"y","new_string":"z"},"tool_use_id":"t4"}]}`,
-			want: []wire.Change{{Path: "/r/a.go", Mode: wire.ModeEdit}, {Path: "/r/b.yaml", Mode: wire.ModeWrite}},
+			want:  []wire.Change{{Path: "/r/a.go", Mode: wire.ModeEdit}, {Path: "/r/b.yaml", Mode: wire.ModeWrite}},
+			calls: map[string][]string{"/r/a.go": {"t1", "t4"}, "/r/b.yaml": {"t3"}},
 		},
 		{
 			name:  "batch with bash",
@@ -104,6 +114,9 @@ func TestClaudeDecode(t *testing.T) {
 			want, _ := json.Marshal(tt.want)
 			if string(got) != string(want) {
 				t.Errorf("changes = %s, want %s", got, want)
+			}
+			if !maps.EqualFunc(ev.Calls, tt.calls, slices.Equal) {
+				t.Errorf("calls = %v, want %v", ev.Calls, tt.calls)
 			}
 			if tt.wantTool != "" && ev.Tool != tt.wantTool {
 				t.Errorf("tool = %q", ev.Tool)

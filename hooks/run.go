@@ -170,7 +170,7 @@ func deliveredOnce(ev Event, sp *spool, res wire.Result, checked []wire.Change, 
 		return res
 	}
 	if ev.NoteDelivered {
-		if err := sp.noteFiles(ev.Agent, ev.Session, checked); err != nil {
+		if err := sp.noteFiles(ev.Agent, ev.Session, checked, ev.Calls); err != nil {
 			log.Warn("recording the files reported", "err", err)
 		}
 	}
@@ -251,7 +251,7 @@ func spooled(ev Event, socket string, log *slog.Logger) (changes []wire.Change, 
 		changes = mergeChanges(taken, changes)
 	}
 	if ev.SkipDelivered && len(changes) > 0 {
-		left, err := sp.skipDelivered(ev.Agent, session, changes)
+		left, err := sp.skipDelivered(ev.Agent, session, changes, ev.Calls)
 		if err != nil {
 			log.Warn("checking for files already reported", "err", err)
 		} else if len(left) < len(changes) {

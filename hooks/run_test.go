@@ -343,7 +343,7 @@ func TestRunClaudeBatchAfterPostToolUse(t *testing.T) {
 	putFile(t, b, brokenTOML)
 	post := jsonEvent(t, map[string]any{
 		"session_id": "s", "cwd": root, "hook_event_name": "PostToolUse", "tool_name": "Edit",
-		"tool_input": map[string]any{"file_path": a, "old_string": "x", "new_string": "y"},
+		"tool_input": map[string]any{"file_path": a, "old_string": "x", "new_string": "y"}, "tool_use_id": "1",
 	})
 	if out, _, _ := runHook(t, Claude{}, post); !strings.Contains(out, "a.toml") {
 		t.Fatalf("PostToolUse printed %q", out)
@@ -365,6 +365,20 @@ func TestRunClaudeBatchAfterPostToolUse(t *testing.T) {
 	putFile(t, a, "# v2\n"+brokenTOML)
 	if out, _, _ := runHook(t, Claude{}, batch); !strings.Contains(out, "a.toml") {
 		t.Fatalf("batch after a new edit printed %q", out)
+	}
+	// The content PostToolUse reported, written again by a later call
+	// whose own PostToolUse reported nothing (the soak, seed
+	// 278276786903321841, Go #164): that call's change is unchecked.
+	putFile(t, a, brokenTOML)
+	later := strings.Replace(batch, `"tool_use_id":"1"`, `"tool_use_id":"3"`, 1)
+	if later == batch {
+		t.Fatal("the batch event names no call 1")
+	}
+	if out, _, _ := runHook(t, Claude{}, later); !strings.Contains(out, "a.toml") {
+		t.Fatalf("a batch of a later call writing the reported content again printed %q", out)
+	}
+	if out, _, _ := runHook(t, Claude{}, batch); strings.Contains(out, "a.toml") {
+		t.Fatalf("a batch of the reported call printed %q", out)
 	}
 }
 

@@ -192,33 +192,58 @@ func (s *spool) claim(agent, session string, changes []wire.Change) (first bool,
 }
 
 // noteFiles records each file of a delivered block on its own (session,
-// path, content), for skipDelivered.
-func (s *spool) noteFiles(agent, session string, changes []wire.Change) error {
+// path, content), and, for each tool call of calls that changed it
+// (Event.Calls), (session, call, path, content), for skipDelivered.
+func (s *spool) noteFiles(agent, session string, changes []wire.Change, calls map[string][]string) error {
 	return s.locked(func() error {
 		for _, c := range changes {
-			key := "delivered-file-" + deliveredKey(agent, session, []wire.Change{c})
-			if err := os.WriteFile(filepath.Join(s.dir, key), nil, 0o600); err != nil {
-				return fmt.Errorf("recording a delivered file: %w", err)
+			keys := []string{deliveredFileKey(agent, session, "", c)}
+			for _, id := range calls[c.Path] {
+				keys = append(keys, deliveredFileKey(agent, session, id, c))
+			}
+			for _, key := range keys {
+				if err := os.WriteFile(filepath.Join(s.dir, key), nil, 0o600); err != nil {
+					return fmt.Errorf("recording a delivered file: %w", err)
+				}
 			}
 		}
 		return nil
 	})
 }
 
-// skipDelivered returns the changes whose file noteFiles did not record,
-// with the same content, within DeliveredTTL.
-func (s *spool) skipDelivered(agent, session string, changes []wire.Change) ([]wire.Change, error) {
+// skipDelivered returns the changes noteFiles did not record within
+// DeliveredTTL: a file with the same content and, when calls names the
+// tool calls that changed it (Event.Calls), for every one of those calls
+// — a block delivered for the same content by another call says nothing
+// of this one (the file may have held other texts in between, and what
+// it uses changed). Without calls, the same content is enough.
+func (s *spool) skipDelivered(agent, session string, changes []wire.Change, calls map[string][]string) ([]wire.Change, error) {
 	var out []wire.Change
 	err := s.locked(func() error {
 		for _, c := range changes {
-			key := "delivered-file-" + deliveredKey(agent, session, []wire.Change{c})
-			if _, err := os.Stat(filepath.Join(s.dir, key)); err != nil {
-				out = append(out, c)
+			ids := calls[c.Path]
+			if len(ids) == 0 {
+				ids = []string{""}
+			}
+			for _, id := range ids {
+				if _, err := os.Stat(filepath.Join(s.dir, deliveredFileKey(agent, session, id, c))); err != nil {
+					out = append(out, c)
+					break
+				}
 			}
 		}
 		return nil
 	})
 	return out, err
+}
+
+// deliveredFileKey names noteFiles' record of one file of a delivered
+// block: by content alone when call is "", else by the tool call too.
+func deliveredFileKey(agent, session, call string, c wire.Change) string {
+	if call == "" {
+		return "delivered-file-" + deliveredKey(agent, session, []wire.Change{c})
+	}
+	return "delivered-call-" + deliveredKey(agent, session+"\x00"+call, []wire.Change{c})
 }
 
 // deliveredKey names a delivered block: sha256 over the agent, session,
