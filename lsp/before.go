@@ -55,7 +55,14 @@ func (c *Client) noteWatched(changes []fileEventWire) {
 // watched-file event for one of them, or a version of one was sent whose
 // check told nothing (superseded by this one, or a watcher's re-sync no
 // check answered: the first version after the last one a check answered
-// fresh, document.delivered). A forced re-check of the same text (a
+// fresh, document.delivered). A warm-up's version reaches back only with
+// this check's text — a prewarm that read the change from disk before its
+// hook came; one with another text did not carry the change, and
+// reaching back to it took a prewarm's open of the text before an
+// earlier hook as the baseline of a later one, past the check that fixed
+// the callers (the soak, seed 278276786903321841, Go #165: the callers'
+// new errors were then "synced since" by that check, a false clean). A
+// forced re-check of the same text (a
 // check's own re-ask: forceOutdatedRuns, recheckNewDirs) changed nothing
 // the server knew and is no reason to reach back: doing so put a revert's
 // baseline before the check that fixed its callers, whose later sends
@@ -74,6 +81,7 @@ func (c *Client) baseMark(want map[string]int32, mark uint64) uint64 {
 		if w, ok := c.watched[uri]; ok {
 			delete(c.watched, uri)
 			if time.Since(w.at) <= watchedWindow && w.mark < mark {
+				c.log.Debug("baseline reaches back to a watched-file event", "uri", uri, "mark", mark, "to", w.mark)
 				mark = w.mark
 			}
 		}
@@ -81,9 +89,15 @@ func (c *Client) baseMark(want map[string]int32, mark uint64) uint64 {
 		if !ok {
 			continue
 		}
+		ours, known := d.sentVersion(want[uri])
 		for _, s := range d.sent {
+			if s.warmUp && known && s.hash != ours.hash {
+				continue // a warm-up's other text: not this change, reaching the server early
+			}
 			if s.version > d.delivered && (s.changes || !s.forced) {
 				if time.Since(s.at) <= watchedWindow && s.mark < mark {
+					c.log.Debug("baseline reaches back to an undelivered version", "uri", uri, "mark", mark, "to", s.mark,
+						"version", s.version, "delivered", d.delivered, "changes", s.changes, "forced", s.forced, "warm_up", s.warmUp)
 					mark = s.mark
 				}
 				break
@@ -222,19 +236,24 @@ func (c *Client) before(b baseline, others map[string][]diag.Diagnostic) map[str
 		uri := pathToURI(path)
 		lists, bases, known := c.store.asOf(uri, b.mark)
 		openAt, syncedSince := c.openAt(uri, b.mark)
+		var why string
 		switch {
 		case b.importers[uri] && known && c.saidAfter(uri, bases, b.floor):
-			out[path] = c.merge(path, uri, lists)
+			out[path], why = c.merge(path, uri, lists), "a re-checked importer: said at mark"
 		case b.importers[uri]:
+			why = "a re-checked importer: none"
 		case syncedSince || c.checkingAt(path, b.mark):
-			out[path] = cur
+			out[path], why = cur, "synced since mark or its check in flight: current"
 		case known:
-			out[path] = c.merge(path, uri, lists)
+			out[path], why = c.merge(path, uri, lists), "said at mark"
 		case openAt || c.server.OpenDependents:
-			out[path] = cur
+			out[path], why = cur, "unknown, open at mark: current"
 		case !touched && (b.changed() == nil || !c.brokenBy(path, b.changed())):
-			out[path] = cur
+			out[path], why = cur, "unknown, before a whole answer: current"
+		default:
+			why = "unknown: none"
 		}
+		c.log.Debug("baseline of another file", "path", path, "mark", b.mark, "baseline", why, "before", len(out[path]), "now", len(cur))
 	}
 	return out
 }
@@ -275,7 +294,11 @@ func changesText(d Doc) bool {
 }
 
 // openAt reports whether the document uri was open when the store's
-// arrival number was mark, and whether it was sent a version after that.
+// arrival number was mark, and whether a check other than a warm-up sent
+// it a version after that. A warm-up's answer reaches no agent (a
+// prewarm's re-checks of a file go on for a while after its first
+// answer): the errors a change put in a file it re-sent are the change's
+// to tell (the soak, seed 278276786903321841, Go #3: a missed caller).
 func (c *Client) openAt(uri string, mark uint64) (open, syncedSince bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -283,7 +306,13 @@ func (c *Client) openAt(uri string, mark uint64) (open, syncedSince bool) {
 	if !ok || len(d.sent) == 0 {
 		return false, false
 	}
-	return d.sent[0].mark <= mark, d.sent[len(d.sent)-1].mark > mark
+	for i := len(d.sent) - 1; i >= 0 && d.sent[i].mark > mark; i-- {
+		if !d.sent[i].warmUp {
+			syncedSince = true
+			break
+		}
+	}
+	return d.sent[0].mark <= mark, syncedSince
 }
 
 // showBefore sends the text before the change (Doc.Before) of each of docs

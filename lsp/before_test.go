@@ -72,9 +72,16 @@ func TestBaseMark(t *testing.T) {
 		{"a forced re-check, then a new text, undelivered", 2, []sentVersion{{version: 3, mark: 16, forced: true, at: now}, {version: 4, mark: 19, changes: true, at: now}}, 19},
 		{"another hook's re-send of the same text undelivered", 2, []sentVersion{{version: 2, mark: 10, changes: true, at: now}, {version: 3, mark: 16, at: now}}, 16},
 		{"a new text undelivered, long ago", 1, []sentVersion{{version: 2, mark: 16, changes: true, at: now.Add(-time.Hour)}}, 23},
+		// A prewarm read the change from disk before its hook came: the
+		// change reached the server with the warm-up's version.
+		{"a warm-up's open of this text", 0, []sentVersion{{version: 1, mark: 4, changes: true, warmUp: true, hash: 7, at: now}, {version: 5, mark: 20, hash: 7, at: now}}, 4},
+		// A prewarm opened the text before an earlier hook, which another
+		// check answered under a later version: not this change.
+		{"a warm-up's open of another text", 0, []sentVersion{{version: 1, mark: 4, changes: true, warmUp: true, hash: 6, at: now},
+			{version: 2, mark: 5, warmUp: true, forced: true, hash: 6, at: now}, {version: 5, mark: 20, changes: true, hash: 7, at: now}}, 20},
 	}
 	for _, tc := range cases {
-		c := &Client{docs: map[string]*document{uri: {delivered: tc.delivered, sent: tc.sent}}, watched: map[string]sentWatch{}}
+		c := &Client{docs: map[string]*document{uri: {delivered: tc.delivered, sent: tc.sent}}, watched: map[string]sentWatch{}, log: slog.New(slog.DiscardHandler)}
 		if got := c.baseMark(map[string]int32{uri: 5}, 23); got != tc.want {
 			t.Errorf("%s: baseMark = %d, want %d", tc.name, got, tc.want)
 		}
@@ -147,6 +154,54 @@ func TestBeforeWhileItsCheckRuns(t *testing.T) {
 			slices.Sort(msgs)
 			if !slices.Equal(msgs, tc.want) {
 				t.Errorf("baseline of file06.go = %q, want %q", msgs, tc.want)
+			}
+		})
+	}
+}
+
+// TestBeforeSyncedSince: another file a check other than a warm-up sent a
+// version of after the mark has its current diagnostics as baseline (its
+// errors are that check's to tell); versions a warm-up sent make no
+// difference — a prewarm's re-checks of a caller while the change of its
+// callee went out made the caller's new error look old (the soak, seed
+// 278276786903321841, Go #3: a missed caller).
+func TestBeforeSyncedSince(t *testing.T) {
+	dir := t.TempDir()
+	other := filepath.Join(dir, "jobs.go")
+	uri := pathToURI(other)
+	old := Diagnostic{Range: Range{Start: Position{Line: 34, Character: 9}}, Severity: 1, Message: json.RawMessage(`"flights.Forget undefined"`)}
+	added := Diagnostic{Range: Range{Start: Position{Line: 34, Character: 9}}, Severity: 1, Message: json.RawMessage(`"flights.ForgetKey undefined"`)}
+	cases := []struct {
+		name  string
+		after []sentVersion // sent after the mark
+		want  []string      // the baseline's messages
+	}{
+		{"nothing sent since", nil, []string{"flights.Forget undefined"}},
+		{"a warm-up's re-checks since", []sentVersion{{version: 2, warmUp: true, forced: true}, {version: 3, warmUp: true, forced: true}},
+			[]string{"flights.Forget undefined"}},
+		{"a hook's check since", []sentVersion{{version: 2, changes: true}}, []string{"flights.ForgetKey undefined"}},
+		{"a hook's check, then a warm-up's", []sentVersion{{version: 2}, {version: 3, warmUp: true, forced: true}}, []string{"flights.ForgetKey undefined"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newClient(config.Server{Name: "gopls"}, dir, slog.New(slog.DiscardHandler))
+			c.store.publish(PublishDiagnosticsParams{URI: uri, Diagnostics: []Diagnostic{old}})
+			mark, _ := c.store.mark()
+			d := &document{path: other, version: 1, sent: []sentVersion{{version: 1, mark: mark, changes: true}}}
+			for _, s := range tc.after {
+				s.mark = mark + 1
+				d.sent = append(d.sent, s)
+			}
+			c.docs[uri] = d
+			c.store.publish(PublishDiagnosticsParams{URI: uri, Diagnostics: []Diagnostic{added}}) // after the change
+			cur := c.merge(other, uri, [][]Diagnostic{{added}})
+			got := c.before(baseline{mark: mark, touchedAt: 1, changed: func() []string { return nil }}, map[string][]diag.Diagnostic{other: cur})
+			var msgs []string
+			for _, d := range got[other] {
+				msgs = append(msgs, d.Message)
+			}
+			if !slices.Equal(msgs, tc.want) {
+				t.Errorf("baseline of jobs.go = %q, want %q", msgs, tc.want)
 			}
 		})
 	}

@@ -58,6 +58,10 @@ type sentVersion struct {
 	// changed (clangd's preambles of its importers), and the watcher may
 	// not have told it yet.
 	changes bool
+	// warmUp marks a version a warm-up sent (Doc.WarmUp): its answer
+	// reaches no agent, so it makes no file "synced since" a check's
+	// mark (openAt).
+	warmUp bool
 }
 
 // sentHistory is how many sent versions a document keeps: enough for every

@@ -724,7 +724,7 @@ func (c *Client) sync(d Doc) (string, int32, error) {
 	if len(doc.sent) >= sentHistory {
 		doc.sent = slices.Delete(doc.sent, 0, len(doc.sent)-sentHistory+1)
 	}
-	doc.sent = append(doc.sent, sentVersion{version: version, hash: hash, mark: mark, at: time.Now(), forced: forced, seq: seq, changes: changes})
+	doc.sent = append(doc.sent, sentVersion{version: version, hash: hash, mark: mark, at: time.Now(), forced: forced, seq: seq, changes: changes, warmUp: d.WarmUp})
 	c.mu.Unlock()
 
 	var err error
@@ -817,6 +817,17 @@ func (d *document) lastSent() sentVersion {
 		return sentVersion{}
 	}
 	return d.sent[len(d.sent)-1]
+}
+
+// sentVersion returns the record of version v of d, and whether d still
+// keeps it (sentHistory).
+func (d *document) sentVersion(v int32) (sentVersion, bool) {
+	for _, s := range d.sent {
+		if s.version == v {
+			return s, true
+		}
+	}
+	return sentVersion{}, false
 }
 
 // resyncChangedOnDisk sends didChange for open documents, other than those

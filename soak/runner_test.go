@@ -149,7 +149,7 @@ func (r *runner) record(c *call) {
 	r.state = c.after
 	r.calls = append(r.calls, c)
 	if testing.Verbose() && r.sched.verbose {
-		r.t.Logf("%s #%d %s: %s → %s", r.lang.name, c.n, c.scenario, c.move, strings.ReplaceAll(c.run.stdout, "\n", " "))
+		r.t.Logf("%s #%d %s (hook at %s UTC): %s → %s", r.lang.name, c.n, c.scenario, c.run.begin.UTC().Format("15:04:05.000"), c.move, strings.ReplaceAll(c.run.stdout, "\n", " "))
 	}
 }
 

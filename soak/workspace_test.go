@@ -228,6 +228,7 @@ type hookRun struct {
 	stdout, stderr string
 	exit           int
 	err            error // the process could not run or was killed at hookTimeout
+	begin          time.Time // when the process started; matches the daemon log's times
 	elapsed        time.Duration
 }
 
@@ -250,7 +251,7 @@ func (w *workspace) startHook(event string) func() hookRun {
 	return func() hookRun {
 		defer cancel()
 		err := cmd.Wait()
-		r := hookRun{stdout: stdout.String(), stderr: stderr.String(), elapsed: time.Since(begin)}
+		r := hookRun{stdout: stdout.String(), stderr: stderr.String(), begin: begin, elapsed: time.Since(begin)}
 		if ee, ok := err.(*exec.ExitError); ok && ctx.Err() == nil {
 			r.exit = ee.ExitCode()
 		} else if err != nil {
