@@ -227,7 +227,7 @@ func lookPath(env []string, name string) string {
 type hookRun struct {
 	stdout, stderr string
 	exit           int
-	err            error // the process could not run or was killed at hookTimeout
+	err            error     // the process could not run or was killed at hookTimeout
 	begin          time.Time // when the process started; matches the daemon log's times
 	elapsed        time.Duration
 }
