@@ -197,6 +197,7 @@ func (s *spool) claim(agent, session string, changes []wire.Change) (first bool,
 func (s *spool) noteFiles(agent, session string, changes []wire.Change, calls map[string][]string) error {
 	return s.locked(func() error {
 		for _, c := range changes {
+			c = withContent(c) // read once for every key
 			keys := []string{deliveredFileKey(agent, session, "", c)}
 			for _, id := range calls[c.Path] {
 				keys = append(keys, deliveredFileKey(agent, session, id, c))
@@ -225,8 +226,9 @@ func (s *spool) skipDelivered(agent, session string, changes []wire.Change, call
 			if len(ids) == 0 {
 				ids = []string{""}
 			}
+			keyed := withContent(c) // read once for every key
 			for _, id := range ids {
-				if _, err := os.Stat(filepath.Join(s.dir, deliveredFileKey(agent, session, id, c))); err != nil {
+				if _, err := os.Stat(filepath.Join(s.dir, deliveredFileKey(agent, session, id, keyed))); err != nil {
 					out = append(out, c)
 					break
 				}
@@ -235,6 +237,20 @@ func (s *spool) skipDelivered(agent, session string, changes []wire.Change, call
 		return nil
 	})
 	return out, err
+}
+
+// withContent returns c with the file's content read from disk when the
+// change does not carry it (deliveredKey's hash of it), or c as it is when
+// it carries it or the file cannot be read (hashed as missing).
+func withContent(c wire.Change) wire.Change {
+	if c.Content != nil {
+		return c
+	}
+	if data, err := os.ReadFile(c.Path); err == nil {
+		text := string(data)
+		c.Content = &text
+	}
+	return c
 }
 
 // deliveredFileKey names noteFiles' record of one file of a delivered
