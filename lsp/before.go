@@ -62,9 +62,9 @@ func (c *Client) noteWatched(changes []fileEventWire) {
 // earlier hook as the baseline of a later one, past the check that fixed
 // the callers (the soak, seed 278276786903321841, Go #165: the callers'
 // new errors were then "synced since" by that check, a false clean). A
-// forced re-check of the same text (a
-// check's own re-ask: forceOutdatedRuns, recheckNewDirs) changed nothing
-// the server knew and is no reason to reach back: doing so put a revert's
+// forced re-check of the same text (a check's own re-ask:
+// forceOutdatedRuns, recheckNewDirs) changed nothing the server knew and
+// is no reason to reach back: doing so put a revert's
 // baseline before the check that fixed its callers, whose later sends
 // made before() take the callers' diagnostics after the change as their
 // baseline (make test's soak, seed 419546779337726231, Go #3: a false
@@ -164,16 +164,59 @@ func (c *Client) checkingAt(path string, mark uint64) bool {
 	return false
 }
 
+// told is what a check whose answer reaches an agent said of one of its
+// documents: the lists of diagnostics it answered with (a push, pull
+// reports), and the store's arrival number when it ended.
+type told struct {
+	lists [][]Diagnostic
+	at    uint64
+}
+
 // noteDelivered records that a check answered the documents of fresh at
-// the versions of want.
-func (c *Client) noteDelivered(fresh map[string]verdict, want map[string]int32) {
+// the versions of want, and what it said of each of its changed
+// documents (told; not of the importers it re-checked, rechecked, whose
+// answer tells only what the change introduced; for at most maxWatched
+// documents, all forgotten past that).
+func (c *Client) noteDelivered(fresh map[string]verdict, want map[string]int32, rechecked map[string]bool) {
+	at, _ := c.store.mark()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for uri := range fresh {
+	for uri, vd := range fresh {
 		if d, ok := c.docs[uri]; ok && want[uri] > d.delivered {
 			d.delivered = want[uri]
 		}
+		if rechecked[uri] {
+			continue
+		}
+		if _, ok := c.told[uri]; !ok && len(c.told) >= maxWatched {
+			clear(c.told)
+		}
+		var lists [][]Diagnostic
+		if vd.push != nil {
+			lists = append(lists, vd.push.diagnostics)
+		}
+		for _, r := range vd.pulls {
+			lists = append(lists, r.items)
+		}
+		c.told[uri] = told{lists: lists, at: at}
 	}
+}
+
+// toldAfter returns what the last check of path whose answer reaches an
+// agent said of it, when that check ended after mark and none of path is
+// in flight now: a check still running will say what it finds, one that
+// ended has said all it will.
+func (c *Client) toldAfter(path, uri string, mark uint64) ([][]Diagnostic, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if spans := c.checking[path]; len(spans) > 0 && spans[len(spans)-1].n > 0 {
+		return nil, false
+	}
+	t, ok := c.told[uri]
+	if !ok || t.at <= mark {
+		return nil, false
+	}
+	return t.lists, true
 }
 
 // baseline is what a check knows of when its change reached the server,
@@ -220,8 +263,12 @@ type baseline struct {
 // and so is a file synced since mark by another check, or whose own check
 // was in flight at mark (checkingAt: what the server had said of it then
 // may be a pass's empty first word; TestLoadConcurrentHooks, a ghost) —
-// its errors are that check's; all of these get their current
-// diagnostics as baseline, so that nothing in them counts as introduced —
+// its errors are that check's: once that check has ended, what it told is
+// the baseline (toldAfter: it may have answered before this change reached
+// the server, and an error it did not tell is this change's to tell;
+// TestConcurrentCallerAndCallee, a false clean), else its current
+// diagnostics; all the other unknown ones get their current diagnostics
+// as baseline, so that nothing in them counts as introduced —
 // except, for a server that had given no whole answer by mark, a file the
 // check's change can reach (brokenBy) when the check changes a text
 // (b.changed). Then everything the server said of it may already know
@@ -243,7 +290,13 @@ func (c *Client) before(b baseline, others map[string][]diag.Diagnostic) map[str
 		case b.importers[uri]:
 			why = "a re-checked importer: none"
 		case syncedSince || c.checkingAt(path, b.mark):
-			out[path], why = cur, "synced since mark or its check in flight: current"
+			// Its errors are its own check's to tell: what that check
+			// said, when it has ended; else what it will find.
+			if lists, ok := c.toldAfter(path, uri, b.mark); ok {
+				out[path], why = c.merge(path, uri, lists), "synced since mark or its check in flight: what its check told"
+			} else {
+				out[path], why = cur, "synced since mark or its check in flight: current"
+			}
 		case known:
 			out[path], why = c.merge(path, uri, lists), "said at mark"
 		case openAt || c.server.OpenDependents:

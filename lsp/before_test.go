@@ -160,8 +160,9 @@ func TestBeforeWhileItsCheckRuns(t *testing.T) {
 }
 
 // TestBeforeSyncedSince: another file a check other than a warm-up sent a
-// version of after the mark has its current diagnostics as baseline (its
-// errors are that check's to tell); versions a warm-up sent make no
+// version of after the mark has its current diagnostics as baseline while
+// that check runs (its errors are that check's to tell), and what that
+// check told once it has ended; versions a warm-up sent make no
 // difference — a prewarm's re-checks of a caller while the change of its
 // callee went out made the caller's new error look old (the soak, seed
 // 278276786903321841, Go #3: a missed caller).
@@ -172,15 +173,23 @@ func TestBeforeSyncedSince(t *testing.T) {
 	old := Diagnostic{Range: Range{Start: Position{Line: 34, Character: 9}}, Severity: 1, Message: json.RawMessage(`"flights.Forget undefined"`)}
 	added := Diagnostic{Range: Range{Start: Position{Line: 34, Character: 9}}, Severity: 1, Message: json.RawMessage(`"flights.ForgetKey undefined"`)}
 	cases := []struct {
-		name  string
-		after []sentVersion // sent after the mark
-		want  []string      // the baseline's messages
+		name    string
+		after   []sentVersion // sent after the mark
+		told    []Diagnostic  // what that check answered, when it ended after the mark (nil: it has not)
+		running bool          // a check of it is in flight now
+		want    []string      // the baseline's messages
 	}{
-		{"nothing sent since", nil, []string{"flights.Forget undefined"}},
-		{"a warm-up's re-checks since", []sentVersion{{version: 2, warmUp: true, forced: true}, {version: 3, warmUp: true, forced: true}},
+		{"nothing sent since", nil, nil, false, []string{"flights.Forget undefined"}},
+		{"a warm-up's re-checks since", []sentVersion{{version: 2, warmUp: true, forced: true}, {version: 3, warmUp: true, forced: true}}, nil, false,
 			[]string{"flights.Forget undefined"}},
-		{"a hook's check since", []sentVersion{{version: 2, changes: true}}, []string{"flights.ForgetKey undefined"}},
-		{"a hook's check, then a warm-up's", []sentVersion{{version: 2}, {version: 3, warmUp: true, forced: true}}, []string{"flights.ForgetKey undefined"}},
+		{"a hook's check since, running", []sentVersion{{version: 2, changes: true}}, nil, true, []string{"flights.ForgetKey undefined"}},
+		{"a hook's check, then a warm-up's", []sentVersion{{version: 2}, {version: 3, warmUp: true, forced: true}}, nil, true, []string{"flights.ForgetKey undefined"}},
+		// The caller's own hook answered before the callee's change
+		// reached the server, clean: the error is the callee's to tell
+		// (TestConcurrentCallerAndCallee).
+		{"a hook's check since, ended clean", []sentVersion{{version: 2, changes: true}}, []Diagnostic{}, false, nil},
+		{"a hook's check since, ended telling the error", []sentVersion{{version: 2, changes: true}}, []Diagnostic{added}, false, []string{"flights.ForgetKey undefined"}},
+		{"a hook's check ended clean, another running", []sentVersion{{version: 2, changes: true}, {version: 3}}, []Diagnostic{}, true, []string{"flights.ForgetKey undefined"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -193,6 +202,12 @@ func TestBeforeSyncedSince(t *testing.T) {
 				d.sent = append(d.sent, s)
 			}
 			c.docs[uri] = d
+			if tc.told != nil {
+				c.told[uri] = told{lists: [][]Diagnostic{tc.told}, at: mark + 1}
+			}
+			if tc.running {
+				c.checking[other] = []span{{from: mark, n: 1}}
+			}
 			c.store.publish(PublishDiagnosticsParams{URI: uri, Diagnostics: []Diagnostic{added}}) // after the change
 			cur := c.merge(other, uri, [][]Diagnostic{{added}})
 			got := c.before(baseline{mark: mark, touchedAt: 1, changed: func() []string { return nil }}, map[string][]diag.Diagnostic{other: cur})

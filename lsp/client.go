@@ -83,6 +83,7 @@ type Client struct {
 	changed   uint64               // sends when the server's view last changed: a new text, a document closed, a watched-file event
 	updating  map[string]int       // path → Updates about to sync it (the watcher leaves those alone)
 	checking  map[string][]span    // path → when checks of it were in flight, as arrival numbers (before.go, noteCheckingLocked)
+	told      map[string]told      // URI → what the last check whose answer reaches an agent said of it (before.go, noteDelivered)
 	dirs      map[string]bool      // directories a document was opened in (newDir)
 	deleted   map[string]uint64    // gone file → the store's arrival number when the server was first told (gone.go, noteDeleted)
 	watched   map[string]sentWatch // URI → the last watched-file event sent for it (baseline.go)
@@ -152,7 +153,7 @@ func newClient(server config.Server, root string, log *slog.Logger) *Client {
 		stderr: &tail{max: 8 << 10}, exited: make(chan struct{}), store: newStore(),
 		docs: make(map[string]*document), pulling: make(map[pullKey]*pullInFlight), updating: make(map[string]int),
 		dirs: make(map[string]bool), deleted: make(map[string]uint64), began: time.Now(), deps: NewImportIndex(server, root),
-		watched: make(map[string]sentWatch), checking: make(map[string][]span),
+		watched: make(map[string]sentWatch), checking: make(map[string][]span), told: make(map[string]told),
 	}
 	c.life, c.stop = context.WithCancel(context.Background())
 	return c

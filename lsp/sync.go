@@ -254,7 +254,7 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	}
 	base := c.baseMark(want, mark)
 	if !slices.ContainsFunc(docs, func(d Doc) bool { return d.WarmUp }) {
-		c.noteDelivered(w.fresh, want)
+		c.noteDelivered(w.fresh, want, rechecked)
 	}
 	out.Files, out.Others = c.collect(base, w.fresh, want)
 	out.Unchecked = c.unchecked(out.Files)

@@ -10,6 +10,7 @@ package main_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -682,6 +683,71 @@ func TestNothingChecksNoted(t *testing.T) {
 	} {
 		if !strings.Contains(c.r.stderr, c.want) || !strings.Contains(c.r.stderr, "lsp-hook: app.rb not checked: the language server for ruby files (.rb) is not installed") {
 			t.Errorf("diagnose's stderr:\n%s\nwant %q and the note about app.rb", c.r.stderr, c.want)
+		}
+	}
+}
+
+// TestConcurrentCallerAndCallee: an agent's parallel tool calls edit a
+// caller and the function it calls at once, and their hooks run together,
+// a few milliseconds apart in either order. The callee's edit breaks the
+// caller (and loud.go, which calls it too): the compiler reports them, so
+// between them the two answers must show both — the caller's own hook, as
+// an error in its file, the callee's, as errors its change made in other
+// files — or note that they could not tell;
+// neither may show an error the compiler does not report. Then the callee
+// is fixed, and that answer must show nothing.
+func TestConcurrentCallerAndCallee(t *testing.T) {
+	e2e(t)
+	requireExe(t, "gopls")
+	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath(), "LSP_HOOK_LOG_LEVEL=debug"}) // the log of a failed round is shown
+	greet := w.readFile("greet/greet.go")
+	broken := strings.Replace(greet, "Greet(name string)", "Greet(name string, n int)", 1)
+	if broken == greet {
+		t.Fatalf("greet/greet.go has no Greet(name string):\n%s", greet)
+	}
+	caller := w.readFile("main.go")
+	w.hook(w.edit("s", "main.go", caller)) // the daemon and gopls warm, main.go open
+	_, offset := w.logSince(0)
+	for i := range 16 {
+		_, offset = w.logSince(offset)
+		gap := time.Duration(i%4) * 4 * time.Millisecond
+		callerEvent := w.edit("s", "main.go", caller+fmt.Sprintf("\n// round %d\n", i))
+		calleeEvent := w.edit("s", "greet/greet.go", broken)
+		first, second := callerEvent, calleeEvent
+		if i%2 == 1 {
+			first, second = calleeEvent, callerEvent
+		}
+		wait1, wait2 := w.startLate(first, 0), w.startLate(second, gap)
+		r1, err1 := wait1()
+		r2, err2 := wait2()
+		if err := errors.Join(err1, err2); err != nil {
+			t.Fatal(err)
+		}
+		b1, b2 := w.checkHook(r1), w.checkHook(r2)
+		truth := goErrors(t, w.root)
+		if len(truth) != 2 {
+			t.Fatalf("round %d: go build reports %v, want the broken calls in main.go and loud.go", i, truth)
+		}
+		for name, b := range map[string]string{"first hook": b1, "second hook": b2} {
+			// Each alone may leave the broken call to the other.
+			var wrong []string
+			for _, p := range strings.Split(judge(t, w.root, b, truth), "; ") {
+				if p != "" && !strings.HasPrefix(p, "false clean") {
+					wrong = append(wrong, p)
+				}
+			}
+			if len(wrong) > 0 {
+				t.Errorf("round %d, %s: %s\nhook:\n%s", i, name, strings.Join(wrong, "; "), indent(b))
+			}
+		}
+		both := strings.Join(slices.DeleteFunc([]string{b1, b2}, func(b string) bool { return b == "" }), "\n")
+		if p := judge(t, w.root, both, truth); p != "" {
+			round, _ := w.logSince(offset)
+			t.Errorf("round %d (second hook %v later, the %s first): between them: %s\nfirst hook:\n%s\nsecond hook:\n%s\ndaemon log of the round:\n%s",
+				i, gap, map[bool]string{true: "caller's", false: "callee's"}[i%2 == 0], p, indent(b1), indent(b2), indent(round))
+		}
+		if b := w.hook(w.edit("s", "greet/greet.go", greet)); b != "" {
+			t.Errorf("round %d, the fix: hook said\n%s", i, indent(b))
 		}
 	}
 }
