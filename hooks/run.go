@@ -133,9 +133,9 @@ func Run(ctx context.Context, a Adapter, stdin io.Reader, stdout io.Writer, opts
 // hook's), and completes opts with its socket and, without opts.Log, the
 // log beside that socket; closeLog closes it. When that directory reaches
 // the root through a symlink (macOS's /tmp, a linked ~/code), the paths of
-// the event's changes, spelled as the agent spells its directory, are
-// respelled in the root's (workspace.Alias), or they would all lie
-// outside the workspace.
+// the event's changes (and the keys of its Calls), spelled as the agent
+// spells its directory, are respelled in the root's (workspace.Alias), or
+// they would all lie outside the workspace.
 func workspaceOf(ev *Event, opts Options) (root string, _ Options, closeLog func(), err error) {
 	cwd := ev.Cwd
 	if cwd == "" {
@@ -146,6 +146,14 @@ func workspaceOf(ev *Event, opts Options) (root string, _ Options, closeLog func
 		if alias := workspace.Alias(root, cwd); alias != "" {
 			for i, c := range ev.Changes {
 				ev.Changes[i].Path = workspace.Respell(root, alias, c.Path)
+			}
+			if ev.Calls != nil { // keyed by the changes' paths
+				calls := make(map[string][]string, len(ev.Calls))
+				for p, ids := range ev.Calls {
+					q := workspace.Respell(root, alias, p)
+					calls[q] = append(calls[q], ids...)
+				}
+				ev.Calls = calls
 			}
 		}
 	}

@@ -335,21 +335,44 @@ func TestModeFlag(t *testing.T) {
 }
 
 // TestRunClaudeBatchAfterPostToolUse: with both hooks configured,
-// PostToolBatch leaves out what PostToolUse already reported.
+// PostToolBatch leaves out what PostToolUse already reported — for the
+// same tool call — also when the agent spells the workspace through a
+// symlink (macOS's /tmp), whose paths the hook respells.
 func TestRunClaudeBatchAfterPostToolUse(t *testing.T) {
-	root := hookEnv(t)
-	a, b := filepath.Join(root, "a.toml"), filepath.Join(root, "b.toml")
-	putFile(t, a, brokenTOML)
-	putFile(t, b, brokenTOML)
+	for _, linked := range []bool{false, true} {
+		name := "direct"
+		if linked {
+			name = "through a symlink"
+		}
+		t.Run(name, func(t *testing.T) {
+			root := hookEnv(t)
+			cwd := root
+			if linked {
+				cwd = filepath.Join(testdir.New(t), "link")
+				if err := os.Symlink(root, cwd); err != nil {
+					t.Skipf("no symlinks here: %v", err)
+				}
+			}
+			putFile(t, filepath.Join(root, "a.toml"), brokenTOML)
+			putFile(t, filepath.Join(root, "b.toml"), brokenTOML)
+			batchAfterPostToolUse(t, root, cwd)
+		})
+	}
+}
+
+// batchAfterPostToolUse is TestRunClaudeBatchAfterPostToolUse in the
+// workspace root, spelled cwd in the events.
+func batchAfterPostToolUse(t *testing.T, root, cwd string) {
+	a, b := filepath.Join(cwd, "a.toml"), filepath.Join(cwd, "b.toml")
 	post := jsonEvent(t, map[string]any{
-		"session_id": "s", "cwd": root, "hook_event_name": "PostToolUse", "tool_name": "Edit",
+		"session_id": "s", "cwd": cwd, "hook_event_name": "PostToolUse", "tool_name": "Edit",
 		"tool_input": map[string]any{"file_path": a, "old_string": "x", "new_string": "y"}, "tool_use_id": "1",
 	})
 	if out, _, _ := runHook(t, Claude{}, post); !strings.Contains(out, "a.toml") {
 		t.Fatalf("PostToolUse printed %q", out)
 	}
 	batch := jsonEvent(t, map[string]any{
-		"session_id": "s", "cwd": root, "hook_event_name": "PostToolBatch", "tool_calls": []any{
+		"session_id": "s", "cwd": cwd, "hook_event_name": "PostToolBatch", "tool_calls": []any{
 			map[string]any{"tool_name": "Edit", "tool_input": map[string]any{"file_path": a}, "tool_use_id": "1"},
 			map[string]any{"tool_name": "Edit", "tool_input": map[string]any{"file_path": b}, "tool_use_id": "2"},
 		},
@@ -362,14 +385,14 @@ func TestRunClaudeBatchAfterPostToolUse(t *testing.T) {
 	if out, _, _ := runHook(t, Claude{}, strings.Replace(batch, `"s"`, `"s2"`, 1)); !strings.Contains(out, "a.toml") {
 		t.Fatalf("another session's batch printed %q", out)
 	}
-	putFile(t, a, "# v2\n"+brokenTOML)
+	putFile(t, filepath.Join(root, "a.toml"), "# v2\n"+brokenTOML)
 	if out, _, _ := runHook(t, Claude{}, batch); !strings.Contains(out, "a.toml") {
 		t.Fatalf("batch after a new edit printed %q", out)
 	}
 	// The content PostToolUse reported, written again by a later call
 	// whose own PostToolUse reported nothing (the soak, seed
 	// 278276786903321841, Go #164): that call's change is unchecked.
-	putFile(t, a, brokenTOML)
+	putFile(t, filepath.Join(root, "a.toml"), brokenTOML)
 	later := strings.Replace(batch, `"tool_use_id":"1"`, `"tool_use_id":"3"`, 1)
 	if later == batch {
 		t.Fatal("the batch event names no call 1")

@@ -693,13 +693,13 @@ func TestNothingChecksNoted(t *testing.T) {
 // caller (and loud.go, which calls it too): the compiler reports them, so
 // between them the two answers must show both — the caller's own hook, as
 // an error in its file, the callee's, as errors its change made in other
-// files — or note that they could not tell;
-// neither may show an error the compiler does not report. Then the callee
-// is fixed, and that answer must show nothing.
+// files — or note that they could not tell; neither may show an error the
+// compiler does not report. Then the callee is fixed, and that answer must
+// show nothing. A failed round prints its daemon log (at debug).
 func TestConcurrentCallerAndCallee(t *testing.T) {
 	e2e(t)
 	requireExe(t, "gopls")
-	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath(), "LSP_HOOK_LOG_LEVEL=debug"}) // the log of a failed round is shown
+	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath(), "LSP_HOOK_LOG_LEVEL=debug"})
 	greet := w.readFile("greet/greet.go")
 	broken := strings.Replace(greet, "Greet(name string)", "Greet(name string, n int)", 1)
 	if broken == greet {
@@ -713,9 +713,9 @@ func TestConcurrentCallerAndCallee(t *testing.T) {
 		gap := time.Duration(i%4) * 4 * time.Millisecond
 		callerEvent := w.edit("s", "main.go", caller+fmt.Sprintf("\n// round %d\n", i))
 		calleeEvent := w.edit("s", "greet/greet.go", broken)
-		first, second := callerEvent, calleeEvent
+		first, second, order := callerEvent, calleeEvent, "the caller's first"
 		if i%2 == 1 {
-			first, second = calleeEvent, callerEvent
+			first, second, order = calleeEvent, callerEvent, "the callee's first"
 		}
 		wait1, wait2 := w.startLate(first, 0), w.startLate(second, gap)
 		r1, err1 := wait1()
@@ -743,8 +743,8 @@ func TestConcurrentCallerAndCallee(t *testing.T) {
 		both := strings.Join(slices.DeleteFunc([]string{b1, b2}, func(b string) bool { return b == "" }), "\n")
 		if p := judge(t, w.root, both, truth); p != "" {
 			round, _ := w.logSince(offset)
-			t.Errorf("round %d (second hook %v later, the %s first): between them: %s\nfirst hook:\n%s\nsecond hook:\n%s\ndaemon log of the round:\n%s",
-				i, gap, map[bool]string{true: "caller's", false: "callee's"}[i%2 == 0], p, indent(b1), indent(b2), indent(round))
+			t.Errorf("round %d (second hook %v later, %s): between them: %s\nfirst hook:\n%s\nsecond hook:\n%s\ndaemon log of the round:\n%s",
+				i, gap, order, p, indent(b1), indent(b2), indent(round))
 		}
 		if b := w.hook(w.edit("s", "greet/greet.go", greet)); b != "" {
 			t.Errorf("round %d, the fix: hook said\n%s", i, indent(b))
