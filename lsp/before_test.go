@@ -144,15 +144,7 @@ func TestBeforeWhileItsCheckRuns(t *testing.T) {
 				}
 			}
 			mark, _ := c.store.mark()
-			c.store.publish(PublishDiagnosticsParams{URI: uri, Diagnostics: tc.now}) // after the change
-			cur := c.merge(other, uri, [][]Diagnostic{tc.now})
-			got := c.before(baseline{mark: mark, touchedAt: 1, changed: func() []string { return nil }}, map[string][]diag.Diagnostic{other: cur})
-			var msgs []string
-			for _, d := range got[other] {
-				msgs = append(msgs, d.Message)
-			}
-			slices.Sort(msgs)
-			if !slices.Equal(msgs, tc.want) {
+			if msgs := baselineAfter(c, mark, other, tc.now); !slices.Equal(msgs, tc.want) {
 				t.Errorf("baseline of file06.go = %q, want %q", msgs, tc.want)
 			}
 		})
@@ -208,16 +200,26 @@ func TestBeforeSyncedSince(t *testing.T) {
 			if tc.running {
 				c.checking[other] = []span{{from: mark, n: 1}}
 			}
-			c.store.publish(PublishDiagnosticsParams{URI: uri, Diagnostics: []Diagnostic{added}}) // after the change
-			cur := c.merge(other, uri, [][]Diagnostic{{added}})
-			got := c.before(baseline{mark: mark, touchedAt: 1, changed: func() []string { return nil }}, map[string][]diag.Diagnostic{other: cur})
-			var msgs []string
-			for _, d := range got[other] {
-				msgs = append(msgs, d.Message)
-			}
-			if !slices.Equal(msgs, tc.want) {
+			if msgs := baselineAfter(c, mark, other, []Diagnostic{added}); !slices.Equal(msgs, tc.want) {
 				t.Errorf("baseline of jobs.go = %q, want %q", msgs, tc.want)
 			}
 		})
 	}
+}
+
+// baselineAfter has the server publish now for the file other after mark
+// (the change's answer), and returns the messages, sorted, of the
+// baseline before gives that file for a check whose mark is mark and
+// whose server had answered whole before it.
+func baselineAfter(c *Client, mark uint64, other string, now []Diagnostic) []string {
+	uri := pathToURI(other)
+	c.store.publish(PublishDiagnosticsParams{URI: uri, Diagnostics: now})
+	cur := c.merge(other, uri, [][]Diagnostic{now})
+	got := c.before(baseline{mark: mark, touchedAt: 1, changed: func() []string { return nil }}, map[string][]diag.Diagnostic{other: cur})
+	var msgs []string
+	for _, d := range got[other] {
+		msgs = append(msgs, d.Message)
+	}
+	slices.Sort(msgs)
+	return msgs
 }
