@@ -314,8 +314,8 @@ func Suggest(got string, known []string) string { return suggest(got, known) }
 //     against tsc; it registers "**/*" under the root). Root
 //     markers: a JavaScript monorepo's root first — pnpm-workspace.yaml, a
 //     package.json with "workspaces" (npm, yarn, bun), lerna.json,
-//     rush.json, nx.json — so every package of a monorepo shares one server, as an
-//     editor's one tsserver does: with a server per package, an edit of
+//     rush.json, nx.json — so every package of a monorepo shares one
+//     server, as an editor's one tsserver does: with a server per package, an edit of
 //     one package that broke another was answered clean (`tsc -p` of the
 //     other reported the error; cmd/lsp-hook TestTypeScriptMonorepo).
 //     Then tsconfig.json, jsconfig.json and package.json, so a project

@@ -2,6 +2,7 @@ package config
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -500,6 +501,27 @@ func MarkerFile(marker string) string {
 	return name
 }
 
+// DecodeFile reads the file at path (following a symlink, at most max
+// bytes: safefile.ReadFollow) and decodes it into v: as TOML when its
+// extension is .toml (pyproject.toml), else as JSON with comments and
+// trailing commas (JSONC: package.json, tsconfig.json,
+// pyrightconfig.json). The error names the file.
+func DecodeFile(path string, max int64, v any) error {
+	text, err := safefile.ReadFollow(path, max)
+	if err != nil {
+		return err
+	}
+	if strings.EqualFold(filepath.Ext(path), ".toml") {
+		_, err = toml.Decode(string(text), v)
+	} else if text, err = hujson.Standardize(text); err == nil {
+		err = json.Unmarshal(text, v)
+	}
+	if err != nil {
+		return fmt.Errorf("decoding %s: %w", path, err)
+	}
+	return nil
+}
+
 // maxMarkerSize bounds what keyedMarker reads of a file.
 const maxMarkerSize = 1 << 20
 
@@ -553,21 +575,9 @@ func keyedMarker(path, key string) bool {
 // fileSetsKey reads the file at path and reports whether it sets the
 // dotted key (keyedMarker).
 func fileSetsKey(path, key string) bool {
-	text, err := safefile.ReadFollow(path, maxMarkerSize)
-	if err != nil {
-		return false
-	}
 	var doc map[string]any
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".toml":
-		if _, err := toml.Decode(string(text), &doc); err != nil {
-			return false
-		}
-	default:
-		std, err := hujson.Standardize(text)
-		if err != nil || json.Unmarshal(std, &doc) != nil {
-			return false
-		}
+	if DecodeFile(path, maxMarkerSize, &doc) != nil {
+		return false
 	}
 	var cur any = doc
 	for _, part := range strings.Split(key, ".") {

@@ -290,5 +290,4 @@ type depQuery struct {
 	jsPackages map[string]string        // as ImportIndex.jsPackages
 	pyRoots    map[string]bool          // as ImportIndex.pyRoots
 	compileDBs map[string]compileDBInfo // as ImportIndex.compileDBs (filled as databases are read)
-	dbSeen     map[string]bool          // compilation databases read by this query (readCompileDB)
 }

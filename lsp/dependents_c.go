@@ -260,31 +260,23 @@ func includeArgs(args []string) []string {
 	return out
 }
 
-// readFlags returns the include directories of dir's compile_flags.txt,
-// root-relative; those outside the root are left out (nothing there is a
-// dependent's target). An unreadable file has none.
+// readFlags returns the include directories of dir's compile_flags.txt
+// (one argument per line, includeArgs' flags), root-relative; those
+// outside the root are left out (nothing there is a dependent's target).
+// An unreadable file has none.
 func (q *depQuery) readFlags(dir string) []string {
 	text, err := os.ReadFile(filepath.Join(q.root, filepath.FromSlash(dir), compileFlags))
 	if err != nil {
 		return nil
 	}
+	args := strings.Split(string(text), "\n")
+	for i := range args {
+		args[i] = strings.TrimSpace(args[i])
+	}
 	var out []string
-	lines := strings.Split(string(text), "\n")
-	for i := 0; i < len(lines); i++ {
-		arg := strings.TrimSpace(lines[i])
-		for _, flag := range []string{"-iquote", "-isystem", "-I"} {
-			v, ok := strings.CutPrefix(arg, flag)
-			if !ok {
-				continue
-			}
-			if v == "" && i+1 < len(lines) {
-				i++
-				v = strings.TrimSpace(lines[i])
-			}
-			if d, ok := q.flagDir(dir, v); ok {
-				out = append(out, d)
-			}
-			break
+	for _, v := range includeArgs(args) {
+		if d, ok := q.flagDir(dir, v); ok {
+			out = append(out, d)
 		}
 	}
 	return out

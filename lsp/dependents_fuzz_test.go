@@ -112,13 +112,7 @@ func FuzzJSPackages(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text []byte) {
 		root := t.TempDir()
 		for _, rel := range []string{"pkg/package.json", "pkg/tsconfig.json"} {
-			file := filepath.Join(root, filepath.FromSlash(rel))
-			if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(file, text, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			writeFile(t, root, rel, string(text))
 		}
 		for name, dir := range jsPackages(root, []string{"pkg/package.json"}, []string{"pkg/tsconfig.json"}) {
 			if jsPackageName(name) != name || filepath.IsAbs(dir) || dir == ".." || strings.HasPrefix(dir, "../") {
@@ -137,13 +131,7 @@ func FuzzPyrightRoots(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text []byte) {
 		root := t.TempDir()
 		for _, rel := range []string{"pkg/pyrightconfig.json", "pkg/pyproject.toml"} {
-			file := filepath.Join(root, filepath.FromSlash(rel))
-			if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(file, text, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			writeFile(t, root, rel, string(text))
 			roots := make(map[string]bool)
 			pyrightRoots(root, rel, roots)
 			for d := range roots {

@@ -2,17 +2,13 @@ package lsp
 
 import (
 	"bytes"
-	"encoding/json"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/BurntSushi/toml"
-	"github.com/tailscale/hujson"
-
-	"github.com/lsp-hook/lsp-hook/internal/safefile"
+	"github.com/lsp-hook/lsp-hook/config"
 )
 
 // Python's import statements (The Python Language Reference, 7.11 "The
@@ -274,10 +270,6 @@ var pyProjectFiles = []string{"pyproject.toml", "setup.py", "setup.cfg"}
 // a file that cannot be read or decoded (at most maxManifestSize), add
 // nothing.
 func pyrightRoots(root, rel string, roots map[string]bool) {
-	text, err := safefile.ReadFollow(filepath.Join(root, filepath.FromSlash(rel)), maxManifestSize)
-	if err != nil {
-		return
-	}
 	type env struct {
 		Root       string   `json:"root" toml:"root"`
 		ExtraPaths []string `json:"extraPaths" toml:"extraPaths"`
@@ -287,21 +279,19 @@ func pyrightRoots(root, rel string, roots map[string]bool) {
 		Environments []env    `json:"executionEnvironments" toml:"executionEnvironments"`
 	}
 	var cfg settings
+	file := filepath.Join(root, filepath.FromSlash(rel))
 	if path.Base(rel) == "pyproject.toml" {
 		var doc struct {
 			Tool struct {
 				Pyright settings `toml:"pyright"`
 			} `toml:"tool"`
 		}
-		if _, err := toml.Decode(string(text), &doc); err != nil {
+		if config.DecodeFile(file, maxManifestSize, &doc) != nil {
 			return
 		}
 		cfg = doc.Tool.Pyright
-	} else {
-		std, err := hujson.Standardize(text)
-		if err != nil || json.Unmarshal(std, &cfg) != nil {
-			return
-		}
+	} else if config.DecodeFile(file, maxManifestSize, &cfg) != nil {
+		return
 	}
 	dirs := slices.Clone(cfg.ExtraPaths)
 	for _, e := range cfg.Environments {

@@ -2,15 +2,12 @@ package lsp
 
 import (
 	"bytes"
-	"encoding/json"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 
-	"github.com/tailscale/hujson"
-
-	"github.com/lsp-hook/lsp-hook/internal/safefile"
+	"github.com/lsp-hook/lsp-hook/config"
 )
 
 // JavaScript and TypeScript module specifiers (ECMAScript "Imports",
@@ -187,14 +184,10 @@ func jsPackages(root string, manifests, tsconfigs []string) map[string]string {
 	slices.SortFunc(tsconfigs, nearestFirst)
 	out := make(map[string]string)
 	for _, rel := range manifests {
-		text, err := safefile.ReadFollow(filepath.Join(root, filepath.FromSlash(rel)), maxManifestSize)
-		if err != nil {
-			continue
-		}
 		var m struct {
 			Name string `json:"name"`
 		}
-		if json.Unmarshal(text, &m) != nil || jsPackageName(m.Name) != m.Name {
+		if config.DecodeFile(filepath.Join(root, filepath.FromSlash(rel)), maxManifestSize, &m) != nil || jsPackageName(m.Name) != m.Name {
 			continue
 		}
 		if _, dup := out[m.Name]; !dup {
@@ -223,21 +216,13 @@ func isTSConfig(base string) bool {
 // jsPackageName takes for package names, each → the root-relative
 // directory of its first target inside the root (see jsPackages).
 func tsconfigPaths(root, rel string) map[string]string {
-	text, err := safefile.ReadFollow(filepath.Join(root, filepath.FromSlash(rel)), maxManifestSize)
-	if err != nil {
-		return nil
-	}
-	std, err := hujson.Standardize(text)
-	if err != nil {
-		return nil
-	}
 	var c struct {
 		CompilerOptions struct {
 			BaseURL string              `json:"baseUrl"`
 			Paths   map[string][]string `json:"paths"`
 		} `json:"compilerOptions"`
 	}
-	if json.Unmarshal(std, &c) != nil {
+	if config.DecodeFile(filepath.Join(root, filepath.FromSlash(rel)), maxManifestSize, &c) != nil {
 		return nil
 	}
 	base := path.Join(path.Dir(rel), filepath.ToSlash(c.CompilerOptions.BaseURL))

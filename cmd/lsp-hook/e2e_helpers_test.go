@@ -292,20 +292,29 @@ func (w *workspace) status() (st sidecar.StatusResult, ok bool) {
 }
 
 // gopls returns the gopls entry of the daemon's status, failing the test
-// unless there is exactly one, running.
+// unless there is exactly one, running, at the workspace root.
 func (w *workspace) gopls(st sidecar.StatusResult) sidecar.ServerStatus {
+	w.t.Helper()
+	return w.oneServer(st, "gopls")
+}
+
+// oneServer returns the entry of the server named name in the daemon's
+// status, failing the test unless there is exactly one, running, and
+// rooted at the workspace root (a monorepo's: one server sees every
+// package).
+func (w *workspace) oneServer(st sidecar.StatusResult, name string) sidecar.ServerStatus {
 	w.t.Helper()
 	var found []sidecar.ServerStatus
 	for _, s := range st.Servers {
-		if s.Name == "gopls" {
+		if s.Name == name {
 			found = append(found, s)
 		}
 	}
 	if len(found) != 1 || found[0].Pid == 0 || found[0].State != "active" {
-		w.t.Fatalf("status servers = %+v, want one active gopls with a pid", st.Servers)
+		w.t.Fatalf("status servers = %+v, want one active %s with a pid", st.Servers, name)
 	}
 	if found[0].Root != w.root {
-		w.t.Errorf("gopls root = %s, want %s", found[0].Root, w.root)
+		w.t.Errorf("%s root = %s, want %s", name, found[0].Root, w.root)
 	}
 	return found[0]
 }

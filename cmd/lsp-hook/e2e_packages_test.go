@@ -104,15 +104,7 @@ func TestTypeScriptMonorepo(t *testing.T) {
 			if !ok {
 				t.Fatal("no daemon answers status after the edits")
 			}
-			var roots []string
-			for _, s := range st.Servers {
-				if s.Name == "typescript-language-server" {
-					roots = append(roots, s.Root)
-				}
-			}
-			if len(roots) != 1 || roots[0] != w.root {
-				t.Errorf("typescript-language-server roots %q, want one server at the monorepo's root %s", roots, w.root)
-			}
+			w.oneServer(st, "typescript-language-server")
 		})
 	}
 }

@@ -193,15 +193,7 @@ func TestPythonUvWorkspace(t *testing.T) {
 	if !ok {
 		t.Fatal("no daemon answers status after the edits")
 	}
-	var roots []string
-	for _, s := range st.Servers {
-		if s.Name == "pyright" {
-			roots = append(roots, s.Root)
-		}
-	}
-	if len(roots) != 1 || roots[0] != w.root {
-		t.Errorf("pyright roots %q, want one server at the uv workspace's root %s", roots, w.root)
-	}
+	w.oneServer(st, "pyright")
 }
 
 // TestPythonConfiguredPaths: a monorepo whose pyrightconfig.json puts a
