@@ -138,31 +138,81 @@ func check(ctx context.Context, root string, q request, source string, begin tim
 	return res, "in-process", checked
 }
 
+// viaDaemon asks the workspace's daemon, starting it when absent. Its
+// first request goes to a daemon already running together with hello, in
+// one round trip (wire.ConnectWith): a shell command's changed_files, else
+// the notify_change under the warm budget; a daemon just started gets it
+// afterwards, under the cold budget.
 func viaDaemon(ctx context.Context, root, socket string, q request, source string, begin time.Time, opts Options) (wire.Result, bool, []wire.Change, error) {
-	c, started, err := wire.Connect(ctx, opts.Version, wire.StartOptions{
+	var (
+		res   wire.Result
+		cf    wire.ChangedFilesResult
+		first *wire.Call
+	)
+	switch {
+	case q.shell:
+		first = &wire.Call{Method: wire.MethodChangedFiles, Params: q.changedParams(), Result: &cf}
+	case len(q.changes) > 0:
+		p, err := q.notifyParams(q.changes, nil, source, begin, false, opts)
+		if err != nil {
+			return wire.Result{}, false, nil, err
+		}
+		first = &wire.Call{Method: wire.MethodNotifyChange, Params: p, Result: &res}
+	}
+	c, started, err := wire.ConnectWith(ctx, opts.Version, wire.StartOptions{
 		Executable: opts.Executable, Root: root, Socket: socket,
 		Wait: max(time.Until(begin.Add(opts.ColdBudget))/2, 100*time.Millisecond),
-	})
+	}, first)
 	if err != nil {
 		return wire.Result{}, false, nil, err
 	}
 	defer c.Close()
-	changes, notes := q.changes, []string(nil)
-	if q.shell {
-		var cf wire.ChangedFilesResult
-		if err := c.Call(ctx, wire.MethodChangedFiles, q.changedParams(), &cf); err != nil {
-			return wire.Result{}, started, nil, fmt.Errorf("changed_files: %w", err)
-		}
-		opts.Log.Debug("files changed by the shell command", "span", cf.Span, "source", cf.Source,
-			"uncovered", cf.Uncovered, "files", len(cf.Paths), "truncated", cf.Truncated)
-		changes, notes = q.withShellFiles(cf, opts.Log)
+	if first == nil {
+		return wire.Result{}, started, nil, nil
 	}
+	if !first.Sent {
+		if q.shell {
+			first.Err = c.Call(ctx, first.Method, first.Params, first.Result)
+		} else {
+			p, err := q.notifyParams(q.changes, nil, source, begin, started, opts)
+			if err != nil {
+				return wire.Result{}, started, nil, err
+			}
+			first.Err = c.Call(ctx, wire.MethodNotifyChange, p, &res)
+		}
+	}
+	if !q.shell {
+		if first.Err != nil {
+			return wire.Result{}, started, nil, fmt.Errorf("notify_change: %w", first.Err)
+		}
+		return res, started, q.changes, nil
+	}
+	if first.Err != nil {
+		return wire.Result{}, started, nil, fmt.Errorf("changed_files: %w", first.Err)
+	}
+	opts.Log.Debug("files changed by the shell command", "span", cf.Span, "source", cf.Source,
+		"uncovered", cf.Uncovered, "files", len(cf.Paths), "truncated", cf.Truncated)
+	changes, notes := q.withShellFiles(cf, opts.Log)
 	if len(changes) == 0 {
 		if len(notes) > 0 {
 			return wire.NotesResult(notes), started, nil, nil
 		}
 		return wire.Result{}, started, nil, nil
 	}
+	p, err := q.notifyParams(changes, notes, source, begin, started, opts)
+	if err != nil {
+		return wire.Result{}, started, nil, err
+	}
+	if err := c.Call(ctx, wire.MethodNotifyChange, p, &res); err != nil {
+		return wire.Result{}, started, nil, fmt.Errorf("notify_change: %w", err)
+	}
+	return res, started, changes, nil
+}
+
+// notifyParams is the notify_change for changes, with notes on what was
+// left out, under the warm budget counted from begin, or the cold one for
+// a daemon just started. It fails when the budget is already spent.
+func (q request) notifyParams(changes []wire.Change, notes []string, source string, begin time.Time, started bool, opts Options) (wire.NotifyChangeParams, error) {
 	warm := time.Until(begin.Add(opts.Budget))
 	if started {
 		warm = time.Until(begin.Add(opts.ColdBudget))
@@ -175,7 +225,7 @@ func viaDaemon(ctx context.Context, root, socket string, q request, source strin
 		Session:      q.session, Agent: q.agent,
 	}
 	if p.BudgetMS <= 0 {
-		return wire.Result{}, started, nil, fmt.Errorf("budget spent before asking the daemon")
+		return p, fmt.Errorf("budget spent before asking the daemon")
 	}
 	if !q.shell {
 		// The session's next shell hook looks back to this one (a shell
@@ -184,11 +234,7 @@ func viaDaemon(ctx context.Context, root, socket string, q request, source strin
 		// TestAgentClaudeBashLateHook).
 		p.Chain = q.chain
 	}
-	var res wire.Result
-	if err := c.Call(ctx, wire.MethodNotifyChange, p, &res); err != nil {
-		return wire.Result{}, started, nil, fmt.Errorf("notify_change: %w", err)
-	}
-	return res, started, changes, nil
+	return p, nil
 }
 
 // Local checks without a daemon, in-process: the hook's fallback when no

@@ -110,16 +110,30 @@ func (Claude) Decode(r io.Reader) (Event, error) {
 	if err != nil {
 		return Event{}, fmt.Errorf("decoding Claude Code hook event: %w", err)
 	}
-	switch runnerOf(data) {
+	// One pass reads the event and the fields that tell another runner's
+	// (the event holds the whole file before an Edit: tool_response's
+	// originalFile); an event that is not Claude Code's shape is probed
+	// alone, so that a field of the wrong type for ClaudeEvent does not
+	// hide another runner's event.
+	var both struct {
+		ClaudeEvent
+		runnerProbe
+	}
+	err = unmarshalOne(data, &both)
+	runner := both.runner()
+	if err != nil {
+		runner = runnerOf(data)
+	}
+	switch runner {
 	case "cursor":
 		return decodeCursor(data)
 	case "copilot":
 		return decodeCopilot(data)
 	}
-	var ev ClaudeEvent
-	if err := unmarshalOne(data, &ev); err != nil {
+	if err != nil {
 		return Event{}, fmt.Errorf("decoding Claude Code hook event: %w", err)
 	}
+	ev := both.ClaudeEvent
 	out := Event{Cwd: ev.Cwd, Session: ev.SessionID, Tool: ev.ToolName, Hook: ev.HookEventName, Agent: "claude"}
 	switch ev.HookEventName {
 	case "SessionStart":
@@ -341,6 +355,11 @@ func runnerOf(data []byte) string {
 	if json.Unmarshal(data, &p) != nil {
 		return "claude"
 	}
+	return p.runner()
+}
+
+// runner is runnerOf for the probe's fields, read.
+func (p runnerProbe) runner() string {
 	switch {
 	case p.CursorVersion != "" || p.ConversationID != "" || len(p.WorkspaceRoots) > 0:
 		return "cursor"

@@ -111,6 +111,27 @@ func TestRunnerOf(t *testing.T) {
 	}
 }
 
+// TestClaudeDecodeRunner: Claude{}.Decode reads the event and the
+// runner's fields in one pass, and gives another runner's event to its
+// decoder even when a field has a type ClaudeEvent cannot take (then the
+// fields are probed alone, as runnerOf does).
+func TestClaudeDecodeRunner(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{`{"session_id":"s","transcript_path":"/t","cwd":"/r","hook_event_name":"PostToolUse","tool_name":"Read"}`, "claude"},
+		{`{"conversation_id":"c","hook_event_name":"afterFileEdit","file_path":"/r/a.go","workspace_roots":["/r"]}`, "cursor"},
+		{`{"conversation_id":"c","hook_event_name":"stop","status":"completed","stop_hook_active":"no","workspace_roots":["/r"]}`, "cursor"},
+		{`{"sessionId":"s","cwd":"/r","toolName":"view","toolArgs":"{}","duration_ms":"soon"}`, "copilot"},
+	} {
+		ev, err := Claude{}.Decode(strings.NewReader(tt.in))
+		if err != nil || ev.Agent != tt.want {
+			t.Errorf("Decode(%s) = agent %q, %v; want %s", tt.in, ev.Agent, err, tt.want)
+		}
+	}
+	if _, err := (Claude{}).Decode(strings.NewReader(`{"session_id":"s","hook_event_name":"PostToolUse","duration_ms":"soon"}`)); err == nil {
+		t.Error("a Claude Code event with a malformed duration_ms decoded without an error")
+	}
+}
+
 func FuzzCopilotDecode(f *testing.F) {
 	f.Add(`{"sessionId":"cp1","cwd":"/r","toolName":"edit","toolArgs":"{\"path\":\"/r/a.go\"}","toolResult":{"resultType":"success"}}`)
 	f.Add(`{"sessionId":"cp1","cwd":"/r","stopReason":"end_turn"}`)

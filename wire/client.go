@@ -32,6 +32,29 @@ type Client struct {
 // Dial connects to the daemon on socket and exchanges hello. It fails fast
 // when nobody listens (no daemon) and within ctx otherwise.
 func Dial(ctx context.Context, socket, version string) (*Client, error) {
+	return dial(ctx, socket, version, nil)
+}
+
+// Call is a request Connect sends together with hello, without waiting
+// for hello's answer first: a hook reaches a running daemon in one round
+// trip instead of two (issue 18, "Hook process start"). JSON-RPC 2.0 lets
+// a client have several requests outstanding; the daemon answers each on
+// its own.
+type Call struct {
+	Method string
+	Params any
+	Result any // a pointer the answer is decoded into, as for Client.Call
+	// Sent reports that Connect made the call, to a daemon of our protocol
+	// that was already listening; Err is then the call's error. A call not
+	// sent (no daemon answered, one was started, an older one replaced) is
+	// the caller's to make, its params perhaps changed (a cold budget).
+	Sent bool
+	Err  error
+}
+
+// dial is Dial, sending first (when not nil) right after hello. An older
+// daemon gets first too; its answer is not read (Connect replaces it).
+func dial(ctx context.Context, socket, version string, first *Call) (*Client, error) {
 	var d net.Dialer
 	nc, err := d.DialContext(ctx, "unix", socket)
 	if err != nil {
@@ -39,9 +62,17 @@ func Dial(ctx context.Context, socket, version string) (*Client, error) {
 	}
 	c := &Client{conn: jsonrpc2.NewConn(context.Background(),
 		jsonrpc2.NewBufferedStream(nc, jsonrpc2.VSCodeObjectCodec{}), noRequests{})}
-	if err := c.Call(ctx, MethodHello, HelloParams{ClientVersion: version, Protocol: ProtocolVersion}, &c.Hello); err != nil {
+	hello := c.start(ctx, MethodHello, HelloParams{ClientVersion: version, Protocol: ProtocolVersion}, &c.Hello)
+	var answer func(context.Context) error
+	if first != nil {
+		answer = c.start(ctx, first.Method, first.Params, first.Result)
+	}
+	if err := hello(ctx); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("greeting daemon at %s: %w", socket, err)
+	}
+	if answer != nil && c.Hello.Protocol >= ProtocolVersion {
+		first.Sent, first.Err = true, answer(ctx)
 	}
 	return c, nil
 }
@@ -66,44 +97,54 @@ func (noRequests) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2
 // Result's Notes instead (result must then be a *Result; otherwise Call
 // fails naming the change). When no change is left the daemon is not asked.
 func (c *Client) Call(ctx context.Context, method string, params, result any) error {
-	if p, ok := params.(NotifyChangeParams); ok && method == MethodNotifyChange {
-		return c.notifyChange(ctx, p, result)
-	}
 	return c.call(ctx, method, params, result)
 }
 
-// call sends a request under an id of its own; when ctx ends before the
-// answer, it tells the daemon to stop the work (cancel_request), in the
-// background, so the caller returns at once.
+// call sends a request under an id of its own and waits for its answer.
 func (c *Client) call(ctx context.Context, method string, params, result any) error {
-	id := jsonrpc2.ID{Str: "c" + strconv.FormatUint(c.seq.Add(1), 10), IsString: true}
-	err := c.conn.Call(ctx, method, params, result, jsonrpc2.PickID(id))
-	if err != nil && ctx.Err() != nil && method != MethodHello {
-		go func() { _ = c.conn.Notify(context.Background(), MethodCancelRequest, CancelParams{ID: &id}) }()
-	}
-	return err
+	return c.start(ctx, method, params, result)(ctx)
 }
 
-// notifyChange is Call for a notify_change: see Call for the size guard.
-// The notes on the changes left out go to the daemon (Skipped), which
-// renders them within its output caps; when no change is left, the answer
-// is those notes alone, a line each: a change that was not checked must
-// not read as clean.
-func (c *Client) notifyChange(ctx context.Context, p NotifyChangeParams, result any) error {
-	kept, notes := oversized(p)
-	if len(notes) == 0 {
-		return c.call(ctx, MethodNotifyChange, p, result)
+// start sends a request under an id of its own and returns the wait for
+// its answer; when ctx ends before the answer, the wait tells the daemon
+// to stop the work (cancel_request), in the background, so the caller
+// returns at once. A notify_change is held to the daemon's limits first
+// (see Call): the notes on the changes left out go to the daemon
+// (Skipped), which renders them within its output caps; when no change is
+// left, the daemon is not asked and the answer is those notes alone, a
+// line each: a change that was not checked must not read as clean.
+func (c *Client) start(ctx context.Context, method string, params, result any) (wait func(context.Context) error) {
+	if p, ok := params.(NotifyChangeParams); ok && method == MethodNotifyChange {
+		if kept, notes := oversized(p); len(notes) > 0 {
+			res, ok := result.(*Result)
+			switch {
+			case !ok:
+				return answered(fmt.Errorf("sending notify_change: %s", notes[0]))
+			case len(kept) == 0:
+				*res = NotesResult(slices.Concat(p.Skipped, notes))
+				return answered(nil)
+			}
+			p.Changes, p.Skipped = kept, slices.Concat(p.Skipped, notes)
+			params = p
+		}
 	}
-	res, ok := result.(*Result)
-	if !ok {
-		return fmt.Errorf("sending notify_change: %s", notes[0])
+	id := jsonrpc2.ID{Str: "c" + strconv.FormatUint(c.seq.Add(1), 10), IsString: true}
+	w, err := c.conn.DispatchCall(ctx, method, params, jsonrpc2.PickID(id))
+	if err != nil {
+		return answered(err)
 	}
-	if len(kept) == 0 {
-		*res = NotesResult(slices.Concat(p.Skipped, notes))
-		return nil
+	return func(ctx context.Context) error {
+		err := w.Wait(ctx, result)
+		if err != nil && ctx.Err() != nil && method != MethodHello {
+			go func() { _ = c.conn.Notify(context.Background(), MethodCancelRequest, CancelParams{ID: &id}) }()
+		}
+		return err
 	}
-	p.Changes, p.Skipped = kept, slices.Concat(p.Skipped, notes)
-	return c.call(ctx, MethodNotifyChange, p, res)
+}
+
+// answered is the wait of a request answered without the daemon.
+func answered(err error) func(context.Context) error {
+	return func(context.Context) error { return err }
 }
 
 // NotesResult is the Result of a request that checked nothing but has
@@ -136,7 +177,15 @@ type StartOptions struct {
 // the one that answers speaks an older protocol (it is asked to shut down
 // first). started reports whether a daemon was started.
 func Connect(ctx context.Context, version string, opts StartOptions) (c *Client, started bool, err error) {
-	c, err = Dial(ctx, opts.Socket, version)
+	return ConnectWith(ctx, version, opts, nil)
+}
+
+// ConnectWith is Connect sending first together with hello to a daemon of
+// our protocol that is already listening (first.Sent); to a daemon it
+// starts, first is not sent: the caller makes the call, its params
+// perhaps changed.
+func ConnectWith(ctx context.Context, version string, opts StartOptions, first *Call) (c *Client, started bool, err error) {
+	c, err = dial(ctx, opts.Socket, version, first)
 	if err == nil {
 		if c.Hello.Protocol >= ProtocolVersion {
 			return c, false, nil
@@ -168,7 +217,7 @@ func Connect(ctx context.Context, version string, opts StartOptions) (c *Client,
 		return nil, false, err
 	}
 	defer unlock()
-	if c, err = Dial(wctx, opts.Socket, version); err == nil {
+	if c, err = dial(wctx, opts.Socket, version, first); err == nil {
 		if c.Hello.Protocol >= ProtocolVersion {
 			return c, false, nil
 		}
