@@ -252,13 +252,15 @@ func Suggest(got string, known []string) string { return suggest(got, known) }
 //     environment's site-packages and the directories its .pth files name
 //     (editable installs) are given as extra paths, read, not run:
 //     python.pythonPath would have pyright run the workspace's interpreter.
-//     VirtualEnvInterpreterSetting python.pythonPath (docs/settings.md),
-//     in a trusted workspace only: a project whose pyright config sets
-//     its own extraPaths (pyrightconfig.json, [tool.pyright]) replaces
-//     ours, and its imports of the environment's packages came back
-//     unresolved (measured with 1.1.414); the paths pyright asks the
-//     named interpreter for are not replaced (cmd/lsp-hook
-//     TestPythonVirtualEnvProjectPaths).
+//     VirtualEnvInterpreterSetting python.pythonPath (docs/settings.md):
+//     a project whose pyright config sets its own extraPaths
+//     (pyrightconfig.json, [tool.pyright]) replaces ours, and its imports
+//     of the environment's packages came back unresolved (measured with
+//     1.1.414); the paths pyright asks the named interpreter for are not
+//     replaced (cmd/lsp-hook TestPythonVirtualEnvProjectPaths, trusted and
+//     untrusted). Trusted: the environment's interpreter; untrusted: a
+//     stand-in environment linking the python on PATH, whose one .pth
+//     names the directories read (lsp/standin.go).
 //   - rust-analyzer: `rust-analyzer` speaks LSP on stdio with no arguments
 //     (rust-analyzer book, "rust-analyzer Binary"; `rustup component add
 //     rust-analyzer`). Root markers in rust-analyzer's own discovery order

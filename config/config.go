@@ -284,12 +284,14 @@ type Server struct {
 	// interpreter (lsp/venv.go). Catalogue only.
 	VirtualEnvSetting string
 	// VirtualEnvInterpreterSetting is the dotted setting, a path, naming
-	// the interpreter of the virtual environment VirtualEnvSetting finds
-	// (pyright's python.pythonPath), set only in a trusted workspace
-	// (Config.WorkspaceTrusted): the server runs that interpreter to list
-	// its import paths, and a list the project's own config file sets
-	// (pyright's extraPaths in pyrightconfig.json or [tool.pyright])
-	// replaces VirtualEnvSetting's but not those. Catalogue only.
+	// an interpreter whose import paths are those of the virtual
+	// environment VirtualEnvSetting finds (pyright's python.pythonPath):
+	// the server runs that interpreter to list its import paths, and a
+	// list the project's own config file sets (pyright's extraPaths in
+	// pyrightconfig.json or [tool.pyright]) replaces VirtualEnvSetting's
+	// but not those. In a trusted workspace (Config.WorkspaceTrusted) it
+	// is the environment's own interpreter; otherwise a stand-in that runs
+	// nothing of the workspace (lsp/standin.go; unix only). Catalogue only.
 	VirtualEnvInterpreterSetting string
 	// Settle is how long a check of this server keeps collecting after
 	// every changed document has a fresh answer and its signals say its

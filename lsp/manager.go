@@ -91,6 +91,14 @@ type Manager struct {
 	cancel    context.CancelFunc
 	bg        sync.WaitGroup // servers being stopped for idleness
 
+	// standInMu guards the stand-in environments of an untrusted
+	// workspace (standin.go): their private directory ("" until the first
+	// is made; removed at Shutdown) and the pythons found on PATH, by the
+	// X.Y wanted.
+	standInMu  sync.Mutex
+	standInDir string
+	bases      map[string]baseInterpreter
+
 	mu      sync.Mutex // guards entries, closed, janitor, watcher, watchReady and every entry's lastUse, inflight, touched
 	entries map[entryKey]*entry
 	closed  bool
@@ -544,12 +552,8 @@ func (m *Manager) start(ctx context.Context, e *entry) {
 			e.server.Settings = withListSetting(e.server.Settings, key, roots)
 			m.log.Info("server gets the virtual environment's packages", "server", e.server.Name, "root", e.root,
 				"venv", venv, "setting", key, "dirs", len(roots))
-			if key := e.server.VirtualEnvInterpreterSetting; key != "" && m.cfg.WorkspaceTrusted {
-				if py := venvInterpreter(venv); py != "" {
-					e.server.Settings = withSetting(e.server.Settings, key, func(any) any { return py })
-					m.log.Info("server runs the virtual environment's interpreter (trusted workspace)", "server", e.server.Name,
-						"root", e.root, "setting", key, "interpreter", py)
-				}
+			if key := e.server.VirtualEnvInterpreterSetting; key != "" {
+				m.nameInterpreter(e, key, venv, roots)
 			}
 		}
 	}
@@ -590,6 +594,14 @@ func (m *Manager) Shutdown() {
 	m.cancel()
 	stopEntries(entries)
 	m.bg.Wait()
+	m.standInMu.Lock()
+	if m.standInDir != "" {
+		if err := os.RemoveAll(m.standInDir); err != nil {
+			m.log.Warn("removing the stand-in environments", "dir", m.standInDir, "err", err)
+		}
+		m.standInDir = ""
+	}
+	m.standInMu.Unlock()
 	m.mu.Lock()
 	ready := m.watchReady
 	m.mu.Unlock()

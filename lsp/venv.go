@@ -30,10 +30,11 @@ import (
 // environment's directories are read instead, as CPython's site module
 // would find them (docs.python.org/3/library/site.html): its
 // site-packages, and the directories its .pth files name; nothing runs.
-// In a trusted workspace the interpreter is named too
-// (config.Server.VirtualEnvInterpreterSetting): a project's pyright
-// config that sets its own extraPaths replaces the directories given,
-// not the interpreter's paths.
+// An interpreter is named too (config.Server.VirtualEnvInterpreterSetting):
+// a project's pyright config that sets its own extraPaths replaces the
+// directories given, not the interpreter's paths. In a trusted workspace
+// it is the environment's own; otherwise a stand-in that gives the
+// directories read and runs nothing of the workspace (standin.go).
 
 // virtualEnvDirs are the directory names a project's virtual environment
 // goes by: uv's and poetry's in-project default, and the venv module's

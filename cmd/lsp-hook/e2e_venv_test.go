@@ -116,6 +116,13 @@ func TestPythonVirtualEnvMadeLater(t *testing.T) {
 func TestPythonVirtualEnvProjectPaths(t *testing.T) {
 	e2e(t)
 	requireExe(t, "pyright-langserver")
+	for _, trusted := range []bool{true, false} {
+		name := map[bool]string{true: "trusted", false: "untrusted"}[trusted]
+		t.Run(name, func(t *testing.T) { virtualEnvProjectPaths(t, trusted) })
+	}
+}
+
+func virtualEnvProjectPaths(t *testing.T, trusted bool) {
 	python, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("python3 not installed")
@@ -141,8 +148,10 @@ func TestPythonVirtualEnvProjectPaths(t *testing.T) {
 	if err := os.Symlink(python, filepath.Join(w.root, ".venv", "bin", "python")); err != nil {
 		t.Fatal(err)
 	}
-	if r := w.run("", nil, "trust"); r.exit != 0 {
-		t.Fatalf("lsp-hook trust: exit %d, %s", r.exit, r.stderr)
+	if trusted {
+		if r := w.run("", nil, "trust"); r.exit != 0 {
+			t.Fatalf("lsp-hook trust: exit %d, %s", r.exit, r.stderr)
+		}
 	}
 	const clean = "import typedpkg\nimport localpkg\n\nn: int = typedpkg.count()\nh: str = localpkg.here()\n"
 	// The judge: pyright's CLI told the environment beside the project's
