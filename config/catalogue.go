@@ -146,7 +146,13 @@ func Suggest(got string, known []string) string { return suggest(got, known) }
 //     -fsyntax-only reports, at the same line and column.
 //   - gopls: `gopls` speaks LSP on stdio with no arguments
 //     (golang.org/x/tools/gopls/doc/daemon.md); root is the nearest go.work,
-//     else go.mod (gopls/doc/workspace.md). Its diagnosticsDelay setting
+//     else the workspace root, as an editor opens the repository's folder:
+//     gopls makes a view for the go.mod of each file it is given
+//     (gopls/doc/workspace.md, "zero-config gopls"), and its views share
+//     the files it was sent. Rooted at each go.mod, two modules linked by a
+//     replace directive and no go.work had a gopls each, and an edit of one
+//     that broke the other was answered clean (measured with v0.23.0;
+//     cmd/lsp-hook TestGoReplaceModules). Its diagnosticsDelay setting
 //     (gopls/doc/settings.md, default 1s) holds back diagnostics of packages
 //     that depend on the changed one, to spare typing users; an agent's write
 //     is whole and infrequent, and a write that breaks a caller elsewhere is
@@ -385,12 +391,13 @@ func Catalogue() []Server {
 			Extensions:        []string{".go"},
 			FileNames:         []string{"go.mod", "go.work"},
 			LanguageIDs:       map[string]string{".go": "go", "go.mod": "go.mod", "go.work": "go.work"},
-			RootMarkers:       []string{"go.work", "go.mod"},
+			RootMarkers:       []string{"go.work"},
 			LoadErrorProgress: []string{"Error loading workspace"},         // gopls server/diagnostics.go, WorkspaceLoadFailure
 			LoadErrorMessages: []string{"Error loading workspace folders"}, // gopls server/general.go, addFolders
 			// gopls internal/cache snapshot.go (orphanedFileDiagnostics) and session.go (errNoViews)
 			UncheckedMessages:     []string{"No packages found for open file", "This file is within module", "No active builds contain"},
 			RecheckNewDirs:        true,
+			OpenReplacingModules:  true,
 			Enabled:               true,
 			DoneSignal:            SignalProgress,
 			Env:                   map[string]string{"GO_TELEMETRY_CHILD": "2"}, // no telemetry child process: see above

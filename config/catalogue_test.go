@@ -395,7 +395,7 @@ func TestCatalogueChoices(t *testing.T) {
 		name string
 		ok   bool
 	}{
-		{"gopls: go.work before go.mod", slices.Equal(servers["gopls"].RootMarkers, []string{"go.work", "go.mod"})},
+		{"gopls: the nearest go.work, else the workspace root", slices.Equal(servers["gopls"].RootMarkers, []string{"go.work"})},
 		{"gopls: diagnosticsDelay 0s", lookup(servers["gopls"].Settings, "gopls", "diagnosticsDelay") == "0s"},
 		{"gopls: its diagnostic passes reported as progress, in both places gopls reads options",
 			lookup(servers["gopls"].Settings, "gopls", "verboseWorkDoneProgress") == true &&

@@ -191,6 +191,13 @@ type Server struct {
 	// answer is partial and quotes it, and once one of RootMarkers'
 	// files changes the server is started afresh. Catalogue only.
 	LoadErrorMessages []string
+	// OpenReplacingModules makes a check of a change of a Go module open
+	// one importer of the changed package in each module of the root that
+	// replaces that module by its directory (a replace directive naming a
+	// file path) and has no document open: a server that makes a module's
+	// view only for a file it is given (gopls) says nothing of such a
+	// module's callers otherwise (lsp/gomodules.go). Catalogue only.
+	OpenReplacingModules bool
 	// RecheckNewDirs makes the first answer for a file in a directory new
 	// to the server (created after the server started, no document of the
 	// client's in it yet) a preliminary one: the file is sent again, as a

@@ -68,6 +68,10 @@ type Client struct {
 	ts   tsserverPull  // tsserver.go's pull state (atomic fields)
 	deps *ImportIndex  // finds a changed file's importers (dependents.go); inert unless server.OpenDependents
 
+	modMu      sync.Mutex // guards modLinks, modListing
+	modLinks   goModLinks // the root's go.mod replace links (gomodules.go)
+	modListing bool       // a listing for modLinks runs in the background
+
 	watchMu sync.Mutex    // guards watch
 	watch   *Subscription // to the workspace's Watcher; nil when not watching
 

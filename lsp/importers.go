@@ -26,15 +26,16 @@ const maxRecheckDependents = 10
 // their importers (importLevels; absolute paths, nearest first, the
 // direct ones first, at most maxRecheckDependents, none of docs), then,
 // when the server may take a changed file for unchanged
-// (sameSecondReopens), every other open document; or nil when the server
-// needs none.
+// (sameSecondReopens), every other open document; for a server that
+// diagnoses more than its open documents, the importers in modules it
+// has no view of (replacingImporters); or nil when the server needs none.
 func (c *Client) dependentsOf(ctx context.Context, docs []Doc) []string {
-	if !c.server.OpenDependents {
-		return nil
-	}
 	changed := make([]string, len(docs))
 	for i, d := range docs {
 		changed[i] = d.Path
+	}
+	if !c.server.OpenDependents {
+		return c.replacingImporters(ctx, changed)
 	}
 	var deps []string
 	level := changed

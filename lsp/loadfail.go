@@ -45,8 +45,9 @@ func (c *Client) loadFailure() string {
 }
 
 // reloadDue reports whether the server said it could not load the
-// workspace and one of its root marker files (go.mod, go.work) in the
-// root changed since: only a new server loads it again.
+// workspace and one of its root marker files or the files it serves by
+// name (gopls: go.work, go.mod) in the root changed since: only a new
+// server loads it again.
 func (c *Client) reloadDue() bool {
 	c.loadMu.Lock()
 	at := c.loadFailed.at
@@ -54,7 +55,7 @@ func (c *Client) reloadDue() bool {
 	if at.IsZero() {
 		return false
 	}
-	for _, m := range c.server.RootMarkers {
+	for _, m := range slices.Concat(c.server.RootMarkers, c.server.FileNames) {
 		if fi, err := os.Stat(filepath.Join(c.root, config.MarkerFile(m))); err == nil && fi.ModTime().After(at) {
 			return true
 		}

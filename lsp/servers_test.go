@@ -354,7 +354,8 @@ func TestCatalogueRoots(t *testing.T) {
 		file   string   // the file whose root is asked
 		want   string   // its root, relative to the workspace ("." for the workspace)
 	}{
-		{"go: nearest module", "gopls", []string{"a/go.mod", "b/go.mod"}, "a/x/y.go", "a"},
+		{"go: every module of the workspace in one", "gopls", []string{"a/go.mod", "b/go.mod"}, "a/x/y.go", "."},
+		{"go: a go.work below the workspace", "gopls", []string{"svc/go.work", "svc/a/go.mod", "b/go.mod"}, "svc/a/x.go", "svc"},
 		{"go: go.work wins over a nearer go.mod", "gopls", []string{"go.work", "a/go.mod", "b/go.mod"}, "a/x/y.go", "."},
 		{"go: no module", "gopls", nil, "cmd/main.go", "."},
 		{"go: a module above the workspace is out of bounds", "gopls", []string{"../go.mod"}, "x.go", "."},
@@ -409,7 +410,8 @@ func TestCatalogueRoots(t *testing.T) {
 }
 
 // TestMonorepoRoots checks two packages of one repository against real
-// servers: one process per package root, each answering for its own files.
+// servers: one process per package root, each answering for its own files
+// (gopls: one at the workspace root, or the go.work's, a view per module).
 func TestMonorepoRoots(t *testing.T) {
 	tests := []struct {
 		name, server, exe string
@@ -424,7 +426,7 @@ func TestMonorepoRoots(t *testing.T) {
 				"a/go.mod": "module example.com/a\n\ngo 1.22\n", "a/a.go": "package a\n\nvar N int = \"x\"\n",
 				"b/go.mod": "module example.com/b\n\ngo 1.22\n", "b/b.go": "package b\n\nvar N int = 1\n",
 			},
-			broken: "a/a.go", clean: "b/b.go", roots: []string{"a", "b"},
+			broken: "a/a.go", clean: "b/b.go", roots: []string{"."}, // one gopls, a view per module
 		},
 		{
 			name: "Go workspace of two modules", server: "gopls", exe: "gopls",

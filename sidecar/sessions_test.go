@@ -27,9 +27,13 @@ func TestSamplePaths(t *testing.T) {
 		newer: []string{"y.py", "a.go"},
 		want:  []string{"a.go", "y.py"},
 	}, {
-		name:  "a module of its own is its own root",
+		name:  "a project of its own is its own root",
+		files: map[string]string{"pyproject.toml": "", "a.py": "", "sub/pyproject.toml": "", "sub/s.py": ""},
+		want:  []string{"a.py", "sub/s.py"},
+	}, {
+		name:  "one gopls serves every Go module",
 		files: map[string]string{"go.mod": "module m\n", "a.go": "package m\n", "sub/go.mod": "module s\n", "sub/s.go": "package s\n"},
-		want:  []string{"a.go", "sub/s.go"},
+		want:  []string{"a.go"},
 	}, {
 		name:  "no file a server serves",
 		files: map[string]string{"README.md": "# x\n", "notes.txt": "x\n"},

@@ -751,3 +751,44 @@ func TestConcurrentCallerAndCallee(t *testing.T) {
 		}
 	}
 }
+
+// TestGoReplaceModules: two modules and no go.work (testdata/go-replace),
+// app using greet through a replace directive naming greet's directory.
+// An Edit of greet that breaks its callers in app — main.go, and
+// loud/loud.go, never opened — lists both, as `go build ./...` in app
+// reports them; the fix lists nothing. Both when app had a file open
+// (gopls had its view) and when nothing of app was touched (gopls makes
+// a module's view only for a file it is given: an importer is opened).
+// With a gopls per go.mod, the first case was answered clean too.
+func TestGoReplaceModules(t *testing.T) {
+	e2e(t)
+	requireExe(t, "gopls")
+	requireExe(t, "go")
+	for _, opened := range []bool{true, false} {
+		t.Run(map[bool]string{true: "caller open", false: "caller never touched"}[opened], func(t *testing.T) {
+			w := newWorkspaceOf(t, "go-replace", "", []string{"PATH=" + langPath()})
+			truth := func() []compilerErr {
+				var errs []compilerErr
+				for _, e := range goErrors(t, filepath.Join(w.root, "app")) {
+					e.file = "app/" + e.file
+					errs = append(errs, e)
+				}
+				return slices.Concat(errs, goErrors(t, filepath.Join(w.root, "greet")))
+			}
+			if opened {
+				if b := w.hook(w.edit("s", "app/main.go", w.readFile("app/main.go"))); b != "" {
+					t.Fatalf("app/main.go as shipped: hook said\n%s", indent(b))
+				}
+			}
+			orig := w.readFile("greet/greet.go")
+			broken := strings.Replace(orig, "func Hello(name string) string", "func Hello(name string, times int) string", 1)
+			w.judgeEdits(t, "greet/greet.go", []judgedStep{
+				{"a comment", orig + "// Hello is stable.\n", 0},
+				{"Hello takes a count", broken, 2},
+				{"fixed", orig, 0},
+				{"Hello takes a count again", broken, 2},
+				{"fixed again", orig, 0},
+			}, truth)
+		})
+	}
+}
