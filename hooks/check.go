@@ -181,14 +181,22 @@ func viaDaemon(ctx context.Context, root, socket string, q request, source strin
 			first.Err = c.Call(ctx, wire.MethodNotifyChange, p, &res)
 		}
 	}
-	if !q.shell {
-		if first.Err != nil {
-			return wire.Result{}, started, nil, fmt.Errorf("notify_change: %w", first.Err)
-		}
-		return res, started, q.changes, nil
+	if q.shell {
+		return shellViaDaemon(ctx, c, q, cf, first.Err, source, begin, started, opts)
 	}
 	if first.Err != nil {
-		return wire.Result{}, started, nil, fmt.Errorf("changed_files: %w", first.Err)
+		return wire.Result{}, started, nil, fmt.Errorf("notify_change: %w", first.Err)
+	}
+	return res, started, q.changes, nil
+}
+
+// shellViaDaemon is viaDaemon's rest for a shell command, once the daemon
+// answered changed_files with cf (or err): a notify_change of the files
+// the command changed, with the event's own.
+func shellViaDaemon(ctx context.Context, c *wire.Client, q request, cf wire.ChangedFilesResult, err error,
+	source string, begin time.Time, started bool, opts Options) (wire.Result, bool, []wire.Change, error) {
+	if err != nil {
+		return wire.Result{}, started, nil, fmt.Errorf("changed_files: %w", err)
 	}
 	opts.Log.Debug("files changed by the shell command", "span", cf.Span, "source", cf.Source,
 		"uncovered", cf.Uncovered, "files", len(cf.Paths), "truncated", cf.Truncated)
@@ -203,6 +211,7 @@ func viaDaemon(ctx context.Context, root, socket string, q request, source strin
 	if err != nil {
 		return wire.Result{}, started, nil, err
 	}
+	var res wire.Result
 	if err := c.Call(ctx, wire.MethodNotifyChange, p, &res); err != nil {
 		return wire.Result{}, started, nil, fmt.Errorf("notify_change: %w", err)
 	}

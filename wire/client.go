@@ -97,11 +97,6 @@ func (noRequests) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2
 // Result's Notes instead (result must then be a *Result; otherwise Call
 // fails naming the change). When no change is left the daemon is not asked.
 func (c *Client) Call(ctx context.Context, method string, params, result any) error {
-	return c.call(ctx, method, params, result)
-}
-
-// call sends a request under an id of its own and waits for its answer.
-func (c *Client) call(ctx context.Context, method string, params, result any) error {
 	return c.start(ctx, method, params, result)(ctx)
 }
 
