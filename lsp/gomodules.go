@@ -53,10 +53,17 @@ type goModLinks struct {
 // module by its directory and has no document open in the client (at
 // most maxRecheckDependents in all), or nil when the server needs none.
 func (c *Client) replacingImporters(ctx context.Context, changed []string) []string {
-	if !c.server.OpenReplacingModules || !slices.ContainsFunc(changed, isGoFile) {
+	if !c.server.OpenReplacingModules {
 		return nil
 	}
-	links := c.goModLinks(ctx, slices.ContainsFunc(changed, func(p string) bool { return filepath.Base(p) == "go.mod" }))
+	modChanged := slices.ContainsFunc(changed, func(p string) bool { return filepath.Base(p) == "go.mod" })
+	if !slices.ContainsFunc(changed, isGoFile) {
+		if modChanged { // a replace directive may have come or gone
+			c.goModLinks(ctx, true)
+		}
+		return nil
+	}
+	links := c.goModLinks(ctx, modChanged)
 	var out []string
 	for _, ch := range changed {
 		if !isGoFile(ch) {

@@ -60,6 +60,17 @@ func TestReplacingImporters(t *testing.T) {
 			}
 		})
 	}
+	// A module that comes later is found once its go.mod is a change,
+	// within the listing's time to live.
+	c.docs = map[string]*document{}
+	testdir.WriteTree(t, root, map[string]string{
+		"late/go.mod": "module example.com/late\n\nreplace example.com/lib => ../lib\n",
+		"late/l.go":   "package l\n\nimport \"example.com/lib\"\n",
+	})
+	c.replacingImporters(context.Background(), []string{p("late/go.mod")})
+	if got := c.replacingImporters(context.Background(), []string{p("lib/lib.go")}); !slices.Contains(got, p("late/l.go")) {
+		t.Errorf("after late/go.mod changed: %v, want late/l.go among them", got)
+	}
 	c.server.OpenReplacingModules = false
 	if got := c.replacingImporters(context.Background(), []string{p("lib/lib.go")}); got != nil {
 		t.Errorf("a server without OpenReplacingModules got %v", got)
