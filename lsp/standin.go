@@ -10,10 +10,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
+	"github.com/lsp-hook/lsp-hook/internal/lazyre"
 	"github.com/lsp-hook/lsp-hook/internal/safefile"
 	ws "github.com/lsp-hook/lsp-hook/internal/workspace"
 )
@@ -49,7 +49,7 @@ const pythonInfoScript = `import os, sys; print(os.path.realpath(sys.executable)
 const pythonInfoTimeout = 5 * time.Second
 
 // pythonXY is a Python version as X.Y, the start of pyvenv.cfg's version.
-var pythonXY = regexp.MustCompile(`^(\d+\.\d+)(\.|$)`)
+var pythonXY = lazyre.New(`^(\d+\.\d+)(\.|$)`)
 
 // baseInterpreter is a python found on PATH: its real path and X.Y.
 type baseInterpreter struct {
@@ -135,7 +135,7 @@ func (m *Manager) findBase(want string) baseInterpreter {
 			continue
 		}
 		exe, version, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
-		if !filepath.IsAbs(exe) || !pythonXY.MatchString(version) || ws.Inside(m.workspace, exe) {
+		if !filepath.IsAbs(exe) || !pythonXY().MatchString(version) || ws.Inside(m.workspace, exe) {
 			continue
 		}
 		return baseInterpreter{exe: exe, version: version}
@@ -157,7 +157,7 @@ func venvVersion(venv string) string {
 		if k = strings.TrimSpace(k); !ok || k != "version" && k != "version_info" {
 			continue
 		}
-		if m := pythonXY.FindStringSubmatch(strings.TrimSpace(v)); m != nil {
+		if m := pythonXY().FindStringSubmatch(strings.TrimSpace(v)); m != nil {
 			return m[1]
 		}
 	}
