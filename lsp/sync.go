@@ -164,8 +164,6 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 		// No watcher, or one that may have missed events: compare the
 		// open documents with the disk instead.
 		c.resyncChangedOnDisk(docs)
-	} else {
-		c.resyncBusy(docs)
 	}
 	if ev := c.pkgDirs.dependencyEvents(c.root, c.server.DependencyDirs); len(ev) > 0 {
 		c.log.Debug("packages installed or removed", "events", len(ev))
@@ -892,40 +890,11 @@ func (c *Client) markUpdating(docs []Doc, delta int) {
 	}
 }
 
-// resyncBusy re-syncs the open documents other Updates than the one of
-// docs are about to sync, whose file on disk no longer holds the text
-// last sent: the watcher leaves those to their own check (resyncIfChanged),
-// but this check, which synced the watcher's events before its own change,
-// must not be answered against the old text of a file its own depends on
-// (TestGoplsBusyCalleeResynced: parallel Edits of a caller and its callee,
-// the caller's own answer clean, stale). The other Update then finds its
-// text sent (sync: same text, same version; its answer counts from when
-// the run of equal texts began), or, when the disk moved past the text it
-// read, leaves it to the newer check (errMovedOn). resyncChangedOnDisk,
-// without a watcher, does the same.
-func (c *Client) resyncBusy(docs []Doc) {
-	var busy []string
-	c.mu.Lock()
-	for path := range c.updating {
-		if !slices.ContainsFunc(docs, func(d Doc) bool { return d.Path == path }) {
-			busy = append(busy, path)
-		}
-	}
-	c.mu.Unlock()
-	for _, path := range busy {
-		c.resync(path, true)
-	}
-}
-
 // resyncIfChanged re-syncs the open document at path when the file on disk
 // no longer holds the text last sent (someone else wrote it). Files that
 // are not open, about to be synced by an Update, unreadable, or over
 // maxConvertRead are left alone.
-func (c *Client) resyncIfChanged(path string) { c.resync(path, false) }
-
-// resync is resyncIfChanged, re-syncing a document an Update is about to
-// sync too when evenBusy.
-func (c *Client) resync(path string, evenBusy bool) {
+func (c *Client) resyncIfChanged(path string) {
 	uri := pathToURI(path)
 	c.mu.Lock()
 	doc, open := c.docs[uri]
@@ -935,7 +904,7 @@ func (c *Client) resync(path string, evenBusy bool) {
 	}
 	busy := c.updating[path] > 0
 	c.mu.Unlock()
-	if !open || busy && !evenBusy {
+	if !open || busy {
 		return
 	}
 	disk, err := readBounded(path, maxConvertRead)
