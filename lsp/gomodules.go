@@ -14,7 +14,6 @@ import (
 
 	"golang.org/x/mod/modfile"
 
-	"github.com/lsp-hook/lsp-hook/internal/safefile"
 	ws "github.com/lsp-hook/lsp-hook/internal/workspace"
 )
 
@@ -69,11 +68,7 @@ func (c *Client) replacingImporters(ctx context.Context, changed []string) []str
 		if !isGoFile(ch) {
 			continue
 		}
-		modDir, ok := goModDir(c.root, filepath.Dir(ch))
-		if !ok {
-			continue
-		}
-		pkg, ok := goImportPath(c.root, filepath.Dir(ch))
+		modDir, pkg, ok := goPackage(c.root, filepath.Dir(ch))
 		if !ok {
 			continue
 		}
@@ -153,7 +148,7 @@ func (c *Client) listGoModLinks(ctx context.Context) (links goModLinks, ok bool)
 			break
 		}
 		dir := filepath.Join(c.root, filepath.FromSlash(path.Dir(rel)))
-		data, err := safefile.ReadFollow(filepath.Join(dir, "go.mod"), maxDependentFileSize)
+		data, err := readBounded(filepath.Join(dir, "go.mod"), maxDependentFileSize)
 		if err != nil {
 			continue
 		}

@@ -3,7 +3,6 @@ package lsp
 import (
 	"go/parser"
 	"go/token"
-	"os"
 	"path"
 	"path/filepath"
 	"strconv"
@@ -91,20 +90,25 @@ func goBrokenBy(root, p string, text []byte, changed []string) bool {
 // below that go.mod's directory. ok is false when no go.mod is found or
 // read.
 func goImportPath(root, dir string) (string, bool) {
-	for d := dir; ; d = filepath.Dir(d) {
-		if data, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil {
-			mod := modfile.ModulePath(data)
-			rel, err := filepath.Rel(d, dir)
-			if mod == "" || err != nil {
-				return "", false
-			}
-			if rel == "." {
-				return mod, true
-			}
-			return path.Join(mod, filepath.ToSlash(rel)), true
-		}
-		if rel, inside := ws.Rel(root, d); !inside || rel == "." {
-			return "", false // no higher than the server's root
-		}
+	_, ip, ok := goPackage(root, dir)
+	return ip, ok
+}
+
+// goPackage is goImportPath, also returning the directory of the go.mod
+// (the module's root).
+func goPackage(root, dir string) (modDir, importPath string, ok bool) {
+	d, ok := goModDir(root, dir)
+	if !ok {
+		return "", "", false
 	}
+	data, err := readBounded(filepath.Join(d, "go.mod"), maxDependentFileSize)
+	mod := modfile.ModulePath(data)
+	rel, relErr := filepath.Rel(d, dir)
+	if err != nil || mod == "" || relErr != nil {
+		return "", "", false
+	}
+	if rel == "." {
+		return d, mod, true
+	}
+	return d, path.Join(mod, filepath.ToSlash(rel)), true
 }
