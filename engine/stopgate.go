@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/diag"
@@ -27,12 +28,17 @@ import (
 // answers with only_new's rule (match.go: introduced).
 
 // Introduced is the Stop gate's check of files (a session's record) within
-// budget (less the margin the reply needs): the lint block of the errors the session introduced that remain
-// (in res.Lint and res.Files, at error severity), and their count.
+// budget (less the margin the reply needs): the lint block of the errors
+// the session introduced that remain (in res.Lint and res.Files, at error
+// severity), their count, and whether something could not be checked — a
+// server gave no fresh answer for the files now, or none for a changed
+// file's text before the session (res.Lint's notes say which): no errors
+// then does not mean none. A check overtaken by a newer text of a file (a
+// hook or the watcher sent it meanwhile) is asked again within budget.
 // Deleted files are left out (what their deletion broke in other files
 // still counts); so are files with no known state before the session
 // (logged).
-func (e *Engine) Introduced(ctx context.Context, files []session.File, budget time.Duration) (res wire.Result, errs int) {
+func (e *Engine) Introduced(ctx context.Context, files []session.File, budget time.Duration) (res wire.Result, errs int, unchecked bool) {
 	begin := time.Now()
 	budget -= replyMargin
 	ctx, cancel := context.WithTimeout(ctx, budget)
@@ -55,12 +61,24 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, budget ti
 		changes = append(changes, wire.Change{Path: f.Path, Mode: wire.ModeWrite})
 	}
 	if len(changes) == 0 {
-		return wire.Result{Files: []diag.FileDiagnostics{}}, 0
+		return wire.Result{Files: []diag.FileDiagnostics{}}, 0, false
 	}
 	base, snap, notes := e.beforeSession(ctx, befores)
 	onlyNew := false
-	cur := e.Check(ctx, wire.NotifyChangeParams{Changes: changes, Source: "stop", OnlyNew: &onlyNew,
-		Severity: "error", BudgetMS: int(time.Until(begin.Add(budget)) / time.Millisecond)})
+	var cur wire.Result
+	for {
+		cur = e.Check(ctx, wire.NotifyChangeParams{Changes: changes, Source: "stop", OnlyNew: &onlyNew,
+			Severity: "error", BudgetMS: int(time.Until(begin.Add(budget)) / time.Millisecond)})
+		s, ok := superseded(cur.Servers)
+		if !ok || ctx.Err() != nil {
+			break
+		}
+		// Another check sent a newer text of a file under this one (a hook,
+		// the watcher, a prewarm): this answer is of a text that is gone, and
+		// its missing errors are not absent. Ask again of the files as they
+		// are now, within the budget.
+		e.Log.Info("stop gate: a file changed during its check; checking again", "server", s.Name, "error", s.Error)
+	}
 	byFile := make(map[string][]diag.Diagnostic)
 	others := make(map[string][]diag.Diagnostic)
 	isChanged := make(map[string]bool, len(changes))
@@ -72,7 +90,8 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, budget ti
 		b, known := base[path]
 		switch {
 		case !known && isChanged[path]:
-			continue // its servers did not answer for the text before: not gated on a guess
+			unchecked = true // its servers did not answer for the text before: not gated on a guess
+			continue
 		case !known && snap != nil:
 			b = snap.Diagnostics(path) // another file the texts before did not republish: as it stood then
 		case !known:
@@ -97,7 +116,41 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, budget ti
 	}
 	e.render(&res, diag.SeverityError, targets, byFile, others, notes)
 	res.ElapsedMS = time.Since(begin).Milliseconds()
-	return res, errs
+	return res, errs, unchecked || incomplete(cur.Servers)
+}
+
+// superseded returns the first of servers whose check was overtaken by a
+// newer text of one of its files (lsp.ErrSuperseded), if any.
+func superseded(servers []wire.ServerResult) (wire.ServerResult, bool) {
+	for _, s := range servers {
+		if s.Kind != wire.KindLinter && strings.HasPrefix(s.Error, lsp.ErrSuperseded.Error()) {
+			return s, true
+		}
+	}
+	return wire.ServerResult{}, false
+}
+
+// incomplete reports whether a language server or validator in servers
+// gave no fresh answer to a Stop gate check (timed out, partial, broken):
+// the errors it would report are unknown, and the gate must not take their
+// absence for a clean end of turn. Linters are left out: one not
+// installed says so after every edit, and the gate is about the servers'
+// errors.
+func incomplete(servers []wire.ServerResult) bool {
+	for _, s := range servers {
+		if s.Kind == wire.KindLinter {
+			continue
+		}
+		switch lsp.Freshness(s.Freshness) {
+		case lsp.Timeout, lsp.Partial:
+			return true
+		case lsp.None:
+			if s.State == lsp.StateBroken {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // beforeSession returns what the checkers said of each file's text before
@@ -106,7 +159,8 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, budget ti
 // for the file itself and for the other files it republished — and what
 // the servers had published for every file then (nil without servers). A
 // server that gave no fresh answer leaves the file out (unknown), with a
-// note.
+// note; one overtaken by a newer text of a file (lsp.ErrSuperseded) is
+// asked again while ctx lasts.
 func (e *Engine) beforeSession(ctx context.Context, befores map[string][]byte) (map[string][]diag.Diagnostic, *lsp.Snapshot, []string) {
 	base := make(map[string][]diag.Diagnostic)
 	var notes []string
@@ -125,7 +179,17 @@ func (e *Engine) beforeSession(ctx context.Context, befores map[string][]byte) (
 	if len(docs) == 0 || e.Manager == nil {
 		return base, nil, notes
 	}
-	for _, o := range e.Manager.Check(ctx, docs, lsp.DefaultSettle) {
+	outs := e.Manager.Check(ctx, docs, lsp.DefaultSettle)
+	for i := 0; i < len(outs); i++ {
+		if o := outs[i]; errors.Is(o.Err, lsp.ErrSuperseded) && ctx.Err() == nil {
+			// A hook or the watcher sent a newer text of a file under this
+			// one: the answer is of neither text. Show the servers the texts
+			// before the session again, within the budget.
+			e.Log.Info("stop gate: a file changed while its text before the session was checked; checking again", "server", o.Server, "err", o.Err)
+			outs, i = e.Manager.Check(ctx, docs, lsp.DefaultSettle), -1
+		}
+	}
+	for _, o := range outs {
 		if o.Freshness != lsp.Fresh {
 			for _, d := range docs {
 				if _, ok := o.Files[d.Path]; !ok {

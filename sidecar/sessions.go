@@ -159,7 +159,9 @@ func markerDir(path string, srv config.Server, root string) string {
 
 // sessionStop serves session_stop, the Stop gate: it checks the files the
 // session touched (Engine.Introduced) and decides (session.Decide, with
-// the config's stop_gate). An unknown session, or one whose files are all
+// the config's stop_gate). A check that found no errors while a server
+// gave no fresh answer (Engine.Introduced's unchecked) warns with the
+// block that says so: not a silent allow. An unknown session, or one whose files are all
 // gone, may stop: logged, never an error.
 func (s *Server) sessionStop(ctx context.Context, _ call, p wire.SessionStopParams) (any, error) {
 	reg := s.registry()
@@ -173,8 +175,11 @@ func (s *Server) sessionStop(ctx context.Context, _ call, p wire.SessionStopPara
 	if budget <= 0 {
 		budget = wire.DefaultColdBudget
 	}
-	res, n := s.Engine.Introduced(ctx, files, budget)
+	res, n, unchecked := s.Engine.Introduced(ctx, files, budget)
 	d := session.Decide(mode, n, p.Active, reg.BlockedInARow(p.Session))
+	if unchecked && n == 0 {
+		d = session.Warn // no errors found, but a server gave no fresh answer: say so, never a silent allow
+	}
 	reg.Stopped(p.Session, n, d == session.Block)
 	out := wire.SessionStopResult{Decision: wire.StopAllow, Errors: n, Files: len(files)}
 	switch d {
@@ -184,7 +189,7 @@ func (s *Server) sessionStop(ctx context.Context, _ call, p wire.SessionStopPara
 		out.Decision, out.Lint = wire.StopWarn, res.Lint
 	}
 	s.Log.Info("session_stop", "session", p.Session, "agent", p.Agent, "files", len(files), "errors", n,
-		"decision", out.Decision, "active", p.Active, "elapsed_ms", res.ElapsedMS)
+		"decision", out.Decision, "unchecked", unchecked, "active", p.Active, "elapsed_ms", res.ElapsedMS)
 	return out, nil
 }
 

@@ -19,47 +19,7 @@ func TestStopGate(t *testing.T) {
 	e2e(t)
 	requireExe(t, "gopls")
 	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath()})
-	lifecycle := func(session, event string, extra map[string]any) string {
-		t.Helper()
-		ev := map[string]any{"session_id": session, "cwd": w.root, "hook_event_name": event,
-			"transcript_path": "/home/dev/.claude/projects/-demo/" + session + ".jsonl"}
-		for k, v := range extra {
-			ev[k] = v
-		}
-		b, err := json.Marshal(ev)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := w.run(string(b), nil, "hook", "claude")
-		if r.exit != 0 {
-			t.Fatalf("%s hook exited %d; stderr:\n%s", event, r.exit, r.stderr)
-		}
-		return r.stdout
-	}
-	// editEvent writes text to rel and returns Claude Code's PostToolUse
-	// for an Edit of it, with the text before in tool_response.originalFile.
-	editEvent := func(session, rel, text string) string {
-		t.Helper()
-		before := w.readFile(rel)
-		w.writeFile(rel, text)
-		return w.claudeEventWith(session, "Edit", map[string]any{"file_path": w.path(rel), "old_string": "…", "new_string": "…"},
-			map[string]any{"filePath": w.path(rel), "originalFile": before, "userModified": false}, 0)
-	}
-	decision := func(stdout string) (string, string) {
-		t.Helper()
-		if stdout == "" {
-			return "", ""
-		}
-		var d struct{ Decision, Reason, SystemMessage string }
-		if err := json.Unmarshal([]byte(stdout), &d); err != nil {
-			t.Fatalf("Stop answer %q: %v", stdout, err)
-		}
-		if d.Decision == "" {
-			return "warn", d.SystemMessage
-		}
-		return d.Decision, d.Reason
-	}
-
+	lifecycle, editEvent, decision := w.lifecycle, w.editEvent, stopDecision(t)
 	if out := lifecycle("s1", "SessionStart", map[string]any{"source": "startup"}); out != "" {
 		t.Errorf("SessionStart printed %q, want nothing", out)
 	}
@@ -120,5 +80,142 @@ func TestStopGate(t *testing.T) {
 	}
 	if out := lifecycle("never-seen", "Stop", map[string]any{"stop_hook_active": false}); out != "" {
 		t.Errorf("Stop of an unknown session: %q, want nothing", out)
+	}
+}
+
+// TestStopGateRacesAnEdit plays an end of turn that races a write of the
+// file it checks: the session leaves a type error in main.go, and while
+// its Stop hook runs, main.go is written again (the error kept, a comment
+// added) and that Edit's own hook runs — a newer text reaches gopls under
+// the gate's check. The gate must still block on the error go build
+// reports, in every round, at each delay of the write after the Stop
+// event: a check overtaken by a newer text is asked again, never read as
+// clean (it was, when a prewarm's re-check re-sent a file under it).
+func TestStopGateRacesAnEdit(t *testing.T) {
+	e2e(t)
+	requireExe(t, "gopls")
+	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath(), "LSP_HOOK_LOG_LEVEL=debug"})
+	decision := stopDecision(t)
+	clean := w.readFile("main.go")
+	broken := strings.Replace(clean, "func main() {", "func main() {\n\tvar n int = \"seven\"\n\t_ = n", 1)
+	if broken == clean {
+		t.Fatalf("main.go has no func main() {:\n%s", clean)
+	}
+	w.hook(w.editEvent("warm", "main.go", clean+"\n// warm\n")) // the daemon and gopls up
+	w.hook(w.editEvent("warm", "main.go", clean))
+	const rounds = 18
+	for i := range rounds {
+		session := fmt.Sprintf("race-%d", i)
+		w.hook(w.editEvent(session, "main.go", broken))
+		truth := goErrors(t, w.root)
+		if len(truth) != 1 {
+			t.Fatalf("go build reports %v, want the one type error", truth)
+		}
+		again := broken + fmt.Sprintf("\n// round %d\n", i)
+		edit := w.claudeEventWith(session, "Edit", map[string]any{"file_path": w.path("main.go"), "old_string": "…", "new_string": "…"},
+			map[string]any{"filePath": w.path("main.go"), "originalFile": broken, "userModified": false}, 0)
+		delay := time.Duration(i%6) * 5 * time.Millisecond
+		_, off := w.logSince(0)
+		stopped := w.start(w.lifecycleEvent(session, "Stop", map[string]any{"stop_hook_active": false}), nil, "hook", "claude")
+		time.Sleep(delay)
+		w.writeFile("main.go", again)
+		edited := w.start(edit, nil, "hook", "claude")
+		stop, err := stopped()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r, err := edited(); err != nil || r.exit != 0 {
+			t.Fatalf("the racing Edit's hook: exit %d, %v; stderr:\n%s", r.exit, err, r.stderr)
+		}
+		if stop.exit != 0 {
+			t.Fatalf("Stop hook exited %d; stderr:\n%s", stop.exit, stop.stderr)
+		}
+		d, reason := decision(stop.stdout)
+		if want := fmt.Sprintf("ERROR [%d:", truth[0].line); d != "block" || !strings.Contains(reason, want) {
+			log, _ := w.logSince(off)
+			t.Errorf("round %d (write %v after the Stop event): %q %q; want a block naming main.go line %d as go build does; the daemon's log:\n%s",
+				i, delay, d, reason, truth[0].line, log)
+		}
+		w.hook(w.editEvent(session, "main.go", clean))
+		w.lifecycle(session, "SessionEnd", map[string]any{"reason": "exit"})
+	}
+	log, _ := w.logSince(0)
+	t.Logf("the gate's checks overtaken by the racing write and asked again: %d in %d rounds", strings.Count(log, "stop gate: a file changed"), rounds)
+}
+
+// lifecycle runs the hook on Claude Code's session event (SessionStart,
+// Stop, SessionEnd) of session, with extra fields, and returns what it
+// printed; it fails the test when the hook exits non-zero. Not for other
+// goroutines than the test's: use lifecycleEvent and w.run there.
+func (w *workspace) lifecycle(session, event string, extra map[string]any) string {
+	w.t.Helper()
+	r := w.run(w.lifecycleEvent(session, event, extra), nil, "hook", "claude")
+	if r.exit != 0 {
+		w.t.Fatalf("%s hook exited %d; stderr:\n%s", event, r.exit, r.stderr)
+	}
+	return r.stdout
+}
+
+// lifecycleEvent is Claude Code's session event (hook_event_name event)
+// of session, with extra fields, as JSON.
+func (w *workspace) lifecycleEvent(session, event string, extra map[string]any) string {
+	ev := map[string]any{"session_id": session, "cwd": w.root, "hook_event_name": event,
+		"transcript_path": "/home/dev/.claude/projects/-demo/" + session + ".jsonl"}
+	for k, v := range extra {
+		ev[k] = v
+	}
+	b, err := json.Marshal(ev)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return string(b)
+}
+
+// editEvent writes text to rel and returns Claude Code's PostToolUse for
+// an Edit of it in session, with the text before in
+// tool_response.originalFile.
+func (w *workspace) editEvent(session, rel, text string) string {
+	w.t.Helper()
+	before := w.readFile(rel)
+	w.writeFile(rel, text)
+	return w.claudeEventWith(session, "Edit", map[string]any{"file_path": w.path(rel), "old_string": "…", "new_string": "…"},
+		map[string]any{"filePath": w.path(rel), "originalFile": before, "userModified": false}, 0)
+}
+
+// stopDecision returns a reader of a Stop hook's output: its decision
+// ("block"; "warn" for a systemMessage; "" for no output) and the text
+// that goes with it.
+func stopDecision(t *testing.T) func(stdout string) (string, string) {
+	return func(stdout string) (string, string) {
+		t.Helper()
+		if stdout == "" {
+			return "", ""
+		}
+		var d struct{ Decision, Reason, SystemMessage string }
+		if err := json.Unmarshal([]byte(stdout), &d); err != nil {
+			t.Fatalf("Stop answer %q: %v", stdout, err)
+		}
+		if d.Decision == "" {
+			return "warn", d.SystemMessage
+		}
+		return d.Decision, d.Reason
+	}
+}
+
+// TestStopGateUnchecked: when the gate cannot check — the session's file
+// is served by a server that never publishes (testdata/fakelsp: a fault a
+// real server does not make on demand) — the end of turn is allowed but
+// never in silence: the hook warns, saying which server gave no answer,
+// for silence would mean the session left no errors.
+func TestStopGateUnchecked(t *testing.T) {
+	e2e(t)
+	w := newWorkspace(t)
+	w.useFakeServer("never-publishes")
+	w.writeFile("a.fake", "before\n")
+	w.run(w.editEvent("s", "a.fake", "after\n"), nil, "hook", "claude")
+	out := w.lifecycle("s", "Stop", map[string]any{"stop_hook_active": false})
+	d, msg := stopDecision(t)(out)
+	if d != "warn" || !strings.Contains(msg, "fake") {
+		t.Fatalf("Stop when the server never answered: %q %q; want a warning naming the fake server", d, msg)
 	}
 }
