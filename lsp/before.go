@@ -30,6 +30,7 @@ const maxWatched = 4096
 // number before it went out, and when.
 type sentWatch struct {
 	mark uint64
+	seq  uint64 // the client's send count with the event (Client.sends)
 	at   time.Time
 }
 
@@ -45,7 +46,7 @@ func (c *Client) noteWatched(changes []fileEventWire) {
 	c.sends++ // a watched-file event, too, can cut a server's pass short (sendCount)
 	c.changed = c.sends
 	for _, ch := range changes {
-		c.watched[ch.URI] = sentWatch{mark: mark, at: now}
+		c.watched[ch.URI] = sentWatch{mark: mark, seq: c.sends, at: now}
 	}
 }
 

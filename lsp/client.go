@@ -77,21 +77,22 @@ type Client struct {
 
 	companion *companion // the server's companion watch command (companion.go); nil when none
 
-	mu        sync.Mutex // guards docs, err, touched, touchedAt, sends, updating, checking, dirs, watched
+	mu        sync.Mutex // guards docs, err, touched, touchedAt, sends, updating, pending, checking, dirs, watched
 	docs      map[string]*document
-	err       error                // why the client is broken; nil while healthy
-	touched   bool                 // a change has been answered fresh, by a pass no other text overtook, at least once
-	touchedAt uint64               // the store's arrival number when touched became true (0 before): what was known of other files then was all there was
-	sends     uint64               // texts and watched-file events sent so far: a pass that began before the last may have been cut short
-	sentSecs  []int64              // the last distinct Unix seconds in which a text went out (samesecond.go), oldest first
-	changed   uint64               // sends when the server's view last changed: a new text, a document closed, a watched-file event
-	updating  map[string]int       // path → Updates about to sync it (the watcher leaves those alone)
-	checking  map[string][]span    // path → when checks of it were in flight, as arrival numbers (before.go, noteCheckingLocked)
-	told      map[string]told      // URI → what the last check whose answer reaches an agent said of it (before.go, noteDelivered)
-	dirs      map[string]bool      // directories a document was opened in (newDir)
-	deleted   map[string]uint64    // gone file → the store's arrival number when the server was first told (gone.go, noteDeleted)
-	watched   map[string]sentWatch // URI → the last watched-file event sent for it (baseline.go)
-	began     time.Time            // when the client was made: a directory changed later may be new to the server
+	err       error                     // why the client is broken; nil while healthy
+	touched   bool                      // a change has been answered fresh, by a pass no other text overtook, at least once
+	touchedAt uint64                    // the store's arrival number when touched became true (0 before): what was known of other files then was all there was
+	sends     uint64                    // texts and watched-file events sent so far: a pass that began before the last may have been cut short
+	sentSecs  []int64                   // the last distinct Unix seconds in which a text went out (samesecond.go), oldest first
+	changed   uint64                    // sends when the server's view last changed: a new text, a document closed, a watched-file event
+	updating  map[string]int            // path → Updates about to sync it (the watcher leaves those alone)
+	pending   map[string][]*pendingSend // path → texts Updates have yet to send (sendPending)
+	checking  map[string][]span         // path → when checks of it were in flight, as arrival numbers (before.go, noteCheckingLocked)
+	told      map[string]told           // URI → what the last check whose answer reaches an agent said of it (before.go, noteDelivered)
+	dirs      map[string]bool           // directories a document was opened in (newDir)
+	deleted   map[string]uint64         // gone file → the store's arrival number when the server was first told (gone.go, noteDeleted)
+	watched   map[string]sentWatch      // URI → the last watched-file event sent for it (baseline.go)
+	began     time.Time                 // when the client was made: a directory changed later may be new to the server
 
 	syncMu sync.Mutex // held while a document's version is bumped and sent, so versions reach the server in order
 
@@ -155,7 +156,7 @@ func newClient(server config.Server, root string, log *slog.Logger) *Client {
 	c := &Client{
 		server: server, root: root, log: log.With("server", server.Name, "root", root),
 		stderr: &tail{max: 8 << 10}, exited: make(chan struct{}), store: newStore(),
-		docs: make(map[string]*document), pulling: make(map[pullKey]*pullInFlight), updating: make(map[string]int),
+		docs: make(map[string]*document), pulling: make(map[pullKey]*pullInFlight), updating: make(map[string]int), pending: make(map[string][]*pendingSend),
 		dirs: make(map[string]bool), deleted: make(map[string]uint64), began: time.Now(), deps: NewImportIndex(server, root),
 		watched: make(map[string]sentWatch), checking: make(map[string][]span), told: make(map[string]told),
 	}

@@ -100,6 +100,7 @@ type verdict struct {
 type run struct {
 	lo, hi    int32
 	mark      uint64
+	seq       uint64 // the client's send count with the run's first version (sentVersion.seq)
 	at        time.Time
 	next      uint64
 	overtaken bool
@@ -126,7 +127,7 @@ func findRun(sent []sentVersion, v int32) (run, bool) {
 	for hi+1 < len(sent) && sent[hi+1].hash == sent[i].hash {
 		hi++ // a later forced version of the same text answers this one too
 	}
-	r := run{lo: sent[lo].version, hi: sent[hi].version, mark: sent[lo].mark, at: sent[lo].at,
+	r := run{lo: sent[lo].version, hi: sent[hi].version, mark: sent[lo].mark, seq: sent[lo].seq, at: sent[lo].at,
 		overtaken: sent[len(sent)-1].hash != sent[i].hash}
 	if hi+1 < len(sent) {
 		r.next = sent[hi+1].mark
@@ -205,7 +206,7 @@ func (c *Client) forceOutdatedRuns(docs []Doc, want map[string]int32) {
 			continue
 		}
 		r, ok := findRun(doc.sent, want[uri])
-		if ok && r.lo < want[uri] && c.changedSinceLocked(uri, r.mark) {
+		if ok && r.lo < want[uri] && c.changedSinceLocked(uri, r.seq) {
 			outdated = append(outdated, Doc{Path: d.Path, Text: doc.text, Recheck: true})
 		}
 	}
@@ -219,21 +220,25 @@ func (c *Client) forceOutdatedRuns(docs []Doc, want map[string]int32) {
 
 // changedSinceLocked reports whether a document other than uri was sent a
 // new text (not the same text again, as a forced re-check sends it), or a
-// watched-file event went out, after the store's arrival number was mark.
-// c.mu must be held.
-func (c *Client) changedSinceLocked(uri string, mark uint64) bool {
+// watched-file event went out, after the client's send count was seq —
+// the order of sends, not of the store's arrivals: two texts sent with no
+// answer arriving between them share a mark, and a caller whose text went
+// out (the watcher's re-sync) just before its callee's was taken to have
+// seen the callee's change (TestConcurrentCallerAndCallee, the caller's own
+// answer stale in 8 of 50 runs). c.mu must be held.
+func (c *Client) changedSinceLocked(uri string, seq uint64) bool {
 	for other, d := range c.docs {
 		if other == uri {
 			continue
 		}
-		for i := len(d.sent) - 1; i >= 0 && d.sent[i].mark > mark; i-- {
+		for i := len(d.sent) - 1; i >= 0 && d.sent[i].seq > seq; i-- {
 			if d.sent[i].changes {
 				return true
 			}
 		}
 	}
 	for _, w := range c.watched {
-		if w.mark > mark {
+		if w.seq > seq {
 			return true
 		}
 	}

@@ -131,3 +131,37 @@ func TestWaitPhase(t *testing.T) {
 		})
 	}
 }
+
+// TestChangedSince is forceOutdatedRuns's question — did the server's
+// view change after a document's run of equal texts began? — asked in
+// the order of sends (seq), not of the store's arrivals (mark): the
+// watcher re-synced the caller (seq 5) and the callee's check sent the
+// callee (seq 6) before any answer arrived, so both went out at mark 3;
+// the caller's answer may predate the callee's change.
+func TestChangedSince(t *testing.T) {
+	const caller, callee = "file:///w/main.go", "file:///w/greet.go"
+	tests := []struct {
+		name    string
+		other   []sentVersion
+		watched map[string]sentWatch
+		seq     uint64 // the caller's run began with this send
+		want    bool
+	}{
+		{"another text sent after, no arrival between", []sentVersion{{version: 2, mark: 3, seq: 6, changes: true}}, nil, 5, true},
+		{"another text sent before", []sentVersion{{version: 2, mark: 3, seq: 4, changes: true}}, nil, 5, false},
+		{"the same text again after (a forced re-check)", []sentVersion{{version: 2, mark: 3, seq: 6, changes: false}}, nil, 5, false},
+		{"a watched-file event after, at the same mark", nil, map[string]sentWatch{"file:///w/go.mod": {mark: 3, seq: 6}}, 5, true},
+		{"a watched-file event before", nil, map[string]sentWatch{"file:///w/go.mod": {mark: 3, seq: 4}}, 5, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &Client{docs: map[string]*document{
+				caller: {sent: []sentVersion{{version: 1, mark: 3, seq: 5, changes: true}}},
+				callee: {sent: tt.other},
+			}, watched: tt.watched}
+			if got := c.changedSinceLocked(caller, tt.seq); got != tt.want {
+				t.Errorf("changedSinceLocked = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

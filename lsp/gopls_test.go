@@ -398,3 +398,59 @@ func goBuildErrors(t *testing.T, dir string) map[string][]string {
 
 // goErrRE is a line of the go command's compiler errors: file:line:col: message.
 var goErrRE = regexp.MustCompile(`(?m)^(?:\./)?([^\s:]+\.go):(\d+):(\d+): `)
+
+// TestGoplsBusyCalleeResynced plays parallel Edits of a caller and its
+// callee, both written before either check sends: the callee's check is
+// about to send it (marked updating and pending, as Update marks it) when
+// the caller's check runs. The watcher leaves the callee to its check, so
+// the caller's check sends it first (sendPending), and its answer is
+// judged against the callee's text on disk: main.go's broken call, as
+// `go build` reports it. Before, the caller's own answer was clean, stale
+// (3 of 3 rounds). The callee's check then finds its text sent and
+// answers fresh.
+func TestGoplsBusyCalleeResynced(t *testing.T) {
+	requireServer(t, "gopls")
+	oneArg := "package main\n\nfunc greet(name string) string { return \"hi \" + name }\n"
+	twoArgs := "package main\n\nfunc greet(name, suffix string) string { return \"hi \" + name + suffix }\n"
+	caller := "package main\n\nfunc main() {\n\tprintln(greet(\"x\"))\n}\n"
+	dir := workspace(t, map[string]string{
+		"go.mod":   "module example.com/demo\n\ngo 1.22\n",
+		"main.go":  caller,
+		"greet.go": oneArg,
+	})
+	mainPath, greetPath := filepath.Join(dir, "main.go"), filepath.Join(dir, "greet.go")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	c := startClient(ctx, t, config.Default().LSP.Servers["gopls"], dir)
+	watchDir(t, c, dir)
+	if o := c.Update(ctx, []Doc{{Path: mainPath}, {Path: greetPath}}, DefaultSettle); o.Freshness != Fresh || len(o.Files[mainPath]) != 0 {
+		t.Fatalf("open main.go and greet.go: %+v", o)
+	}
+	fromDisk := func(p string) Doc { // as the engine reads a hook's file
+		text, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Doc{Path: p, Text: text, FromDisk: true}
+	}
+	for round := range 3 {
+		writeFiles(t, dir, map[string]string{"greet.go": twoArgs})
+		callee := fromDisk(greetPath)
+		c.markUpdating([]Doc{callee}, +1) // the callee's check, about to send it, as Update marks it
+		pend := c.notePending([]Doc{callee})
+		writeFiles(t, dir, map[string]string{"main.go": caller + fmt.Sprintf("\n// round %d\n", round)})
+		o := c.Update(ctx, []Doc{fromDisk(mainPath)}, DefaultSettle)
+		if ds := o.Files[mainPath]; o.Freshness != Fresh || len(ds) != 1 || !strings.Contains(ds[0].Message, "not enough arguments") {
+			t.Errorf("round %d: the caller's check, its callee broken on disk: %+v, want main.go's broken call", round, o)
+		}
+		c.markUpdating([]Doc{callee}, -1)
+		c.dropPending(pend...)
+		if o := c.Update(ctx, []Doc{callee}, DefaultSettle); o.Freshness != Fresh || len(o.Files[greetPath]) != 0 {
+			t.Errorf("round %d: the callee's check: %+v, want fresh, greet.go clean", round, o)
+		}
+		writeFiles(t, dir, map[string]string{"greet.go": oneArg})
+		if o := c.Update(ctx, []Doc{fromDisk(greetPath)}, DefaultSettle); o.Freshness != Fresh || len(c.Current()[mainPath]) != 0 {
+			t.Fatalf("round %d: the fix: %+v, main.go now %+v", round, o, c.Current()[mainPath])
+		}
+	}
+}

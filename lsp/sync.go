@@ -148,6 +148,8 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	}
 	defer c.markUpdating(docs, -1)
 	c.markUpdating(docs, +1)
+	pend := c.notePending(docs)
+	defer c.dropPending(pend...)
 	settle = c.settleFor(settle)
 	// Since when the server has said what was wrong everywhere: since its
 	// first whole answer, or, when it has not given one, since it
@@ -170,14 +172,16 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 		c.FilesChanged(ev)
 	}
 	deps := c.dependentsOf(ctx, docs)
+	c.sendPending(docs)
 	sent := time.Now()
 	want := make(map[string]int32, len(docs)) // uri → version sent
 	var movedOn []string                      // changed documents whose file moved on before their text went out
-	for _, d := range docs {
+	for i, d := range docs {
 		if c.server.IgnoresUnchangedText && !d.Recheck {
 			d = c.awaitRevisit(ctx, d)
 		}
 		uri, v, err := c.sync(d)
+		c.dropPending(pend[i])
 		if errors.Is(err, errMovedOn) {
 			movedOn = append(movedOn, uri)
 			continue
@@ -886,6 +890,91 @@ func (c *Client) markUpdating(docs []Doc, delta int) {
 		}
 		if !d.WarmUp {
 			c.noteCheckingLocked(d.Path, delta, mark)
+		}
+	}
+}
+
+// pendingSend is a text an Update has yet to send (nil: the file's text
+// on disk, read when it goes out).
+type pendingSend struct {
+	path string
+	text []byte
+}
+
+// notePending records docs' texts as about to be sent by an Update, until
+// dropPending; the records are returned in docs' order.
+func (c *Client) notePending(docs []Doc) []*pendingSend {
+	out := make([]*pendingSend, len(docs))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, d := range docs {
+		out[i] = &pendingSend{path: d.Path, text: d.Text}
+		c.pending[d.Path] = append(c.pending[d.Path], out[i])
+	}
+	return out
+}
+
+// dropPending forgets records of notePending: their texts went out (or
+// never will). Dropping one twice is harmless.
+func (c *Client) dropPending(ps ...*pendingSend) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, p := range ps {
+		rest := slices.DeleteFunc(c.pending[p.path], func(q *pendingSend) bool { return q == p })
+		if len(rest) == 0 {
+			delete(c.pending, p.path)
+		} else {
+			c.pending[p.path] = rest
+		}
+	}
+}
+
+// sendPending sends, before an Update's own documents (docs), the files
+// other Updates are about to send whose text on disk is what they will
+// send and not what the server has — in the order the two checks' own
+// steps would not promise. Two files written at once, a callee and its
+// caller, each with its hook: the watcher leaves a file another check is
+// about to sync alone (updating), so without this the caller's check could
+// send the caller and take gopls's answer against the old callee, still
+// unsent (TestConcurrentCallerAndCallee, the caller's own answer). The
+// other check then sends the same text again, and its answer counts from
+// this version on (findRun: a run of equal texts); a caller whose text had
+// gone out before is sent again as a forced version by forceOutdatedRuns,
+// since another document changed after it. A text the other check carries
+// that is not the disk's (the Stop gate's text before the session, an
+// edit not written) is left for it to send: only what it would send is
+// ever sent for it, never a text over the one it sent.
+func (c *Client) sendPending(docs []Doc) {
+	c.mu.Lock()
+	var paths []string
+	texts := make(map[string][][]byte)
+	for path, ps := range c.pending {
+		if slices.ContainsFunc(docs, func(d Doc) bool { return d.Path == path }) {
+			continue
+		}
+		paths = append(paths, path)
+		for _, p := range ps {
+			texts[path] = append(texts[path], p.text)
+		}
+	}
+	c.mu.Unlock()
+	slices.Sort(paths)
+	for _, path := range paths {
+		disk, err := readBounded(path, maxConvertRead)
+		if err != nil || slices.ContainsFunc(texts[path], func(t []byte) bool { return t != nil && !bytes.Equal(t, disk) }) {
+			continue
+		}
+		c.mu.Lock()
+		doc, open := c.docs[pathToURI(path)]
+		same := open && bytes.Equal(doc.text, disk)
+		c.mu.Unlock()
+		if same {
+			continue
+		}
+		if _, v, err := c.sync(Doc{Path: path, Text: disk, FromDisk: true}); err != nil && !errors.Is(err, errMovedOn) {
+			c.log.Warn("sending a file another check is about to send", "path", path, "err", err)
+		} else if err == nil {
+			c.log.Debug("sent a file another check is about to send", "path", path, "version", v)
 		}
 	}
 }

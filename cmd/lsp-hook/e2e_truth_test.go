@@ -694,7 +694,8 @@ func TestNothingChecksNoted(t *testing.T) {
 // between them the two answers must show both — the caller's own hook, as
 // an error in its file, the callee's, as errors its change made in other
 // files — or note that they could not tell; neither may show an error the
-// compiler does not report. Then the callee is fixed, and that answer must
+// compiler does not report. Both files are on disk before either hook
+// runs, so the caller's own answer must show its broken call. Then the callee is fixed, and that answer must
 // show nothing. A failed round prints its daemon log (at debug).
 func TestConcurrentCallerAndCallee(t *testing.T) {
 	e2e(t)
@@ -739,6 +740,13 @@ func TestConcurrentCallerAndCallee(t *testing.T) {
 			if len(wrong) > 0 {
 				t.Errorf("round %d, %s: %s\nhook:\n%s", i, name, strings.Join(wrong, "; "), indent(b))
 			}
+		}
+		// Both files were written before either hook ran: the caller's own
+		// answer shows its broken call, whichever check sent the callee.
+		if own := map[bool]string{true: b1, false: b2}[i%2 == 0]; !strings.Contains(own, `<diagnostics file="main.go">`) {
+			round, _ := w.logSince(offset)
+			t.Errorf("round %d (second hook %v later, %s): the caller's own answer lacks main.go's broken call (stale):\n%s\ndaemon log of the round:\n%s",
+				i, gap, order, indent(own), indent(round))
 		}
 		both := strings.Join(slices.DeleteFunc([]string{b1, b2}, func(b string) bool { return b == "" }), "\n")
 		if p := judge(t, w.root, both, truth); p != "" {
