@@ -85,6 +85,17 @@ type target struct {
 // rule. Files it cannot check are explained in Result.Notes and the log;
 // Check itself never fails.
 func (e *Engine) Check(ctx context.Context, p wire.NotifyChangeParams) wire.Result {
+	res, _ := e.CheckBaselines(ctx, p)
+	return res
+}
+
+// CheckBaselines is Check that also returns what the language servers had
+// said, before the change, of the other files they re-published after it
+// (lsp.Outcome.OthersBefore: path → diagnostics, nil for a file they had
+// said nothing of). The daemon keeps, per agent session, the first it
+// hears of each file: the Stop gate's baseline for the files the session's
+// changes broke (Introduced's othersBefore).
+func (e *Engine) CheckBaselines(ctx context.Context, p wire.NotifyChangeParams) (wire.Result, map[string][]diag.Diagnostic) {
 	begin := time.Now()
 	var res wire.Result
 	res.Notes = slices.Clone(p.Skipped)
@@ -151,6 +162,12 @@ func (e *Engine) Check(ctx context.Context, p wire.NotifyChangeParams) wire.Resu
 			base.captureOthers(e, o.Others)
 		}
 	}
+	othersBefore := make(map[string][]diag.Diagnostic)
+	for _, o := range slices.Concat(outcomes.changed, outcomes.gone) {
+		for path := range o.Others {
+			othersBefore[path] = append(othersBefore[path], o.OthersBefore[path]...)
+		}
+	}
 	merged, notChecked := e.mergeOutcomes(outcomes.changed, texts, anyWrite, byFile, others)
 	res.Servers = append(res.Servers, merged...)
 	// What a deletion broke is listed as a write's other files are.
@@ -171,7 +188,7 @@ func (e *Engine) Check(ctx context.Context, p wire.NotifyChangeParams) wire.Resu
 	e.render(&res, sev, targets, byFile, others, slices.Concat(unchecked, notChecked, partial, e.fallbackNotes(targets), untrusted))
 	res.ElapsedMS = time.Since(begin).Milliseconds()
 	e.publish(p, targets, res)
-	return res
+	return res, othersBefore
 }
 
 // serverOutcomes are the language servers' answers to one check: to the

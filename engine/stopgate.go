@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -35,10 +36,13 @@ import (
 // file's text before the session (res.Lint's notes say which): no errors
 // then does not mean none. A check overtaken by a newer text of a file (a
 // hook or the watcher sent it meanwhile) is asked again within budget.
-// Deleted files are left out (what their deletion broke in other files
-// still counts); so are files with no known state before the session
-// (logged).
-func (e *Engine) Introduced(ctx context.Context, files []session.File, budget time.Duration) (res wire.Result, errs int, unchecked bool) {
+// Each file is judged against the texts before less what the session's
+// own hooks found was not there before its first change that re-published
+// the file (othersBefore: path → diagnostics, from
+// engine.CheckBaselines). A file the session deleted is checked as a
+// deletion, so that what it broke in other files counts; files with no
+// known state before the session are left out (logged).
+func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBefore map[string][]diag.Diagnostic, budget time.Duration) (res wire.Result, errs int, unchecked bool) {
 	begin := time.Now()
 	budget -= replyMargin
 	ctx, cancel := context.WithTimeout(ctx, budget)
@@ -46,19 +50,25 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, budget ti
 	var changes []wire.Change
 	befores := make(map[string][]byte)
 	for _, f := range files {
-		if _, err := os.Lstat(f.Path); errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
+		_, err := os.Lstat(f.Path)
+		gone := errors.Is(err, fs.ErrNotExist)
 		before, ok := f.Before, f.BeforeKnown
 		if !ok {
 			before, ok = gitHead(ctx, e.Root, f.Path)
 		}
-		if !ok {
+		switch {
+		case gone && ok && len(before) > 0:
+			// Deleted by the session: checked as a deletion (the engine
+			// re-checks what used it), so that what it broke is judged —
+			// against what the session's hooks heard before (othersBefore).
+			changes = append(changes, wire.Change{Path: f.Path, Mode: wire.ModeWrite})
+		case gone:
+		case !ok:
 			e.Log.Info("stop gate: no state before the session; not gated", "path", f.Path)
-			continue
+		default:
+			befores[f.Path] = before
+			changes = append(changes, wire.Change{Path: f.Path, Mode: wire.ModeWrite})
 		}
-		befores[f.Path] = before
-		changes = append(changes, wire.Change{Path: f.Path, Mode: wire.ModeWrite})
 	}
 	if len(changes) == 0 {
 		return wire.Result{Files: []diag.FileDiagnostics{}}, 0, false
@@ -88,16 +98,33 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, budget ti
 	for _, f := range cur.Files {
 		path := f.Path
 		b, known := base[path]
+		first, seen := othersBefore[path]
 		switch {
 		case !known && isChanged[path]:
 			unchecked = true // its servers did not answer for the text before: not gated on a guess
 			continue
+		case !known && seen:
+			b = first // what the servers said of it before the session's first change re-published it
 		case !known && snap != nil:
 			b = snap.Diagnostics(path) // another file the texts before did not republish: as it stood then
 		case !known:
 			continue
+		case seen:
+			// What the servers said of it when a hook of the session first
+			// saw a change re-publish it: an error that was not there then
+			// was not there before the session, whatever the texts before
+			// showed — clangd compiles a header's importers, touched by the
+			// session or not, with the header on disk, the session's,
+			// whichever text its buffer holds. It only ever takes errors out
+			// of the baseline: never hides one.
+			firstBase := appendBase(nil, answer{diags: first}, nil)
+			b = slices.DeleteFunc(slices.Clone(b), func(d diag.Diagnostic) bool {
+				return len(introduced(firstBase, []diag.Diagnostic{d})) > 0
+			})
 		}
 		intro := diag.Filter(introduced(appendBase(nil, answer{diags: b}, nil), f.Diagnostics), diag.SeverityError)
+		e.Log.Debug("stop gate: file judged", "path", path, "changed", isChanged[path], "before_known", known,
+			"seen_by_hooks", seen, "hooks_before", len(first), "baseline", len(b), "now", len(f.Diagnostics), "introduced", len(intro))
 		if len(intro) == 0 {
 			continue
 		}

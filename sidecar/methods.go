@@ -159,7 +159,10 @@ func (s *Server) notifyChange(ctx context.Context, _ call, p wire.NotifyChangePa
 		return nil, invalidParams(fmt.Sprintf("notify_change: chain longer than %d bytes", wire.MaxSessionLen))
 	}
 	s.touchSession(p)
-	res := s.Engine.Check(ctx, p)
+	res, othersBefore := s.Engine.CheckBaselines(ctx, p)
+	if p.Session != "" {
+		s.registry().SetOthersBefore(p.Session, othersBefore)
+	}
 	if p.Chain != "" {
 		s.markChain(p.Chain)
 	}

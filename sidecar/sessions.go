@@ -175,7 +175,7 @@ func (s *Server) sessionStop(ctx context.Context, _ call, p wire.SessionStopPara
 	if budget <= 0 {
 		budget = wire.DefaultColdBudget
 	}
-	res, n, unchecked := s.Engine.Introduced(ctx, files, budget)
+	res, n, unchecked := s.Engine.Introduced(ctx, files, reg.OthersBefore(p.Session), budget)
 	d := session.Decide(mode, n, p.Active, reg.BlockedInARow(p.Session))
 	if unchecked && n == 0 {
 		d = session.Warn // no errors found, but a server gave no fresh answer: say so, never a silent allow

@@ -22,6 +22,7 @@ type tally struct {
 	unjudged int           // lines shown in files the compiler did not get to check
 	harness  int           // calls the compiler could not judge (a fault of the soak or the compiler)
 	examples [nClasses][]string
+	stop     *stopTally // the ends of turn (stop_test.go)
 }
 
 // judgeAll waits for the compiler's truth of every call's snapshots and
@@ -56,6 +57,7 @@ func (r *runner) judgeAll() *tally {
 			tl.count(cl, r.example(c, strings.Join(why, "; "), j.now))
 		}
 	}
+	tl.stop = r.judgeStops()
 	return tl
 }
 
@@ -158,7 +160,33 @@ func report(t *testing.T, o options, quota int, tallies []*tally) {
 		}
 	}
 	row(&b, &total)
+	b.WriteString("\n")
+	stopHeader(&b)
+	stops := &stopTally{decisions: make(map[string]int)}
+	for _, tl := range tallies {
+		if tl == nil || tl.stop == nil {
+			continue
+		}
+		stopRow(&b, tl.lang, tl.stop)
+		stops.calls += tl.stop.calls
+		for d, n := range tl.stop.decisions {
+			stops.decisions[d] += n
+		}
+		for c := range nStopClasses {
+			stops.counts[c] += tl.stop.counts[c]
+		}
+		stops.examples = append(stops.examples, tl.stop.examples...)
+	}
+	stopRow(&b, "total", stops)
 	t.Log(b.String())
+	for _, e := range stops.examples {
+		t.Logf("Stop gate:\n  %s", e)
+	}
+	for _, c := range stopThresholds {
+		if n := stops.counts[c]; n > 0 {
+			t.Errorf("Stop gate: %s: %d ends of turn, none allowed (seed %d)", c, n, o.seed)
+		}
+	}
 	for _, tl := range tallies {
 		if tl == nil {
 			continue

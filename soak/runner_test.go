@@ -37,7 +37,9 @@ type runner struct {
 	base    snapshot // the committed project
 	state   string   // key of the snapshot after the last move
 	calls   []*call
-	starts  int // sessions started (SessionStart hooks)
+	starts  int         // sessions started (SessionStart hooks)
+	stopRng *rand.Rand  // draws the ends of turn (maybeStop), apart from the moves
+	stops   []*stopCall // the ends of turn played
 }
 
 // newRunner sets up lang's workspace and mirror and submits the committed
@@ -54,6 +56,7 @@ func newRunner(t *testing.T, lang *language, bin, path string, seed uint64, lang
 		t: t, lang: lang, ws: ws, sched: sched,
 		oracle:  newOracle(lang, mirror, ws.env),
 		rng:     rand.New(rand.NewPCG(seed, uint64(langIndex))),
+		stopRng: rand.New(rand.NewPCG(seed, uint64(langIndex)+1<<32)),
 		session: fmt.Sprintf("soak-%s-%d", lang.name, seed),
 	}
 	r.base = r.snapshot()
@@ -76,7 +79,7 @@ func (r *runner) snapshot() snapshot {
 // background), then at once runs scenarios drawn at random until quota
 // hook calls were made (the last scenario may stop half way), checking
 // after each whole scenario that the project is back to its committed
-// state. The first moves race the prewarm's checks, and so do those of a
+// state. After a step the agent may end its turn (maybeStop). The first moves race the prewarm's checks, and so do those of a
 // scenario that starts a new session (schedule.restart).
 func (r *runner) play(quota int) {
 	r.t.Helper()
@@ -91,9 +94,11 @@ func (r *runner) play(quota int) {
 			if len(r.calls) >= quota {
 				return
 			}
-			if err := r.step(fmt.Sprintf("%s %d/%d", sc.name, i+1, len(sc.steps)), st); err != nil {
+			name := fmt.Sprintf("%s %d/%d", sc.name, i+1, len(sc.steps))
+			if err := r.step(name, st); err != nil {
 				r.t.Fatalf("%s: scenario %s step %d: %v (a fault of the soak)", r.lang.name, sc.name, i+1, err)
 			}
+			r.maybeStop(name)
 		}
 		if s := r.snapshot(); s.key() != r.base.key() {
 			r.t.Fatalf("%s: scenario %s did not end with the committed project; differing files: %s (a fault of the soak)",

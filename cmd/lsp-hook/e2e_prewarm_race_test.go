@@ -48,7 +48,7 @@ func TestPrewarmRacesFirstEdit(t *testing.T) {
 			requireExe(t, tc.exe)
 			for _, late := range []bool{false, true} {
 				for round := range 3 {
-					w := newWorkspaceOf(t, "langs/"+tc.lang, "", []string{"PATH=" + langPath()})
+					w := newWorkspaceOf(t, "langs/"+tc.lang, "", []string{"PATH=" + langPath(), "LSP_HOOK_LOG_LEVEL=debug"})
 					commitAll(t, w.root)
 					if err := testdir.TouchedLast(w.root, tc.callee); err != nil {
 						t.Fatal(err)
@@ -68,7 +68,8 @@ func TestPrewarmRacesFirstEdit(t *testing.T) {
 						t.Fatalf("the compiler reports %v, want at least the two broken callers", truth)
 					}
 					if p := judge(t, w.root, block, truth); p != "" {
-						t.Errorf("round %d (hook late %v), first Edit racing the prewarm: %s\nhook:\n%s", round, late, p, indent(block))
+						log, _ := w.logSince(0)
+						t.Errorf("round %d (hook late %v), first Edit racing the prewarm: %s\nhook:\n%s\ndaemon log:\n%s", round, late, p, indent(block), indent(log))
 					}
 					w.stopAll()
 				}

@@ -3,6 +3,7 @@ package main_test
 import (
 	"encoding/json"
 	"fmt"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -217,5 +218,100 @@ func TestStopGateUnchecked(t *testing.T) {
 	d, msg := stopDecision(t)(out)
 	if d != "warn" || !strings.Contains(msg, "fake") {
 		t.Fatalf("Stop when the server never answered: %q %q; want a warning naming the fake server", d, msg)
+	}
+}
+
+// TestStopGateBrokenCallers: a session changes a callee's signature, and
+// only its callers break — the file it touched compiles. The Stop hook
+// must block, naming the callers' errors as the compiler reports them
+// (DESIGN.md "Sessions": the files the session's changes broke count).
+// The session touched no other file: its baseline for the callers is
+// what the servers say of them beside the callee's text before the
+// session, not what they published last (clangd does not re-check an
+// importer when a header's text goes back, and its answer about the
+// changed header stood as the baseline: the soak's Stop judge caught the
+// turn allowed). Per language, with a fresh daemon and a warm one.
+func TestStopGateBrokenCallers(t *testing.T) {
+	e2e(t)
+	cases := []struct {
+		lang, exe, callee, from, to string
+		truth                       func(t *testing.T, dir string) []compilerErr
+	}{
+		{"c", "clangd", "greet.h", "void greet(const char *name);", "void greet(const char *name, int n);",
+			func(t *testing.T, dir string) []compilerErr { return cErrors(t, dir, "main.c", "loud.c", "greet.c") }},
+		{"go", "gopls", "greet/greet.go", "Greet(name string)", "Greet(name, suffix string)", goErrors},
+		{"py", "pyright-langserver", "greet.py", "def greet(name: str) -> str:", "def greet(name: str, suffix: str) -> str:", pyErrors},
+		{"ts", "typescript-language-server", "src/greet.ts",
+			"export function greet(name: string): string {", "export function greet(name: string, suffix: string): string {", tsErrors},
+	}
+	for _, tc := range cases {
+		t.Run(tc.lang, func(t *testing.T) {
+			requireExe(t, tc.exe)
+			w := newWorkspaceOf(t, "langs/"+tc.lang, "", []string{"PATH=" + langPath(), "LSP_HOOK_LOG_LEVEL=debug"})
+			commitAll(t, w.root)
+			orig := w.readFile(tc.callee)
+			for round, session := range []string{"cold", "warm"} {
+				_, off := w.logSince(0)
+				w.hook(w.editEvent(session, tc.callee, strings.Replace(orig, tc.from, tc.to, 1)))
+				truth := tc.truth(t, w.root)
+				if len(truth) < 2 {
+					t.Fatalf("the compiler reports %v, want the broken callers", truth)
+				}
+				d, reason := stopDecision(t)(w.lifecycle(session, "Stop", map[string]any{"stop_hook_active": false}))
+				if d != "block" {
+					log, _ := w.logSince(off)
+					t.Errorf("round %d (%s): Stop after breaking the callers: %q %q; want a block; the daemon's log:\n%s", round, session, d, reason, indent(log))
+				} else if p := judge(t, w.root, reason, truth); p != "" {
+					t.Errorf("round %d (%s): the block's reason: %s\n%s", round, session, p, indent(reason))
+				}
+				w.hook(w.editEvent(session, tc.callee, orig))
+				if out := w.lifecycle(session, "Stop", map[string]any{"stop_hook_active": false}); out != "" {
+					t.Errorf("round %d (%s): Stop after the fix printed %q, want nothing", round, session, out)
+				}
+				w.lifecycle(session, "SessionEnd", map[string]any{"reason": "exit"})
+			}
+		})
+	}
+}
+
+// TestStopGateDeletedFile: a session deletes a file with a Bash command
+// and its callers break; the Stop hook must block, naming the callers'
+// errors as go build reports them — a deleted file is checked as a
+// deletion, not left out (the soak's Stop judge caught the turn allowed,
+// seed 5331349451578838942, Go #18). Putting the file back ends the turn
+// silently.
+func TestStopGateDeletedFile(t *testing.T) {
+	e2e(t)
+	requireExe(t, "gopls")
+	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath(), "LSP_HOOK_LOG_LEVEL=debug"})
+	commitAll(t, w.root)
+	orig := w.readFile("greet/greet.go")
+	w.hook(w.editEvent("warm", "main.go", w.readFile("main.go"))) // the daemon and gopls warm, in another session
+	time.Sleep(1500 * time.Millisecond)                           // the watcher covers the command's span (its start, with a second's slack)
+	bash := func(command string) {
+		t.Helper()
+		if out, err := exec.Command("sh", "-c", command).CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", command, err, out)
+		}
+		w.hook(w.claudeEventWith("s", "Bash", map[string]any{"command": command},
+			map[string]any{"stdout": "", "stderr": "", "interrupted": false, "isImage": false}, 10*time.Millisecond))
+	}
+	bash("rm " + w.path("greet/greet.go"))
+	truth := goErrors(t, w.root)
+	if len(truth) == 0 {
+		t.Fatalf("go build reports no error with greet/greet.go deleted")
+	}
+	d, reason := stopDecision(t)(w.lifecycle("s", "Stop", map[string]any{"stop_hook_active": false}))
+	if d != "block" {
+		log, _ := w.logSince(0)
+		t.Fatalf("Stop after deleting greet/greet.go: %q %q; want a block; the daemon's log:\n%s", d, reason, indent(log))
+	}
+	if p := judge(t, w.root, reason, truth); p != "" {
+		t.Errorf("the block's reason: %s\n%s", p, indent(reason))
+	}
+	w.writeFile("greet/greet.go", orig)
+	w.hook(w.editEvent("s", "greet/greet.go", orig))
+	if out := w.lifecycle("s", "Stop", map[string]any{"stop_hook_active": false}); out != "" {
+		t.Errorf("Stop after putting it back printed %q, want nothing", out)
 	}
 }

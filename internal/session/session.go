@@ -3,20 +3,24 @@
 // the files it touched, each file's text before the session's first touch
 // when the agent's event carried it (so the Stop gate never blocks for
 // errors older than the session: the engine checks that text for the
-// baseline), when it was last seen, and how the Stop gate
-// answered its last end of turn. It is bounded (MaxSessions, MaxFiles:
+// baseline), what the servers had said of the other files its changes
+// re-published before the first such change, when it was last seen, and
+// how the Stop gate answered its last end of turn. It is bounded (MaxSessions, MaxFiles:
 // the oldest dropped, and logged) and forgets a session at its end event
 // or after Idle without a hook.
 //
-// It imports only the standard library: the engine decides what a
-// baseline is, the hooks what a session is.
+// It imports only the standard library and diag: the engine decides what
+// a baseline is, the hooks what a session is.
 package session
 
 import (
 	"log/slog"
+	"maps"
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/lsp-hook/lsp-hook/diag"
 )
 
 // Defaults of Registry's bounds.
@@ -79,6 +83,10 @@ type record struct {
 	order      []string // paths, oldest first touch first
 	blocked    int      // ends of turn the gate blocked in a row
 	openErrors int
+	// othersBefore is, per file a check of the session's changes found
+	// re-published, what its servers had said of it before that change,
+	// kept from the first such check (SetOthersBefore).
+	othersBefore map[string][]diag.Diagnostic
 }
 
 // New returns an empty registry logging to log.
@@ -170,6 +178,48 @@ func (r *Registry) SetBefore(id, path string, text []byte) {
 			f.Before, f.BeforeKnown = slices.Clone(text), true
 		}
 	}
+}
+
+// SetOthersBefore keeps, for the files of before (path → diagnostics) it
+// has none for yet, what the servers had said of them before a change of
+// session id (engine.CheckBaselines): the Stop gate's baseline for the
+// files the session's changes broke. At most MaxFiles are kept per
+// session; later ones are dropped. Nothing happens for a session not
+// recorded.
+func (r *Registry) SetOthersBefore(id string, before map[string][]diag.Diagnostic) {
+	if len(before) == 0 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s, ok := r.sessions[id]
+	if !ok {
+		return
+	}
+	if s.othersBefore == nil {
+		s.othersBefore = make(map[string][]diag.Diagnostic)
+	}
+	for path, ds := range before {
+		if _, ok := s.othersBefore[path]; ok {
+			continue
+		}
+		if len(s.othersBefore) >= r.maxFiles() {
+			r.log.Warn("session's baselines of other files full; not kept", "session", id, "file", path, "max", r.maxFiles())
+			continue
+		}
+		s.othersBefore[path] = slices.Clip(ds)
+	}
+}
+
+// OthersBefore returns what SetOthersBefore kept for session id: path →
+// diagnostics (shared: never written again).
+func (r *Registry) OthersBefore(id string) map[string][]diag.Diagnostic {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if s, ok := r.sessions[id]; ok {
+		return maps.Clone(s.othersBefore)
+	}
+	return nil
 }
 
 // Files returns the files session id touched, oldest first touch first,

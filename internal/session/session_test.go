@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/lsp-hook/lsp-hook/diag"
 )
 
 // clock is a Registry.Now that moves only when told.
@@ -116,5 +118,28 @@ func TestDecide(t *testing.T) {
 				t.Errorf("Decide = %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestOthersBefore: the first baseline heard of each other file is kept,
+// later ones are not; the count is bounded by MaxFiles; an unknown session
+// keeps nothing.
+func TestOthersBefore(t *testing.T) {
+	r, _ := newTest(0, 2)
+	e := func(msg string) []diag.Diagnostic { return []diag.Diagnostic{{Path: "/w/m.c", Line: 3, Message: msg}} }
+	r.Touch("s", "claude", []string{"/w/g.h"})
+	r.SetOthersBefore("s", map[string][]diag.Diagnostic{"/w/m.c": nil})
+	r.SetOthersBefore("s", map[string][]diag.Diagnostic{"/w/m.c": e("later"), "/w/l.c": e("first")})
+	r.SetOthersBefore("s", map[string][]diag.Diagnostic{"/w/x.c": e("over the bound")})
+	r.SetOthersBefore("unknown", map[string][]diag.Diagnostic{"/w/m.c": e("x")})
+	got := r.OthersBefore("s")
+	if len(got) != 2 || len(got["/w/m.c"]) != 0 || len(got["/w/l.c"]) != 1 {
+		t.Errorf("OthersBefore = %+v, want m.c's first (clean) and l.c's, nothing over MaxFiles", got)
+	}
+	if _, ok := got["/w/m.c"]; !ok {
+		t.Errorf("a clean baseline was not kept")
+	}
+	if r.OthersBefore("unknown") != nil {
+		t.Errorf("an unknown session has baselines")
 	}
 }
