@@ -92,7 +92,8 @@ func (e *Engine) Check(ctx context.Context, p wire.NotifyChangeParams) wire.Resu
 // CheckBaselines is Check that also returns what the language servers had
 // said, before the change, of the other files they re-published after it
 // (lsp.Outcome.OthersBefore: path → diagnostics, nil for a file they had
-// said nothing of). The daemon keeps, per agent session, the first it
+// said nothing of; only the files whose state before is known,
+// lsp.Outcome.OthersBeforeKnown). The daemon keeps, per agent session, the first it
 // hears of each file: the Stop gate's baseline for the files the session's
 // changes broke (Introduced's othersBefore).
 func (e *Engine) CheckBaselines(ctx context.Context, p wire.NotifyChangeParams) (wire.Result, map[string][]diag.Diagnostic) {
@@ -165,7 +166,9 @@ func (e *Engine) CheckBaselines(ctx context.Context, p wire.NotifyChangeParams) 
 	othersBefore := make(map[string][]diag.Diagnostic)
 	for _, o := range slices.Concat(outcomes.changed, outcomes.gone) {
 		for path := range o.Others {
-			othersBefore[path] = append(othersBefore[path], o.OthersBefore[path]...)
+			if o.OthersBeforeKnown[path] {
+				othersBefore[path] = append(othersBefore[path], o.OthersBefore[path]...)
+			}
 		}
 	}
 	merged, notChecked := e.mergeOutcomes(outcomes.changed, texts, anyWrite, byFile, others)

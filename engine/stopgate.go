@@ -1,17 +1,21 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/diag"
 	"github.com/lsp-hook/lsp-hook/internal/session"
+	"github.com/lsp-hook/lsp-hook/internal/workspace"
 	"github.com/lsp-hook/lsp-hook/lsp"
 	"github.com/lsp-hook/lsp-hook/validators"
 	"github.com/lsp-hook/lsp-hook/wire"
@@ -58,9 +62,11 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 		}
 		switch {
 		case gone && ok && len(before) > 0:
-			// Deleted by the session: checked as a deletion (the engine
-			// re-checks what used it), so that what it broke is judged —
-			// against what the session's hooks heard before (othersBefore).
+			// Deleted by the session: its servers are shown its text before
+			// with the others' (what used it resolves as before the
+			// session), then it is checked as a deletion (the engine closes
+			// it and re-checks what used it), so that what it broke counts.
+			befores[f.Path] = before
 			changes = append(changes, wire.Change{Path: f.Path, Mode: wire.ModeWrite})
 		case gone:
 		case !ok:
@@ -72,6 +78,10 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 	}
 	if len(changes) == 0 {
 		return wire.Result{Files: []diag.FileDiagnostics{}}, 0, false
+	}
+	missed := e.missedDeletions(ctx, files)
+	for _, path := range missed {
+		changes = append(changes, wire.Change{Path: path, Mode: wire.ModeWrite})
 	}
 	base, snap, notes := e.beforeSession(ctx, befores)
 	onlyNew := false
@@ -91,6 +101,18 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 	}
 	byFile := make(map[string][]diag.Diagnostic)
 	others := make(map[string][]diag.Diagnostic)
+	// Where the texts before cannot show a server the state before: the
+	// session deleted a file (pyright and clangd resolve imports and
+	// includes on disk, whatever the buffers hold), or changed a header
+	// (clangd compiles its importers with the header on disk). A file whose
+	// text is as before and whose baseline came only from those texts may
+	// then hold the session's errors in its baseline: its errors are
+	// reported when nothing else is, with a warning, never blocked on.
+	blind := blindSpot(changes, befores)
+	if len(missed) > 0 {
+		blind = fmt.Sprintf("%s was deleted during the session, unseen by its hooks", e.rel(missed[0]))
+	}
+	unsure, unsureCandidates := make(map[string][]diag.Diagnostic), make(map[string][]diag.Diagnostic)
 	isChanged := make(map[string]bool, len(changes))
 	for _, c := range changes {
 		isChanged[c.Path] = true
@@ -124,7 +146,15 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 		}
 		intro := diag.Filter(introduced(appendBase(nil, answer{diags: b}, nil), f.Diagnostics), diag.SeverityError)
 		e.Log.Debug("stop gate: file judged", "path", path, "changed", isChanged[path], "before_known", known,
-			"seen_by_hooks", seen, "hooks_before", len(first), "baseline", len(b), "now", len(f.Diagnostics), "introduced", len(intro))
+			"seen_by_hooks", seen, "hooks_before", len(first), "baseline", len(b), "now", len(f.Diagnostics), "introduced", len(intro), "blind", blind)
+		if len(intro) == 0 && !seen && (!isChanged[path] || sameAsBefore(path, befores)) {
+			if ds := diag.Filter(f.Diagnostics, diag.SeverityError); len(ds) > 0 {
+				unsureCandidates[path] = ds
+				if blind != "" {
+					unsure[path] = ds
+				}
+			}
+		}
 		if len(intro) == 0 {
 			continue
 		}
@@ -135,6 +165,46 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 			others[path] = intro
 		}
 	}
+	if errs == 0 && blind != "" && e.Manager != nil {
+		// What the blind spot broke may not have been re-published by this
+		// check (gopls does not publish a file's unchanged diagnostics
+		// again): the files the servers hold errors for now count too.
+		reported := make(map[string]bool, len(cur.Files))
+		for _, f := range cur.Files {
+			reported[f.Path] = true
+		}
+		now := e.Manager.Snapshot()
+		for _, path := range now.Paths() {
+			if reported[path] || !workspace.Inside(e.Root, path) {
+				continue
+			}
+			if _, err := os.Lstat(path); err != nil {
+				continue
+			}
+			if ds := diag.Filter(now.Diagnostics(path), diag.SeverityError); len(ds) > 0 {
+				unsure[path] = ds
+			}
+		}
+	}
+	if errs == 0 && blind == "" && len(unsureCandidates) > 0 {
+		// A deletion the session's record missed (a shell command's, before
+		// the watcher covered it): git knows the tracked files gone.
+		if gone := gitDeleted(ctx, e.Root); len(gone) > 0 {
+			blind = fmt.Sprintf("%s is deleted (git ls-files --deleted), and servers resolve imports on disk", gone[0])
+			unsure = unsureCandidates
+		}
+	}
+	if errs == 0 && len(unsure) > 0 {
+		for path, ds := range unsure {
+			if isChanged[path] {
+				byFile[path] = ds
+			} else {
+				others[path] = ds
+			}
+		}
+		notes = append(notes, fmt.Sprintf("stop gate: %s, so whether the session introduced the errors above is unknown: check them", blind))
+		unchecked = true
+	}
 	res.Servers = cur.Servers
 	res.Notes = append(notes, cur.Notes...)
 	var targets []target
@@ -144,6 +214,88 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 	e.render(&res, diag.SeverityError, targets, byFile, others, notes)
 	res.ElapsedMS = time.Since(begin).Milliseconds()
 	return res, errs, unchecked || incomplete(cur.Servers)
+}
+
+// blindSpot says why the texts before the session cannot show the
+// servers the state before (a file the session deleted, a C or C++ header
+// it changed), or "" when they can.
+func blindSpot(changes []wire.Change, befores map[string][]byte) string {
+	for _, c := range changes {
+		if _, err := os.Lstat(c.Path); errors.Is(err, fs.ErrNotExist) {
+			return fmt.Sprintf("the session deleted %s, and servers resolve imports on disk", filepath.Base(c.Path))
+		}
+	}
+	for _, c := range changes {
+		switch strings.ToLower(filepath.Ext(c.Path)) {
+		case ".h", ".hh", ".hpp", ".hxx", ".h++", ".inc", ".inl":
+			if !sameAsBefore(c.Path, befores) {
+				return fmt.Sprintf("the session changed %s, and clangd reads a header's importers' includes on disk", filepath.Base(c.Path))
+			}
+		}
+	}
+	return ""
+}
+
+// missedDeletionSlack is how long before the session's first touch a
+// deletion the session's record missed may have happened and still be
+// taken for the session's (a shell command runs before its hook).
+const missedDeletionSlack = time.Minute
+
+// missedDeletions returns the tracked files deleted from the work tree
+// (gitDeleted) that are not among the session's files but whose directory
+// changed since shortly before its first touch: a shell command of the
+// session deleted them before the watcher covered its span, and its hook
+// found the changed files by modification time, which tells no deletion.
+// The gate checks them as deletions, and warns on what they broke, never
+// blocks: the session may not be the one that deleted them.
+func (e *Engine) missedDeletions(ctx context.Context, files []session.File) []string {
+	if len(files) == 0 {
+		return nil
+	}
+	since := files[0].FirstTouch.Add(-missedDeletionSlack)
+	known := make(map[string]bool, len(files))
+	for _, f := range files {
+		known[f.Path] = true
+	}
+	var out []string
+	deleted := gitDeleted(ctx, e.Root)
+	defer func() {
+		e.Log.Debug("stop gate: tracked files deleted", "deleted", deleted, "since", since, "taken", out)
+	}()
+	for _, rel := range deleted {
+		path := filepath.Join(e.Root, filepath.FromSlash(rel))
+		if known[path] {
+			continue
+		}
+		if fi, err := os.Stat(filepath.Dir(path)); err == nil && !fi.ModTime().Before(since) {
+			out = append(out, path)
+		}
+	}
+	return out
+}
+
+// gitDeleted lists the tracked files deleted from the work tree at root
+// (`git ls-files --deleted`, workspace-relative, slash-separated), none
+// when root is not in a git work tree or git fails.
+func gitDeleted(ctx context.Context, root string) []string {
+	ctx, cancel := context.WithTimeout(ctx, gitShowTimeout)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "git", "-C", root, "ls-files", "--deleted", "-z").Output()
+	if err != nil {
+		return nil
+	}
+	return strings.FieldsFunc(string(out), func(r rune) bool { return r == 0 })
+}
+
+// sameAsBefore reports whether path holds the text it had before the
+// session (befores), as far as reading it tells.
+func sameAsBefore(path string, befores map[string][]byte) bool {
+	before, ok := befores[path]
+	if !ok {
+		return false
+	}
+	now, err := os.ReadFile(path)
+	return err == nil && bytes.Equal(now, before)
 }
 
 // superseded returns the first of servers whose check was overtaken by a

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/lsp-hook/lsp-hook/diag"
@@ -41,6 +42,12 @@ func (m *Manager) Snapshot() *Snapshot {
 func (s *Snapshot) Known(path string) bool {
 	_, ok := s.byPath[path]
 	return ok
+}
+
+// Paths returns the files the servers had published diagnostics for,
+// sorted.
+func (s *Snapshot) Paths() []string {
+	return slices.Sorted(maps.Keys(s.byPath))
 }
 
 // Diagnostics returns what the servers had published for path, in diag

@@ -277,9 +277,14 @@ type baseline struct {
 // first, or sent it while showBefore waited for the text before the
 // change. Hiding its errors as old would be a false clean, so it has no
 // baseline (TestPrewarmRacesFirstEdit).
-func (c *Client) before(b baseline, others map[string][]diag.Diagnostic) map[string][]diag.Diagnostic {
+//
+// sure holds the files whose baseline is what the server said before the
+// change (or nothing it said), not a stand-in: their current diagnostics,
+// or no baseline at all.
+func (c *Client) before(b baseline, others map[string][]diag.Diagnostic) (out map[string][]diag.Diagnostic, sure map[string]bool) {
 	touched := b.touchedAt != 0 && b.touchedAt <= b.mark
-	out := make(map[string][]diag.Diagnostic)
+	out = make(map[string][]diag.Diagnostic)
+	sure = make(map[string]bool)
 	for path, cur := range others {
 		uri := pathToURI(path)
 		lists, bases, known := c.store.asOf(uri, b.mark)
@@ -288,18 +293,22 @@ func (c *Client) before(b baseline, others map[string][]diag.Diagnostic) map[str
 		switch {
 		case b.importers[uri] && known && c.saidAfter(uri, bases, b.floor):
 			out[path], why = c.merge(path, uri, lists), "a re-checked importer: said at mark"
+			sure[path] = true
 		case b.importers[uri]:
 			why = "a re-checked importer: none"
+			sure[path] = true
 		case syncedSince || c.checkingAt(path, b.mark):
 			// Its errors are its own check's to tell: what that check
 			// said, when it has ended; else what it will find.
 			if lists, ok := c.toldAfter(path, uri, b.mark); ok {
 				out[path], why = c.merge(path, uri, lists), "synced since mark or its check in flight: what its check told"
+				sure[path] = true
 			} else {
 				out[path], why = cur, "synced since mark or its check in flight: current"
 			}
 		case known:
 			out[path], why = c.merge(path, uri, lists), "said at mark"
+			sure[path] = true
 		case openAt || c.server.OpenDependents:
 			out[path], why = cur, "unknown, open at mark: current"
 		case !touched && (b.changed() == nil || !c.brokenBy(path, b.changed())):
@@ -309,7 +318,7 @@ func (c *Client) before(b baseline, others map[string][]diag.Diagnostic) map[str
 		}
 		c.log.Debug("baseline of another file", "path", path, "mark", b.mark, "baseline", why, "before", len(out[path]), "now", len(cur))
 	}
-	return out
+	return out, sure
 }
 
 // changedTexts returns the paths of docs when one of them changes a text

@@ -215,7 +215,7 @@ func baselineAfter(c *Client, mark uint64, other string, now []Diagnostic) []str
 	uri := pathToURI(other)
 	c.store.publish(PublishDiagnosticsParams{URI: uri, Diagnostics: now})
 	cur := c.merge(other, uri, [][]Diagnostic{now})
-	got := c.before(baseline{mark: mark, touchedAt: 1, changed: func() []string { return nil }}, map[string][]diag.Diagnostic{other: cur})
+	got, _ := c.before(baseline{mark: mark, touchedAt: 1, changed: func() []string { return nil }}, map[string][]diag.Diagnostic{other: cur})
 	var msgs []string
 	for _, d := range got[other] {
 		msgs = append(msgs, d.Message)

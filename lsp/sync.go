@@ -112,8 +112,12 @@ type Outcome struct {
 	// state before is unknown, or that another check changed meanwhile,
 	// has its current diagnostics (nothing introduced). See Client.before.
 	OthersBefore map[string][]diag.Diagnostic
-	ServerMS     int64
-	Err          error
+	// OthersBeforeKnown holds the files of OthersBefore whose entry is
+	// what the server said before the change (or that it said nothing),
+	// not a stand-in for a state unknown.
+	OthersBeforeKnown map[string]bool
+	ServerMS          int64
+	Err               error
 	// Pending names work the server began after the change and had not
 	// ended by the deadline (a cargo check): the answer is Partial, and
 	// more diagnostics may follow.
@@ -275,7 +279,7 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 		// overtaken text or the newer one: the newer check reports them.
 		clear(out.Others)
 	}
-	out.OthersBefore = c.before(baseline{
+	out.OthersBefore, out.OthersBeforeKnown = c.before(baseline{
 		mark:      max(base, shown),
 		floor:     floor,
 		touchedAt: touchedAt,
