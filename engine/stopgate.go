@@ -51,54 +51,17 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 	budget -= replyMargin
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
-	var changes []wire.Change
-	befores := make(map[string][]byte)
-	for _, f := range files {
-		_, err := os.Lstat(f.Path)
-		gone := errors.Is(err, fs.ErrNotExist)
-		before, ok := f.Before, f.BeforeKnown
-		if !ok {
-			before, ok = gitHead(ctx, e.Root, f.Path)
-		}
-		switch {
-		case gone && ok && len(before) > 0:
-			// Deleted by the session: its servers are shown its text before
-			// with the others' (what used it resolves as before the
-			// session), then it is checked as a deletion (the engine closes
-			// it and re-checks what used it), so that what it broke counts.
-			befores[f.Path] = before
-			changes = append(changes, wire.Change{Path: f.Path, Mode: wire.ModeWrite})
-		case gone:
-		case !ok:
-			e.Log.Info("stop gate: no state before the session; not gated", "path", f.Path)
-		default:
-			befores[f.Path] = before
-			changes = append(changes, wire.Change{Path: f.Path, Mode: wire.ModeWrite})
-		}
-	}
+	changes, befores := e.gateChanges(ctx, files)
 	if len(changes) == 0 {
 		return wire.Result{Files: []diag.FileDiagnostics{}}, 0, false
 	}
-	missed := e.missedDeletions(ctx, files)
+	deleted := gitDeleted(ctx, e.Root)
+	missed := missedDeletions(e.Root, deleted, files)
 	for _, path := range missed {
 		changes = append(changes, wire.Change{Path: path, Mode: wire.ModeWrite})
 	}
 	base, snap, notes := e.beforeSession(ctx, befores)
-	onlyNew := false
-	var cur wire.Result
-	for {
-		cur = e.Check(ctx, wire.NotifyChangeParams{Changes: changes, Source: "stop", OnlyNew: &onlyNew,
-			Severity: "error", BudgetMS: int(time.Until(begin.Add(budget)) / time.Millisecond)})
-		s, ok := superseded(cur.Servers)
-		if !ok || ctx.Err() != nil {
-			break
-		}
-		// Another check sent a newer text of a file under this one (a hook,
-		// the watcher, a prewarm): this answer is of a text that is gone, and
-		// its missing errors are not absent. Ask again of the files as they
-		// are now, within the budget.
-		e.Log.Info("stop gate: a file changed during its check; checking again", "server", s.Name, "error", s.Error)
-	}
+	cur := e.checkNow(ctx, changes, begin.Add(budget))
 	byFile := make(map[string][]diag.Diagnostic)
 	others := make(map[string][]diag.Diagnostic)
 	// Where the texts before cannot show a server the state before: the
@@ -165,34 +128,19 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 			others[path] = intro
 		}
 	}
-	if errs == 0 && blind != "" && e.Manager != nil {
-		// What the blind spot broke may not have been re-published by this
-		// check (gopls does not publish a file's unchanged diagnostics
-		// again): the files the servers hold errors for now count too.
-		reported := make(map[string]bool, len(cur.Files))
-		for _, f := range cur.Files {
-			reported[f.Path] = true
-		}
-		now := e.Manager.Snapshot()
-		for _, path := range now.Paths() {
-			if reported[path] || !workspace.Inside(e.Root, path) {
-				continue
-			}
-			if _, err := os.Lstat(path); err != nil {
-				continue
-			}
-			if ds := diag.Filter(now.Diagnostics(path), diag.SeverityError); len(ds) > 0 {
-				unsure[path] = ds
-			}
-		}
-	}
-	if errs == 0 && blind == "" && len(unsureCandidates) > 0 {
-		// A deletion the session's record missed (a shell command's, before
-		// the watcher covered it): git knows the tracked files gone.
-		if gone := gitDeleted(ctx, e.Root); len(gone) > 0 {
-			blind = fmt.Sprintf("%s is deleted (git ls-files --deleted), and servers resolve imports on disk", gone[0])
-			unsure = unsureCandidates
-		}
+	switch {
+	case errs > 0, blind != "" && len(missed) == 0:
+	case len(missed) > 0:
+		// What a deletion the hooks never saw broke may not have been
+		// re-published by this check (gopls does not publish a file's
+		// unchanged diagnostics again): the files the servers hold errors
+		// for now count too.
+		e.heldErrors(cur.Files, unsure)
+	case len(unsureCandidates) > 0 && len(deleted) > 0:
+		// A deletion the session's record missed, longer ago than
+		// missedDeletions looks: git knows the tracked files gone.
+		blind = fmt.Sprintf("%s is deleted (git ls-files --deleted), and servers resolve imports on disk", deleted[0])
+		unsure = unsureCandidates
 	}
 	if errs == 0 && len(unsure) > 0 {
 		for path, ds := range unsure {
@@ -236,19 +184,89 @@ func blindSpot(changes []wire.Change, befores map[string][]byte) string {
 	return ""
 }
 
+// gateChanges returns the changes the Stop gate checks for files (a
+// session's record) and their texts before the session (path → text): a
+// file with no known state before is left out (logged); a file the
+// session deleted is checked as a deletion, its servers shown its text
+// before with the others' (what used it resolves as before the session)
+// and then told it is gone (the engine re-checks what used it), so that
+// what it broke counts.
+func (e *Engine) gateChanges(ctx context.Context, files []session.File) ([]wire.Change, map[string][]byte) {
+	var changes []wire.Change
+	befores := make(map[string][]byte)
+	for _, f := range files {
+		_, err := os.Lstat(f.Path)
+		gone := errors.Is(err, fs.ErrNotExist)
+		before, ok := f.Before, f.BeforeKnown
+		if !ok {
+			before, ok = gitHead(ctx, e.Root, f.Path)
+		}
+		switch {
+		case gone && (!ok || len(before) == 0): // made and deleted by the session
+		case !ok:
+			e.Log.Info("stop gate: no state before the session; not gated", "path", f.Path)
+		default:
+			befores[f.Path] = before
+			changes = append(changes, wire.Change{Path: f.Path, Mode: wire.ModeWrite})
+		}
+	}
+	return changes, befores
+}
+
+// checkNow checks the files of changes as they are now, until deadline. A
+// check overtaken by a newer text of a file (a hook, the watcher or a
+// prewarm sent it meanwhile) is of a text that is gone, and its missing
+// errors are not absent: it is asked again while time remains.
+func (e *Engine) checkNow(ctx context.Context, changes []wire.Change, deadline time.Time) wire.Result {
+	onlyNew := false
+	for {
+		cur := e.Check(ctx, wire.NotifyChangeParams{Changes: changes, Source: "stop", OnlyNew: &onlyNew,
+			Severity: "error", BudgetMS: int(time.Until(deadline) / time.Millisecond)})
+		s, ok := superseded(cur.Servers)
+		if !ok || ctx.Err() != nil {
+			return cur
+		}
+		e.Log.Info("stop gate: a file changed during its check; checking again", "server", s.Name, "error", s.Error)
+	}
+}
+
+// heldErrors adds to into the errors the servers hold now for existing
+// workspace files other than reported's.
+func (e *Engine) heldErrors(reported []diag.FileDiagnostics, into map[string][]diag.Diagnostic) {
+	if e.Manager == nil {
+		return
+	}
+	skip := make(map[string]bool, len(reported))
+	for _, f := range reported {
+		skip[f.Path] = true
+	}
+	now := e.Manager.Snapshot()
+	for _, path := range now.Paths() {
+		if skip[path] || !workspace.Inside(e.Root, path) {
+			continue
+		}
+		if _, err := os.Lstat(path); err != nil {
+			continue
+		}
+		if ds := diag.Filter(now.Diagnostics(path), diag.SeverityError); len(ds) > 0 {
+			into[path] = ds
+		}
+	}
+}
+
 // missedDeletionSlack is how long before the session's first touch a
 // deletion the session's record missed may have happened and still be
 // taken for the session's (a shell command runs before its hook).
 const missedDeletionSlack = time.Minute
 
-// missedDeletions returns the tracked files deleted from the work tree
-// (gitDeleted) that are not among the session's files but whose directory
+// missedDeletions returns the tracked files deleted from the work tree at
+// root (deleted: gitDeleted's) that are not among the session's files but whose directory
 // changed since shortly before its first touch: a shell command of the
 // session deleted them before the watcher covered its span, and its hook
 // found the changed files by modification time, which tells no deletion.
 // The gate checks them as deletions, and warns on what they broke, never
 // blocks: the session may not be the one that deleted them.
-func (e *Engine) missedDeletions(ctx context.Context, files []session.File) []string {
+func missedDeletions(root string, deleted []string, files []session.File) []string {
 	if len(files) == 0 {
 		return nil
 	}
@@ -258,12 +276,8 @@ func (e *Engine) missedDeletions(ctx context.Context, files []session.File) []st
 		known[f.Path] = true
 	}
 	var out []string
-	deleted := gitDeleted(ctx, e.Root)
-	defer func() {
-		e.Log.Debug("stop gate: tracked files deleted", "deleted", deleted, "since", since, "taken", out)
-	}()
 	for _, rel := range deleted {
-		path := filepath.Join(e.Root, filepath.FromSlash(rel))
+		path := filepath.Join(root, filepath.FromSlash(rel))
 		if known[path] {
 			continue
 		}
