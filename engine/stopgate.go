@@ -75,7 +75,7 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 	if len(missed) > 0 {
 		blind = fmt.Sprintf("%s was deleted during the session, unseen by its hooks", e.rel(missed[0]))
 	}
-	unsure, unsureCandidates := make(map[string][]diag.Diagnostic), make(map[string][]diag.Diagnostic)
+	unsure := make(map[string][]diag.Diagnostic) // errors whose baseline may hold the session's: reported only under a blind spot
 	isChanged := make(map[string]bool, len(changes))
 	for _, c := range changes {
 		isChanged[c.Path] = true
@@ -112,10 +112,7 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 			"seen_by_hooks", seen, "hooks_before", len(first), "baseline", len(b), "now", len(f.Diagnostics), "introduced", len(intro), "blind", blind)
 		if len(intro) == 0 && !seen && (!isChanged[path] || sameAsBefore(path, befores)) {
 			if ds := diag.Filter(f.Diagnostics, diag.SeverityError); len(ds) > 0 {
-				unsureCandidates[path] = ds
-				if blind != "" {
-					unsure[path] = ds
-				}
+				unsure[path] = ds
 			}
 		}
 		if len(intro) == 0 {
@@ -136,13 +133,12 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 		// unchanged diagnostics again): the files the servers hold errors
 		// for now count too.
 		e.heldErrors(cur.Files, unsure)
-	case len(unsureCandidates) > 0 && len(deleted) > 0:
+	case len(unsure) > 0 && len(deleted) > 0:
 		// A deletion the session's record missed, longer ago than
 		// missedDeletions looks: git knows the tracked files gone.
 		blind = fmt.Sprintf("%s is deleted (git ls-files --deleted), and servers resolve imports on disk", deleted[0])
-		unsure = unsureCandidates
 	}
-	if errs == 0 && len(unsure) > 0 {
+	if errs == 0 && blind != "" && len(unsure) > 0 {
 		for path, ds := range unsure {
 			if isChanged[path] {
 				byFile[path] = ds

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,16 +14,12 @@ import (
 // header put back as it was is no blind spot.
 func TestBlindSpot(t *testing.T) {
 	dir := testdir.New(t)
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	header := write("greet.h", "void greet(const char *name, int n);\n")
-	same := write("same.h", "void same(void);\n")
-	code := write("main.c", "int main(void) { return 0; }\n")
+	testdir.WriteTree(t, dir, map[string]string{
+		"greet.h": "void greet(const char *name, int n);\n",
+		"same.h":  "void same(void);\n",
+		"main.c":  "int main(void) { return 0; }\n",
+	})
+	header, same, code := filepath.Join(dir, "greet.h"), filepath.Join(dir, "same.h"), filepath.Join(dir, "main.c")
 	gone := filepath.Join(dir, "gone.py")
 	befores := map[string][]byte{header: []byte("void greet(const char *name);\n"), same: []byte("void same(void);\n"), code: []byte("int main(void) { return 1; }\n")}
 	change := func(paths ...string) []wire.Change {

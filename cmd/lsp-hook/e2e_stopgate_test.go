@@ -3,6 +3,7 @@ package main_test
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os/exec"
 	"strings"
 	"testing"
@@ -162,14 +163,8 @@ func (w *workspace) lifecycle(session, event string, extra map[string]any) strin
 func (w *workspace) lifecycleEvent(session, event string, extra map[string]any) string {
 	ev := map[string]any{"session_id": session, "cwd": w.root, "hook_event_name": event,
 		"transcript_path": "/home/dev/.claude/projects/-demo/" + session + ".jsonl"}
-	for k, v := range extra {
-		ev[k] = v
-	}
-	b, err := json.Marshal(ev)
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	return string(b)
+	maps.Copy(ev, extra)
+	return mustJSON(w.t, ev)
 }
 
 // editEvent writes text to rel and returns Claude Code's PostToolUse for
