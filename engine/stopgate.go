@@ -68,9 +68,11 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 	// session deleted a file (pyright and clangd resolve imports and
 	// includes on disk, whatever the buffers hold), or changed a header
 	// (clangd compiles its importers with the header on disk). A file whose
-	// text is as before and whose baseline came only from those texts may
-	// then hold the session's errors in its baseline: its errors are
-	// reported when nothing else is, with a warning, never blocked on.
+	// errors are all in its baseline may then have the session's there —
+	// and so may one whose baseline the session's hooks kept after an
+	// earlier change of the same session, or of a daemon's earlier life,
+	// had broken it: its errors are reported when nothing else is, with a
+	// warning, never blocked on.
 	blind := blindSpot(changes, befores)
 	if len(missed) > 0 {
 		blind = fmt.Sprintf("%s was deleted during the session, unseen by its hooks", e.rel(missed[0]))
@@ -84,36 +86,19 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 		path := f.Path
 		b, known := base[path]
 		first, seen := othersBefore[path]
-		switch {
-		case !known && isChanged[path]:
+		if !known && snap != nil && !seen && !isChanged[path] {
+			b, known = snap.Diagnostics(path), true // another file the texts before did not republish: as it stood then
+		}
+		v := judgeFile(f.Diagnostics, b, known, first, seen, isChanged[path])
+		if v.unchecked {
 			unchecked = true // its servers did not answer for the text before: not gated on a guess
 			continue
-		case !known && seen:
-			b = first // what the servers said of it before the session's first change re-published it
-		case !known && snap != nil:
-			b = snap.Diagnostics(path) // another file the texts before did not republish: as it stood then
-		case !known:
-			continue
-		case seen:
-			// What the servers said of it when a hook of the session first
-			// saw a change re-publish it: an error that was not there then
-			// was not there before the session, whatever the texts before
-			// showed — clangd compiles a header's importers, touched by the
-			// session or not, with the header on disk, the session's,
-			// whichever text its buffer holds. It only ever takes errors out
-			// of the baseline: never hides one.
-			firstBase := appendBase(nil, answer{diags: first}, nil)
-			b = slices.DeleteFunc(slices.Clone(b), func(d diag.Diagnostic) bool {
-				return len(introduced(firstBase, []diag.Diagnostic{d})) > 0
-			})
 		}
-		intro := diag.Filter(introduced(appendBase(nil, answer{diags: b}, nil), f.Diagnostics), diag.SeverityError)
+		intro := v.introduced
 		e.Log.Debug("stop gate: file judged", "path", path, "changed", isChanged[path], "before_known", known,
-			"seen_by_hooks", seen, "hooks_before", len(first), "baseline", len(b), "now", len(f.Diagnostics), "introduced", len(intro), "blind", blind)
-		if len(intro) == 0 && !seen && (!isChanged[path] || sameAsBefore(path, befores)) {
-			if ds := diag.Filter(f.Diagnostics, diag.SeverityError); len(ds) > 0 {
-				unsure[path] = ds
-			}
+			"seen_by_hooks", seen, "hooks_before", len(first), "baseline", len(b), "now", len(f.Diagnostics), "introduced", len(intro), "unsure", len(v.unsure), "blind", blind)
+		if len(v.unsure) > 0 {
+			unsure[path] = v.unsure
 		}
 		if len(intro) == 0 {
 			continue
@@ -158,6 +143,52 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 	e.render(&res, diag.SeverityError, targets, byFile, others, notes)
 	res.ElapsedMS = time.Since(begin).Milliseconds()
 	return res, errs, unchecked || incomplete(cur.Servers)
+}
+
+// verdict is the Stop gate's judgement of one file's errors now.
+type verdict struct {
+	// introduced holds the errors the session introduced.
+	introduced []diag.Diagnostic
+	// unsure holds, when none was introduced, the errors now: all are in
+	// the file's baseline, which a blind spot (blindSpot) could have
+	// filled with the session's own.
+	unsure []diag.Diagnostic
+	// unchecked is set for a file the session changed whose servers gave
+	// no answer for its text before: it is not judged on a guess.
+	unchecked bool
+}
+
+// judgeFile judges the diagnostics a file has now against its baseline:
+// what the servers said of the texts before the session (base; known:
+// whether they said anything of it), less what the session's own hooks
+// found was not there before the session's first change that re-published
+// the file (first; seen: whether they found anything). changed is whether
+// the file is one the session changed. Only errors are judged.
+func judgeFile(now, base []diag.Diagnostic, known bool, first []diag.Diagnostic, seen, changed bool) verdict {
+	switch {
+	case !known && changed:
+		return verdict{unchecked: true}
+	case !known && seen:
+		base = first // what the servers said of it before the session's first change re-published it
+	case !known:
+		return verdict{}
+	case seen:
+		// An error that was not there when a hook of the session first
+		// saw a change re-publish the file was not there before the
+		// session, whatever the texts before showed — clangd compiles a
+		// header's importers, touched by the session or not, with the
+		// header on disk, the session's, whichever text its buffer holds.
+		// It only ever takes errors out of the baseline: never hides one.
+		firstBase := appendBase(nil, answer{diags: first}, nil)
+		base = slices.DeleteFunc(slices.Clone(base), func(d diag.Diagnostic) bool {
+			return len(introduced(firstBase, []diag.Diagnostic{d})) > 0
+		})
+	}
+	v := verdict{introduced: diag.Filter(introduced(appendBase(nil, answer{diags: base}, nil), now), diag.SeverityError)}
+	if len(v.introduced) == 0 {
+		v.unsure = diag.Filter(now, diag.SeverityError)
+	}
+	return v
 }
 
 // blindSpot says why the texts before the session cannot show the

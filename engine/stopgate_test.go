@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lsp-hook/lsp-hook/diag"
 	"github.com/lsp-hook/lsp-hook/internal/testdir"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
@@ -44,6 +45,49 @@ func TestBlindSpot(t *testing.T) {
 			got := blindSpot(tt.changes, befores)
 			if tt.want == "" && got != "" || tt.want != "" && !strings.Contains(got, tt.want) {
 				t.Errorf("blindSpot = %q, want one naming %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestJudgeFile: the Stop gate's judgement of one file. The errors are
+// tsserver's of the soak's renamed module (seed 7598964929262669485, Stop
+// #22): a baseline the session's hooks kept after the session had broken
+// the file makes its error unsure, never old and silent.
+func TestJudgeFile(t *testing.T) {
+	broken := diag.Diagnostic{Path: "/w/src/api.ts", Line: 2, Column: 22, Severity: diag.SeverityError, Code: "2307", Source: "typescript",
+		Message: "Cannot find module './service' or its corresponding type declarations."}
+	other := diag.Diagnostic{Path: "/w/src/api.ts", Line: 5, Column: 3, Severity: diag.SeverityError, Code: "2304", Source: "typescript",
+		Message: "Cannot find name 'x'."}
+	warning := diag.Diagnostic{Path: "/w/src/api.ts", Line: 7, Column: 1, Severity: diag.SeverityWarning, Source: "typescript", Message: "unused"}
+	ds := func(d ...diag.Diagnostic) []diag.Diagnostic { return d }
+	tests := []struct {
+		name                  string
+		now, base             []diag.Diagnostic
+		known                 bool
+		first                 []diag.Diagnostic
+		seen, changed         bool
+		wantIntro, wantUnsure int
+		wantUnchecked         bool
+	}{
+		{"new error", ds(broken), nil, true, nil, false, true, 1, 0, false},
+		{"error there before, unchanged file", ds(broken), ds(broken), true, nil, false, false, 0, 1, false},
+		{"error there before, changed file", ds(broken), ds(broken), true, nil, false, true, 0, 1, false},
+		{"texts before held it, hooks' clean baseline takes it out", ds(broken), ds(broken), true, nil, true, false, 1, 0, false},
+		{"texts before and hooks' baseline both held it (soak's renamed module)", ds(broken), ds(broken), true, ds(broken), true, true, 0, 1, false},
+		{"hooks' baseline alone, error there", ds(broken), nil, false, ds(broken), true, false, 0, 1, false},
+		{"hooks' baseline alone, a second error", ds(broken, other), nil, false, ds(broken), true, false, 1, 0, false},
+		{"no answer for a changed file's text before", ds(broken), nil, false, nil, false, true, 0, 0, true},
+		{"no baseline for another file", ds(broken), nil, false, nil, false, false, 0, 0, false},
+		{"warnings are not judged", ds(warning), nil, true, nil, false, true, 0, 0, false},
+		{"clean", nil, ds(broken), true, nil, false, true, 0, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := judgeFile(tt.now, tt.base, tt.known, tt.first, tt.seen, tt.changed)
+			if len(v.introduced) != tt.wantIntro || len(v.unsure) != tt.wantUnsure || v.unchecked != tt.wantUnchecked {
+				t.Errorf("judgeFile = %d introduced, %d unsure, unchecked %v; want %d, %d, %v",
+					len(v.introduced), len(v.unsure), v.unchecked, tt.wantIntro, tt.wantUnsure, tt.wantUnchecked)
 			}
 		})
 	}

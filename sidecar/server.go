@@ -76,6 +76,7 @@ func (s *Server) Listen(socket string) error {
 	ln.SetUnlinkOnClose(true)
 	s.ln = ln
 	s.lastUse.Store(time.Now().UnixNano())
+	s.loadSessions()
 	return nil
 }
 
@@ -265,6 +266,7 @@ func (s *Server) Shutdown() {
 			c.Close()
 		}
 		s.mu.Unlock()
+		s.saveSessions()
 		s.releaseLock()
 		s.Log.Info("daemon stopped")
 	})

@@ -2,6 +2,8 @@ package sidecar
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -36,6 +38,56 @@ type sessionState struct {
 func (s *Server) registry() *session.Registry {
 	s.sessions.once.Do(func() { s.sessions.reg = session.New(s.Log) })
 	return s.sessions.reg
+}
+
+// loadSessions reads the sessions' record an earlier daemon of this
+// socket left when it stopped (saveSessions), and removes it: a session
+// goes on past a daemon's idle timeout, `lsp-hook stop` or an upgrade, and
+// its Stop gate must still see what it changed before. A record that
+// cannot be read is logged and removed. The caller holds the socket's lock.
+func (s *Server) loadSessions() {
+	path := wire.SessionsPath(s.socket)
+	f, err := os.Open(path)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			s.Log.Warn("cannot read the sessions an earlier daemon left; the Stop gate knows only what sessions do from now", "path", path, "err", err)
+		}
+		return
+	}
+	n, err := s.registry().Load(f)
+	f.Close()
+	if err != nil {
+		s.Log.Warn("sessions an earlier daemon left not read; the Stop gate knows only what sessions do from now", "path", path, "err", err)
+	} else {
+		s.Log.Info("sessions an earlier daemon left", "path", path, "sessions", n)
+	}
+	if err := os.Remove(path); err != nil {
+		s.Log.Warn("removing the sessions' record", "path", path, "err", err)
+	}
+}
+
+// saveSessions writes the sessions' record for the next daemon of this
+// socket (loadSessions), when there is one, 0600 beside the socket. The
+// caller holds the socket's lock, so no daemon reads it half written; one
+// that stops mid-write leaves a record loadSessions refuses.
+func (s *Server) saveSessions() {
+	reg := s.registry()
+	if len(reg.Summaries()) == 0 || s.socket == "" {
+		return
+	}
+	path := wire.SessionsPath(s.socket)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		s.Log.Warn("cannot keep the sessions' record for the next daemon", "path", path, "err", err)
+		return
+	}
+	n, err := reg.Save(f)
+	if err = errors.Join(err, f.Close()); err != nil {
+		s.Log.Warn("cannot keep the sessions' record for the next daemon", "path", path, "err", err)
+		os.Remove(path)
+		return
+	}
+	s.Log.Info("sessions kept for the next daemon", "path", path, "sessions", n)
 }
 
 // touchSession records p's files in p's session, with the text each had

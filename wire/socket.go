@@ -122,6 +122,11 @@ func LogPath(socket string) string {
 // it runs: <socket without .sock>.lock, beside the start lock.
 func LockPath(socket string) string { return trimExt(socket) + ".lock" }
 
+// SessionsPath returns the file a daemon serving socket leaves its agent
+// sessions' record in when it stops, for the next daemon to read (package
+// internal/session, Registry.Save): <socket without .sock>.sessions.json.
+func SessionsPath(socket string) string { return trimExt(socket) + ".sessions.json" }
+
 func trimExt(p string) string { return p[:len(p)-len(filepath.Ext(p))] }
 
 // ErrUnsafeDir is returned for a socket directory another user could tamper

@@ -310,3 +310,41 @@ func TestStopGateDeletedFile(t *testing.T) {
 		t.Errorf("Stop after putting it back printed %q, want nothing", out)
 	}
 }
+
+// TestStopGateAcrossDaemonRestart: a session breaks its callers, then
+// the daemon stops (`lsp-hook stop`, as at its idle timeout, which is
+// shorter than a session's, or an upgrade) and the session goes on with
+// an edit of a caller that keeps the broken call. The Stop hook must
+// still block, naming the callers' errors as go build reports them: the
+// next daemon reads the sessions' record the first left, so the callee's
+// change and its text before are not forgotten (the soak's Stop judge
+// caught a turn allowed after a restart, TypeScript, seed
+// 7598964929262669485, Stop #22).
+func TestStopGateAcrossDaemonRestart(t *testing.T) {
+	e2e(t)
+	requireExe(t, "gopls")
+	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath(), "LSP_HOOK_LOG_LEVEL=debug"})
+	commitAll(t, w.root)
+	callee := w.readFile("greet/greet.go")
+	w.hook(w.editEvent("s", "greet/greet.go", strings.Replace(callee, "Greet(name string)", "Greet(name, suffix string)", 1)))
+	if r := w.run("", nil, "stop"); r.exit != 0 {
+		t.Fatalf("lsp-hook stop: exit %d: %s", r.exit, r.stderr)
+	}
+	w.hook(w.editEvent("s", "main.go", w.readFile("main.go")+"\n// a comment\n"))
+	truth := goErrors(t, w.root)
+	if len(truth) == 0 {
+		t.Fatalf("go build reports no error with Greet's signature changed")
+	}
+	d, reason := stopDecision(t)(w.lifecycle("s", "Stop", map[string]any{"stop_hook_active": false}))
+	if d != "block" {
+		log, _ := w.logSince(0)
+		t.Fatalf("Stop after a daemon restart: %q %q; want a block; the daemon's log:\n%s", d, reason, indent(log))
+	}
+	if p := judge(t, w.root, reason, truth); p != "" {
+		t.Errorf("the block's reason: %s\n%s", p, indent(reason))
+	}
+	w.hook(w.editEvent("s", "greet/greet.go", callee))
+	if out := w.lifecycle("s", "Stop", map[string]any{"stop_hook_active": false}); out != "" {
+		t.Errorf("Stop after the fix printed %q, want nothing", out)
+	}
+}
