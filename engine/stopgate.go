@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -55,8 +54,8 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 	if len(changes) == 0 {
 		return wire.Result{Files: []diag.FileDiagnostics{}}, 0, false
 	}
-	deleted := gitDeleted(ctx, e.Root)
-	missed := missedDeletions(e.Root, deleted, files)
+	deleted := workspace.DeletedFromHead(ctx, e.Root)
+	missed := missedDeletions(deleted, files)
 	for _, path := range missed {
 		changes = append(changes, wire.Change{Path: path, Mode: wire.ModeWrite})
 	}
@@ -121,7 +120,7 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 	case len(unsure) > 0 && len(deleted) > 0:
 		// A deletion the session's record missed, longer ago than
 		// missedDeletions looks: git knows the tracked files gone.
-		blind = fmt.Sprintf("%s is deleted (git diff HEAD), and servers resolve imports on disk", deleted[0])
+		blind = fmt.Sprintf("%s is deleted (git diff HEAD), and servers resolve imports on disk", e.rel(deleted[0]))
 	}
 	if errs == 0 && blind != "" && len(unsure) > 0 {
 		for path, ds := range unsure {
@@ -286,55 +285,23 @@ func (e *Engine) heldErrors(reported []diag.FileDiagnostics, into map[string][]d
 // taken for the session's (a shell command runs before its hook).
 const missedDeletionSlack = time.Minute
 
-// missedDeletions returns the tracked files deleted from the work tree at
-// root (deleted: gitDeleted's) that are not among the session's files but whose directory
-// changed since shortly before its first touch: a shell command of the
-// session deleted them before the watcher covered its span, and its hook
-// found the changed files by modification time, which tells no deletion.
-// The gate checks them as deletions, and warns on what they broke, never
-// blocks: the session may not be the one that deleted them.
-func missedDeletions(root string, deleted []string, files []session.File) []string {
+// missedDeletions returns the files of deleted (workspace.DeletedFromHead's)
+// that are not among the session's files but whose directory changed since
+// shortly before its first touch: a shell command of the session deleted
+// them before the watcher covered its span, and its hook found the changed
+// files by modification time, which tells no deletion. The gate checks them
+// as deletions, and warns on what they broke, never blocks: the session may
+// not be the one that deleted them.
+func missedDeletions(deleted []string, files []session.File) []string {
 	if len(files) == 0 {
 		return nil
 	}
-	since := files[0].FirstTouch.Add(-missedDeletionSlack)
 	known := make(map[string]bool, len(files))
 	for _, f := range files {
 		known[f.Path] = true
 	}
-	var out []string
-	for _, rel := range deleted {
-		path := filepath.Join(root, filepath.FromSlash(rel))
-		if known[path] {
-			continue
-		}
-		if fi, err := os.Stat(filepath.Dir(path)); err == nil && !fi.ModTime().Before(since) {
-			out = append(out, path)
-		}
-	}
-	return out
-}
-
-// gitDeleted lists the files of git's HEAD missing from the work tree at
-// root (workspace-relative, slash-separated): `git diff --name-only
-// --relative --no-renames --diff-filter=D HEAD`, which sees a deletion
-// `git mv` or `git rm` staged as well as one left unstaged (`git ls-files
-// --deleted` sees only the second: the soak's Stop judge caught a turn
-// allowed after a `git mv`, Python, seed 222, Stop #1). A path removed
-// from the index but still on disk is left out. None when root is not in
-// a git work tree with a commit, or git fails.
-func gitDeleted(ctx context.Context, root string) []string {
-	ctx, cancel := context.WithTimeout(ctx, gitShowTimeout)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, "git", "-C", root, "diff", "--name-only", "--relative", "--no-renames",
-		"--diff-filter=D", "-z", "HEAD", "--").Output()
-	if err != nil {
-		return nil
-	}
-	return slices.DeleteFunc(strings.FieldsFunc(string(out), func(r rune) bool { return r == 0 }), func(rel string) bool {
-		_, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
-		return err == nil
-	})
+	return slices.DeleteFunc(workspace.DirChangedSince(deleted, files[0].FirstTouch.Add(-missedDeletionSlack)),
+		func(path string) bool { return known[path] })
 }
 
 // sameAsBefore reports whether path holds the text it had before the

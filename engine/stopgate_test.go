@@ -1,11 +1,7 @@
 package engine
 
 import (
-	"context"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -94,37 +90,5 @@ func TestJudgeFile(t *testing.T) {
 					len(v.introduced), len(v.unsure), v.unchecked, tt.wantIntro, tt.wantUnsure, tt.wantUnchecked)
 			}
 		})
-	}
-}
-
-// TestGitDeleted: the files of HEAD missing from the work tree, however
-// they went — `git mv` and `git rm` (staged), `rm` (not) — relative to a
-// workspace below the repository's top; a file removed from the index but
-// still on disk is not deleted.
-func TestGitDeleted(t *testing.T) {
-	top := testdir.New(t)
-	testdir.WriteTree(t, top, map[string]string{
-		"outside.py": "x = 1\n", "pkg/moved.py": "a = 1\n", "pkg/removed.py": "b = 1\n", "pkg/gitrm.py": "c = 1\n",
-		"pkg/cached.py": "d = 1\n", "pkg/kept.py": "e = 1\n",
-	})
-	gitCommit(t, top)
-	for _, args := range [][]string{{"mv", "pkg/moved.py", "pkg/renamed.py"}, {"rm", "-q", "pkg/gitrm.py"},
-		{"rm", "-q", "--cached", "pkg/cached.py"}} {
-		if out, err := exec.Command("git", append([]string{"-C", top}, args...)...).CombinedOutput(); err != nil {
-			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-	}
-	for _, rel := range []string{"pkg/removed.py", "outside.py"} {
-		if err := os.Remove(filepath.Join(top, filepath.FromSlash(rel))); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got := gitDeleted(context.Background(), filepath.Join(top, "pkg"))
-	slices.Sort(got)
-	if want := []string{"gitrm.py", "moved.py", "removed.py"}; !slices.Equal(got, want) {
-		t.Errorf("gitDeleted = %q, want %q", got, want)
-	}
-	if got := gitDeleted(context.Background(), testdir.New(t)); got != nil {
-		t.Errorf("gitDeleted outside a repository = %q, want none", got)
 	}
 }

@@ -136,6 +136,10 @@ func changedOnDisk(ctx context.Context, root string, since time.Time, span strin
 		return wire.ChangedFilesResult{}, err
 	}
 	res := wire.ChangedFilesResult{Paths: paths, Source: wire.ChangedByMtime, Uncovered: uncovered}
+	// A file's time tells no deletion, but its directory's does: the
+	// files of git's HEAD gone from the work tree (`git mv`, `git rm`,
+	// `rm`) from a directory changed in the span.
+	res.Deleted = workspace.DirChangedSince(workspace.DeletedFromHead(ctx, root), since.Add(-mtimeSlack))
 	finish(&res, since, span, def)
 	return res, nil
 }
@@ -167,7 +171,7 @@ func spanNotes(span string, def time.Duration, uncovered string) []string {
 		notes = append(notes, fmt.Sprintf("the hook event did not say how long the shell command ran and no earlier hook of this session is known: only files changed %s were checked", what))
 	}
 	if uncovered != "" {
-		notes = append(notes, fmt.Sprintf("files changed %s were found by modification time (%s); a file the command gave an older time is not checked", what, uncovered))
+		notes = append(notes, fmt.Sprintf("files changed %s were found by modification time and git (%s); a file the command gave an older time, or an untracked file it deleted, is not checked", what, uncovered))
 	}
 	return notes
 }

@@ -205,11 +205,11 @@ func TestSpanNotes(t *testing.T) {
 	}{
 		{wire.SpanSession, "", nil},
 		{wire.SpanCommand, "", nil},
-		{wire.SpanSession, lsp.UncoveredStarted, []string{"files changed since this session's previous hook were found by modification time (" + lsp.UncoveredStarted + "); a file the command gave an older time is not checked"}},
+		{wire.SpanSession, lsp.UncoveredStarted, []string{"files changed since this session's previous hook were found by modification time and git (" + lsp.UncoveredStarted + "); a file the command gave an older time, or an untracked file it deleted, is not checked"}},
 		{wire.SpanDefault, "", []string{"the hook event did not say how long the shell command ran and no earlier hook of this session is known: only files changed in the last 1m0s were checked"}},
 		{wire.SpanDefault, lsp.UncoveredLost, []string{
 			"the hook event did not say how long the shell command ran and no earlier hook of this session is known: only files changed in the last 1m0s were checked",
-			"files changed in the last 1m0s were found by modification time (" + lsp.UncoveredLost + "); a file the command gave an older time is not checked",
+			"files changed in the last 1m0s were found by modification time and git (" + lsp.UncoveredLost + "); a file the command gave an older time, or an untracked file it deleted, is not checked",
 		}},
 	}
 	for _, tt := range tests {
@@ -313,5 +313,36 @@ func TestSessionOf(t *testing.T) {
 		if got := sessionOf(tt.chain); got != tt.want {
 			t.Errorf("sessionOf(%q) = %q, want %q", tt.chain, got, tt.want)
 		}
+	}
+}
+
+// TestChangedOnDiskDeleted: a span the watcher did not cover lists the
+// files of HEAD a command deleted or renamed away (`git mv`, `rm`) from a
+// directory changed in the span, not one deleted before it (a file's
+// modification time tells no deletion, and `git mv` keeps the moved
+// file's: the soak's Stop judge caught a turn allowed after one, Python,
+// seed 222, Stop #1).
+func TestChangedOnDiskDeleted(t *testing.T) {
+	testdir.GitEnv(t)
+	root := testdir.Real(t)
+	testdir.Git(t, root, "init", "-q")
+	testdir.WriteTree(t, root, map[string]string{"pkg/service.py": "x = 1\n", "pkg/api.py": "from pkg.service import x\n", "old/gone.py": "y = 2\n"})
+	testdir.Git(t, root, "add", "-A")
+	testdir.Git(t, root, "commit", "-q", "-m", "base")
+	past := time.Now().Add(-time.Hour)
+	if err := os.Remove(filepath.Join(root, "old", "gone.py")); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"pkg/service.py", "pkg/api.py", "pkg", "old"} {
+		os.Chtimes(filepath.Join(root, filepath.FromSlash(p)), past, past)
+	}
+	since := time.Now()
+	testdir.Git(t, root, "mv", "pkg/service.py", "pkg/services.py")
+	res, err := changedOnDisk(context.Background(), root, since, wire.SpanCommand, time.Minute, lsp.UncoveredStarted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{filepath.Join(root, "pkg", "service.py")}; !reflect.DeepEqual(res.Deleted, want) {
+		t.Errorf("Deleted = %q, want %q", res.Deleted, want)
 	}
 }

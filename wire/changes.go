@@ -51,9 +51,11 @@ type ChangedFilesResult struct {
 	Span      string   `json:"span,omitempty"`      // SpanSession, SpanCommand or SpanDefault
 	Uncovered string   `json:"uncovered,omitempty"` // with ChangedByMtime: why the watcher did not cover the span
 	Notes     []string `json:"notes,omitempty"`     // for the lint block
-	// Deleted lists the workspace files the watcher saw deleted or renamed
-	// away in the span that do not exist now (absolute, sorted; watcher
-	// answers only): their users may be broken.
+	// Deleted lists the workspace files deleted or renamed away in the
+	// span that do not exist now (absolute, sorted): those the watcher saw
+	// go, or in an answer by modification time the files of git's HEAD
+	// missing from a directory changed in the span. Their users may be
+	// broken.
 	Deleted []string `json:"deleted,omitempty"`
 }
 

@@ -318,7 +318,7 @@ func TestAgentClaudeBashSed(t *testing.T) {
 			map[string]any{"stdout": "", "stderr": "", "interrupted": false, "isImage": false}, time.Since(begin))
 	}
 	first := w.hook(bash(`s/^func greet(name string) string {$/func greet(name string, loud bool) string {/`))
-	checkNote(t, first, "found by modification time (the file watcher started after the span began)")
+	checkNote(t, first, "found by modification time and git (the file watcher started after the span began)")
 	checkLint(t, withoutNotes(first),
 		[]wantDiag{{other: true, file: "main.go", line: 18, col: 28, msg: "not enough arguments in call to greet", code: "WrongArgCount"}})
 	checkLint(t, w.hook(bash(`s/^func greet(name string, loud bool) string {$/func greet(name string) string {/; s/TrimSpace(name)/TrimSpace(nam)/`)),

@@ -4,12 +4,17 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path"
+	"path/filepath"
+	"slices"
 	"strings"
+	"time"
 )
 
 // gitFiles lists the tracked and untracked files of the work tree under
@@ -145,6 +150,45 @@ func gitCommand(ctx context.Context, root string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", root}, args...)...)
 	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
 	return cmd
+}
+
+// DeletedFromHead lists the files of git's HEAD missing from the work
+// tree below root (absolute, sorted): `git diff --name-only --relative
+// --no-renames --diff-filter=D HEAD`, which sees a deletion `git mv` or
+// `git rm` staged as well as one left unstaged (`git ls-files --deleted`
+// sees only the second). A path removed from the index but still on disk
+// is left out. None when root is not in a git work tree with a commit, or
+// git fails or takes longer than a second.
+func DeletedFromHead(ctx context.Context, root string) []string {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	out, err := gitCommand(ctx, root, "diff", "--name-only", "--relative", "--no-renames", "--diff-filter=D", "-z", "HEAD", "--").Output()
+	if err != nil {
+		return nil
+	}
+	var paths []string
+	for _, rel := range strings.FieldsFunc(string(out), func(r rune) bool { return r == 0 }) {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+			paths = append(paths, p)
+		}
+	}
+	slices.Sort(paths)
+	return paths
+}
+
+// DirChangedSince returns the paths (absolute) whose directory's
+// modification time is at or after since: a directory's time moves when
+// an entry is added, removed or renamed, so a deleted file whose directory
+// did not change since was deleted before.
+func DirChangedSince(paths []string, since time.Time) []string {
+	var out []string
+	for _, p := range paths {
+		if fi, err := os.Stat(filepath.Dir(p)); err == nil && !fi.ModTime().Before(since) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // gitError is the failure of git's subcommand sub, with its standard
