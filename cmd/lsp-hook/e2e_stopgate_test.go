@@ -198,6 +198,30 @@ func stopDecision(t *testing.T) func(stdout string) (string, string) {
 	}
 }
 
+// stopBlocks ends session's turn and requires the Stop hook to block,
+// its reason naming the compiler's errors (truth) and no other; after
+// says what the session did, for the failure.
+func (w *workspace) stopBlocks(session, after string, truth []compilerErr) {
+	w.t.Helper()
+	d, reason := stopDecision(w.t)(w.lifecycle(session, "Stop", map[string]any{"stop_hook_active": false}))
+	if d != "block" {
+		log, _ := w.logSince(0)
+		w.t.Fatalf("Stop after %s: %q %q; want a block; the daemon's log:\n%s", after, d, reason, indent(log))
+	}
+	if p := judge(w.t, w.root, reason, truth); p != "" {
+		w.t.Errorf("the block's reason: %s\n%s", p, indent(reason))
+	}
+}
+
+// stopAllows ends session's turn and requires the Stop hook to print
+// nothing: the session left no error; after says what it did.
+func (w *workspace) stopAllows(session, after string) {
+	w.t.Helper()
+	if out := w.lifecycle(session, "Stop", map[string]any{"stop_hook_active": false}); out != "" {
+		w.t.Errorf("Stop after %s printed %q, want nothing", after, out)
+	}
+}
+
 // TestStopGateUnchecked: when the gate cannot check — the session's file
 // is served by a server that never publishes (testdata/fakelsp: a fault a
 // real server does not make on demand) — the end of turn is allowed but
@@ -296,19 +320,10 @@ func TestStopGateDeletedFile(t *testing.T) {
 	if len(truth) == 0 {
 		t.Fatalf("go build reports no error with greet/greet.go deleted")
 	}
-	d, reason := stopDecision(t)(w.lifecycle("s", "Stop", map[string]any{"stop_hook_active": false}))
-	if d != "block" {
-		log, _ := w.logSince(0)
-		t.Fatalf("Stop after deleting greet/greet.go: %q %q; want a block; the daemon's log:\n%s", d, reason, indent(log))
-	}
-	if p := judge(t, w.root, reason, truth); p != "" {
-		t.Errorf("the block's reason: %s\n%s", p, indent(reason))
-	}
+	w.stopBlocks("s", "deleting greet/greet.go", truth)
 	w.writeFile("greet/greet.go", orig)
 	w.hook(w.editEvent("s", "greet/greet.go", orig))
-	if out := w.lifecycle("s", "Stop", map[string]any{"stop_hook_active": false}); out != "" {
-		t.Errorf("Stop after putting it back printed %q, want nothing", out)
-	}
+	w.stopAllows("s", "putting it back")
 }
 
 // TestStopGateAcrossDaemonRestart: a session breaks its callers, then
@@ -335,16 +350,7 @@ func TestStopGateAcrossDaemonRestart(t *testing.T) {
 	if len(truth) == 0 {
 		t.Fatalf("go build reports no error with Greet's signature changed")
 	}
-	d, reason := stopDecision(t)(w.lifecycle("s", "Stop", map[string]any{"stop_hook_active": false}))
-	if d != "block" {
-		log, _ := w.logSince(0)
-		t.Fatalf("Stop after a daemon restart: %q %q; want a block; the daemon's log:\n%s", d, reason, indent(log))
-	}
-	if p := judge(t, w.root, reason, truth); p != "" {
-		t.Errorf("the block's reason: %s\n%s", p, indent(reason))
-	}
+	w.stopBlocks("s", "a daemon restart", truth)
 	w.hook(w.editEvent("s", "greet/greet.go", callee))
-	if out := w.lifecycle("s", "Stop", map[string]any{"stop_hook_active": false}); out != "" {
-		t.Errorf("Stop after the fix printed %q, want nothing", out)
-	}
+	w.stopAllows("s", "the fix")
 }
