@@ -215,8 +215,9 @@ func tscCLI(t *testing.T, dir string) map[string][]string {
 	return sortedValues(truth)
 }
 
-// clangErr is a line of clang's diagnostics: file:line:col: error: message.
-var clangErr = regexp.MustCompile(`(?m)^(.+?):(\d+):(\d+): error:`)
+// clangErr is a line of clang's diagnostics: file:line:col: error: message
+// (or fatal error:, as a missing include is).
+var clangErr = regexp.MustCompile(`(?m)^(.+?):(\d+):(\d+): (?:fatal )?error:`)
 
 // clangCLI: `clang -fsyntax-only` with compile_flags.txt's flags, on each
 // source and on each header as clangd checks an open one.

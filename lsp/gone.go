@@ -378,6 +378,7 @@ func (m *Manager) recheckGone(ctx context.Context, e *entry, closed []string, se
 	if len(docs) == 0 {
 		return Outcome{}, false
 	}
+	c.diskChanged()
 	e.docs.RLock()
 	o := c.Update(ctx, docs, settle)
 	e.docs.RUnlock()
@@ -402,6 +403,19 @@ func (m *Manager) recheckGone(ctx context.Context, e *entry, closed []string, se
 	m.log.Info("re-checked after deletion", "server", c.server.Name, "root", c.root,
 		"deleted", closed, "rechecked", len(docs), "freshness", o.Freshness)
 	return o, true
+}
+
+// diskChanged records that what the server reads from disk changed
+// though nothing was sent to it: a file it never had open was deleted (a
+// C header clangd reads for its importers, not watched by clangd 14). A
+// forced re-check of an unchanged text must then go out again, not take
+// the answer of the last one (Client.sync): that answer was about the
+// disk before.
+func (c *Client) diskChanged() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sends++
+	c.changed = c.sends
 }
 
 // readyEntries returns the entries whose server is running.

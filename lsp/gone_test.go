@@ -144,3 +144,48 @@ func TestGoneRechecksImporters(t *testing.T) {
 		t.Errorf("after util.py's deletion, zz.py errors at %v; pyright's CLI at %v", got, truth["zz.py"])
 	}
 }
+
+// TestClangdGoneAfterForcedRecheck: a header clangd never had open is
+// deleted after a deletion's re-check forced its importer's unchanged
+// text out again. The importer's next forced re-check must go out again:
+// the header on disk changed under clangd though nothing was sent, and
+// the re-check's answer must show the errors clang -fsyntax-only reports
+// (the soak caught a Bash `rm include/shapes.h` answered clean, the
+// earlier forced answer about the same text reused; seed 555, C #146).
+func TestClangdGoneAfterForcedRecheck(t *testing.T) {
+	requireServer(t, "clangd")
+	dir := workspace(t, map[string]string{
+		"compile_flags.txt": "-std=c11\n-Iinclude\n",
+		"include/shapes.h":  "#ifndef SHAPES_H\n#define SHAPES_H\nint area(int w, int h);\n#endif\n",
+		"src/main.c":        "#include \"shapes.h\"\n\nint main(void) { return area(2, 3); }\n",
+		"src/extra.c":       "int extra(void) { return 1; }\n",
+	})
+	m := NewManager(config.Default(), dir, testLogger(t))
+	t.Cleanup(m.Shutdown)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	main, extra, shapes := filepath.Join(dir, "src", "main.c"), filepath.Join(dir, "src", "extra.c"), filepath.Join(dir, "include", "shapes.h")
+	m.Check(ctx, []Doc{{Path: main}, {Path: extra}}, 0)
+	if err := os.Remove(extra); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range m.Gone(ctx, []string{extra}, 0) { // main.c's unchanged text goes out forced
+		if got := positions(o.Others[main]); len(got) != 0 || o.Freshness != Fresh {
+			t.Fatalf("after src/extra.c's deletion: %s, main.c errors at %v; want fresh and none", o.Freshness, got)
+		}
+	}
+	if err := os.Remove(shapes); err != nil {
+		t.Fatal(err)
+	}
+	truth := clangErrors(t, dir, "src/main.c")["src/main.c"]
+	if len(truth) == 0 {
+		t.Fatal("clang reports no error in src/main.c without include/shapes.h")
+	}
+	var got []string
+	for _, o := range m.Gone(ctx, []string{shapes}, 0) {
+		got = append(got, positions(o.Others[main])...)
+	}
+	if !slices.Equal(got, truth) {
+		t.Errorf("after include/shapes.h's deletion, src/main.c errors at %v; clang's at %v", got, truth)
+	}
+}
