@@ -110,13 +110,16 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 		}
 	}
 	switch {
-	case errs > 0, blind != "" && len(missed) == 0:
-	case len(missed) > 0:
-		// What a deletion the hooks never saw broke may not have been
-		// re-published by this check (gopls does not publish a file's
-		// unchanged diagnostics again): the files the servers hold errors
-		// for now count too.
+	case errs > 0:
+	case len(missed) > 0 || sessionDeleted(changes):
+		// What a deletion broke may not have been re-published by this
+		// check: gopls publishes no file's unchanged diagnostics again,
+		// and a deletion it was told of before (by a hook, or the hooks
+		// of an earlier daemon) changes nothing for it now. The files the
+		// servers hold errors for count too (the soak's Stop judge caught
+		// a turn allowed in silence without them, Go, seed 777, Stop #2).
 		e.heldErrors(cur.Files, unsure)
+	case blind != "":
 	case len(unsure) > 0 && len(deleted) > 0:
 		// A deletion the session's record missed, longer ago than
 		// missedDeletions looks: git knows the tracked files gone.
@@ -188,6 +191,15 @@ func judgeFile(now, base []diag.Diagnostic, known bool, first []diag.Diagnostic,
 		v.unsure = diag.Filter(now, diag.SeverityError)
 	}
 	return v
+}
+
+// sessionDeleted reports whether a file of changes is gone from disk: the
+// session deleted it.
+func sessionDeleted(changes []wire.Change) bool {
+	return slices.ContainsFunc(changes, func(c wire.Change) bool {
+		_, err := os.Lstat(c.Path)
+		return errors.Is(err, fs.ErrNotExist)
+	})
 }
 
 // blindSpot says why the texts before the session cannot show the
