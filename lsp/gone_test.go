@@ -121,10 +121,7 @@ func TestGoneRechecksImporters(t *testing.T) {
 		"ac.py":              "z = 3\n",
 		"zz.py":              "from util import slug\n\nx: str = slug(\"a\")\n",
 	})
-	m := NewManager(config.Default(), dir, testLogger(t))
-	t.Cleanup(m.Shutdown)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
+	m, ctx := realManager(t, dir)
 	for _, f := range []string{"aa.py", "ab.py", "ac.py"} {
 		m.Check(ctx, []Doc{{Path: filepath.Join(dir, f)}}, 0)
 	}
@@ -160,10 +157,7 @@ func TestClangdGoneAfterForcedRecheck(t *testing.T) {
 		"src/main.c":        "#include \"shapes.h\"\n\nint main(void) { return area(2, 3); }\n",
 		"src/extra.c":       "int extra(void) { return 1; }\n",
 	})
-	m := NewManager(config.Default(), dir, testLogger(t))
-	t.Cleanup(m.Shutdown)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
+	m, ctx := realManager(t, dir)
 	main, extra, shapes := filepath.Join(dir, "src", "main.c"), filepath.Join(dir, "src", "extra.c"), filepath.Join(dir, "include", "shapes.h")
 	m.Check(ctx, []Doc{{Path: main}, {Path: extra}}, 0)
 	if err := os.Remove(extra); err != nil {

@@ -249,10 +249,7 @@ func TestGoplsNewPackage(t *testing.T) {
 		"go.mod":  "module example.com/demo\n\ngo 1.22\n",
 		"main.go": "package main\n\nfunc main() {}\n",
 	})
-	m := NewManager(config.Default(), dir, testLogger(t))
-	t.Cleanup(m.Shutdown)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
+	m, ctx := realManager(t, dir)
 	if out := m.Check(ctx, []Doc{{Path: filepath.Join(dir, "main.go")}}, 0); len(out) != 1 || out[0].Freshness != Fresh {
 		t.Fatalf("warm-up: %+v", out)
 	}

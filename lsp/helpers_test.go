@@ -141,3 +141,16 @@ func outErr(out []Outcome) error {
 	}
 	return errors.Join(errs...)
 }
+
+// realManager returns a Manager of the catalogue's servers for the
+// workspace dir, shut down when the test ends, and a context that ends
+// within 60 s: the setup of the tests that run real servers through the
+// daemon's manager.
+func realManager(t *testing.T, dir string) (*Manager, context.Context) {
+	t.Helper()
+	m := NewManager(config.Default(), dir, testLogger(t))
+	t.Cleanup(m.Shutdown)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	return m, ctx
+}

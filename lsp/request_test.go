@@ -1,14 +1,12 @@
 package lsp
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/lsp-hook/lsp-hook/config"
 )
@@ -22,10 +20,7 @@ func TestRequestGopls(t *testing.T) {
 	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "testdata", "langs", "go"))); err != nil {
 		t.Fatal(err)
 	}
-	m := NewManager(config.Default(), dir, testLogger(t))
-	t.Cleanup(m.Shutdown)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
+	m, ctx := realManager(t, dir)
 
 	mainPath := filepath.Join(dir, "main.go")
 	// main.go line 10 (0-based 9): "\tfmt.Println(greet.Greet(\"world\"))";
