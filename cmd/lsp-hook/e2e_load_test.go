@@ -122,6 +122,13 @@ func lineOf(text, s string) int {
 func newLoadWorkspace(t *testing.T, files []loadFile) *workspace {
 	t.Helper()
 	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath()})
+	// A server's first touch waits lsp.first_touch_timeout (10 s by
+	// default), not the hook's cold budget: 200 hook processes starting
+	// three servers on two cores can take longer than that (CI: 14 of 200
+	// TypeScript and Python answers noted a timeout at 10.1-10.4 s), which
+	// is the machine, not the daemon failing to keep up. The user config
+	// lifts that wait, so the hooks' cold budget bounds it.
+	writeUserConfig(t, w.runtime, "")
 	w.writeFile("ts/tsconfig.json", mustRead(t, moduleRoot+"/testdata/langs/ts/tsconfig.json"))
 	w.writeFile("py/pyproject.toml", mustRead(t, moduleRoot+"/testdata/langs/py/pyproject.toml"))
 	for _, f := range files {
