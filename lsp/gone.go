@@ -68,6 +68,12 @@ const maxDeleted = 256
 // file later (Manager.Gone) counts those publications as the deletion's
 // answer, whenever they came: the watcher may have passed the deletion on
 // long before the hook, and the server answered it then.
+//
+// A deletion not recorded yet also changed what the server reads from
+// disk (diskChanged): whoever saw it first — a hook, or the watcher for a
+// server that watches no files (clangd 14, which is told nothing) — the
+// next forced re-check of an unchanged text must go out, not take the
+// answer of one sent before the file went.
 func (c *Client) noteDeleted(paths []string) {
 	if len(paths) == 0 {
 		return
@@ -79,6 +85,7 @@ func (c *Client) noteDeleted(paths []string) {
 		if _, ok := c.deleted[p]; ok {
 			continue
 		}
+		c.diskChangedLocked()
 		if len(c.deleted) >= maxDeleted {
 			oldest, at := "", uint64(math.MaxUint64)
 			for q, m := range c.deleted {
@@ -378,6 +385,9 @@ func (m *Manager) recheckGone(ctx context.Context, e *entry, closed []string, se
 	if len(docs) == 0 {
 		return Outcome{}, false
 	}
+	// noteDeleted counted the deletion if it is new; a file deleted
+	// again after it came back unseen (a server told of neither, so no
+	// forgetDeleted) is counted here.
 	c.diskChanged()
 	e.docs.RLock()
 	o := c.Update(ctx, docs, settle)
@@ -414,6 +424,11 @@ func (m *Manager) recheckGone(ctx context.Context, e *entry, closed []string, se
 func (c *Client) diskChanged() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.diskChangedLocked()
+}
+
+// diskChangedLocked is diskChanged with c.mu held.
+func (c *Client) diskChangedLocked() {
 	c.sends++
 	c.changed = c.sends
 }

@@ -142,6 +142,45 @@ func TestGoneRechecksImporters(t *testing.T) {
 	}
 }
 
+// TestClangdWatcherDeletionThenForcedRecheck: a header deleted where only
+// the watcher saw it (clangd 14 watches no files, so it is told nothing;
+// the watcher's record is noteDeleted), then a forced re-check of an
+// importer whose text is unchanged — it must go out again and answer
+// what clang says, not reuse the forced re-check sent before the header
+// went. Judged by clang -fsyntax-only.
+func TestClangdWatcherDeletionThenForcedRecheck(t *testing.T) {
+	requireServer(t, "clangd")
+	dir := workspace(t, map[string]string{
+		"compile_flags.txt": "-std=c11\n-Iinclude\n",
+		"include/shapes.h":  "#ifndef SHAPES_H\n#define SHAPES_H\nint area(int w, int h);\n#endif\n",
+		"src/main.c":        "#include \"shapes.h\"\n\nint main(void) { return area(2, 3); }\n",
+	})
+	m, ctx := realManager(t, dir)
+	main, shapes := filepath.Join(dir, "src", "main.c"), filepath.Join(dir, "include", "shapes.h")
+	for _, o := range m.Check(ctx, []Doc{{Path: main, Recheck: true}}, 0) {
+		if got := positions(o.Files[main]); len(got) != 0 || o.Freshness != Fresh {
+			t.Fatalf("before the deletion: %s, main.c errors at %v; want fresh and none", o.Freshness, got)
+		}
+	}
+	if err := os.Remove(shapes); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range m.readyEntries() {
+		e.client.noteDeleted([]string{shapes}) // what the watcher does on the deletion
+	}
+	truth := clangErrors(t, dir, "src/main.c")["src/main.c"]
+	if len(truth) == 0 {
+		t.Fatal("clang reports no error in src/main.c without include/shapes.h")
+	}
+	var got []string
+	for _, o := range m.Check(ctx, []Doc{{Path: main, Recheck: true}}, 0) {
+		got = append(got, positions(o.Files[main])...)
+	}
+	if !slices.Equal(got, truth) {
+		t.Errorf("forced re-check after include/shapes.h's deletion: src/main.c errors at %v; clang's at %v", got, truth)
+	}
+}
+
 // TestClangdGoneAfterForcedRecheck: a header clangd never had open is
 // deleted after a deletion's re-check forced its importer's unchanged
 // text out again. The importer's next forced re-check must go out again:
