@@ -451,3 +451,70 @@ func TestGoplsBusyCalleeResynced(t *testing.T) {
 		}
 	}
 }
+
+// TestPendingFileSentOnce plays many checks at once while another check
+// is about to send a file the server has not seen (as 200 hooks at once
+// on 50 new files do): each finds it pending (sendPending) and the
+// server must get it once. Before, each check that looked before any had
+// sent it sent it again — up to twenty versions of one text, which pushed
+// the waiting check's own version out of the history, so it answered
+// "changed again during the check" about a file nobody changed. The
+// pending file's own check then answers fresh, as `go build` says.
+func TestPendingFileSentOnce(t *testing.T) {
+	requireServer(t, "gopls")
+	dir := workspace(t, map[string]string{
+		"go.mod":    "module example.com/demo\n\ngo 1.22\n",
+		"main.go":   "package main\n\nfunc main() { println(value()) }\n",
+		"api.go":    "package main\n\nfunc value() int { return undefinedName }\n",
+		"spare0.go": "package main\n\nvar spare0 = 0\n",
+		"spare1.go": "package main\n\nvar spare1 = 1\n",
+		"spare2.go": "package main\n\nvar spare2 = 2\n",
+		"spare3.go": "package main\n\nvar spare3 = 3\n",
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	c := startClient(ctx, t, config.Default().LSP.Servers["gopls"], dir)
+	mainPath, apiPath := filepath.Join(dir, "main.go"), filepath.Join(dir, "api.go")
+	if o := c.Update(ctx, []Doc{{Path: mainPath}}, DefaultSettle); o.Freshness != Fresh {
+		t.Fatalf("open main.go: %+v", o)
+	}
+	fromDisk := func(p string) Doc {
+		text, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Doc{Path: p, Text: text, FromDisk: true}
+	}
+	value := fromDisk(apiPath)
+	c.markUpdating([]Doc{value}, +1) // api.go's check, about to send it
+	pend := c.notePending([]Doc{value})
+	// The checks all reach sendPending while a send holds syncMu (the
+	// load test's checks arrived within a millisecond of each other);
+	// api.go sorts before their own pending files, so each looks at it
+	// before any of them sends.
+	var wg sync.WaitGroup
+	c.syncMu.Lock()
+	for i := range 20 {
+		wg.Go(func() { c.Update(ctx, []Doc{fromDisk(filepath.Join(dir, fmt.Sprintf("spare%d.go", i%4)))}, EditSettle) })
+	}
+	time.Sleep(300 * time.Millisecond) // lets them all reach it; the sends wait
+	c.syncMu.Unlock()
+	wg.Wait()
+	c.mu.Lock()
+	doc, open := c.docs[pathToURI(apiPath)]
+	sends := 0
+	if open {
+		sends = len(doc.sent)
+	}
+	c.mu.Unlock()
+	if sends != 1 {
+		t.Errorf("api.go was sent %d times by the checks that found it pending; want once", sends)
+	}
+	c.markUpdating([]Doc{value}, -1)
+	c.dropPending(pend...)
+	truth := goBuildErrors(t, dir)["api.go"]
+	o := c.Update(ctx, []Doc{value}, DefaultSettle)
+	if got := positions(o.Files[apiPath]); o.Freshness != Fresh || !slices.Equal(got, truth) {
+		t.Errorf("api.go's own check: %s (%v), errors at %v; go build's at %v", o.Freshness, o.Err, got, truth)
+	}
+}

@@ -82,7 +82,16 @@ type Doc struct {
 	// (or read a write half done) and is superseded (freshness.go): its
 	// text is never sent over the newer one.
 	FromDisk bool
+	// ifNotSent makes sync send nothing (errAlreadySent) when the
+	// document is open with this text: sendPending's look at what the
+	// server has and its send are one step under syncMu, so checks
+	// sending the same pending file at once send it once.
+	ifNotSent bool
 }
+
+// errAlreadySent is sync's answer to a Doc.ifNotSent whose text the
+// server already has.
+var errAlreadySent = errors.New("the server has this text")
 
 // Outcome is what one server said about one change. Files holds, for each
 // changed document that got a fresh publication, its diagnostics (possibly
@@ -673,6 +682,10 @@ func (c *Client) sync(d Doc) (string, int32, error) {
 	}
 	c.mu.Lock()
 	doc, open := c.docs[uri]
+	if d.ifNotSent && open && bytes.Equal(doc.text, text) {
+		c.mu.Unlock()
+		return uri, doc.version, errAlreadySent
+	}
 	// A server that answers no unchanged text is made to answer a forced
 	// version by closing and opening the document again (see
 	// config.Server.IgnoresUnchangedText), its version going on from the
@@ -975,10 +988,16 @@ func (c *Client) sendPending(docs []Doc) {
 		if same {
 			continue
 		}
-		if _, v, err := c.sync(Doc{Path: path, Text: disk, FromDisk: true}); err != nil && !errors.Is(err, errMovedOn) {
-			c.log.Warn("sending a file another check is about to send", "path", path, "err", err)
-		} else if err == nil {
+		// Checks of one file at once each find it pending here, and
+		// unsent: whether the server has the text is asked again under
+		// syncMu (ifNotSent), so it goes out once, not once per check
+		// (twenty sends of one text pushed the check's own version out
+		// of the history, superseded: TestLoadConcurrentHooks).
+		switch _, v, err := c.sync(Doc{Path: path, Text: disk, FromDisk: true, ifNotSent: true}); {
+		case err == nil:
 			c.log.Debug("sent a file another check is about to send", "path", path, "version", v)
+		case !errors.Is(err, errMovedOn) && !errors.Is(err, errAlreadySent):
+			c.log.Warn("sending a file another check is about to send", "path", path, "err", err)
 		}
 	}
 }
