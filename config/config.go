@@ -620,16 +620,26 @@ func hasMarker(dir, marker string, glob bool) bool {
 }
 
 // serversWhere returns the enabled servers for which match holds, in name
-// order; none when LSP is off.
+// order; none when LSP is off. It sorts the names of the few that match,
+// not the whole catalogue's: the daemon asks twice for each file a hook
+// checks (issue 18, the JSON hook's round trip).
 func (c *Config) serversWhere(match func(Server) bool) []Server {
 	if !c.LSP.Enabled {
 		return nil
 	}
-	var out []Server
-	for _, name := range sortedKeys(c.LSP.Servers) {
-		if s := c.LSP.Servers[name]; s.Enabled && match(s) {
-			out = append(out, s)
+	var names []string
+	for name, s := range c.LSP.Servers {
+		if s.Enabled && match(s) {
+			names = append(names, name)
 		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	slices.Sort(names)
+	out := make([]Server, len(names))
+	for i, name := range names {
+		out[i] = c.LSP.Servers[name]
 	}
 	return out
 }
