@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 )
@@ -72,7 +73,12 @@ func commands() []*cli.Command {
 	}
 }
 
-func buildVersion() string {
+// buildVersion is this binary's version: the link-time version, else
+// versionOf its build info. It is worked out once: debug.ReadBuildInfo
+// parses the whole module list (every dependency's line) on each call,
+// and a hook asks for the version twice (the app's and the daemon's
+// hello).
+var buildVersion = sync.OnceValue(func() string {
 	if version != "" {
 		return version
 	}
@@ -81,7 +87,7 @@ func buildVersion() string {
 		return "devel"
 	}
 	return versionOf(bi)
-}
+})
 
 // versionOf is the version build info gives: the module version of a
 // `go install …@v1.2.3` build, else, for a build from a source tree,
