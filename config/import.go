@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/internal/lazyre"
@@ -52,16 +53,19 @@ var ImportFiles = []string{"opencode.json", "opencode.jsonc", ".lsp.json"}
 // opencodeBuiltins maps the names of opencode's built-in servers
 // (opencode.ai/docs/lsp, "Built-in") to the catalogue's server for the
 // same language.
-var opencodeBuiltins = map[string]string{
-	"astro": "astro-language-server", "bash": "bash-language-server", "biome": "biome",
-	"clangd": "clangd", "csharp": "csharp-ls", "dart": "dart", "elixir-ls": "elixir-ls",
-	"eslint": "eslint", "gopls": "gopls", "hls": "haskell-language-server", "jdtls": "jdtls",
-	"kotlin-ls": "kotlin-language-server", "lua-ls": "lua-language-server", "ocaml-lsp": "ocamllsp",
-	"php intelephense": "intelephense", "intelephense": "intelephense", "pyright": "pyright",
-	"ruby-lsp": "ruby-lsp", "rust": "rust-analyzer", "sourcekit-lsp": "sourcekit-lsp",
-	"svelte": "svelte-language-server", "terraform": "terraform-ls", "typescript": "typescript-language-server",
-	"vue": "vue-language-server", "yaml-ls": "yaml-language-server", "zls": "zls",
-}
+// Built on first use: a hook never reads it (issue 18, init).
+var opencodeBuiltins = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"astro": "astro-language-server", "bash": "bash-language-server", "biome": "biome",
+		"clangd": "clangd", "csharp": "csharp-ls", "dart": "dart", "elixir-ls": "elixir-ls",
+		"eslint": "eslint", "gopls": "gopls", "hls": "haskell-language-server", "jdtls": "jdtls",
+		"kotlin-ls": "kotlin-language-server", "lua-ls": "lua-language-server", "ocaml-lsp": "ocamllsp",
+		"php intelephense": "intelephense", "intelephense": "intelephense", "pyright": "pyright",
+		"ruby-lsp": "ruby-lsp", "rust": "rust-analyzer", "sourcekit-lsp": "sourcekit-lsp",
+		"svelte": "svelte-language-server", "terraform": "terraform-ls", "typescript": "typescript-language-server",
+		"vue": "vue-language-server", "yaml-ls": "yaml-language-server", "zls": "zls",
+	}
+})
 
 // imported is one server an import file defined, for the replacement of
 // the catalogue's servers once trust has been decided (importAll).
@@ -175,11 +179,14 @@ type rawEntry struct {
 }
 
 // knownKeys are the keys of each format's server entry.
-var knownKeys = map[bool][]string{
-	false: {"command", "extensions", "env", "initialization", "disabled"},
-	true: {"command", "args", "extensionToLanguage", "env", "initializationOptions", "settings", "transport",
-		"startupTimeout", "shutdownTimeout", "restartOnCrash", "maxRestarts", "workspaceFolder"},
-}
+// Built on first use: a hook never reads it (issue 18, init).
+var knownKeys = sync.OnceValue(func() map[bool][]string {
+	return map[bool][]string{
+		false: {"command", "extensions", "env", "initialization", "disabled"},
+		true: {"command", "args", "extensionToLanguage", "env", "initializationOptions", "settings", "transport",
+			"startupTimeout", "shutdownTimeout", "restartOnCrash", "maxRestarts", "workspaceFolder"},
+	}
+})
 
 // decode turns the entry's value n into a Server, with its variables
 // expanded. It returns the catalogue server's name instead when the entry
@@ -192,7 +199,7 @@ func (e entry) decode(n *yaml.Node) (Server, string, []Problem) {
 		return Server{}, "", []Problem{e.problem("", "want an object")}
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		if k := n.Content[i].Value; !slices.Contains(knownKeys[e.claude], k) {
+		if k := n.Content[i].Value; !slices.Contains(knownKeys()[e.claude], k) {
 			problems = append(problems, e.problem(k, "unknown key; ignored"))
 		}
 	}
@@ -201,7 +208,7 @@ func (e entry) decode(n *yaml.Node) (Server, string, []Problem) {
 		return Server{}, "", append(problems, e.problem("", "decoding server: %v", err))
 	}
 	if raw.Command == nil && !e.claude {
-		if cat, ok := opencodeBuiltins[e.name]; ok {
+		if cat, ok := opencodeBuiltins()[e.name]; ok {
 			return Server{}, cat, problems
 		}
 	}
@@ -455,25 +462,28 @@ func replaceCatalogue(c *Config, keep map[string]bool, servers []imported) {
 
 // specLanguageIDs are LSP 3.17's language identifiers ("Text Document
 // Item" table) for extensions no catalogue server names.
-var specLanguageIDs = map[string]string{
-	".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "typescriptreact",
-	".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascriptreact",
-	".py": "python", ".pyi": "python", ".go": "go", ".rs": "rust", ".c": "c", ".h": "c",
-	".cpp": "cpp", ".cc": "cpp", ".cxx": "cpp", ".c++": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp",
-	".cs": "csharp", ".java": "java", ".rb": "ruby", ".php": "php", ".lua": "lua", ".swift": "swift",
-	".kt": "kotlin", ".kts": "kotlin", ".scala": "scala", ".sh": "shellscript", ".bash": "shellscript",
-	".zsh": "shellscript", ".ps1": "powershell", ".json": "json", ".jsonc": "jsonc", ".yaml": "yaml",
-	".yml": "yaml", ".toml": "toml", ".md": "markdown", ".html": "html", ".htm": "html", ".css": "css",
-	".scss": "scss", ".sass": "sass", ".less": "less", ".xml": "xml", ".sql": "sql", ".r": "r",
-	".dart": "dart", ".ex": "elixir", ".exs": "elixir", ".erl": "erlang", ".hs": "haskell",
-	".ml": "ocaml", ".mli": "ocaml", ".fs": "fsharp", ".fsi": "fsharp", ".fsx": "fsharp",
-	".clj": "clojure", ".cljs": "clojure", ".cljc": "clojure", ".edn": "clojure", ".m": "objective-c",
-	".mm": "objective-cpp", ".pl": "perl", ".pm": "perl", ".tex": "latex", ".bib": "bibtex",
-	".vue": "vue", ".svelte": "svelte", ".zig": "zig", ".tf": "terraform", ".jl": "julia",
-	".groovy": "groovy", ".coffee": "coffeescript", ".bat": "bat", ".diff": "diff", ".ini": "ini",
-	".dockerfile": "dockerfile", ".gleam": "gleam", ".nix": "nix", ".prisma": "prisma", ".astro": "astro",
-	".luau": "luau",
-}
+// Built on first use: a hook never reads it (issue 18, init).
+var specLanguageIDs = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "typescriptreact",
+		".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascriptreact",
+		".py": "python", ".pyi": "python", ".go": "go", ".rs": "rust", ".c": "c", ".h": "c",
+		".cpp": "cpp", ".cc": "cpp", ".cxx": "cpp", ".c++": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp",
+		".cs": "csharp", ".java": "java", ".rb": "ruby", ".php": "php", ".lua": "lua", ".swift": "swift",
+		".kt": "kotlin", ".kts": "kotlin", ".scala": "scala", ".sh": "shellscript", ".bash": "shellscript",
+		".zsh": "shellscript", ".ps1": "powershell", ".json": "json", ".jsonc": "jsonc", ".yaml": "yaml",
+		".yml": "yaml", ".toml": "toml", ".md": "markdown", ".html": "html", ".htm": "html", ".css": "css",
+		".scss": "scss", ".sass": "sass", ".less": "less", ".xml": "xml", ".sql": "sql", ".r": "r",
+		".dart": "dart", ".ex": "elixir", ".exs": "elixir", ".erl": "erlang", ".hs": "haskell",
+		".ml": "ocaml", ".mli": "ocaml", ".fs": "fsharp", ".fsi": "fsharp", ".fsx": "fsharp",
+		".clj": "clojure", ".cljs": "clojure", ".cljc": "clojure", ".edn": "clojure", ".m": "objective-c",
+		".mm": "objective-cpp", ".pl": "perl", ".pm": "perl", ".tex": "latex", ".bib": "bibtex",
+		".vue": "vue", ".svelte": "svelte", ".zig": "zig", ".tf": "terraform", ".jl": "julia",
+		".groovy": "groovy", ".coffee": "coffeescript", ".bat": "bat", ".diff": "diff", ".ini": "ini",
+		".dockerfile": "dockerfile", ".gleam": "gleam", ".nix": "nix", ".prisma": "prisma", ".astro": "astro",
+		".luau": "luau",
+	}
+})
 
 // languageIDOf is the LSP language identifier of files with extension ext
 // (with its dot): the catalogue's, else LSP 3.17's table, else the
@@ -484,7 +494,7 @@ func languageIDOf(ext string) string {
 			return id
 		}
 	}
-	if id, ok := specLanguageIDs[strings.ToLower(ext)]; ok {
+	if id, ok := specLanguageIDs()[strings.ToLower(ext)]; ok {
 		return id
 	}
 	return strings.TrimPrefix(ext, ".")
