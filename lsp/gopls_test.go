@@ -423,13 +423,7 @@ func TestGoplsBusyCalleeResynced(t *testing.T) {
 	if o := c.Update(ctx, []Doc{{Path: mainPath}, {Path: greetPath}}, DefaultSettle); o.Freshness != Fresh || len(o.Files[mainPath]) != 0 {
 		t.Fatalf("open main.go and greet.go: %+v", o)
 	}
-	fromDisk := func(p string) Doc { // as the engine reads a hook's file
-		text, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return Doc{Path: p, Text: text, FromDisk: true}
-	}
+	fromDisk := func(p string) Doc { return diskDoc(t, p) }
 	for round := range 3 {
 		writeFiles(t, dir, map[string]string{"greet.go": twoArgs})
 		callee := fromDisk(greetPath)
@@ -478,14 +472,7 @@ func TestPendingFileSentOnce(t *testing.T) {
 	if o := c.Update(ctx, []Doc{{Path: mainPath}}, DefaultSettle); o.Freshness != Fresh {
 		t.Fatalf("open main.go: %+v", o)
 	}
-	fromDisk := func(p string) Doc {
-		text, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return Doc{Path: p, Text: text, FromDisk: true}
-	}
-	value := fromDisk(apiPath)
+	value := diskDoc(t, apiPath)
 	c.markUpdating([]Doc{value}, +1) // api.go's check, about to send it
 	pend := c.notePending([]Doc{value})
 	// The checks all reach sendPending while a send holds syncMu (the
@@ -494,8 +481,12 @@ func TestPendingFileSentOnce(t *testing.T) {
 	// before any of them sends.
 	var wg sync.WaitGroup
 	c.syncMu.Lock()
+	var spares []Doc
+	for i := range 4 {
+		spares = append(spares, diskDoc(t, filepath.Join(dir, fmt.Sprintf("spare%d.go", i))))
+	}
 	for i := range 20 {
-		wg.Go(func() { c.Update(ctx, []Doc{fromDisk(filepath.Join(dir, fmt.Sprintf("spare%d.go", i%4)))}, EditSettle) })
+		wg.Go(func() { c.Update(ctx, []Doc{spares[i%4]}, EditSettle) })
 	}
 	time.Sleep(300 * time.Millisecond) // lets them all reach it; the sends wait
 	c.syncMu.Unlock()

@@ -154,3 +154,14 @@ func realManager(t *testing.T, dir string) (*Manager, context.Context) {
 	t.Cleanup(cancel)
 	return m, ctx
 }
+
+// diskDoc is the file at p as the engine reads a hook's file: its text
+// from disk, FromDisk set.
+func diskDoc(t *testing.T, p string) Doc {
+	t.Helper()
+	text, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Doc{Path: p, Text: text, FromDisk: true}
+}
