@@ -143,9 +143,10 @@ func (e *Engine) CheckBaselines(ctx context.Context, p wire.NotifyChangeParams) 
 	lintDone := make(chan struct{})
 	var lintByFile map[string][]diag.Diagnostic
 	var lintResults []wire.ServerResult
+	var linted map[string]bool
 	go func() {
 		defer close(lintDone)
-		lintByFile, lintResults = e.lint(ctx, targets, phaseOf(p))
+		lintByFile, lintResults, linted = e.lint(ctx, targets, phaseOf(p))
 	}()
 	validated, partial := e.validate(targets, texts, byFile)
 	res.Servers = append(res.Servers, validated...)
@@ -184,7 +185,7 @@ func (e *Engine) CheckBaselines(ctx context.Context, p wire.NotifyChangeParams) 
 		res.Unchecked = append(res.Unchecked, slices.Sorted(maps.Keys(o.Unchecked))...)
 	}
 	untrusted := e.untrustedNotes()
-	noChecker, nothingChecked := e.noCheckerNotes(p.Session, targets, res.Servers)
+	noChecker, nothingChecked := e.noCheckerNotes(p.Session, targets, res.Servers, linted)
 	notChecked = append(notChecked, noChecker...)
 	res.Unchecked = append(res.Unchecked, nothingChecked...)
 	res.Notes = slices.Concat(res.Notes, notChecked, partial, untrusted)

@@ -126,10 +126,17 @@ func (s *linterStats) list() []LinterStatus {
 func (e *Engine) LinterStatus() []LinterStatus { return e.linterStats.list() }
 
 // lint runs the linters that apply to targets in phase, in parallel, under
-// ctx, and returns their diagnostics by file (only for target files) and
-// one ServerResult per run.
-func (e *Engine) lint(ctx context.Context, targets []target, phase string) (map[string][]diag.Diagnostic, []wire.ServerResult) {
+// ctx, and returns their diagnostics by file (only for target files), one
+// ServerResult per run, and the target files a run was for (linted: a
+// linter looked at them, or its result says why it could not).
+func (e *Engine) lint(ctx context.Context, targets []target, phase string) (byFile map[string][]diag.Diagnostic, results []wire.ServerResult, linted map[string]bool) {
 	runs, skipped := e.linterRuns(targets, phase)
+	linted = make(map[string]bool)
+	for _, r := range runs {
+		for _, f := range r.files {
+			linted[f] = true
+		}
+	}
 	isTarget := make(map[string]bool, len(targets))
 	for _, t := range targets {
 		isTarget[t.path] = true
@@ -154,8 +161,8 @@ func (e *Engine) lint(ctx context.Context, targets []target, phase string) (map[
 		}()
 	}
 	wg.Wait()
-	byFile := make(map[string][]diag.Diagnostic)
-	results := skipped
+	byFile = make(map[string][]diag.Diagnostic)
+	results = skipped
 	for _, o := range outcomes {
 		results = append(results, o.result)
 		for path, ds := range o.byFile {
@@ -164,7 +171,7 @@ func (e *Engine) lint(ctx context.Context, targets []target, phase string) (map[
 			}
 		}
 	}
-	return byFile, results
+	return byFile, results, linted
 }
 
 // linterRuns plans the runs for targets in phase, one per distinct

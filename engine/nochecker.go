@@ -27,7 +27,7 @@ func Covered(cfg *config.Config, path string) bool {
 // coveredBesidesServers reports whether a built-in validator or a linter
 // of cfg checks the file at path (Covered, without language servers).
 func coveredBesidesServers(cfg *config.Config, path string) bool {
-	if kind, ok := validators.KindOf(path); ok && cfg.ValidatorEnabled(string(kind)) {
+	if validated(cfg, path) {
 		return true
 	}
 	ext := filepath.Ext(path)
@@ -44,12 +44,16 @@ func coveredBesidesServers(cfg *config.Config, path string) bool {
 // silence would say they are clean. Either nothing the config has covers
 // the language, or its files' only checkers are language servers that
 // are not installed (servers: how each server of the check fared; a server
-// absent from it was not asked and is taken as checking). A language is
+// absent from it was not asked and is taken as checking). A linter
+// covers a file only when it ran for it in this check (linted, from
+// lint): one that runs only in `diagnose` (go-vet), whose program is not
+// installed, or whose config file the project lacks checked nothing —
+// counting it made a Go edit with no gopls answer in silence. A language is
 // noted once per agent session (session "", a check no session asked
 // for: each time), naming the first such file and, for servers not
 // installed, how to install them (lsp.InstallHint). paths lists every
 // such file (wire.Result.Unchecked), noted or not.
-func (e *Engine) noCheckerNotes(session string, targets []target, servers []wire.ServerResult) (notes, paths []string) {
+func (e *Engine) noCheckerNotes(session string, targets []target, servers []wire.ServerResult, linted map[string]bool) (notes, paths []string) {
 	unavailable := make(map[string]bool)
 	for _, s := range servers {
 		if s.Kind == wire.KindServer && s.State == lsp.StateUnavailable {
@@ -59,7 +63,7 @@ func (e *Engine) noCheckerNotes(session string, targets []target, servers []wire
 	seen := make(map[string]bool)
 	for _, t := range targets {
 		lang, ok := config.SourceLanguage(t.path)
-		if !ok || coveredBesidesServers(e.Config, t.path) {
+		if !ok || linted[t.path] || validated(e.Config, t.path) {
 			continue
 		}
 		var missing []string
@@ -108,4 +112,11 @@ func (e *Engine) firstNoCheckerNote(session, lang string) bool {
 	}
 	e.noCheckerNoted[key] = struct{}{}
 	return true
+}
+
+// validated reports whether a built-in validator of cfg checks the file
+// at path.
+func validated(cfg *config.Config, path string) bool {
+	kind, ok := validators.KindOf(path)
+	return ok && cfg.ValidatorEnabled(string(kind))
 }

@@ -23,33 +23,44 @@ func TestNoCheckerNotes(t *testing.T) {
 		return target{path: filepath.Join(root, rel), rel: rel}
 	}
 	missing := []wire.ServerResult{{Name: "ruby-lsp", Kind: wire.KindServer, State: lsp.StateUnavailable}}
+	goplsMissing := []wire.ServerResult{{Name: "gopls", Kind: wire.KindServer, State: lsp.StateUnavailable}}
 	answered := []wire.ServerResult{{Name: "ruby-lsp", Kind: wire.KindServer, State: lsp.StateActive, Freshness: string(lsp.Fresh)}}
 	for _, tc := range []struct {
 		name    string
 		session string
 		targets []target
 		servers []wire.ServerResult
+		linted  []string // the files a linter ran for in the check, relative
 		want    []string // substrings of each note, in order
 		paths   []string // the files not checked, relative, in order
 	}{
-		{"server not installed", "s1", []target{tgt("a.rb")}, missing,
+		{"server not installed", "s1", []target{tgt("a.rb")}, missing, nil,
 			[]string{"a.rb not checked: the language server for ruby files (.rb) is not installed: ruby-lsp (gem install ruby-lsp)"}, []string{"a.rb"}},
-		{"the same session again", "s1", []target{tgt("b.rb")}, missing, nil, []string{"b.rb"}},
-		{"another session", "s2", []target{tgt("b.rb")}, missing, []string{"b.rb not checked"}, []string{"b.rb"}},
-		{"no session: each time", "", []target{tgt("a.rb")}, missing, []string{"a.rb not checked"}, []string{"a.rb"}},
-		{"no session: each time, again", "", []target{tgt("a.rb")}, missing, []string{"a.rb not checked"}, []string{"a.rb"}},
-		{"the server answered", "s3", []target{tgt("a.rb")}, answered, nil, nil},
-		{"the server not asked: taken as checking", "s3", []target{tgt("a.rb")}, nil, nil, nil},
-		{"nothing covers the language", "s4", []target{tgt("x.fsx"), tgt("y.fs")}, nil,
+		{"the same session again", "s1", []target{tgt("b.rb")}, missing, nil, nil, []string{"b.rb"}},
+		{"another session", "s2", []target{tgt("b.rb")}, missing, nil, []string{"b.rb not checked"}, []string{"b.rb"}},
+		{"no session: each time", "", []target{tgt("a.rb")}, missing, nil, []string{"a.rb not checked"}, []string{"a.rb"}},
+		{"no session: each time, again", "", []target{tgt("a.rb")}, missing, nil, []string{"a.rb not checked"}, []string{"a.rb"}},
+		{"the server answered", "s3", []target{tgt("a.rb")}, answered, nil, nil, nil},
+		{"the server not asked: taken as checking", "s3", []target{tgt("a.rb")}, nil, nil, nil, nil},
+		{"nothing covers the language", "s4", []target{tgt("x.fsx"), tgt("y.fs")}, nil, nil,
 			[]string{"x.fsx not checked: no language server, validator or linter here checks fsharp files (.fsx)"}, []string{"x.fsx", "y.fs"}},
-		{"not a program's source", "s5", []target{tgt("README.md"), tgt("notes.txt"), tgt("Makefile")}, nil, nil, nil},
-		{"a validator checks it", "s5", []target{tgt("a.json")}, nil, nil, nil},
-		{"a linter checks it", "s5", []target{tgt("run.sh")}, nil, nil, nil},
-		{"two languages", "s6", []target{tgt("a.rb"), tgt("x.fsx"), tgt("b.rb")}, missing,
+		{"not a program's source", "s5", []target{tgt("README.md"), tgt("notes.txt"), tgt("Makefile")}, nil, nil, nil, nil},
+		{"a validator checks it", "s5", []target{tgt("a.json")}, nil, nil, nil, nil},
+		{"a linter ran for it", "s5", []target{tgt("run.sh")}, nil, []string{"run.sh"}, nil, nil},
+		{"a linter configured for it did not run (its program missing)", "s5b", []target{tgt("run.sh")}, nil, nil,
+			[]string{"run.sh not checked: no language server, validator or linter here checks shellscript files (.sh)"}, []string{"run.sh"}},
+		{"gopls not installed; go-vet runs only in diagnose", "s7", []target{tgt("main.go")}, goplsMissing, nil,
+			[]string{"main.go not checked: the language server for go files (.go) is not installed: gopls (lsp-hook servers install gopls)"}, []string{"main.go"}},
+		{"gopls not installed; a linter ran for the file", "s8", []target{tgt("main.go")}, goplsMissing, []string{"main.go"}, nil, nil},
+		{"two languages", "s6", []target{tgt("a.rb"), tgt("x.fsx"), tgt("b.rb")}, missing, nil,
 			[]string{"a.rb not checked", "x.fsx not checked"}, []string{"a.rb", "x.fsx", "b.rb"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, paths := e.noCheckerNotes(tc.session, tc.targets, tc.servers)
+			linted := make(map[string]bool)
+			for _, rel := range tc.linted {
+				linted[filepath.Join(root, rel)] = true
+			}
+			got, paths := e.noCheckerNotes(tc.session, tc.targets, tc.servers, linted)
 			var rels []string
 			for _, p := range paths {
 				rel, _ := filepath.Rel(root, p)

@@ -687,6 +687,32 @@ func TestNothingChecksNoted(t *testing.T) {
 	}
 }
 
+// TestGoWithoutGoplsNoted: a new user with Go but no gopls edits a Go
+// file in a type error. The built-in go-vet linter runs only in
+// `diagnose`, so in the hook nothing checked the file: the answer must
+// say so, not be silent (silence means clean). Before, the configured
+// go-vet counted as a checker and the hook answered nothing. `diagnose`,
+// where go-vet runs, still names the error `go vet` reports.
+func TestGoWithoutGoplsNoted(t *testing.T) {
+	e2e(t)
+	home := t.TempDir()
+	// No gopls where lsp.LookPath looks: PATH without .tools, and Go's
+	// and lsp-hook's install dirs in an empty home.
+	var path []string
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if _, err := os.Stat(filepath.Join(dir, "gopls")); err != nil {
+			path = append(path, dir)
+		}
+	}
+	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + strings.Join(path, string(os.PathListSeparator)),
+		"HOME=" + home, "GOPATH=" + filepath.Join(home, "go"), "GOBIN=", "XDG_DATA_HOME=" + filepath.Join(home, "data")})
+	block := w.hook(w.edit("s1", "main.go", w.readFile("main.go")+"\nvar broken int = \"x\"\n"))
+	const want = "lsp-hook: main.go not checked: the language server for go files (.go) is not installed: gopls"
+	if !strings.Contains(block, want) {
+		t.Errorf("hook on a Go type error with no gopls said\n%s\nwant the note %q", indent(block), want)
+	}
+}
+
 // TestConcurrentCallerAndCallee: an agent's parallel tool calls edit a
 // caller and the function it calls at once, and their hooks run together,
 // a few milliseconds apart in either order. The callee's edit breaks the
