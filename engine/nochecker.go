@@ -44,15 +44,17 @@ func coveredBesidesServers(cfg *config.Config, path string) bool {
 // silence would say they are clean. Either nothing the config has covers
 // the language, or its files' only checkers are language servers that
 // are not installed (servers: how each server of the check fared; a server
-// absent from it was not asked and is taken as checking). A linter
-// covers a file only when it ran for it in this check (linted, from
-// lint): one that runs only in `diagnose` (go-vet), whose program is not
-// installed, or whose config file the project lacks checked nothing —
-// counting it made a Go edit with no gopls answer in silence. A language is
-// noted once per agent session (session "", a check no session asked
-// for: each time), naming the first such file and, for servers not
-// installed, how to install them (lsp.InstallHint). paths lists every
-// such file (wire.Result.Unchecked), noted or not.
+// absent from it was not asked and is taken as checking). A linter covers
+// a file only when it ran for it in this check (linted, from lint): one
+// that runs only in `diagnose` (go-vet), whose program is not installed,
+// or whose config file the project lacks checked nothing — counting it
+// made a Go edit with no gopls answer in silence.
+//
+// Each language is noted once per check, naming its first such file. The
+// first note of a language in an agent session says why in full, with how
+// to install what is missing (lsp.InstallHint); later ones in the session
+// are one short line (session "", a check no session asked for: each in
+// full). paths lists every such file (wire.Result.Unchecked), noted or not.
 func (e *Engine) noCheckerNotes(session string, targets []target, servers []wire.ServerResult, linted map[string]bool) (notes, paths []string) {
 	unavailable := make(map[string]bool)
 	for _, s := range servers {
@@ -66,7 +68,7 @@ func (e *Engine) noCheckerNotes(session string, targets []target, servers []wire
 		if !ok || linted[t.path] || validated(e.Config, t.path) {
 			continue
 		}
-		var missing []string
+		var missing, names []string
 		checked := false
 		for _, s := range e.Config.ServersForPath(t.path) {
 			if !unavailable[s.Name] {
@@ -74,6 +76,7 @@ func (e *Engine) noCheckerNotes(session string, targets []target, servers []wire
 				break
 			}
 			missing = append(missing, fmt.Sprintf("%s (%s)", s.Name, lsp.InstallHint(s)))
+			names = append(names, s.Name)
 		}
 		if checked {
 			continue
@@ -83,10 +86,17 @@ func (e *Engine) noCheckerNotes(session string, targets []target, servers []wire
 			continue
 		}
 		seen[lang] = true
+		ext := strings.ToLower(filepath.Ext(t.path))
 		if session != "" && !e.firstNoCheckerNote(session, lang) {
+			// Said in full before in this session; silence would now
+			// say the file is clean (DESIGN.md "Silence means clean").
+			what := "nothing here checks " + lang + " files (" + ext + ")"
+			if len(names) > 0 {
+				what = strings.Join(names, ", ") + " not installed"
+			}
+			notes = append(notes, fmt.Sprintf("%s not checked: %s, as noted earlier in this session", t.rel, what))
 			continue
 		}
-		ext := strings.ToLower(filepath.Ext(t.path))
 		if len(missing) == 0 {
 			notes = append(notes, fmt.Sprintf("%s not checked: no language server, validator or linter here checks %s files (%s); `lsp-hook servers` lists the servers lsp-hook knows",
 				t.rel, lang, ext))

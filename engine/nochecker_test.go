@@ -12,9 +12,10 @@ import (
 )
 
 // TestNoCheckerNotes: a source file nothing checked is noted — nothing
-// covers its language, or its language servers are not installed — once
-// per session and language; a file something checked, a file that is not
-// a program's source, and a server that answered are not. Every file
+// covers its language, or its language servers are not installed — in
+// full once per session and language, in one short line after; a file
+// something checked, a file that is not a program's source, and a server
+// that answered are not. Every file
 // nothing checked is listed (wire.Result.Unchecked), noted or not.
 func TestNoCheckerNotes(t *testing.T) {
 	root := t.TempDir()
@@ -36,7 +37,8 @@ func TestNoCheckerNotes(t *testing.T) {
 	}{
 		{"server not installed", "s1", []target{tgt("a.rb")}, missing, nil,
 			[]string{"a.rb not checked: the language server for ruby files (.rb) is not installed: ruby-lsp (gem install ruby-lsp)"}, []string{"a.rb"}},
-		{"the same session again", "s1", []target{tgt("b.rb")}, missing, nil, nil, []string{"b.rb"}},
+		{"the same session again: one short line", "s1", []target{tgt("b.rb")}, missing, nil,
+			[]string{"b.rb not checked: ruby-lsp not installed, as noted earlier in this session"}, []string{"b.rb"}},
 		{"another session", "s2", []target{tgt("b.rb")}, missing, nil, []string{"b.rb not checked"}, []string{"b.rb"}},
 		{"no session: each time", "", []target{tgt("a.rb")}, missing, nil, []string{"a.rb not checked"}, []string{"a.rb"}},
 		{"no session: each time, again", "", []target{tgt("a.rb")}, missing, nil, []string{"a.rb not checked"}, []string{"a.rb"}},
@@ -44,6 +46,8 @@ func TestNoCheckerNotes(t *testing.T) {
 		{"the server not asked: taken as checking", "s3", []target{tgt("a.rb")}, nil, nil, nil, nil},
 		{"nothing covers the language", "s4", []target{tgt("x.fsx"), tgt("y.fs")}, nil, nil,
 			[]string{"x.fsx not checked: no language server, validator or linter here checks fsharp files (.fsx)"}, []string{"x.fsx", "y.fs"}},
+		{"the same session, nothing covers it again", "s4", []target{tgt("z.fsx")}, nil, nil,
+			[]string{"z.fsx not checked: nothing here checks fsharp files (.fsx), as noted earlier in this session"}, []string{"z.fsx"}},
 		{"not a program's source", "s5", []target{tgt("README.md"), tgt("notes.txt"), tgt("Makefile")}, nil, nil, nil, nil},
 		{"a validator checks it", "s5", []target{tgt("a.json")}, nil, nil, nil, nil},
 		{"a linter ran for it", "s5", []target{tgt("run.sh")}, nil, []string{"run.sh"}, nil, nil},

@@ -648,7 +648,8 @@ func TestUncheckedFileNoted(t *testing.T) {
 
 // TestNothingChecksNoted: a program's source that nothing checks — its
 // language server is not installed, or lsp-hook knows none for it — is
-// noted, once per session and language, never passed over in silence.
+// noted, in full once per session and language and in one short line
+// after, never passed over in silence.
 func TestNothingChecksNoted(t *testing.T) {
 	e2e(t)
 	w := newWorkspaceOf(t, "demo", "", []string{"PATH=" + langPath()})
@@ -659,7 +660,7 @@ func TestNothingChecksNoted(t *testing.T) {
 		session, rel, want string // want: the note's beginning, "" for none
 	}{
 		{"s1", "app.rb", "lsp-hook: app.rb not checked: the language server for ruby files (.rb) is not installed: ruby-lsp"},
-		{"s1", "lib.rb", ""},
+		{"s1", "lib.rb", "lsp-hook: lib.rb not checked: ruby-lsp not installed, as noted earlier in this session"},
 		{"s1", "run.fsx", "lsp-hook: run.fsx not checked: no language server, validator or linter here checks fsharp files (.fsx)"},
 		{"s2", "lib.rb", "lsp-hook: lib.rb not checked"},
 		{"s2", "README.md", ""},
