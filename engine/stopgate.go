@@ -137,14 +137,17 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 		unchecked = true
 	}
 	res.Servers = cur.Servers
-	res.Notes = append(notes, cur.Notes...)
+	res.Notes = append(notes, cur.Notes...) // rendered too: why a file went unchecked (a server not installed, a timeout)
 	var targets []target
 	for _, c := range changes {
 		targets = append(targets, target{path: c.Path, rel: e.rel(c.Path), write: true})
 	}
-	e.render(&res, diag.SeverityError, targets, byFile, others, notes)
+	e.render(&res, diag.SeverityError, targets, byFile, others, res.Notes)
 	res.ElapsedMS = time.Since(begin).Milliseconds()
-	return res, errs, unchecked || incomplete(cur.Servers)
+	// A changed file nothing could check (its server not installed,
+	// gopls's file in no package, nothing here for its language) is
+	// unchecked too: allowing in silence would say it is clean.
+	return res, errs, unchecked || incomplete(cur.Servers) || len(cur.Unchecked) > 0
 }
 
 // verdict is the Stop gate's judgement of one file's errors now.

@@ -692,8 +692,9 @@ func TestNothingChecksNoted(t *testing.T) {
 // file in a type error. The built-in go-vet linter runs only in
 // `diagnose`, so in the hook nothing checked the file: the answer must
 // say so, not be silent (silence means clean). Before, the configured
-// go-vet counted as a checker and the hook answered nothing. `diagnose`,
-// where go-vet runs, still names the error `go vet` reports.
+// go-vet counted as a checker and the hook answered nothing. Its Stop
+// gate, likewise, warns that main.go went unchecked, never allowing in
+// silence.
 func TestGoWithoutGoplsNoted(t *testing.T) {
 	e2e(t)
 	home := t.TempDir()
@@ -707,10 +708,17 @@ func TestGoWithoutGoplsNoted(t *testing.T) {
 	}
 	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + strings.Join(path, string(os.PathListSeparator)),
 		"HOME=" + home, "GOPATH=" + filepath.Join(home, "go"), "GOBIN=", "XDG_DATA_HOME=" + filepath.Join(home, "data")})
-	block := w.hook(w.edit("s1", "main.go", w.readFile("main.go")+"\nvar broken int = \"x\"\n"))
+	block := w.hook(w.editEvent("s1", "main.go", w.readFile("main.go")+"\nvar broken int = \"x\"\n"))
 	const want = "lsp-hook: main.go not checked: the language server for go files (.go) is not installed: gopls"
 	if !strings.Contains(block, want) {
 		t.Errorf("hook on a Go type error with no gopls said\n%s\nwant the note %q", indent(block), want)
+	}
+	// The end of the turn: the Stop gate could not check main.go either,
+	// so it warns with that note; before, it allowed in silence.
+	d, msg := stopDecision(t)(w.lifecycle("s1", "Stop", map[string]any{"stop_hook_active": false}))
+	if d != "warn" || !strings.Contains(msg, want) {
+		log, _ := w.logSince(0)
+		t.Errorf("Stop with no gopls: %q %q; want a warning holding %q; the log:\n%s", d, msg, want, indent(log))
 	}
 }
 
