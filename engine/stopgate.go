@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -50,7 +51,7 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 	budget -= replyMargin
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
-	changes, befores := e.gateChanges(ctx, files)
+	changes, befores, unknownBefore := e.gateChanges(ctx, files)
 	if len(changes) == 0 {
 		return wire.Result{Files: []diag.FileDiagnostics{}}, 0, false
 	}
@@ -81,8 +82,15 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 	for _, c := range changes {
 		isChanged[c.Path] = true
 	}
+	noBefore := make(map[string][]diag.Diagnostic) // errors of files whose state before is unknown: warned about only
 	for _, f := range cur.Files {
 		path := f.Path
+		if unknownBefore[path] {
+			if ds := diag.Filter(f.Diagnostics, diag.SeverityError); len(ds) > 0 {
+				noBefore[path] = ds
+			}
+			continue
+		}
 		b, known := base[path]
 		first, seen := othersBefore[path]
 		if !known && snap != nil && !seen && !isChanged[path] {
@@ -134,6 +142,14 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 			}
 		}
 		notes = append(notes, fmt.Sprintf("stop gate: %s, so whether the session introduced the errors above is unknown: check them", blind))
+		unchecked = true
+	}
+	if errs == 0 && len(noBefore) > 0 {
+		for path, ds := range noBefore {
+			byFile[path] = ds
+		}
+		first := slices.Sorted(maps.Keys(noBefore))[0]
+		notes = append(notes, fmt.Sprintf("stop gate: what %s held before the session is unknown (no event carried its text, and git has no commit holding it), so whether the session introduced the errors above is unknown: check them", e.rel(first)))
 		unchecked = true
 	}
 	res.Servers = cur.Servers
@@ -226,15 +242,18 @@ func blindSpot(changes []wire.Change, befores map[string][]byte) string {
 }
 
 // gateChanges returns the changes the Stop gate checks for files (a
-// session's record) and their texts before the session (path → text): a
-// file with no known state before is left out (logged); a file the
-// session deleted is checked as a deletion, its servers shown its text
-// before with the others' (what used it resolves as before the session)
-// and then told it is gone (the engine re-checks what used it), so that
-// what it broke counts.
-func (e *Engine) gateChanges(ctx context.Context, files []session.File) ([]wire.Change, map[string][]byte) {
-	var changes []wire.Change
-	befores := make(map[string][]byte)
+// session's record) and their texts before the session (path → text),
+// and the files that exist but whose state before is unknown (no event
+// carried their text before, and git has no HEAD holding them: a
+// repository with no commit yet, or none): those are checked as they are
+// now, and their errors are never blocked on, only warned about. A file
+// the session deleted is checked as a deletion, its servers shown its
+// text before with the others' (what used it resolves as before the
+// session) and then told it is gone (the engine re-checks what used it),
+// so that what it broke counts.
+func (e *Engine) gateChanges(ctx context.Context, files []session.File) (changes []wire.Change, befores map[string][]byte, unknown map[string]bool) {
+	befores = make(map[string][]byte)
+	unknown = make(map[string]bool)
 	for _, f := range files {
 		_, err := os.Lstat(f.Path)
 		gone := errors.Is(err, fs.ErrNotExist)
@@ -245,13 +264,15 @@ func (e *Engine) gateChanges(ctx context.Context, files []session.File) ([]wire.
 		switch {
 		case gone && (!ok || len(before) == 0): // made and deleted by the session
 		case !ok:
-			e.Log.Info("stop gate: no state before the session; not gated", "path", f.Path)
+			e.Log.Info("stop gate: no state before the session; its errors are warned about, not blocked on", "path", f.Path)
+			unknown[f.Path] = true
+			changes = append(changes, wire.Change{Path: f.Path, Mode: wire.ModeWrite})
 		default:
 			befores[f.Path] = before
 			changes = append(changes, wire.Change{Path: f.Path, Mode: wire.ModeWrite})
 		}
 	}
-	return changes, befores
+	return changes, befores, unknown
 }
 
 // checkNow checks the files of changes as they are now, until deadline. A

@@ -222,6 +222,35 @@ func (w *workspace) stopAllows(session, after string) {
 	}
 }
 
+// TestStopGateNoStateBefore: a repository with no commit yet (a project
+// begun in this session, `git init` only) and an Edit event that carries
+// no text before (other agents' events do not; Claude Code's Bash edits
+// neither): what the file held before the session is unknown, so the
+// gate cannot tell whether its errors are the session's. Before, it left
+// such a file out and allowed the turn in silence over the error `go
+// build` reports; now it warns with that error, never blocking on it.
+func TestStopGateNoStateBefore(t *testing.T) {
+	e2e(t)
+	requireExe(t, "gopls")
+	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath()})
+	w.hook(w.edit("s", "main.go", w.readFile("main.go")+"\nvar broken int = \"x\"\n"))
+	truth := goErrors(t, w.root)
+	if len(truth) == 0 {
+		t.Fatal("go build reports no error after the edit")
+	}
+	d, msg := stopDecision(t)(w.lifecycle("s", "Stop", map[string]any{"stop_hook_active": false}))
+	if d != "warn" {
+		log, _ := w.logSince(0)
+		t.Fatalf("Stop, main.go's state before unknown: %q %q; want a warning naming go build's error; the log:\n%s", d, msg, indent(log))
+	}
+	if p := judge(t, w.root, msg, truth); p != "" {
+		t.Errorf("the warning: %s\n%s", p, indent(msg))
+	}
+	if !strings.Contains(msg, "lsp-hook: stop gate: what main.go held before the session is unknown") {
+		t.Errorf("the warning does not say why:\n%s", indent(msg))
+	}
+}
+
 // TestStopGateUnchecked: when the gate cannot check — the session's file
 // is served by a server that never publishes (testdata/fakelsp: a fault a
 // real server does not make on demand) — the end of turn is allowed but
