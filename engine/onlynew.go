@@ -239,13 +239,18 @@ func (b *baseline) captureOthers(e *Engine, others map[string][]diag.Diagnostic)
 // gitHead returns the text of path (inside root) in root's git HEAD, and
 // false when there is none: no repository, or the file is not tracked.
 func gitHead(ctx context.Context, root, path string) ([]byte, bool) {
+	return gitShow(ctx, root, "HEAD", path)
+}
+
+// gitShow is gitHead at commit rev (`git show <rev>:./<path>`).
+func gitShow(ctx context.Context, root, rev, path string) ([]byte, bool) {
 	rel, ok := workspace.Rel(root, path)
 	if !ok {
 		return nil, false
 	}
 	ctx, cancel := context.WithTimeout(ctx, gitShowTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "-C", root, "show", "HEAD:./"+rel)
+	cmd := exec.CommandContext(ctx, "git", "-C", root, "show", rev+":./"+rel)
 	out, err := cmd.Output()
 	if err != nil {
 		return nil, false

@@ -43,19 +43,26 @@ import (
 // Each file is judged against the texts before less what the session's
 // own hooks found was not there before its first change that re-published
 // the file (othersBefore: path → diagnostics, from
-// engine.CheckBaselines). A file the session deleted is checked as a
-// deletion, so that what it broke in other files counts; files with no
-// known state before the session are left out (logged).
-func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBefore map[string][]diag.Diagnostic, budget time.Duration) (res wire.Result, errs int, unchecked bool) {
+// engine.CheckBaselines). A file no event gave the text before of is
+// compared with its text at began, the commit git's HEAD named when the
+// session began (session.Registry.Began: a commit the session made moves
+// HEAD past its own changes; "" when there was none, "HEAD" when
+// unknown); a file with no known state before is checked as it is now,
+// its errors warned about, never blocked on. A file the session deleted
+// is checked as a deletion, so that what it broke in other files counts.
+func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBefore map[string][]diag.Diagnostic, began string, budget time.Duration) (res wire.Result, errs int, unchecked bool) {
 	begin := time.Now()
 	budget -= replyMargin
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
-	changes, befores, unknownBefore := e.gateChanges(ctx, files)
+	changes, befores, unknownBefore := e.gateChanges(ctx, files, began)
 	if len(changes) == 0 {
 		return wire.Result{Files: []diag.FileDiagnostics{}}, 0, false
 	}
-	deleted := workspace.DeletedFromHead(ctx, e.Root)
+	var deleted []string
+	if began != "" {
+		deleted = workspace.DeletedSince(ctx, e.Root, began)
+	}
 	missed := missedDeletions(deleted, files)
 	for _, path := range missed {
 		changes = append(changes, wire.Change{Path: path, Mode: wire.ModeWrite})
@@ -131,7 +138,7 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 	case len(unsure) > 0 && len(deleted) > 0:
 		// A deletion the session's record missed, longer ago than
 		// missedDeletions looks: git knows the tracked files gone.
-		blind = fmt.Sprintf("%s is deleted (git diff HEAD), and servers resolve imports on disk", e.rel(deleted[0]))
+		blind = fmt.Sprintf("%s is deleted (git diff against the commit the session began on), and servers resolve imports on disk", e.rel(deleted[0]))
 	}
 	if errs == 0 && blind != "" && len(unsure) > 0 {
 		for path, ds := range unsure {
@@ -242,24 +249,25 @@ func blindSpot(changes []wire.Change, befores map[string][]byte) string {
 }
 
 // gateChanges returns the changes the Stop gate checks for files (a
-// session's record) and their texts before the session (path → text),
-// and the files that exist but whose state before is unknown (no event
-// carried their text before, and git has no HEAD holding them: a
-// repository with no commit yet, or none): those are checked as they are
+// session's record) and their texts before the session (path → text:
+// the event's, else the text at commit began), and the files that exist
+// but whose state before is unknown (no event carried their text before,
+// and began holds none: no commit when the session began, or a file
+// untracked then): those are checked as they are
 // now, and their errors are never blocked on, only warned about. A file
 // the session deleted is checked as a deletion, its servers shown its
 // text before with the others' (what used it resolves as before the
 // session) and then told it is gone (the engine re-checks what used it),
 // so that what it broke counts.
-func (e *Engine) gateChanges(ctx context.Context, files []session.File) (changes []wire.Change, befores map[string][]byte, unknown map[string]bool) {
+func (e *Engine) gateChanges(ctx context.Context, files []session.File, began string) (changes []wire.Change, befores map[string][]byte, unknown map[string]bool) {
 	befores = make(map[string][]byte)
 	unknown = make(map[string]bool)
 	for _, f := range files {
 		_, err := os.Lstat(f.Path)
 		gone := errors.Is(err, fs.ErrNotExist)
 		before, ok := f.Before, f.BeforeKnown
-		if !ok {
-			before, ok = gitHead(ctx, e.Root, f.Path)
+		if !ok && began != "" {
+			before, ok = gitShow(ctx, e.Root, began, f.Path)
 		}
 		switch {
 		case gone && (!ok || len(before) == 0): // made and deleted by the session

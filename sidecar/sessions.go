@@ -116,6 +116,18 @@ func (s *Server) touchSession(p wire.NotifyChangeParams) {
 			reg.SetBefore(p.Session, path, []byte(*b))
 		}
 	}
+	s.noteBegan(p.Session)
+}
+
+// noteBegan records, for a session that has none yet, the commit git's
+// HEAD names now: the one the session began on (session.SetBegan). It
+// costs a git process once per session.
+func (s *Server) noteBegan(id string) {
+	reg := s.registry()
+	if _, known := reg.Began(id); known {
+		return
+	}
+	reg.SetBegan(id, workspace.HeadCommit(context.Background(), s.Engine.Root))
 }
 
 // sessionStart serves session_start: it records the session and answers
@@ -145,6 +157,7 @@ func (s *Server) beginSession(p wire.SessionParams, at time.Time) {
 		return
 	}
 	s.registry().Touch(p.Session, p.Agent, nil)
+	s.noteBegan(p.Session)
 	s.hooks.mark(sessionChain(p.Agent, p.Session), at, false)
 }
 
@@ -227,7 +240,11 @@ func (s *Server) sessionStop(ctx context.Context, _ call, p wire.SessionStopPara
 	if budget <= 0 {
 		budget = wire.DefaultColdBudget
 	}
-	res, n, unchecked := s.Engine.Introduced(ctx, files, reg.OthersBefore(p.Session), budget)
+	began, known := reg.Began(p.Session)
+	if !known {
+		began = "HEAD" // kept by a daemon that did not record it
+	}
+	res, n, unchecked := s.Engine.Introduced(ctx, files, reg.OthersBefore(p.Session), began, budget)
 	d := session.Decide(mode, n, p.Active, reg.BlockedInARow(p.Session))
 	if unchecked && n == 0 {
 		d = session.Warn // no errors found, but a server gave no fresh answer: say so, never a silent allow

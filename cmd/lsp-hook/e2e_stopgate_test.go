@@ -251,6 +251,28 @@ func TestStopGateNoStateBefore(t *testing.T) {
 	}
 }
 
+// TestStopGateSessionCommits: a session whose events carry no text
+// before (Gemini CLI's and Codex's do not, nor does a Bash edit) breaks
+// main.go and commits it, as agents do, then ends its turn. The gate's
+// baseline for main.go is its text at the commit the session began on,
+// not at HEAD, which the session's commit moved: before, the committed
+// error was taken for one older than the session and the turn allowed in
+// silence over the error `go build` reports.
+func TestStopGateSessionCommits(t *testing.T) {
+	e2e(t)
+	requireExe(t, "gopls")
+	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath()})
+	commitAll(t, w.root)
+	w.lifecycle("s", "SessionStart", map[string]any{"source": "startup"})
+	w.hook(w.edit("s", "main.go", w.readFile("main.go")+"\nvar broken int = \"x\"\n"))
+	commitAll(t, w.root) // the session's `git commit -am …`
+	truth := goErrors(t, w.root)
+	if len(truth) == 0 {
+		t.Fatal("go build reports no error after the edit")
+	}
+	w.stopBlocks("s", "committing main.go's type error", truth)
+}
+
 // TestStopGateUnchecked: when the gate cannot check — the session's file
 // is served by a server that never publishes (testdata/fakelsp: a fault a
 // real server does not make on demand) — the end of turn is allowed but

@@ -36,6 +36,9 @@ type savedSession struct {
 	Blocked      int                          `json:"blocked,omitempty"`
 	OpenErrors   int                          `json:"open_errors"`
 	OthersBefore map[string][]diag.Diagnostic `json:"others_before,omitempty"`
+	// Began is the commit the session began on (SetBegan): "" for none,
+	// absent when not recorded.
+	Began *string `json:"began,omitempty"`
 }
 
 // Save writes every recorded session to w as one JSON document (see
@@ -49,8 +52,12 @@ func (r *Registry) Save(w io.Writer) (int, error) {
 		for _, p := range s.order {
 			files = append(files, *s.files[p])
 		}
-		doc.Sessions[id] = savedSession{Agent: s.agent, Seen: s.seen, Files: files, Blocked: s.blocked,
+		ss := savedSession{Agent: s.agent, Seen: s.seen, Files: files, Blocked: s.blocked,
 			OpenErrors: s.openErrors, OthersBefore: s.othersBefore}
+		if s.beganKnown {
+			ss.Began = &s.began
+		}
+		doc.Sessions[id] = ss
 	}
 	r.mu.Unlock()
 	return len(doc.Sessions), json.NewEncoder(w).Encode(doc)
@@ -78,6 +85,9 @@ func (r *Registry) Load(rd io.Reader) (int, error) {
 		}
 		s := &record{agent: ss.Agent, seen: ss.Seen, files: make(map[string]*File), blocked: ss.Blocked,
 			openErrors: ss.OpenErrors, othersBefore: ss.OthersBefore}
+		if ss.Began != nil {
+			s.began, s.beganKnown = *ss.Began, true
+		}
 		for _, f := range ss.Files {
 			if _, dup := s.files[f.Path]; dup || f.Path == "" || len(s.order) >= r.maxFiles() {
 				continue

@@ -22,6 +22,8 @@ func TestSaveLoad(t *testing.T) {
 	broken := []diag.Diagnostic{{Path: "/w/b.go", Line: 3, Severity: diag.SeverityError, Message: "undefined: x"}}
 	old.SetOthersBefore("s", map[string][]diag.Diagnostic{"/w/b.go": broken, "/w/c.go": nil})
 	old.Stopped("s", 1, true)
+	old.SetBegan("s", "0123456789abcdef0123456789abcdef01234567")
+	old.SetBegan("s", "later") // the first one stays
 	old.Touch("idle", "gemini", []string{"/w/z.go"})
 	old.Touch("kept", "codex", []string{"/w/old.go"})
 	c.t = c.t.Add(50 * time.Minute)
@@ -58,6 +60,14 @@ func TestSaveLoad(t *testing.T) {
 	}
 	if r.BlockedInARow("s") != 1 {
 		t.Errorf("BlockedInARow = %d, want 1", r.BlockedInARow("s"))
+	}
+	if c, ok := r.Began("s"); c != "0123456789abcdef0123456789abcdef01234567" || !ok {
+		t.Errorf("Began = %q, %v; want the first commit recorded", c, ok)
+	}
+	r.Touch("none", "claude", nil)
+	r.SetBegan("none", "") // no commit when it began: known, and none
+	if c, ok := r.Began("none"); c != "" || !ok {
+		t.Errorf("Began of a session begun with no commit = %q, %v; want none, known", c, ok)
 	}
 	if _, ok := r.Files("idle"); ok {
 		t.Error("a session idle past Idle was loaded")

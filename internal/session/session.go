@@ -36,8 +36,9 @@ const (
 // File is one file a session touched: its absolute path, when the session
 // first touched it, and its text before that touch when the agent's event
 // carried it (BeforeKnown; an empty Before for a file the touch created).
-// Without it the engine falls back to the file's git HEAD text, and a file
-// with neither is not gated: the gate never blocks on a guess.
+// Without it the engine falls back to the file's text at the commit the
+// session began on (Registry.Began), and a file with neither is only
+// warned about: the gate never blocks on a guess.
 type File struct {
 	Path        string
 	FirstTouch  time.Time
@@ -87,6 +88,10 @@ type record struct {
 	// re-published, what its servers had said of it before that change,
 	// kept from the first such check (SetOthersBefore).
 	othersBefore map[string][]diag.Diagnostic
+	// began is the commit git's HEAD named when the session began ("":
+	// none), once beganKnown (SetBegan).
+	began      string
+	beganKnown bool
 }
 
 // New returns an empty registry logging to log.
@@ -209,6 +214,31 @@ func (r *Registry) SetOthersBefore(id string, before map[string][]diag.Diagnosti
 		}
 		s.othersBefore[path] = slices.Clip(ds)
 	}
+}
+
+// SetBegan records, once, the commit git's HEAD named when session id
+// began ("" when there was none: no repository, or no commit yet): the
+// Stop gate compares a file no event gave the text before of with its
+// text there, not at HEAD, which a commit the session made moves. Later
+// calls, and calls for a session not recorded, change nothing.
+func (r *Registry) SetBegan(id, commit string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if s, ok := r.sessions[id]; ok && !s.beganKnown {
+		s.began, s.beganKnown = commit, true
+	}
+}
+
+// Began returns the commit SetBegan recorded for session id, and whether
+// it recorded one (false for a session not recorded, or kept by a daemon
+// that did not record it).
+func (r *Registry) Began(id string) (string, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if s, ok := r.sessions[id]; ok {
+		return s.began, s.beganKnown
+	}
+	return "", false
 }
 
 // OthersBefore returns what SetOthersBefore kept for session id: path →

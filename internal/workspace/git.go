@@ -153,16 +153,23 @@ func gitCommand(ctx context.Context, root string, args ...string) *exec.Cmd {
 }
 
 // DeletedFromHead lists the files of git's HEAD missing from the work
-// tree below root (absolute, sorted): `git diff --name-only --relative
-// --no-renames --diff-filter=D HEAD`, which sees a deletion `git mv` or
-// `git rm` staged as well as one left unstaged (`git ls-files --deleted`
-// sees only the second). A path removed from the index but still on disk
-// is left out. None when root is not in a git work tree with a commit, or
-// git fails or takes longer than a second.
+// tree below root (absolute, sorted): DeletedSince(ctx, root, "HEAD").
 func DeletedFromHead(ctx context.Context, root string) []string {
+	return DeletedSince(ctx, root, "HEAD")
+}
+
+// DeletedSince lists the files of commit rev missing from the work tree
+// below root (absolute, sorted): `git diff --name-only --relative
+// --no-renames --diff-filter=D <rev>`, which sees a deletion `git mv` or
+// `git rm` staged as well as one left unstaged (`git ls-files --deleted`
+// sees only the second), and, for a rev older than HEAD, one committed
+// since. A path removed from the index but still on disk is left out.
+// None when root is not in a git work tree with that commit, or git fails
+// or takes longer than a second.
+func DeletedSince(ctx context.Context, root, rev string) []string {
 	ctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
-	out, err := gitCommand(ctx, root, "diff", "--name-only", "--relative", "--no-renames", "--diff-filter=D", "-z", "HEAD", "--").Output()
+	out, err := gitCommand(ctx, root, "diff", "--name-only", "--relative", "--no-renames", "--diff-filter=D", "-z", rev, "--").Output()
 	if err != nil {
 		return nil
 	}
@@ -229,4 +236,18 @@ func setOf(ss []string) map[string]bool {
 		m[s] = true
 	}
 	return m
+}
+
+// HeadCommit returns the commit git's HEAD names in the work tree holding
+// root (`git rev-parse --verify --quiet HEAD^{commit}`, 40 or 64 hex
+// digits), or "" when root is in no work tree, HEAD has no commit yet, or
+// git fails or takes longer than a second.
+func HeadCommit(ctx context.Context, root string) string {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	out, err := gitCommand(ctx, root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }

@@ -56,3 +56,38 @@ func TestDeletedFromHead(t *testing.T) {
 		t.Errorf("DirChangedSince a minute ago, the directory an hour old = %q, want none", got)
 	}
 }
+
+// TestHeadCommitAndDeletedSince: HeadCommit names the commit a session
+// began on ("" before the first commit and outside a repository), and
+// DeletedSince that commit still lists a file deleted and committed
+// after it, which DeletedFromHead no longer does.
+func TestHeadCommitAndDeletedSince(t *testing.T) {
+	ctx := context.Background()
+	top := testdir.New(t)
+	if got := HeadCommit(ctx, top); got != "" {
+		t.Errorf("HeadCommit outside a repository = %q, want none", got)
+	}
+	testdir.WriteTree(t, top, map[string]string{"a.py": "a = 1\n", "b.py": "b = 1\n"})
+	gitIn(t, top, "init", "-q")
+	if got := HeadCommit(ctx, top); got != "" {
+		t.Errorf("HeadCommit before the first commit = %q, want none", got)
+	}
+	gitIn(t, top, "add", "-A")
+	gitIn(t, top, "commit", "-q", "-m", "base")
+	began := HeadCommit(ctx, top)
+	if len(began) < 40 {
+		t.Fatalf("HeadCommit after a commit = %q, want a commit", began)
+	}
+	gitIn(t, top, "rm", "-q", "b.py")
+	gitIn(t, top, "commit", "-q", "-m", "session")
+	if got := HeadCommit(ctx, top); got == began || len(got) < 40 {
+		t.Errorf("HeadCommit after the session's commit = %q, want a commit other than %q", got, began)
+	}
+	want := []string{filepath.Join(top, "b.py")}
+	if got := DeletedSince(ctx, top, began); !slices.Equal(got, want) {
+		t.Errorf("DeletedSince the commit the session began on = %q, want %q", got, want)
+	}
+	if got := DeletedFromHead(ctx, top); got != nil {
+		t.Errorf("DeletedFromHead after the deletion was committed = %q, want none", got)
+	}
+}
