@@ -43,21 +43,21 @@ const warmUpRecheckTime = time.Second
 // (the next change of that file is a didChange) and the janitor closes
 // the document later like any other.
 //
-// What stays is the first change of a file the server has never had
-// open. gopls re-runs `go mod tidy` for it: it keeps tidy's result per
-// snapshot and drops it when a .go file turns "saved" (gopls v0.23.0
-// internal/cache/snapshot.go, fileWasSaved: the file's first didOpen
-// with the text on disk, or a change on disk to a file not open), and
-// its diagnostics pass publishes only once tidy is done
-// (server/diagnostics.go, diagnose). Measured on testdata/langs/go,
-// greet/greet.go prewarmed and main.go edited 10 s later: of the 42 ms
-// from didOpen to publish, the tidy `go` process took 30 (gopls -debug
-// trace spans; type-checking main and its analysis ended 19 ms before
-// it); with `go mod tidy` made a no-op the edit's server time fell from
-// 48–96 ms to 18–29 ms (warm edits: 9–12). No warm-up keeps it: the
-// edit itself drops the result, and only a document already open with
-// its text saved escapes, that is, opening a file the user did not
-// touch, which prewarm does not do.
+// What prewarm cannot warm is gopls's first change of a file it has not
+// open (bench section 8's "another file"): gopls re-runs `go mod tidy`
+// for it. It keeps tidy's result per snapshot and drops it when a .go
+// file turns "saved" (gopls v0.23.0 internal/cache/snapshot.go,
+// fileWasSaved: the file's first didOpen with the text on disk, or a
+// change on disk to a file not open), and its diagnostics pass
+// publishes only once tidy is done (server/diagnostics.go, diagnose).
+// Measured on testdata/langs/go, greet/greet.go prewarmed and main.go
+// edited 10 s later: of the 42 ms from didOpen to publish, the tidy `go`
+// process took 30 (gopls -debug trace spans; type-checking main and its
+// analysis ended 19 ms before it); with `go mod tidy` made a no-op the
+// edit's server time fell from 48–96 ms to 18–29 ms (warm edits: median
+// 12). No warm-up keeps it: the edit itself drops the result, and only a
+// document already open with its text saved escapes, that is, opening a
+// file the user did not touch, which prewarm does not do.
 //
 // It returns the started servers as "name root" pairs, sorted; a server
 // already running, or in its crash back-off, is left as it is, not
