@@ -157,7 +157,7 @@ func (s *Server) beginSession(p wire.SessionParams, at time.Time) {
 		return
 	}
 	s.registry().Touch(p.Session, p.Agent, nil)
-	s.noteBegan(p.Session)
+	go s.noteBegan(p.Session) // a git process: not in the SessionStart hook's time; a hook before it ends asks too
 	s.hooks.mark(sessionChain(p.Agent, p.Session), at, false)
 }
 
