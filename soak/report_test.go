@@ -175,9 +175,11 @@ func report(t *testing.T, o options, quota int, tallies []*tally) {
 		for c := range nStopClasses {
 			stops.counts[c] += tl.stop.counts[c]
 		}
+		stops.committed += tl.stop.committed
 		stops.examples = append(stops.examples, tl.stop.examples...)
 	}
 	stopRow(&b, "total", stops)
+	fmt.Fprintf(&b, "(%d of the %d ends of turn followed a commit of the session's work)\n", stops.committed, stops.calls)
 	t.Log(b.String())
 	for _, e := range stops.examples {
 		t.Logf("Stop gate:\n  %s", e)

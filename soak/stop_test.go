@@ -48,6 +48,9 @@ type stopCall struct {
 	scenario string // the scenario and step it followed
 	state    string // key of the snapshot it is judged against
 	run      hookRun
+	// committed says the session committed its work before this end of
+	// turn (maybeStop).
+	committed bool
 }
 
 // stopEvent is Claude Code's Stop event of a turn not already continued
@@ -58,13 +61,45 @@ func stopEvent(w *workspace, session string) string {
 
 // maybeStop ends the agent's turn after the step named name, with the odds
 // sched.stop (drawn from a source of its own, so that a seed replays the
-// same moves with or without Stop hooks).
+// same moves with or without Stop hooks). One end of turn in commitOdds
+// first commits the work tree, as agents do (`git add -A && git commit`):
+// the gate must still judge against the project as the session began,
+// not against HEAD, which the commit moved. The commit is undone after
+// the Stop hook (`git reset` to the base commit: HEAD and index back,
+// the work tree as it is), so the scenario's reverts still check out the
+// committed project.
 func (r *runner) maybeStop(name string) {
 	if r.stopRng.Float64() >= r.sched.stop {
 		return
 	}
+	committed := r.stopRng.IntN(commitOdds) == 0 && r.commitWork()
 	run := r.ws.startHook(stopEvent(r.ws, r.session))()
-	r.stops = append(r.stops, &stopCall{n: len(r.stops) + 1, scenario: name, state: r.state, run: run})
+	r.stops = append(r.stops, &stopCall{n: len(r.stops) + 1, scenario: name, state: r.state, run: run, committed: committed})
+	if committed {
+		if out, err := r.ws.command("git", "reset", "-q", r.ws.base).CombinedOutput(); err != nil {
+			r.t.Fatalf("%s: git reset %s after the session's commit: %v\n%s (a fault of the soak)", r.lang.name, r.ws.base, err, out)
+		}
+	}
+}
+
+// commitOdds: one end of turn in commitOdds follows a commit of the
+// session's work (maybeStop).
+const commitOdds = 4
+
+// commitWork commits the work tree on top of the base commit, as an
+// agent's `git add -A && git commit` does, and reports whether there was
+// anything to commit.
+func (r *runner) commitWork() bool {
+	if out, err := r.ws.command("git", "add", "-A").CombinedOutput(); err != nil {
+		r.t.Fatalf("%s: git add -A: %v\n%s (a fault of the soak)", r.lang.name, err, out)
+	}
+	if r.ws.command("git", "diff", "--cached", "--quiet").Run() == nil {
+		return false // nothing changed since the base commit
+	}
+	if out, err := r.ws.command("git", "-c", "user.name=soak", "-c", "user.email=soak@example.invalid", "commit", "-qm", "session").CombinedOutput(); err != nil {
+		r.t.Fatalf("%s: git commit: %v\n%s (a fault of the soak)", r.lang.name, err, out)
+	}
+	return true
 }
 
 // stopAnswer is a Stop hook's answer: its decision ("block", "warn" for a
@@ -146,6 +181,7 @@ type stopTally struct {
 	calls     int
 	decisions map[string]int // "block", "warn", "" (allow) → calls
 	counts    [nStopClasses]int
+	committed int      // ends of turn after the session committed its work
 	examples  []string // of the failing classes, at most examplesPerClass
 }
 
@@ -172,9 +208,16 @@ func (r *runner) judgeStops() *stopTally {
 			cl, why = judgeStop(s, now, r.base)
 		}
 		tl.counts[cl]++
+		if c.committed {
+			tl.committed++
+		}
 		if slices.Contains(stopThresholds, cl) && len(tl.examples) < examplesPerClass {
+			after := c.scenario
+			if c.committed {
+				after += ", the session's work committed"
+			}
 			tl.examples = append(tl.examples, fmt.Sprintf("%s Stop #%d after %s: %s: %s\n    answer: %s",
-				r.lang.name, c.n, c.scenario, cl, why, strings.ReplaceAll(strings.TrimSpace(c.run.stdout), "\n", "\n      ")))
+				r.lang.name, c.n, after, cl, why, strings.ReplaceAll(strings.TrimSpace(c.run.stdout), "\n", "\n      ")))
 		}
 	}
 	return tl

@@ -105,6 +105,7 @@ type workspace struct {
 	runtime string   // XDG_RUNTIME_DIR of every process run here
 	bin     string   // the lsp-hook binary
 	env     []string // environment of every process run here
+	base    string   // the commit of the project every session starts from
 }
 
 // newWorkspace writes files (slash-separated relative path → content) into
@@ -133,6 +134,11 @@ func newWorkspace(t *testing.T, bin, path string, files map[string]string) *work
 			t.Fatalf("git %s: %v\n%s", args[0], err, out)
 		}
 	}
+	out, err := w.command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Fatalf("git rev-parse HEAD: %v", err)
+	}
+	w.base = strings.TrimSpace(string(out))
 	return w
 }
 
