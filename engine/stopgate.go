@@ -253,8 +253,8 @@ func blindSpot(changes []wire.Change, befores map[string][]byte) string {
 // the event's, else the text at commit began), and the files that exist
 // but whose state before is unknown (no event carried their text before,
 // and began holds none: no commit when the session began, or a file
-// untracked then): those are checked as they are
-// now, and their errors are never blocked on, only warned about. A file
+// untracked then): those are checked as they are now, and their errors
+// are never blocked on, only warned about. A file
 // the session deleted is checked as a deletion, its servers shown its
 // text before with the others' (what used it resolves as before the
 // session) and then told it is gone (the engine re-checks what used it),

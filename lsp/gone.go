@@ -69,11 +69,13 @@ const maxDeleted = 256
 // answer, whenever they came: the watcher may have passed the deletion on
 // long before the hook, and the server answered it then.
 //
-// A deletion not recorded yet also changed what the server reads from
-// disk (diskChanged): whoever saw it first — a hook, or the watcher for a
-// server that watches no files (clangd 14, which is told nothing) — the
+// Each deletion it is told of also changed what the server reads from
+// disk, though nothing may be sent to it (clangd 14 watches no files, and
+// never had a header open): whoever saw it — a hook, or the watcher — the
 // next forced re-check of an unchanged text must go out, not take the
-// answer of one sent before the file went.
+// answer of one sent before the file went (Client.sync). A path recorded
+// already counts again: the file may have come back unseen and gone
+// again.
 func (c *Client) noteDeleted(paths []string) {
 	if len(paths) == 0 {
 		return
@@ -81,11 +83,12 @@ func (c *Client) noteDeleted(paths []string) {
 	mark, _ := c.store.mark()
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.sends++
+	c.changed = c.sends
 	for _, p := range paths {
 		if _, ok := c.deleted[p]; ok {
 			continue
 		}
-		c.diskChangedLocked()
 		if len(c.deleted) >= maxDeleted {
 			oldest, at := "", uint64(math.MaxUint64)
 			for q, m := range c.deleted {
@@ -385,10 +388,6 @@ func (m *Manager) recheckGone(ctx context.Context, e *entry, closed []string, se
 	if len(docs) == 0 {
 		return Outcome{}, false
 	}
-	// noteDeleted counted the deletion if it is new; a file deleted
-	// again after it came back unseen (a server told of neither, so no
-	// forgetDeleted) is counted here.
-	c.diskChanged()
 	e.docs.RLock()
 	o := c.Update(ctx, docs, settle)
 	e.docs.RUnlock()
@@ -413,24 +412,6 @@ func (m *Manager) recheckGone(ctx context.Context, e *entry, closed []string, se
 	m.log.Info("re-checked after deletion", "server", c.server.Name, "root", c.root,
 		"deleted", closed, "rechecked", len(docs), "freshness", o.Freshness)
 	return o, true
-}
-
-// diskChanged records that what the server reads from disk changed
-// though nothing was sent to it: a file it never had open was deleted (a
-// C header clangd reads for its importers, not watched by clangd 14). A
-// forced re-check of an unchanged text must then go out again, not take
-// the answer of the last one (Client.sync): that answer was about the
-// disk before.
-func (c *Client) diskChanged() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.diskChangedLocked()
-}
-
-// diskChangedLocked is diskChanged with c.mu held.
-func (c *Client) diskChangedLocked() {
-	c.sends++
-	c.changed = c.sends
 }
 
 // readyEntries returns the entries whose server is running.

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -150,11 +151,7 @@ func TestGoneRechecksImporters(t *testing.T) {
 // went. Judged by clang -fsyntax-only.
 func TestClangdWatcherDeletionThenForcedRecheck(t *testing.T) {
 	requireServer(t, "clangd")
-	dir := workspace(t, map[string]string{
-		"compile_flags.txt": "-std=c11\n-Iinclude\n",
-		"include/shapes.h":  "#ifndef SHAPES_H\n#define SHAPES_H\nint area(int w, int h);\n#endif\n",
-		"src/main.c":        "#include \"shapes.h\"\n\nint main(void) { return area(2, 3); }\n",
-	})
+	dir := shapesProject(t, nil)
 	m, ctx := realManager(t, dir)
 	main, shapes := filepath.Join(dir, "src", "main.c"), filepath.Join(dir, "include", "shapes.h")
 	for _, o := range m.Check(ctx, []Doc{{Path: main, Recheck: true}}, 0) {
@@ -190,12 +187,7 @@ func TestClangdWatcherDeletionThenForcedRecheck(t *testing.T) {
 // earlier forced answer about the same text reused; seed 555, C #146).
 func TestClangdGoneAfterForcedRecheck(t *testing.T) {
 	requireServer(t, "clangd")
-	dir := workspace(t, map[string]string{
-		"compile_flags.txt": "-std=c11\n-Iinclude\n",
-		"include/shapes.h":  "#ifndef SHAPES_H\n#define SHAPES_H\nint area(int w, int h);\n#endif\n",
-		"src/main.c":        "#include \"shapes.h\"\n\nint main(void) { return area(2, 3); }\n",
-		"src/extra.c":       "int extra(void) { return 1; }\n",
-	})
+	dir := shapesProject(t, map[string]string{"src/extra.c": "int extra(void) { return 1; }\n"})
 	m, ctx := realManager(t, dir)
 	main, extra, shapes := filepath.Join(dir, "src", "main.c"), filepath.Join(dir, "src", "extra.c"), filepath.Join(dir, "include", "shapes.h")
 	m.Check(ctx, []Doc{{Path: main}, {Path: extra}}, 0)
@@ -221,4 +213,19 @@ func TestClangdGoneAfterForcedRecheck(t *testing.T) {
 	if !slices.Equal(got, truth) {
 		t.Errorf("after include/shapes.h's deletion, src/main.c errors at %v; clang's at %v", got, truth)
 	}
+}
+
+// shapesProject writes the C project of the clangd deletion tests —
+// src/main.c calling area() of include/shapes.h, which clangd 14 reads
+// from disk and never has open — with the files of extra, and returns its
+// directory.
+func shapesProject(t *testing.T, extra map[string]string) string {
+	t.Helper()
+	files := map[string]string{
+		"compile_flags.txt": "-std=c11\n-Iinclude\n",
+		"include/shapes.h":  "#ifndef SHAPES_H\n#define SHAPES_H\nint area(int w, int h);\n#endif\n",
+		"src/main.c":        "#include \"shapes.h\"\n\nint main(void) { return area(2, 3); }\n",
+	}
+	maps.Copy(files, extra)
+	return workspace(t, files)
 }

@@ -2,26 +2,27 @@ package lsp
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 )
 
-// TestPrewarmGoplsOtherPackage: with a real gopls, Prewarm of the file the
-// user touched last (greet/greet.go, a package main.go imports) opens that
-// file alone; the session's first edit then goes to main.go, a document
+// TestPrewarmGoplsOtherPackage: with a real gopls on testdata/langs/go,
+// Prewarm of the file the user touched last (greet/greet.go, a package
+// main.go imports) opens that file alone; the session's first edit then
+// goes to main.go, a document
 // gopls has never had open, and its answer is what `go build` says of the
 // same files, the type error at its line and column and nothing else.
 // This is the case whose first edit keeps gopls's `go mod tidy` (see
 // Prewarm): the test pins what the answer says, not how long it takes.
 func TestPrewarmGoplsOtherPackage(t *testing.T) {
 	requireServer(t, "gopls")
-	dir := workspace(t, map[string]string{
-		"go.mod":         "module example.com/langs\n\ngo 1.22\n",
-		"main.go":        "package main\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/langs/greet\"\n)\n\nfunc main() {\n\tfmt.Println(greet.Greet(\"world\"))\n}\n",
-		"greet/greet.go": "// Package greet builds greetings.\npackage greet\n\n// Greet returns a greeting for name.\nfunc Greet(name string) string {\n\treturn \"hello, \" + name\n}\n",
-	})
+	dir := tempDir(t)
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "testdata", "langs", "go"))); err != nil {
+		t.Fatal(err)
+	}
 	m, ctx := realManager(t, dir)
 	greet, main := filepath.Join(dir, "greet", "greet.go"), filepath.Join(dir, "main.go")
 	if got := m.Prewarm([]string{greet, main}); len(got) != 1 || !strings.HasPrefix(got[0], "gopls ") {
@@ -38,7 +39,11 @@ func TestPrewarmGoplsOtherPackage(t *testing.T) {
 		t.Fatalf("open after prewarm: %q, want %s alone", open, greet)
 	}
 
-	writeFiles(t, dir, map[string]string{"main.go": "package main\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/langs/greet\"\n)\n\nfunc main() {\n\tfmt.Println(greet.Greet(\"world\"))\n}\n\nvar lspHookBench int = \"0\"\n"})
+	text, err := os.ReadFile(main)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, dir, map[string]string{"main.go": string(text) + "\nvar lspHookBench int = \"0\"\n"})
 	truth := goBuildErrors(t, dir)
 	if len(truth["main.go"]) != 1 || len(truth) != 1 {
 		t.Fatalf("go build reports %v, want main.go's one error", truth)

@@ -120,14 +120,16 @@ func (s *Server) touchSession(p wire.NotifyChangeParams) {
 }
 
 // noteBegan records, for a session that has none yet, the commit git's
-// HEAD names now: the one the session began on (session.SetBegan). It
-// costs a git process once per session.
+// HEAD names now: the one the session began on (session.SetBegan). The
+// git process runs once per session (ClaimBegan), in the background: off
+// the hook's time, seconds before the session's next tool call could
+// commit.
 func (s *Server) noteBegan(id string) {
 	reg := s.registry()
-	if _, known := reg.Began(id); known {
+	if !reg.ClaimBegan(id) {
 		return
 	}
-	reg.SetBegan(id, workspace.HeadCommit(context.Background(), s.Engine.Root))
+	go func() { reg.SetBegan(id, workspace.HeadCommit(context.Background(), s.Engine.Root)) }()
 }
 
 // sessionStart serves session_start: it records the session and answers
@@ -157,7 +159,7 @@ func (s *Server) beginSession(p wire.SessionParams, at time.Time) {
 		return
 	}
 	s.registry().Touch(p.Session, p.Agent, nil)
-	go s.noteBegan(p.Session) // a git process: not in the SessionStart hook's time; a hook before it ends asks too
+	s.noteBegan(p.Session)
 	s.hooks.mark(sessionChain(p.Agent, p.Session), at, false)
 }
 

@@ -65,6 +65,9 @@ func TestSaveLoad(t *testing.T) {
 		t.Errorf("Began = %q, %v; want the first commit recorded", c, ok)
 	}
 	r.Touch("none", "claude", nil)
+	if !r.ClaimBegan("none") || r.ClaimBegan("none") || r.ClaimBegan("s") || r.ClaimBegan("unknown") {
+		t.Error("ClaimBegan: want true once for a session with no commit recorded, false after, for one with it, and for one not recorded")
+	}
 	r.SetBegan("none", "") // no commit when it began: known, and none
 	if c, ok := r.Began("none"); c != "" || !ok {
 		t.Errorf("Began of a session begun with no commit = %q, %v; want none, known", c, ok)

@@ -90,8 +90,9 @@ type record struct {
 	othersBefore map[string][]diag.Diagnostic
 	// began is the commit git's HEAD named when the session began ("":
 	// none), once beganKnown (SetBegan).
-	began      string
-	beganKnown bool
+	began        string
+	beganKnown   bool
+	beganClaimed bool // ClaimBegan answered true once
 }
 
 // New returns an empty registry logging to log.
@@ -227,6 +228,21 @@ func (r *Registry) SetBegan(id, commit string) {
 	if s, ok := r.sessions[id]; ok && !s.beganKnown {
 		s.began, s.beganKnown = commit, true
 	}
+}
+
+// ClaimBegan reports whether the caller is the one to look up the commit
+// session id began on for SetBegan: true once per recorded session that
+// has none, false after — so that hooks of a new session arriving at once
+// start one git process between them, not one each.
+func (r *Registry) ClaimBegan(id string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s, ok := r.sessions[id]
+	if !ok || s.beganKnown || s.beganClaimed {
+		return false
+	}
+	s.beganClaimed = true
+	return true
 }
 
 // Began returns the commit SetBegan recorded for session id, and whether
