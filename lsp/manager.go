@@ -332,9 +332,13 @@ func (m *Manager) checkOne(ctx context.Context, k entryKey, docs []Doc, settle t
 	}
 	// Silent: a server that had answered before sent nothing at all
 	// while the check waited to its deadline, for a while — a check its
-	// client gave up on (a hook killed by its agent) proves nothing.
+	// client gave up on (a hook killed by its agent) proves nothing. The
+	// wait counts from the check's start, as its deadline does: counted
+	// from the send, a timeout equal to hungMinWait (fakelsp's 1 s) fell
+	// short by the time before the send, and a loaded `make test` found
+	// a hung server not hung (TestHungServerRestarts).
 	silent := answeredBefore && !c.heardSince(sent) &&
-		errors.Is(sctx.Err(), context.DeadlineExceeded) && time.Since(sent) >= hungMinWait
+		errors.Is(sctx.Err(), context.DeadlineExceeded) && time.Since(begin) >= hungMinWait
 	if m.noteAnswer(e, o, time.Since(begin), silent) {
 		o.Err = m.crashErr(e, o.Err)
 		m.background(c.kill)
