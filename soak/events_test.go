@@ -17,16 +17,32 @@ type toolCall struct {
 	response map[string]any // tool_response
 }
 
-// writeCall is a Write of content to the absolute path.
-func writeCall(path, content string) toolCall {
-	return toolCall{"Write", map[string]any{"file_path": path, "content": content},
-		map[string]any{"type": "update", "filePath": path, "content": content}}
+// writeCall is a Write of content to the absolute path. before is the
+// file's text before the Write, nil when the Write created it; with full,
+// tool_response carries what Claude Code's does today (type "create" or
+// "update", and originalFile: null or that text), else only the path and
+// content, as an older Claude Code's did (no text before for the Stop
+// gate's baseline: the path other agents' events take).
+func writeCall(path, content string, before *string, full bool) toolCall {
+	resp := map[string]any{"filePath": path, "content": content}
+	if full {
+		resp["type"], resp["originalFile"], resp["structuredPatch"] = "update", before, []any{}
+		if before == nil {
+			resp["type"] = "create"
+		}
+	}
+	return toolCall{"Write", map[string]any{"file_path": path, "content": content}, resp}
 }
 
-// editCall is an Edit of the absolute path replacing old by new.
-func editCall(path, old, new string) toolCall {
-	return toolCall{"Edit", map[string]any{"file_path": path, "old_string": old, "new_string": new, "replace_all": false},
-		map[string]any{"filePath": path, "oldString": old, "newString": new, "userModified": false}}
+// editCall is an Edit of the absolute path replacing old by new; with
+// full, tool_response carries the file's text before the Edit,
+// originalFile, as Claude Code's does today (writeCall).
+func editCall(path, old, new, before string, full bool) toolCall {
+	resp := map[string]any{"filePath": path, "oldString": old, "newString": new, "userModified": false}
+	if full {
+		resp["originalFile"], resp["structuredPatch"], resp["replaceAll"] = before, []any{}, false
+	}
+	return toolCall{"Edit", map[string]any{"file_path": path, "old_string": old, "new_string": new, "replace_all": false}, resp}
 }
 
 // multiEditCall is a MultiEdit of the absolute path making each edit in

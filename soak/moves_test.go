@@ -47,7 +47,7 @@ func (r *runner) single(name string, o op) error {
 		return r.race(name, o, tool, string(cur), text)
 	}
 	format := r.rng.Float64() < r.sched.format
-	c, err := r.write(o, tool, string(cur), text, format)
+	c, err := r.write(o, tool, string(cur), exists, text, format)
 	if err != nil {
 		return err
 	}
@@ -62,8 +62,12 @@ func (r *runner) single(name string, o op) error {
 
 // write makes o's file hold text as tool does (its trailing white space
 // dirtied first when a formatter runs, which then cleans it), and returns
-// the tool call.
-func (r *runner) write(o op, tool, cur, text string, format bool) (toolCall, error) {
+// the tool call; cur is the file's text before, existed whether it was
+// there. Three calls in four carry the text before in tool_response
+// (originalFile), as Claude Code's Write and Edit do today; the others
+// do not, as other agents' events do not (writeCall).
+func (r *runner) write(o op, tool, cur string, existed bool, text string, format bool) (toolCall, error) {
+	full := r.rng.IntN(4) != 0
 	if format {
 		text = dirty(text)
 	}
@@ -80,14 +84,18 @@ func (r *runner) write(o op, tool, cur, text string, format bool) (toolCall, err
 	path := r.ws.path(o.file)
 	switch tool {
 	case "Write":
-		return writeCall(path, text), nil
+		before := &cur
+		if !existed {
+			before = nil
+		}
+		return writeCall(path, text, before, full), nil
 	case "MultiEdit":
 		if o.kind == opEdit {
 			return multiEditCall(path, o.subs), nil
 		}
 	}
 	old, new := diffMiddle(cur, text)
-	return editCall(path, old, new), nil
+	return editCall(path, old, new, cur, full), nil
 }
 
 // race makes o the way issue 12's third defect needs it: an older text of
@@ -97,7 +105,7 @@ func (r *runner) write(o op, tool, cur, text string, format bool) (toolCall, err
 // final text, the older one against either text.
 func (r *runner) race(name string, o op, tool, cur, text string) error {
 	olderText := strings.TrimSuffix(cur, "\n") + "\n" + r.lang.comment("soak: an older text") + "\n"
-	older, err := r.write(o, tool, cur, olderText, false)
+	older, err := r.write(o, tool, cur, true, olderText, false)
 	if err != nil {
 		return err
 	}
@@ -108,7 +116,7 @@ func (r *runner) race(name string, o op, tool, cur, text string) error {
 		waitOlder = r.ws.startHook(postToolUse(r.ws, r.session, older, 5*time.Millisecond))
 		time.Sleep(gap) // the agent's next write lands while the older hook runs
 	}
-	newer, err := r.write(o, tool, olderText, text, false)
+	newer, err := r.write(o, tool, olderText, true, text, false)
 	if err != nil {
 		return err
 	}
@@ -137,13 +145,14 @@ func (r *runner) batch(name string, st step) error {
 	var calls []toolCall
 	var changed, desc []string
 	for _, o := range st {
-		cur, _ := os.ReadFile(r.ws.path(o.file))
+		cur, err := os.ReadFile(r.ws.path(o.file))
+		existed := err == nil
 		text, _, err := r.target(o)
 		if err != nil {
 			return err
 		}
 		tool := pick(r.rng, weighted{"Write", 1}, weighted{"Edit", 1})
-		c, err := r.write(o, tool, string(cur), text, format)
+		c, err := r.write(o, tool, string(cur), existed, text, format)
 		if err != nil {
 			return err
 		}
