@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -488,7 +490,7 @@ func TestPendingFileSentOnce(t *testing.T) {
 	for i := range 20 {
 		wg.Go(func() { c.Update(ctx, []Doc{spares[i%4]}, EditSettle) })
 	}
-	time.Sleep(300 * time.Millisecond) // lets them all reach it; the sends wait
+	waitParked(t, "(*Client).sendPending", 20) // all of them reach it; the sends wait
 	c.syncMu.Unlock()
 	wg.Wait()
 	c.mu.Lock()
@@ -507,5 +509,33 @@ func TestPendingFileSentOnce(t *testing.T) {
 	o := c.Update(ctx, []Doc{value}, DefaultSettle)
 	if got := positions(o.Files[apiPath]); o.Freshness != Fresh || !slices.Equal(got, truth) {
 		t.Errorf("api.go's own check: %s (%v), errors at %v; go build's at %v", o.Freshness, o.Err, got, truth)
+	}
+}
+
+// waitParked waits until n goroutines wait for a mutex from within the
+// function frame names (as a goroutine dump spells it:
+// "(*Client).sendPending"), so that a test plays its race for sure,
+// however slow the machine, instead of sleeping for a while; it fails
+// the test after a minute.
+func waitParked(t *testing.T, frame string, n int) {
+	t.Helper()
+	buf := make([]byte, 1<<20)
+	deadline := time.Now().Add(time.Minute)
+	for {
+		k := 0
+		dump := buf[:runtime.Stack(buf, true)]
+		for _, g := range bytes.Split(dump, []byte("\n\n")) {
+			// Mutex.Lock is inlined; its slow path is named in the dump.
+			if bytes.Contains(g, []byte(frame)) && bytes.Contains(g, []byte("(*Mutex).")) {
+				k++
+			}
+		}
+		if k >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines wait for a mutex in %s after a minute; want %d", k, frame, n)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
