@@ -165,10 +165,14 @@ func clip(s string) string {
 }
 
 // PatchChanges returns the changes a patch made, paths resolved against
-// dir: an added file is a write, an updated one an edit, a moved one a
-// write at its new path (files that imported the old one may break), and
-// a deleted one is not checked. An added file's change says it had no text
-// before (wire.Change.Before ""), for the session's record.
+// dir: an added file is a write, an updated one an edit, and a moved one
+// a write at its new path. A deleted file, and a moved file's old path,
+// is a write of a path that is gone: the daemon tells the servers it is
+// gone and lists the files its going broke (callers of what it defined,
+// importers of it), as the compiler does; without it a patch that only
+// deleted a file was answered in silence over a build it broke. An added
+// file's change says it had no text before (wire.Change.Before ""), for
+// the session's record.
 func PatchChanges(ops []PatchOp, dir string) []wire.Change {
 	var out []wire.Change
 	for _, op := range ops {
@@ -176,9 +180,12 @@ func PatchChanges(ops []PatchOp, dir string) []wire.Change {
 		case op.Kind == PatchAdd: // the patch created it: nothing before (a session's record)
 			out = append(out, wire.Change{Path: absUnder(dir, op.Path), Mode: wire.ModeWrite, Before: new(string)})
 		case op.Kind == PatchUpdate && op.MoveTo != "":
-			out = append(out, wire.Change{Path: absUnder(dir, op.MoveTo), Mode: wire.ModeWrite})
+			out = append(out, wire.Change{Path: absUnder(dir, op.Path), Mode: wire.ModeWrite},
+				wire.Change{Path: absUnder(dir, op.MoveTo), Mode: wire.ModeWrite})
 		case op.Kind == PatchUpdate:
 			out = append(out, wire.Change{Path: absUnder(dir, op.Path), Mode: wire.ModeEdit})
+		case op.Kind == PatchDelete:
+			out = append(out, wire.Change{Path: absUnder(dir, op.Path), Mode: wire.ModeWrite})
 		}
 	}
 	return mergeChanges(out)

@@ -71,7 +71,8 @@ func TestPatchChanges(t *testing.T) {
 	got := PatchChanges(ops, "/w")
 	want := []wire.Change{
 		{Path: "/w/new.go", Mode: wire.ModeWrite, Before: new(string)}, {Path: "/w/a.go", Mode: wire.ModeEdit},
-		{Path: "/w/pkg/moved.go", Mode: wire.ModeWrite}, {Path: "/abs/b.go", Mode: wire.ModeEdit},
+		{Path: "/w/old.go", Mode: wire.ModeWrite}, {Path: "/w/pkg/moved.go", Mode: wire.ModeWrite},
+		{Path: "/w/gone.go", Mode: wire.ModeWrite}, {Path: "/abs/b.go", Mode: wire.ModeEdit},
 	}
 	if !reflect.DeepEqual(got, want) {
 		g, _ := json.Marshal(got)

@@ -23,7 +23,7 @@ func TestCodexDecode(t *testing.T) {
 			in:   codexEvent("apply_patch", map[string]string{"command": patch}),
 			want: []wire.Change{
 				{Path: "/r/pkg/new.go", Mode: wire.ModeWrite, Before: new(string)}, {Path: "/r/main.go", Mode: wire.ModeEdit},
-				{Path: "/r/pkg/moved.go", Mode: wire.ModeWrite},
+				{Path: "/r/old.go", Mode: wire.ModeWrite}, {Path: "/r/pkg/moved.go", Mode: wire.ModeWrite}, {Path: "/r/gone.go", Mode: wire.ModeWrite},
 			},
 			session: "x1", cwd: "/r", agent: "codex",
 		},
@@ -32,7 +32,7 @@ func TestCodexDecode(t *testing.T) {
 			in:   codexEvent("apply_patch", patch),
 			want: []wire.Change{
 				{Path: "/r/pkg/new.go", Mode: wire.ModeWrite, Before: new(string)}, {Path: "/r/main.go", Mode: wire.ModeEdit},
-				{Path: "/r/pkg/moved.go", Mode: wire.ModeWrite},
+				{Path: "/r/old.go", Mode: wire.ModeWrite}, {Path: "/r/pkg/moved.go", Mode: wire.ModeWrite}, {Path: "/r/gone.go", Mode: wire.ModeWrite},
 			},
 		},
 		{

@@ -38,7 +38,7 @@ func TestCopilotDecode(t *testing.T) {
 		{
 			name: "apply_patch: toolArgs holds the raw patch, paths relative to cwd",
 			in:   `{"sessionId":"cp1","timestamp":1,"cwd":"/r","toolName":"apply_patch","toolArgs":"*** Begin Patch\n*** Add File: n.go\n+package n\n*** Update File: a.go\n@@\n-x\n+y\n*** Delete File: d.go\n*** End Patch\n","toolResult":{"resultType":"success","textResultForLlm":"Done"}}`,
-			want: []wire.Change{{Path: "/r/n.go", Mode: wire.ModeWrite, Before: new(string)}, {Path: "/r/a.go", Mode: wire.ModeEdit}}, once: true,
+			want: []wire.Change{{Path: "/r/n.go", Mode: wire.ModeWrite, Before: new(string)}, {Path: "/r/a.go", Mode: wire.ModeEdit}, {Path: "/r/d.go", Mode: wire.ModeWrite}}, once: true,
 		},
 		{
 			name: "apply_patch as a function tool: toolArgs holds {input}",

@@ -835,3 +835,64 @@ func TestGoReplaceModules(t *testing.T) {
 		})
 	}
 }
+
+// codexPatch is Codex's PostToolUse event for an apply_patch of patch
+// (hooks.Codex documents the shape) in session s, run in w's root.
+func (w *workspace) codexPatch(s, patch string) string {
+	return fmt.Sprintf(`{"session_id":%q,"turn_id":"t","transcript_path":null,"cwd":%q,"hook_event_name":"PostToolUse",
+		"model":"gpt-5-codex","permission_mode":"default","tool_name":"apply_patch","tool_input":{"command":%q},
+		"tool_response":"Success.","tool_use_id":"call_1"}`, s, w.root, patch)
+}
+
+// TestPatchDeletionReportsBrokenCallers: an apply_patch (Codex's; Copilot
+// CLI's and OpenCode's take the same path) that deletes a file, or moves
+// it to another package, breaks the callers of what it defined; the hook
+// lists them, as `go build` does. The hook once left a deleted file, and
+// a moved file's old path, out of the changes: a patch that only deleted
+// a file was answered in silence. Each round is judged, the clean steps
+// too.
+func TestPatchDeletionReportsBrokenCallers(t *testing.T) {
+	e2e(t)
+	requireExe(t, "gopls")
+	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath()})
+	w.hook(w.edit("s", "main.go", w.readFile("main.go"))) // starts the daemon and gopls
+	patch := func(step, body string) string {
+		t.Helper()
+		r := w.run(w.codexPatch("s", "*** Begin Patch\n"+body+"*** End Patch\n"), nil, "hook", "codex")
+		block := w.checkHook(r)
+		if p := judge(t, w.root, block, goErrors(t, w.root)); p != "" {
+			t.Errorf("%s: %s\nhook:\n%s", step, p, indent(block))
+		}
+		return block
+	}
+	for i := range 4 {
+		helper := fmt.Sprintf("helper%d", i)
+		a := "package main\n\nfunc " + helper + "() int { return 1 }\n"
+		w.writeFile("a.go", a)
+		w.writeFile("b.go", "package main\n\nvar _ = "+helper+"()\n")
+		patch(fmt.Sprintf("round %d, a.go and b.go added", i),
+			"*** Add File: a.go\n+"+strings.ReplaceAll(strings.TrimSuffix(a, "\n"), "\n", "\n+")+"\n"+
+				"*** Add File: b.go\n+package main\n+\n+var _ = "+helper+"()\n")
+		var block string
+		if i%2 == 0 {
+			if err := os.Remove(w.path("a.go")); err != nil {
+				t.Fatal(err)
+			}
+			block = patch(fmt.Sprintf("round %d, a.go deleted", i), "*** Delete File: a.go\n")
+		} else {
+			if err := os.MkdirAll(w.path("moved"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(w.path("a.go"), w.path("moved/a.go")); err != nil {
+				t.Fatal(err)
+			}
+			block = patch(fmt.Sprintf("round %d, a.go moved to moved/a.go", i), "*** Update File: a.go\n*** Move to: moved/a.go\n")
+		}
+		if !strings.Contains(block, `"b.go"`) {
+			t.Errorf("round %d: the block does not list b.go, whose call the patch broke:\n%s", i, indent(block))
+		}
+		os.Remove(w.path("b.go"))
+		os.RemoveAll(w.path("moved"))
+		patch(fmt.Sprintf("round %d, cleaned up", i), "*** Delete File: b.go\n")
+	}
+}
