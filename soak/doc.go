@@ -2,8 +2,9 @@
 // DESIGN.md ("What is measured"). Its only content is the test TestSoak
 // (soak_test.go and the helper files beside it), which builds the real
 // binary and drives `lsp-hook hook claude` from outside, as Claude Code
-// does, through a SessionStart (the daemon prewarms) and then at once a
-// seeded random schedule of agent moves over four
+// does (and `lsp-hook hook codex` for the moves made with Codex's
+// apply_patch), through a SessionStart (the daemon prewarms) and then at
+// once a seeded random schedule of agent moves over four
 // projects: a copy of golang.org/x/sync from the module cache, and
 // generated Python, TypeScript and C projects. After every hook it asks
 // the compiler (go test -run ^$, pyright, tsc, clang -fsyntax-only) for

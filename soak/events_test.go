@@ -62,6 +62,18 @@ func bashCall(command, out string) toolCall {
 		map[string]any{"stdout": out, "stderr": "", "interrupted": false, "isImage": false}}
 }
 
+// codexPatch is Codex's PostToolUse event of an apply_patch of patch in
+// session, run in w's root (hooks.Codex documents the shape:
+// codex-rs/hooks/schema/generated/post-tool-use.command.input.schema.json).
+func codexPatch(w *workspace, session, patch string) string {
+	return mustJSON(map[string]any{
+		"session_id": session, "turn_id": "soak", "transcript_path": nil, "cwd": w.root,
+		"hook_event_name": "PostToolUse", "model": "gpt-5-codex", "permission_mode": "default",
+		"tool_name": "apply_patch", "tool_input": map[string]any{"command": patch},
+		"tool_response": "Success. Updated the following files.", "tool_use_id": nextToolUseID(),
+	})
+}
+
 // toolUseIDs numbers the tool_use_id of every call the soak makes.
 var toolUseIDs atomic.Int64
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -36,8 +37,11 @@ func (r *runner) single(name string, o op) error {
 	cur, err := os.ReadFile(r.ws.path(o.file))
 	exists := err == nil
 	tool := toolFor(r.rng, o, exists)
-	if tool == "Bash" {
+	switch tool {
+	case "Bash":
 		return r.bash(name, o)
+	case "apply_patch":
+		return r.patch(name, o, string(cur), exists)
 	}
 	text, _, err := r.target(o)
 	if err != nil {
@@ -252,6 +256,70 @@ func (r *runner) bash(name string, o op) error {
 		run:  r.hook(d, postToolUse(r.ws, r.session, bashCall(cmd, out), took)),
 	})
 	return nil
+}
+
+// patch makes o as Codex's apply_patch does (Copilot CLI's and OpenCode's
+// patch tools take the same grammar): the files change as the patch says,
+// then Codex's PostToolUse hook runs with the patch body. An edit, or a
+// revert of a file there, is an update with one hunk; a create, or a
+// revert of a file gone, an add; a remove a delete; a move an update with
+// a move. cur is the file's text before, exists whether it was there.
+func (r *runner) patch(name string, o op, cur string, exists bool) error {
+	var body string
+	switch o.kind {
+	case opRemove:
+		if err := os.Remove(r.ws.path(o.file)); err != nil {
+			return err
+		}
+		body = "*** Delete File: " + o.file + "\n"
+	case opMove:
+		if err := os.MkdirAll(filepath.Dir(r.ws.path(o.to)), 0o755); err != nil {
+			return err
+		}
+		if err := os.Rename(r.ws.path(o.file), r.ws.path(o.to)); err != nil {
+			return err
+		}
+		body = "*** Update File: " + o.file + "\n*** Move to: " + o.to + "\n"
+	default:
+		text, _, err := r.target(o)
+		if err != nil {
+			return err
+		}
+		if err := writeFiles(r.ws.root, map[string]string{o.file: text}); err != nil {
+			return err
+		}
+		if exists {
+			old, new := diffMiddle(cur, text)
+			body = "*** Update File: " + o.file + "\n@@\n" + patchLines("-", old) + patchLines("+", new)
+		} else {
+			body = "*** Add File: " + o.file + "\n" + patchLines("+", text)
+		}
+	}
+	head, _, _ := strings.Cut(body, "\n")
+	d := r.sched.delay(r.rng)
+	r.record(&call{
+		scenario: name, tool: "apply_patch", changed: o.files(),
+		move: fmt.Sprintf("apply_patch `%s`%s (Codex), hook after %v", head, moveTo(o), d.Round(time.Millisecond)),
+		run:  r.hookAs("codex", d, codexPatch(r.ws, r.session, "*** Begin Patch\n"+body+"*** End Patch\n")),
+	})
+	return nil
+}
+
+// moveTo says where a move's patch moved the file to, "" for other ops.
+func moveTo(o op) string {
+	if o.kind != opMove {
+		return ""
+	}
+	return " to " + o.to
+}
+
+// patchLines is text as a patch's lines with prefix ("+" added, "-"
+// removed), each ending in a newline.
+func patchLines(prefix, text string) string {
+	if text == "" {
+		return ""
+	}
+	return prefix + strings.ReplaceAll(strings.TrimSuffix(text, "\n"), "\n", "\n"+prefix) + "\n"
 }
 
 // tracked reports whether git tracks the workspace file rel.

@@ -128,7 +128,7 @@ type threshold struct {
 }
 
 // thresholds fail the soak: no stale line, false clean, ghost or bad
-// answer ever; no missed cross-file error after a Write, Edit, MultiEdit
+// answer ever; no missed cross-file error after a Write, Edit, MultiEdit, apply_patch
 // or batch (after Bash it is reported only; timeouts and notes are honest
 // and reported only).
 var thresholds = []threshold{{stale, 0}, {falseClean, 0}, {ghost, 0}, {badAnswer, 0}, {missedCross, 0}}

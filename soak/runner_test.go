@@ -17,7 +17,7 @@ type call struct {
 	n        int      // its number in the language's run, from 1
 	scenario string   // the scenario and step it belongs to
 	move     string   // what the agent did, for the report
-	tool     string   // "Write", "Edit", "MultiEdit", "Bash" or "Batch"
+	tool     string   // "Write", "Edit", "MultiEdit", "Bash", "Batch" or "apply_patch" (Codex's)
 	changed  []string // the files the move changed, workspace-relative
 	before   string   // key of the snapshot before the move
 	after    string   // key of the snapshot when the hook returned
@@ -160,8 +160,13 @@ func (r *runner) record(c *call) {
 
 // hook waits d, then runs the hook with event and waits for it.
 func (r *runner) hook(d time.Duration, event string) hookRun {
+	return r.hookAs("claude", d, event)
+}
+
+// hookAs is hook for the agent's adapter (`lsp-hook hook <agent>`).
+func (r *runner) hookAs(agent string, d time.Duration, event string) hookRun {
 	time.Sleep(d) // sets up the timing an agent gives the hook; never waits for a result
-	return r.ws.startHook(event)()
+	return r.ws.startHookAs(agent, event)()
 }
 
 // diffFiles lists the files that differ between a and b.

@@ -75,18 +75,19 @@ func b2i(b bool) int {
 }
 
 // toolFor draws the tool that makes o, for a file that exists or not:
-// Write, Edit, MultiEdit or Bash (sed -i, git checkout, rm, mv, git mv).
+// Write, Edit, MultiEdit, Bash (sed -i, git checkout, rm, mv, git mv) or
+// Codex's apply_patch (an update, add, delete or move).
 func toolFor(rng *rand.Rand, o op, exists bool) string {
 	switch o.kind {
 	case opEdit:
 		return pick(rng, weighted{"Write", 3}, weighted{"Edit", 4}, weighted{"MultiEdit", 1},
-			weighted{"Bash", 2 * b2i(sedable(o.subs))})
+			weighted{"Bash", 2 * b2i(sedable(o.subs))}, weighted{"apply_patch", 1})
 	case opRevert:
-		return pick(rng, weighted{"Write", 2}, weighted{"Edit", 2 * b2i(exists)}, weighted{"Bash", 2})
+		return pick(rng, weighted{"Write", 2}, weighted{"Edit", 2 * b2i(exists)}, weighted{"Bash", 2}, weighted{"apply_patch", 1})
 	case opRemove, opMove:
-		return "Bash"
+		return pick(rng, weighted{"Bash", 2}, weighted{"apply_patch", 1})
 	}
-	return "Write"
+	return pick(rng, weighted{"Write", 3}, weighted{"apply_patch", 1})
 }
 
 // sedable reports whether sed -i can make subs: one line each.

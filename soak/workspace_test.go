@@ -242,8 +242,14 @@ type hookRun struct {
 // a func that waits for it; that func may be called from another
 // goroutine.
 func (w *workspace) startHook(event string) func() hookRun {
+	return w.startHookAs("claude", event)
+}
+
+// startHookAs is startHook for the agent's adapter (`lsp-hook hook
+// <agent>`).
+func (w *workspace) startHookAs(agent, event string) func() hookRun {
 	ctx, cancel := context.WithTimeout(context.Background(), hookTimeout)
-	cmd := exec.CommandContext(ctx, w.bin, "hook", "claude")
+	cmd := exec.CommandContext(ctx, w.bin, "hook", agent)
 	cmd.Dir, cmd.Env = w.root, w.env
 	cmd.Stdin = strings.NewReader(event)
 	cmd.WaitDelay = time.Second
@@ -252,7 +258,7 @@ func (w *workspace) startHook(event string) func() hookRun {
 	begin := time.Now()
 	if err := cmd.Start(); err != nil {
 		cancel()
-		return func() hookRun { return hookRun{err: fmt.Errorf("starting lsp-hook hook claude: %w", err)} }
+		return func() hookRun { return hookRun{err: fmt.Errorf("starting lsp-hook hook %s: %w", agent, err)} }
 	}
 	return func() hookRun {
 		defer cancel()
@@ -261,7 +267,7 @@ func (w *workspace) startHook(event string) func() hookRun {
 		if ee, ok := err.(*exec.ExitError); ok && ctx.Err() == nil {
 			r.exit = ee.ExitCode()
 		} else if err != nil {
-			r.err = fmt.Errorf("running lsp-hook hook claude: %w", err)
+			r.err = fmt.Errorf("running lsp-hook hook %s: %w", agent, err)
 		}
 		return r
 	}
