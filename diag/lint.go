@@ -117,7 +117,10 @@ type blockWriter struct {
 }
 
 // reserve is room kept for the closing tag and a truncation marker.
-const reserve = len("</diagnostics>\n") + len("... output truncated (limit reached)\n")
+const reserve = len("</diagnostics>\n") + len(truncatedLine) + 1
+
+// truncatedLine marks where a cap cut the block.
+const truncatedLine = "... output truncated (limit reached)"
 
 // line appends s and a newline if both caps allow, keeping room to close.
 func (w *blockWriter) line(s string) bool {
@@ -136,7 +139,7 @@ func (w *blockWriter) line(s string) bool {
 
 func (w *blockWriter) truncate() {
 	w.full = true
-	w.b.WriteString("... output truncated (limit reached)\n")
+	w.b.WriteString(truncatedLine + "\n")
 	if w.open {
 		w.b.WriteString("</diagnostics>\n")
 		w.open = false

@@ -151,3 +151,65 @@ func TestPlainLintBlockSurvivesGemini(t *testing.T) {
 		t.Errorf("PlainLintBlock = %q, want %q", got, want)
 	}
 }
+
+// TestWithoutFiles: the block WithoutFiles leaves is the block LintBlock
+// renders for the files not dropped, whichever section the dropped ones
+// were in; a cut block keeps its truncation line.
+func TestWithoutFiles(t *testing.T) {
+	f := func(rel string, line int) FileDiagnostics {
+		return FileDiagnostics{Rel: rel, Diagnostics: []Diagnostic{{Line: line, Column: 1, Severity: SeverityError, Message: "m"}}}
+	}
+	a, b, c, d, odd := f("a.go", 1), f("b.go", 2), f("c.go", 3), f("d.go", 4), f(`x<"y">.go`, 5)
+	note := "\nlsp-hook: a note"
+	many := []FileDiagnostics{b, c, d, f("e.go", 5), f("f.go", 6), f("g.go", 7)}
+	tests := []struct {
+		name               string
+		changed, others    []FileDiagnostics
+		drop               []string
+		wantChanged, wantO []FileDiagnostics
+		suffix             string
+	}{
+		{name: "nothing dropped", changed: []FileDiagnostics{a}, others: []FileDiagnostics{b}, drop: []string{"z.go"},
+			wantChanged: []FileDiagnostics{a}, wantO: []FileDiagnostics{b}},
+		{name: "the changed file: its header goes, the others stay", changed: []FileDiagnostics{a}, others: []FileDiagnostics{b, c}, drop: []string{"a.go"},
+			wantO: []FileDiagnostics{b, c}},
+		{name: "one of two changed files: these files read this file", changed: []FileDiagnostics{a, b}, others: []FileDiagnostics{c}, drop: []string{"a.go"},
+			wantChanged: []FileDiagnostics{b}, wantO: []FileDiagnostics{c}},
+		{name: "an other file", changed: []FileDiagnostics{a}, others: []FileDiagnostics{b, c}, drop: []string{"b.go"},
+			wantChanged: []FileDiagnostics{a}, wantO: []FileDiagnostics{c}},
+		{name: "every file, a note left", changed: []FileDiagnostics{a}, others: []FileDiagnostics{b}, drop: []string{"a.go", "b.go"}, suffix: note},
+		{name: "a path LintBlock escapes", changed: []FileDiagnostics{odd}, others: []FileDiagnostics{b}, drop: []string{odd.Rel},
+			wantO: []FileDiagnostics{b}, suffix: note},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := WithoutFiles(LintBlock(tt.changed, tt.others, Limits{})+tt.suffix, tt.drop)
+			want := LintBlock(tt.wantChanged, tt.wantO, Limits{}) + tt.suffix
+			if want == tt.suffix {
+				want = strings.TrimPrefix(tt.suffix, "\n")
+			}
+			if got != want {
+				t.Errorf("WithoutFiles = %q\nwant           %q", got, want)
+			}
+		})
+	}
+	t.Run("more other files than listed: the header stays", func(t *testing.T) {
+		block := LintBlock(nil, many, Limits{})
+		got := WithoutFiles(block, []string{"b.go", "c.go", "d.go", "e.go", "f.go"})
+		if want := "LSP errors detected in other files:\n... and 1 more files with errors"; got != want {
+			t.Errorf("WithoutFiles = %q, want %q", got, want)
+		}
+	})
+	t.Run("a cut section dropped keeps the truncation line", func(t *testing.T) {
+		block := LintBlock([]FileDiagnostics{a}, []FileDiagnostics{{Rel: "b.go", Diagnostics: []Diagnostic{
+			{Line: 1, Column: 1, Severity: SeverityError, Message: "m"}, {Line: 2, Column: 1, Severity: SeverityError, Message: "m"},
+			{Line: 3, Column: 1, Severity: SeverityError, Message: "m"}}}}, Limits{MaxLines: 7})
+		if !strings.Contains(block, truncatedLine) {
+			t.Fatalf("the block is not cut: %q", block)
+		}
+		got := WithoutFiles(block, []string{"b.go"})
+		if want := LintBlock([]FileDiagnostics{a}, nil, Limits{}) + "\n" + truncatedLine; got != want {
+			t.Errorf("WithoutFiles = %q, want %q", got, want)
+		}
+	})
+}

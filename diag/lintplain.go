@@ -1,6 +1,7 @@
 package diag
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -59,3 +60,66 @@ var plainUnescaper = strings.NewReplacer(
 )
 
 func plainText(s string) string { return plainUnescaper.Replace(s) }
+
+// WithoutFiles returns a lint block (LintBlock's text, notes included)
+// without the sections of the files whose display paths (a
+// FileDiagnostics' Rel, else its Path) are in drop: for an agent whose tool
+// output already holds those files' diagnostics, so the model reads one
+// section per file. A header left with no section, and no "... and N more
+// files" line, goes; "these files" left with one section reads "this
+// file". A "... output truncated" line inside a dropped section is kept,
+// so the model still learns the block was cut. The rest is unchanged.
+func WithoutFiles(block string, drop []string) string {
+	if block == "" || len(drop) == 0 {
+		return block
+	}
+	gone := make(map[string]bool, len(drop))
+	for _, p := range drop {
+		gone[fmt.Sprintf("<diagnostics file=%q>", escape(p))] = true
+	}
+	var kept []string
+	skipping := false
+	for _, l := range strings.Split(block, "\n") {
+		switch {
+		case skipping && l == "</diagnostics>":
+			skipping = false
+		case skipping && l == truncatedLine:
+			kept = append(kept, l)
+		case skipping:
+		case gone[l]:
+			skipping = true
+		default:
+			kept = append(kept, l)
+		}
+	}
+	var out []string
+	for i, l := range kept {
+		if l != headerThisFile && l != headerTheseFiles && l != headerOther {
+			out = append(out, l)
+			continue
+		}
+		sections, more := 0, false
+		for _, n := range kept[i+1:] {
+			if n == headerThisFile || n == headerTheseFiles || n == headerOther {
+				break
+			}
+			sections += b2i(strings.HasPrefix(n, "<diagnostics file="))
+			more = more || strings.HasPrefix(n, "... and ") && strings.HasSuffix(n, " more files with errors")
+		}
+		switch {
+		case sections == 0 && !more:
+			continue
+		case l == headerTheseFiles && sections == 1:
+			l = headerThisFile
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

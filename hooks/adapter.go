@@ -75,6 +75,11 @@ type Event struct {
 	// Claude Code's PostToolBatch repeats the files its PostToolUse hooks
 	// already reported, and reports only the others.
 	NoteDelivered, SkipDelivered bool
+	// Shown are the files (absolute paths) whose diagnostics the tool's
+	// output already holds (OpenCode's own LSP): they are checked like
+	// any change — what they broke elsewhere is found — but their own
+	// sections are left out of the answer (diag.WithoutFiles).
+	Shown []string
 	// Calls holds, by file path, the IDs of the tool calls that changed
 	// it (Claude Code's tool_use_id): a PostToolUse event's one call, or
 	// each call of a PostToolBatch. With them, NoteDelivered records, and

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -41,7 +42,8 @@ type decodeCase struct {
 	session, cwd, agent string
 	spool               SpoolOp
 	once                bool
-	shell               string // shellOf the event
+	shell               string   // shellOf the event
+	shown               []string // Event.Shown
 }
 
 // runDecodeTable decodes each case with a and compares.
@@ -82,6 +84,9 @@ func runDecodeTable(t *testing.T, a Adapter, tests []decodeCase) {
 			}
 			if got := shellOf(ev); got != tt.shell {
 				t.Errorf("shell = %q, want %q", got, tt.shell)
+			}
+			if !slices.Equal(ev.Shown, tt.shown) {
+				t.Errorf("shown = %q, want %q", ev.Shown, tt.shown)
 			}
 		})
 	}

@@ -1,12 +1,14 @@
 package hooks
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
 	"slices"
 
+	"github.com/lsp-hook/lsp-hook/diag"
 	"github.com/lsp-hook/lsp-hook/internal/lazyre"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
@@ -33,9 +35,14 @@ import (
 //
 // OpenCode's own LSP integration, when the project turns it on, appends
 // its diagnostics to the same output as "<diagnostics file=\"PATH\">"
-// sections (the format lsp-hook's block copies). A file the output already
-// reports is left out, so the model never reads two blocks for one file;
-// `install opencode` says so when the project's config turns that LSP on.
+// sections (the format lsp-hook's block copies): its edit tool the edited
+// file's alone, its write tool up to five other files' too, of those its
+// servers have open (OpenCode 1.x, packages/opencode/src/tool/edit.ts and
+// write.ts). A file the output already reports is still checked, so the
+// files the change broke are found, but its own section is left out of
+// the answer (Event.Shown), so the model never reads two blocks for one
+// file; `install opencode` says so when the project's config turns that
+// LSP on.
 //
 // The answer is the lint block as plain text on stdout (nothing when
 // clean), which the plugin appends after a blank line.
@@ -123,7 +130,7 @@ func (OpenCode) Decode(r io.Reader) (Event, error) {
 		}
 		out.Changes = []wire.Change{{Path: absUnder(ev.Cwd, args.FilePath), Mode: mode}}
 	}
-	out.Changes = withoutReported(out.Changes, ev.Output, ev.Cwd)
+	out.Shown = reportedFiles(ev.Output, ev.Cwd)
 	return out, nil
 }
 
@@ -132,25 +139,34 @@ func (OpenCode) Decode(r io.Reader) (Event, error) {
 // write.ts: `<diagnostics file="${filePath}">`).
 var openCodeDiagnostics = lazyre.New(`<diagnostics file="([^"]+)">`)
 
-// withoutReported returns changes without the files whose diagnostics the
-// tool's output already holds (OpenCode's own LSP), paths resolved
+// reportedFiles returns the files (absolute, cleaned) whose diagnostics
+// the tool's output already holds (OpenCode's own LSP), paths resolved
 // against cwd.
-func withoutReported(changes []wire.Change, output, cwd string) []wire.Change {
+func reportedFiles(output, cwd string) []string {
 	var reported []string
 	for _, m := range openCodeDiagnostics().FindAllStringSubmatch(output, -1) {
 		reported = append(reported, filepath.Clean(absUnder(cwd, m[1])))
 	}
-	if len(reported) == 0 {
-		return changes
-	}
-	return slices.DeleteFunc(changes, func(c wire.Change) bool {
-		return slices.Contains(reported, filepath.Clean(c.Path))
-	})
+	return reported
 }
 
-// Encode prints the lint block as text for the plugin to append; nothing
-// when the block is empty.
+// shownAs returns how the lint block names the files of shown (absolute
+// paths): the display path of each in files (Rel, else Path).
+func shownAs(files []diag.FileDiagnostics, shown []string) []string {
+	var out []string
+	for _, f := range files {
+		if slices.Contains(shown, filepath.Clean(f.Path)) {
+			out = append(out, cmp.Or(f.Rel, f.Path))
+		}
+	}
+	return out
+}
+
+// Encode prints the lint block as text for the plugin to append, without
+// the sections of the files the tool's output already reports
+// (Event.Shown); nothing when nothing is left.
 func (OpenCode) Encode(ev Event, res wire.Result) (Answer, error) {
+	res.Lint = diag.WithoutFiles(res.Lint, shownAs(res.Files, ev.Shown))
 	if res.Lint == "" {
 		return Answer{}, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lsp-hook/lsp-hook/diag"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
 
@@ -35,10 +36,11 @@ func TestOpenCodeDecode(t *testing.T) {
 			want: []wire.Change{{Path: "/r/n.go", Mode: wire.ModeWrite, Before: new(string)}, {Path: "/r/a.go", Mode: wire.ModeEdit}},
 		},
 		{
-			name: "a file OpenCode's own LSP already reported is left out",
+			name: "a file OpenCode's own LSP already reported is checked, and shown",
 			in: openCodeEvent("apply_patch", `{"patchText":"*** Begin Patch\n*** Add File: n.go\n+package n\n*** Update File: a.go\n@@\n-x\n+y\n*** End Patch"}`,
 				`"Success.\n\nLSP errors detected in this file, please fix:\n<diagnostics file=\"/r/a.go\">\nERROR [1:1] x\n</diagnostics>"`),
-			want: []wire.Change{{Path: "/r/n.go", Mode: wire.ModeWrite, Before: new(string)}},
+			want:  []wire.Change{{Path: "/r/n.go", Mode: wire.ModeWrite, Before: new(string)}, {Path: "/r/a.go", Mode: wire.ModeEdit}},
+			shown: []string{"/r/a.go"},
 		},
 		{name: "bash is a shell event", in: openCodeEvent("bash", `{"command":"gofmt -w ."}`, `""`), shell: "unknown"},
 		{name: "read is not a change", in: openCodeEvent("read", `{"filePath":"/r/a.go"}`, `"…"`)},
@@ -56,6 +58,18 @@ func TestOpenCodeEncode(t *testing.T) {
 	}
 	if ans, _ := (OpenCode{}).Encode(Event{}, wire.Result{}); len(ans.Stdout) != 0 {
 		t.Fatalf("clean answer = %q", ans.Stdout)
+	}
+	// The edited file's section OpenCode's output holds goes; the caller
+	// it broke stays.
+	edited := diag.FileDiagnostics{Path: "/r/a.go", Rel: "a.go", Diagnostics: []diag.Diagnostic{{Line: 1, Column: 1, Severity: diag.SeverityError, Message: "x"}}}
+	caller := diag.FileDiagnostics{Path: "/r/b.go", Rel: "b.go", Diagnostics: []diag.Diagnostic{{Line: 2, Column: 1, Severity: diag.SeverityError, Message: "y"}}}
+	res := wire.Result{Files: []diag.FileDiagnostics{edited, caller}, Lint: diag.LintBlock([]diag.FileDiagnostics{edited}, []diag.FileDiagnostics{caller}, diag.Limits{})}
+	ans, _ = OpenCode{}.Encode(Event{Shown: []string{"/r/a.go"}}, res)
+	if want := diag.LintBlock(nil, []diag.FileDiagnostics{caller}, diag.Limits{}) + "\n"; string(ans.Stdout) != want {
+		t.Errorf("answer = %q, want %q", ans.Stdout, want)
+	}
+	if ans, _ := (OpenCode{}).Encode(Event{Shown: []string{"/r/a.go", "/r/b.go"}}, res); len(ans.Stdout) != 0 {
+		t.Errorf("answer with every file already shown = %q, want none", ans.Stdout)
 	}
 }
 

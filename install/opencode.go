@@ -172,7 +172,7 @@ func openCodeLSPNotes(opts Options) []string {
 			notes = append(notes, fmt.Sprintf("%s: %v (not checked for OpenCode's own LSP)", rel, err))
 		} else if on {
 			notes = append(notes, rel+" turns OpenCode's own LSP on: OpenCode adds its diagnostics to the same tool results, "+
-				"so lsp-hook leaves out the files they already report (one block per file). "+
+				"so lsp-hook leaves out of its answer the files they already report (one block per file), still checking what those changes broke elsewhere. "+
 				`Set "lsp": false there to have lsp-hook report them all.`)
 		}
 	}

@@ -896,3 +896,54 @@ func TestPatchDeletionReportsBrokenCallers(t *testing.T) {
 		patch(fmt.Sprintf("round %d, cleaned up", i), "*** Delete File: b.go\n")
 	}
 }
+
+// TestOpenCodeShownFileStillChecked: OpenCode's own LSP puts the edited
+// file's errors in its edit tool's output, and no other file's. An edit
+// of util.go that breaks itself and main.go's call: the hook once left a
+// file OpenCode had reported out of the check, so main.go's error went
+// unreported by either. Now OpenCode's output and the hook's answer
+// together show every error `go build` reports, and the answer repeats
+// none of util.go's.
+func TestOpenCodeShownFileStillChecked(t *testing.T) {
+	e2e(t)
+	requireExe(t, "gopls")
+	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath()})
+	util := func(name, body string) string {
+		return "package main\n\n// " + name + " is the greeting's target.\nfunc " + name + "(name string) string {\n\treturn " + body + "\n}\n"
+	}
+	w.hook(w.write("s", "util.go", util("target", "name")))
+	main := strings.Replace(w.readFile("main.go"), `greet.Greet("world")`, `greet.Greet(target("world"))`, 1)
+	if b := w.hook(w.edit("s", "main.go", main)); b != "" {
+		t.Fatalf("main.go calling target: hook said\n%s", indent(b))
+	}
+	for i := range 3 {
+		w.writeFile("util.go", util(fmt.Sprintf("target%d", i), "nam"))
+		// What OpenCode's edit tool printed: its LSP's errors for the edited file.
+		output := "Edit applied successfully.\n\nLSP errors detected in this file, please fix:\n<diagnostics file=\"" + w.path("util.go") +
+			"\">\nERROR [5:9] undefined: nam\n</diagnostics>"
+		ev := fmt.Sprintf(`{"hook_event_name":"tool.execute.after","session_id":"ses_t","call_id":"c%d","tool":"edit",`+
+			`"args":{"filePath":%q,"oldString":"x","newString":"y"},"cwd":%q,"output":%q}`, i, w.path("util.go"), w.root, output)
+		r := w.run(ev, nil, "hook", "opencode")
+		if r.exit != 0 {
+			t.Fatalf("round %d: hook exited %d: %s", i, r.exit, r.stderr)
+		}
+		block := strings.TrimSuffix(r.stdout, "\n")
+		if strings.Contains(block, `"util.go"`) {
+			t.Errorf("round %d: the answer repeats util.go, which OpenCode's output holds:\n%s", i, indent(block))
+		}
+		truth := goErrors(t, w.root)
+		var others []compilerErr
+		for _, e := range truth {
+			if e.file != "util.go" {
+				others = append(others, e)
+			}
+		}
+		if len(others) == 0 || len(others) == len(truth) {
+			t.Fatalf("round %d: go build reports %v; want errors in util.go and in main.go", i, truth)
+		}
+		if p := judge(t, w.root, block, others); p != "" {
+			t.Errorf("round %d: %s\nhook:\n%s", i, p, indent(block))
+		}
+		w.hook(w.write("s", "util.go", util("target", "name"))) // back to clean
+	}
+}
