@@ -22,7 +22,8 @@ import (
 //   - postToolUse: {"tool_name", "tool_input", "tool_output", "tool_use_id",
 //     "cwd", "duration"} plus the common fields. It takes the files
 //     recorded for the conversation, adds the tool's own (Write and Edit
-//     name it in tool_input.file_path or .path; a Shell command adds the
+//     name it in tool_input.file_path or .path, Delete the file it
+//     removed, whose callers may break; a Shell command adds the
 //     workspace files changed since the conversation's previous hook or
 //     since the command started by its duration, in milliseconds,
 //     whichever is earlier, as Claude's Bash does), and
@@ -80,8 +81,9 @@ type CursorEvent struct {
 // may carry; Cursor documents no schema for them, so both spellings
 // Claude Code and Cursor use are read.
 type cursorFileInput struct {
-	FilePath string `json:"file_path"`
-	Path     string `json:"path"`
+	FilePath   string `json:"file_path"`
+	Path       string `json:"path"`
+	TargetFile string `json:"target_file"` // the Delete tool's argument as the model writes it
 }
 
 // Name returns "cursor".
@@ -133,11 +135,18 @@ func decodeCursor(data []byte) (Event, error) {
 	case "postToolUse", "PostToolUse":
 		out.Spool = SpoolTake
 		switch ev.ToolName {
-		case "Write", "Edit", "MultiEdit":
+		case "Write", "Edit", "MultiEdit", "Delete":
+			// A Delete names a path that is gone: the daemon tells the
+			// servers and lists the files its going broke, as the compiler
+			// does (a write shows other files' errors).
+			mode := wire.ModeEdit
+			if ev.ToolName == "Delete" {
+				mode = wire.ModeWrite
+			}
 			var in cursorFileInput
 			if json.Unmarshal(ev.ToolInput, &in) == nil {
-				if p := cmp.Or(in.FilePath, in.Path); p != "" {
-					out.Changes = []wire.Change{{Path: absUnder(out.Cwd, p), Mode: wire.ModeEdit}}
+				if p := cmp.Or(in.FilePath, in.Path, in.TargetFile); p != "" {
+					out.Changes = []wire.Change{{Path: absUnder(out.Cwd, p), Mode: mode}}
 				}
 			}
 		case "Shell", "Bash":

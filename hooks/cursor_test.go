@@ -23,6 +23,11 @@ func TestCursorDecode(t *testing.T) {
 			spool: SpoolTake, once: true,
 		},
 		{
+			name: "postToolUse of Delete names the gone file, whose callers may break",
+			in:   `{` + cursorCommon + `,"hook_event_name":"postToolUse","tool_name":"Delete","tool_input":{"target_file":"pkg/gone.go"},"tool_output":"{}","tool_use_id":"t","cwd":"/r"}`,
+			want: []wire.Change{{Path: "/r/pkg/gone.go", Mode: wire.ModeWrite}}, spool: SpoolTake, once: true,
+		},
+		{
 			name:  "postToolUse of Write adds its file",
 			in:    `{` + cursorCommon + `,"hook_event_name":"postToolUse","tool_name":"Write","tool_input":{"file_path":"/r/b.go","contents":"x"},"tool_output":"{}","tool_use_id":"t","cwd":"/r"}`,
 			want:  []wire.Change{{Path: "/r/b.go", Mode: wire.ModeEdit}},
