@@ -380,6 +380,7 @@ func Catalogue() []Server {
 			InOrderArg:           "--sync",
 			WarningsOnlyArgs:     []string{"--clang-tidy=false"},
 			WarningsConfigFiles:  []string{".clang-tidy"},
+			ProjectFiles:         []string{"compile_flags.txt", "compile_commands.json", ".clangd"},
 			// clangd's per-file status (lsp/filestatus.go): a check waits
 			// for its files to go idle.
 			InitializationOptions: map[string]any{"clangdFileStatus": true},
@@ -414,6 +415,7 @@ func Catalogue() []Server {
 				"pyproject.toml", "setup.py", "setup.cfg", "requirements.txt"},
 			Enabled:        true,
 			OpenDependents: true,
+			ProjectFiles:   []string{"pyrightconfig.json", "pyproject.toml"},
 			DoneSignal:     SignalPull,
 			Settings: map[string]any{
 				"python": map[string]any{"analysis": map[string]any{"diagnosticMode": "openFilesOnly"}},
@@ -443,6 +445,7 @@ func Catalogue() []Server {
 				"tsconfig.json", "jsconfig.json", "package.json"},
 			Enabled:        true,
 			OpenDependents: true,
+			ProjectFiles:   []string{"tsconfig.json", "jsconfig.json", "package.json"},
 			DoneSignal:     SignalTsserver,
 			DependencyDirs: []string{"node_modules"},
 			InitializationOptions: map[string]any{

@@ -277,6 +277,22 @@ func (m *Manager) Gone(ctx context.Context, paths []string, settle time.Duration
 		out = append(out, o)
 		mu.Unlock()
 	}
+	// A gone project file (a deleted tsconfig.json) changed how its
+	// server checks the files under it: the server starts afresh and its
+	// documents are checked again (reloadProjects).
+	var gone []Doc
+	for _, p := range abs {
+		gone = append(gone, Doc{Path: p})
+	}
+	for _, reopen := range m.reloadProjects(gone) {
+		if len(reopen) > 0 {
+			wg.Go(func() {
+				for _, o := range m.check(ctx, reopen, settle, false) {
+					add(o)
+				}
+			})
+		}
+	}
 	handled := make(map[entryKey]bool)
 	for _, e := range m.readyEntries() {
 		handled[e.key] = true

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -131,6 +132,7 @@ type entry struct {
 	lean    bool   // the server runs with its WarningsOnlyArgs (warnings.go)
 	venv    string // the Python virtual environment its settings name (venv.go); "" none
 	cancel  context.CancelFunc
+	created time.Time // when the slot was made, before its server read any project file (project.go)
 
 	// Guarded by Manager.mu.
 	lastUse    time.Time            // when a check last began or ended
@@ -234,13 +236,30 @@ func (m *Manager) check(ctx context.Context, docs []Doc, settle time.Duration, w
 	m.noteWatchInterest(docs)
 	groups := make(map[entryKey][]Doc)
 	var order []entryKey
+	add := func(k entryKey, ds ...Doc) {
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], ds...)
+	}
 	for _, d := range docs {
 		for _, s := range m.cfg.ServersForPath(d.Path) {
-			k := entryKey{s.Name, FindRoot(d.Path, s.RootMarkers, m.workspace)}
-			if _, ok := groups[k]; !ok {
-				order = append(order, k)
+			add(entryKey{s.Name, FindRoot(d.Path, s.RootMarkers, m.workspace)}, d)
+		}
+	}
+	// Documents opened again after a project file's change (the server
+	// started afresh) are no changed files: their diagnostics are what the
+	// change did to them, listed as other files'.
+	reopened := make(map[entryKey][]string)
+	for k, reopen := range m.reloadProjects(docs) {
+		for _, d := range reopen {
+			if !slices.ContainsFunc(groups[k], func(g Doc) bool { return g.Path == d.Path }) {
+				add(k, d)
+				reopened[k] = append(reopened[k], d.Path)
 			}
-			groups[k] = append(groups[k], d)
+		}
+		if _, ok := groups[k]; !ok {
+			add(k)
 		}
 	}
 	results := make(chan struct {
@@ -262,12 +281,31 @@ func (m *Manager) check(ctx context.Context, docs []Doc, settle time.Duration, w
 	for range order {
 		select {
 		case r := <-results:
-			out[r.i] = r.o
+			out[r.i] = asOthers(r.o, reopened[order[r.i]])
 		case <-ctx.Done():
 			return out
 		}
 	}
 	return out
+}
+
+// asOthers moves the files of paths from o's changed files to its other
+// files, as files the server had nothing to say of before: every
+// diagnostic of theirs is the change's doing.
+func asOthers(o Outcome, paths []string) Outcome {
+	for _, p := range paths {
+		ds, ok := o.Files[p]
+		if !ok {
+			continue
+		}
+		if o.Others == nil {
+			o.Others = make(map[string][]diag.Diagnostic)
+		}
+		o.Others[p] = ds
+		delete(o.Files, p)
+		delete(o.OthersBefore, p)
+	}
+	return o
 }
 
 // checkOne checks docs in one (server, root) under ctx and the config's
@@ -305,6 +343,11 @@ func (m *Manager) checkOne(ctx context.Context, k entryKey, docs []Doc, settle t
 			m.drop(e)
 			return m.checkOne(ctx, k, docs, settle, withinCtx)
 		}
+	}
+	if name := e.rootProjectChanged(); name != "" {
+		m.log.Info("restarting server: its project configuration changed", "server", k.server, "root", k.root, "file", name)
+		m.drop(e)
+		return m.checkOne(ctx, k, docs, settle, withinCtx)
 	}
 	if e.server.VirtualEnvSetting != "" {
 		// A virtual environment made (uv sync) or removed since the server
@@ -487,7 +530,7 @@ func (m *Manager) acquire(k entryKey, docs []Doc) (e *entry, started bool, err e
 	if !ok {
 		sctx, cancel := context.WithTimeout(m.ctx, m.StartTimeout)
 		e = &entry{key: k, server: m.cfg.LSP.Servers[k.server], root: k.root, ready: make(chan struct{}),
-			cancel: cancel, touched: make(map[string]time.Time), crashes: crashes}
+			cancel: cancel, touched: make(map[string]time.Time), crashes: crashes, created: time.Now()}
 		m.entries[k] = e
 		m.startJanitorLocked()
 		if m.WatchFiles {

@@ -94,6 +94,12 @@ def greet(user: User) -> str:
 `
 
 var pythonScenarios = []scenario{
+	// The project's configuration breaks files the edit does not touch:
+	// list[str] needs Python 3.9 (pyright checks against the configured
+	// version; the server starts afresh to read it, lsp/project.go).
+	{"older-python-configured", steps(
+		edit("pyrightconfig.json", `"pythonVersion": "3.11"`, `"pythonVersion": "3.8"`),
+		revert("pyrightconfig.json"))},
 	{"local-type", steps(
 		edit("pkg/api.py", "return len({slug(n) for n in names})", "return {slug(n) for n in names}"),
 		revert("pkg/api.py"))},

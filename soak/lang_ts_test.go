@@ -81,6 +81,12 @@ export function greet(user: User): string {
 `
 
 var tsScenarios = []scenario{
+	// The project's configuration breaks files the edit does not touch:
+	// without ES2015's library, Set is unknown (the server starts afresh
+	// to read tsconfig.json, lsp/project.go).
+	{"older-library-configured", steps(
+		edit("tsconfig.json", `"target": "es2020",`, `"target": "es2020", "lib": ["es5"],`),
+		revert("tsconfig.json"))},
 	{"local-type", steps(
 		edit("src/api.ts", "return new Set(names.map((n) => slug(n))).size;", "return new Set(names.map((n) => slug(n)));"),
 		revert("src/api.ts"))},

@@ -947,3 +947,82 @@ func TestOpenCodeShownFileStillChecked(t *testing.T) {
 		w.hook(w.write("s", "util.go", util("target", "name"))) // back to clean
 	}
 }
+
+// TestProjectFileChangeRechecks: an edit of a project's configuration —
+// tsconfig.json turning "strict" on, pyproject.toml's [tool.pyright]
+// turning strict mode on, compile_flags.txt making a warning an error —
+// changes the errors of files the edit did not touch. The hook once
+// answered such an edit in silence while the compiler (tsc, the pyright
+// CLI, clang with compile_flags.txt) reported them; now the server of
+// that project starts afresh and the files it had open are checked again.
+// Each step is judged, the edits back too, and last the project file is
+// deleted by a shell command (C: the flags go, and so does the error).
+func TestProjectFileChangeRechecks(t *testing.T) {
+	e2e(t)
+	clangErrors := func(t *testing.T, dir string) []compilerErr {
+		flags, _ := os.ReadFile(filepath.Join(dir, "compile_flags.txt"))
+		var errs []compilerErr
+		for _, f := range []string{"conv.c", "main.c"} {
+			e, _, _ := compile(t, dir, nil, cErrRE, "clang", append(strings.Fields(string(flags)), "-fsyntax-only", f)...)
+			errs = append(errs, e...)
+		}
+		return errs
+	}
+	tests := []struct {
+		lang, server, dir       string
+		file, text              string // a file the session wrote, clean under the lenient configuration
+		config, lenient, strict string
+		truth                   func(t *testing.T, dir string) []compilerErr
+		exe                     string
+	}{
+		{lang: "TypeScript", server: "typescript-language-server", dir: "langs/ts",
+			file: "src/util.ts", text: "export function twice(x) {\n  return x * 2;\n}\n",
+			config:  "tsconfig.json",
+			lenient: `{"compilerOptions": {"target": "es2022", "module": "esnext", "moduleResolution": "bundler", "strict": false, "noEmit": true}, "include": ["src"]}` + "\n",
+			strict:  `{"compilerOptions": {"target": "es2022", "module": "esnext", "moduleResolution": "bundler", "strict": true, "noEmit": true}, "include": ["src"]}` + "\n",
+			truth:   tsErrors, exe: "tsc"},
+		{lang: "Python", server: "pyright-langserver", dir: "langs/py",
+			file: "extra.py", text: "def same(x):\n    return x\n",
+			config:  "pyproject.toml",
+			lenient: "[project]\nname = \"langs\"\nversion = \"0.1.0\"\nrequires-python = \">=3.9\"\n",
+			strict:  "[project]\nname = \"langs\"\nversion = \"0.1.0\"\nrequires-python = \">=3.9\"\n\n[tool.pyright]\ntypeCheckingMode = \"strict\"\n",
+			truth:   pyErrors, exe: "pyright"},
+		{lang: "C", server: "clangd", dir: "langs/c",
+			file: "conv.c", text: "short narrow(long l) { return l; }\n",
+			config:  "compile_flags.txt",
+			lenient: "-std=c11\n-Wall\n",
+			strict:  "-std=c11\n-Wall\n-Werror=implicit-int-conversion\n",
+			truth:   clangErrors, exe: "clang"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.lang, func(t *testing.T) {
+			requireExe(t, tt.server)
+			requireExe(t, tt.exe)
+			w := newWorkspaceOf(t, tt.dir, "", []string{"PATH=" + langPath()})
+			w.writeFile(tt.config, tt.lenient)
+			step := func(name, event string, wantErrors bool) {
+				t.Helper()
+				block := w.hook(event)
+				truth := tt.truth(t, w.root)
+				if (len(truth) > 0) != wantErrors {
+					t.Fatalf("%s: the compiler reports %v; the test wants errors: %v", name, truth, wantErrors)
+				}
+				if p := judge(t, w.root, block, truth); p != "" {
+					t.Errorf("%s: %s\nhook:\n%s", name, p, indent(block))
+				}
+			}
+			step("the file written", w.write("s", tt.file, tt.text), false)
+			for i := range 2 {
+				step(fmt.Sprintf("round %d, %s made strict", i, tt.config), w.edit("s", tt.config, tt.strict), true)
+				step(fmt.Sprintf("round %d, %s made lenient again", i, tt.config), w.edit("s", tt.config, tt.lenient), false)
+			}
+			if tt.lang == "C" {
+				w.edit("s", tt.config, tt.strict)
+				if err := os.Remove(w.path(tt.config)); err != nil {
+					t.Fatal(err)
+				}
+				step(tt.config+" deleted by rm", w.bash("s", "rm "+tt.config), false)
+			}
+		})
+	}
+}

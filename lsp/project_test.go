@@ -1,0 +1,57 @@
+package lsp
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/lsp-hook/lsp-hook/config"
+)
+
+// TestProjectFileChanged: a project file of the server (by base name), in
+// its root or under it, counts as changed when modified after the slot
+// was made or gone; any other file, or one outside the root, does not.
+func TestProjectFileChanged(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel string) string {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	old := write("tsconfig.json")
+	past := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(old, past, past); err != nil {
+		t.Fatal(err)
+	}
+	e := &entry{root: filepath.Join(root), server: config.Server{ProjectFiles: []string{"tsconfig.json", "package.json"}}, created: time.Now().Add(-time.Minute)}
+	tests := []struct {
+		name string
+		path string
+		want bool
+	}{
+		{"unchanged since the slot was made", old, false},
+		{"modified after", write("pkg/tsconfig.json"), true},
+		{"gone", filepath.Join(root, "package.json"), true},
+		{"not a project file", write("src/main.ts"), false},
+		{"outside the root", filepath.Join(filepath.Dir(root), "tsconfig.json"), false},
+		{"a sibling whose name begins like the root", root + "-other/tsconfig.json", false},
+	}
+	for _, tt := range tests {
+		if got := e.projectFileChanged(tt.path); got != tt.want {
+			t.Errorf("%s: projectFileChanged(%s) = %v, want %v", tt.name, tt.path, got, tt.want)
+		}
+	}
+	if got := e.rootProjectChanged(); got != "" {
+		t.Errorf("rootProjectChanged = %q before the root's tsconfig.json changed", got)
+	}
+	write("tsconfig.json")
+	if got := e.rootProjectChanged(); got != "tsconfig.json" {
+		t.Errorf("rootProjectChanged = %q after the root's tsconfig.json changed, want tsconfig.json", got)
+	}
+}
