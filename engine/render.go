@@ -237,6 +237,8 @@ func reason(s wire.ServerResult) string {
 		return "not running"
 	case s.Kind != wire.KindLinter && strings.HasPrefix(s.Error, lsp.ErrLoad.Error()):
 		return oneLine(s.Error) // gopls with a broken go.mod: say what to fix
+	case s.Kind != wire.KindLinter && strings.HasPrefix(s.Error, lsp.ErrProjectCap.Error()):
+		return oneLine(s.Error)
 	case s.Kind != wire.KindLinter && strings.HasPrefix(s.Error, lsp.ErrSuperseded.Error()):
 		return oneLine(s.Error) + "; the newer check reports it" // two hooks on one file
 	}

@@ -284,11 +284,15 @@ func (m *Manager) Gone(ctx context.Context, paths []string, settle time.Duration
 	for _, p := range abs {
 		gone = append(gone, Doc{Path: p})
 	}
-	for _, reopen := range m.reloadProjects(gone) {
-		if len(reopen) > 0 {
+	for _, r := range m.reloadProjects(gone) {
+		if len(r.docs) > 0 {
+			var paths []string
+			for _, d := range r.docs {
+				paths = append(paths, d.Path)
+			}
 			wg.Go(func() {
-				for _, o := range m.check(ctx, reopen, settle, false) {
-					add(o)
+				for _, o := range m.check(ctx, r.docs, settle, false) {
+					add(asOthers(o, paths, r.over))
 				}
 			})
 		}

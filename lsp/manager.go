@@ -251,8 +251,9 @@ func (m *Manager) check(ctx context.Context, docs []Doc, settle time.Duration, w
 	// started afresh) are no changed files: their diagnostics are what the
 	// change did to them, listed as other files'.
 	reopened := make(map[entryKey][]string)
-	for k, reopen := range m.reloadProjects(docs) {
-		for _, d := range reopen {
+	over := make(map[entryKey]int)
+	for k, r := range m.reloadProjects(docs) {
+		for _, d := range r.docs {
 			if !slices.ContainsFunc(groups[k], func(g Doc) bool { return g.Path == d.Path }) {
 				add(k, d)
 				reopened[k] = append(reopened[k], d.Path)
@@ -261,6 +262,7 @@ func (m *Manager) check(ctx context.Context, docs []Doc, settle time.Duration, w
 		if _, ok := groups[k]; !ok {
 			add(k)
 		}
+		over[k] = r.over
 	}
 	results := make(chan struct {
 		i int
@@ -281,7 +283,7 @@ func (m *Manager) check(ctx context.Context, docs []Doc, settle time.Duration, w
 	for range order {
 		select {
 		case r := <-results:
-			out[r.i] = asOthers(r.o, reopened[order[r.i]])
+			out[r.i] = asOthers(r.o, reopened[order[r.i]], over[order[r.i]])
 		case <-ctx.Done():
 			return out
 		}
@@ -291,8 +293,13 @@ func (m *Manager) check(ctx context.Context, docs []Doc, settle time.Duration, w
 
 // asOthers moves the files of paths from o's changed files to its other
 // files, as files the server had nothing to say of before: every
-// diagnostic of theirs is the change's doing.
-func asOthers(o Outcome, paths []string) Outcome {
+// diagnostic of theirs is the change's doing. over files of the project
+// were not checked again (ErrProjectCap): a fresh answer is then partial.
+func asOthers(o Outcome, paths []string, over int) Outcome {
+	if over > 0 && o.Freshness == Fresh {
+		o.Freshness, o.ServerMS = Partial, 0
+		o.Err = fmt.Errorf("%w: %d more files under %s", ErrProjectCap, over, o.Root)
+	}
 	for _, p := range paths {
 		ds, ok := o.Files[p]
 		if !ok {

@@ -9,49 +9,75 @@ import (
 	"strings"
 )
 
-// reloadProjects starts afresh the running servers whose project
-// configuration one of docs is (config.Server.ProjectFiles: a
-// tsconfig.json, a pyrightconfig.json, a compile_flags.txt in the
-// server's root or under it) and changed since the server's slot was
-// made, and returns, per slot, the documents its server had open, read
-// from disk, for the check to open again in the new server: their
-// diagnostics under the new configuration are the change's answer. A
-// server reads its project files when it starts or first opens a file
-// under them, and none of the catalogue's reads them again on a
-// didChange of a document: a didChangeWatchedFiles is all a change of
-// one would get, and how soon each acts on it (if at all: clangd 14
-// caches compile_flags.txt) is its own. A deleted project file counts as
-// changed. Docs that are no project file of a running server change
-// nothing.
-func (m *Manager) reloadProjects(docs []Doc) map[entryKey][]Doc {
-	var changed []string
+// maxProjectDocs bounds the files a project file's change has its server
+// check again (reloadProjects): the documents it had open first, then
+// other files it serves under its root.
+const maxProjectDocs = 100
+
+// ErrProjectCap says a project file's change had more files under its
+// server's root than maxProjectDocs: those past it were not checked
+// again, and their errors are unknown.
+var ErrProjectCap = errors.New("not every file of the project was checked again after its configuration changed")
+
+// projectReload is what a change of a running server's project files
+// (config.Server.ProjectFiles) asks of its slot: the files to check
+// again, and how many more there were than maxProjectDocs.
+type projectReload struct {
+	docs []Doc
+	over int
+}
+
+// reloadProjects finds, among docs, project files of running servers
+// (config.Server.ProjectFiles: a tsconfig.json, a pyrightconfig.json, a
+// compile_flags.txt in the server's root or under it). A server reads
+// them when it starts or first opens a file, and none of the catalogue's
+// reads them again on a didChange of a document (a didChangeWatchedFiles
+// is all a change would get, and how soon each acts on it, if at all, is
+// its own: clangd 14 caches compile_flags.txt): each such server whose
+// project file changed since its slot was made (modified after, or gone)
+// is started afresh. For every slot whose project file is among docs,
+// changed or not, it returns the files to check: the documents the
+// server had open, then the other files it serves under its root (no
+// headers, nothing in hidden or dependency directories), up to
+// maxProjectDocs, read from disk. A configuration change can break any
+// file of the project, and pyright and clangd say nothing of a file that
+// is not open; their answers are the change's.
+func (m *Manager) reloadProjects(docs []Doc) map[entryKey]projectReload {
+	var named []string
 	for _, d := range docs {
-		changed = append(changed, d.Path)
+		named = append(named, d.Path)
 	}
 	m.mu.Lock()
-	var stale []*entry
+	var stale, named2 []*entry
 	for k, e := range m.entries {
 		if c := e.readyClient(); c == nil || c.Err() != nil {
 			continue
 		}
-		if slices.ContainsFunc(changed, func(p string) bool { return e.projectFileChanged(p) }) {
+		if !slices.ContainsFunc(named, e.isProjectFile) {
+			continue
+		}
+		named2 = append(named2, e)
+		if slices.ContainsFunc(named, e.projectFileChanged) {
 			stale = append(stale, e)
 			delete(m.entries, k)
 		}
 	}
 	m.mu.Unlock()
-	out := make(map[entryKey][]Doc)
-	for _, e := range stale {
-		paths := e.client.openPaths()
-		m.log.Info("restarting server: its project configuration changed", "server", e.key.server, "root", e.key.root,
-			"reopening", len(paths))
-		var reopen []Doc
+	out := make(map[entryKey]projectReload)
+	for _, e := range named2 {
+		paths, over := projectPaths(e, e.client.openPaths())
+		if slices.Contains(stale, e) {
+			m.log.Info("restarting server: its project configuration changed", "server", e.key.server, "root", e.key.root,
+				"checking", len(paths), "not_checked", over)
+		}
+		var r projectReload
+		r.over = over
 		for _, p := range paths {
 			if text, err := readBounded(p, maxConvertRead); err == nil {
-				reopen = append(reopen, Doc{Path: p, Text: text, FromDisk: true})
+				r.docs = append(r.docs, Doc{Path: p, Text: text, FromDisk: true})
 			}
 		}
-		out[e.key] = reopen
+		out[e.key] = r
 	}
 	if len(stale) > 0 {
 		m.background(func() { stopEntries(stale) })
@@ -59,11 +85,47 @@ func (m *Manager) reloadProjects(docs []Doc) map[entryKey][]Doc {
 	return out
 }
 
+// projectPaths returns open, then the files e's server serves under its
+// root, in walk order, up to maxProjectDocs, and how many it left out.
+// Headers (an extension beginning ".h") are left out: a header is
+// checked as part of the files that include it.
+func projectPaths(e *entry, open []string) ([]string, int) {
+	paths := slices.Clone(open)
+	seen := make(map[string]bool, len(open))
+	for _, p := range open {
+		seen[p] = true
+	}
+	over := 0
+	filepath.WalkDir(e.root, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return nil
+		case d.IsDir() && p != e.root && (strings.HasPrefix(d.Name(), ".") || slices.Contains(e.server.DependencyDirs, d.Name()) ||
+			d.Name() == "node_modules" || d.Name() == "vendor" || d.Name() == "__pycache__"):
+			return filepath.SkipDir
+		case d.IsDir() || seen[p] || !d.Type().IsRegular() || strings.HasPrefix(filepath.Ext(p), ".h") || e.server.LanguageIDFor(p) == "":
+			return nil
+		case len(paths) >= maxProjectDocs:
+			over++
+			return nil
+		}
+		paths = append(paths, p)
+		return nil
+	})
+	return paths, over
+}
+
+// isProjectFile reports whether path is one of the server's project
+// files (by base name) in e's root or under it.
+func (e *entry) isProjectFile(path string) bool {
+	return slices.Contains(e.server.ProjectFiles, filepath.Base(path)) && within(e.root, path)
+}
+
 // projectFileChanged reports whether path is one of the server's project
 // files (config.Server.ProjectFiles, by base name) in e's root or under
 // it, changed since e was made: modified after, or gone.
 func (e *entry) projectFileChanged(path string) bool {
-	if !slices.Contains(e.server.ProjectFiles, filepath.Base(path)) || !within(e.root, path) {
+	if !e.isProjectFile(path) {
 		return false
 	}
 	fi, err := os.Stat(path)

@@ -1,8 +1,10 @@
 package lsp
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -29,7 +31,7 @@ func TestProjectFileChanged(t *testing.T) {
 	if err := os.Chtimes(old, past, past); err != nil {
 		t.Fatal(err)
 	}
-	e := &entry{root: filepath.Join(root), server: config.Server{ProjectFiles: []string{"tsconfig.json", "package.json"}}, created: time.Now().Add(-time.Minute)}
+	e := &entry{root: root, server: config.Server{ProjectFiles: []string{"tsconfig.json", "package.json"}}, created: time.Now().Add(-time.Minute)}
 	tests := []struct {
 		name string
 		path string
@@ -53,5 +55,39 @@ func TestProjectFileChanged(t *testing.T) {
 	write("tsconfig.json")
 	if got := e.rootProjectChanged(); got != "tsconfig.json" {
 		t.Errorf("rootProjectChanged = %q after the root's tsconfig.json changed, want tsconfig.json", got)
+	}
+}
+
+// TestProjectPaths: the files a project file's change checks again are
+// the open documents first, then the files the server serves under its
+// root, no header and nothing in hidden or dependency directories, at
+// most maxProjectDocs, with a count of those left out.
+func TestProjectPaths(t *testing.T) {
+	root := t.TempDir()
+	for _, rel := range []string{"a.c", "b.c", "inc/a.h", "sub/c.c", ".hidden/d.c", "node_modules/e.c", "deps/f.c", "notes.txt"} {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	server := config.Server{Extensions: []string{".c", ".h"}, LanguageIDs: map[string]string{".c": "c", ".h": "c"}, DependencyDirs: []string{"deps"}}
+	e := &entry{root: root, server: server}
+	open := []string{filepath.Join(root, "b.c")}
+	got, over := projectPaths(e, open)
+	want := []string{filepath.Join(root, "b.c"), filepath.Join(root, "a.c"), filepath.Join(root, "sub", "c.c")}
+	if !slices.Equal(got, want) || over != 0 {
+		t.Errorf("projectPaths = %q, %d more; want %q, 0", got, over, want)
+	}
+	for i := range maxProjectDocs {
+		if err := os.WriteFile(filepath.Join(root, "sub", fmt.Sprintf("gen%03d.c", i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, over = projectPaths(e, open)
+	if len(got) != maxProjectDocs || over != 3 || got[0] != open[0] {
+		t.Errorf("projectPaths over the cap: %d paths (first %s), %d more; want %d (first %s), 3", len(got), got[0], over, maxProjectDocs, open[0])
 	}
 }

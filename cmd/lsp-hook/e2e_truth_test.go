@@ -951,10 +951,11 @@ func TestOpenCodeShownFileStillChecked(t *testing.T) {
 // TestProjectFileChangeRechecks: an edit of a project's configuration —
 // tsconfig.json turning "strict" on, pyproject.toml's [tool.pyright]
 // turning strict mode on, compile_flags.txt making a warning an error —
-// changes the errors of files the edit did not touch. The hook once
-// answered such an edit in silence while the compiler (tsc, the pyright
-// CLI, clang with compile_flags.txt) reported them; now the server of
-// that project starts afresh and the files it had open are checked again.
+// changes the errors of files the edit did not touch, open in the server
+// or not. The hook once answered such an edit in silence while the
+// compiler (tsc, the pyright CLI, clang with compile_flags.txt) reported
+// them; now the server of that project starts afresh and checks the files
+// of the project again.
 // Each step is judged, the edits back too, and last the project file is
 // deleted by a shell command (C: the flags go, and so does the error).
 func TestProjectFileChangeRechecks(t *testing.T) {
@@ -962,7 +963,7 @@ func TestProjectFileChangeRechecks(t *testing.T) {
 	clangErrors := func(t *testing.T, dir string) []compilerErr {
 		flags, _ := os.ReadFile(filepath.Join(dir, "compile_flags.txt"))
 		var errs []compilerErr
-		for _, f := range []string{"conv.c", "main.c"} {
+		for _, f := range []string{"conv.c", "other.c", "main.c"} {
 			e, _, _ := compile(t, dir, nil, cErrRE, "clang", append(strings.Fields(string(flags)), "-fsyntax-only", f)...)
 			errs = append(errs, e...)
 		}
@@ -971,24 +972,25 @@ func TestProjectFileChangeRechecks(t *testing.T) {
 	tests := []struct {
 		lang, server, dir       string
 		file, text              string // a file the session wrote, clean under the lenient configuration
+		other                   string // a file of the project no one opened, of the same text
 		config, lenient, strict string
 		truth                   func(t *testing.T, dir string) []compilerErr
 		exe                     string
 	}{
 		{lang: "TypeScript", server: "typescript-language-server", dir: "langs/ts",
-			file: "src/util.ts", text: "export function twice(x) {\n  return x * 2;\n}\n",
+			file: "src/util.ts", text: "export function twice(x) {\n  return x * 2;\n}\n", other: "src/other.ts",
 			config:  "tsconfig.json",
 			lenient: `{"compilerOptions": {"target": "es2022", "module": "esnext", "moduleResolution": "bundler", "strict": false, "noEmit": true}, "include": ["src"]}` + "\n",
 			strict:  `{"compilerOptions": {"target": "es2022", "module": "esnext", "moduleResolution": "bundler", "strict": true, "noEmit": true}, "include": ["src"]}` + "\n",
 			truth:   tsErrors, exe: "tsc"},
 		{lang: "Python", server: "pyright-langserver", dir: "langs/py",
-			file: "extra.py", text: "def same(x):\n    return x\n",
+			file: "extra.py", text: "def same(x):\n    return x\n", other: "other.py",
 			config:  "pyproject.toml",
 			lenient: "[project]\nname = \"langs\"\nversion = \"0.1.0\"\nrequires-python = \">=3.9\"\n",
 			strict:  "[project]\nname = \"langs\"\nversion = \"0.1.0\"\nrequires-python = \">=3.9\"\n\n[tool.pyright]\ntypeCheckingMode = \"strict\"\n",
 			truth:   pyErrors, exe: "pyright"},
 		{lang: "C", server: "clangd", dir: "langs/c",
-			file: "conv.c", text: "short narrow(long l) { return l; }\n",
+			file: "conv.c", text: "short narrow(long l) { return l; }\n", other: "other.c",
 			config:  "compile_flags.txt",
 			lenient: "-std=c11\n-Wall\n",
 			strict:  "-std=c11\n-Wall\n-Werror=implicit-int-conversion\n",
@@ -1000,6 +1002,7 @@ func TestProjectFileChangeRechecks(t *testing.T) {
 			requireExe(t, tt.exe)
 			w := newWorkspaceOf(t, tt.dir, "", []string{"PATH=" + langPath()})
 			w.writeFile(tt.config, tt.lenient)
+			w.writeFile(tt.other, strings.ReplaceAll(tt.text, "narrow", "narrower"))
 			step := func(name, event string, wantErrors bool) {
 				t.Helper()
 				block := w.hook(event)
