@@ -317,7 +317,7 @@ func (m *Manager) Gone(ctx context.Context, paths []string, settle time.Duration
 	// back-off is over) and re-checks the neighbours; while it cannot
 	// start, its error is the answer, so the agent hears why nothing was
 	// checked.
-	for _, k := range m.goneKeys(abs, handled) {
+	for _, k := range m.goneKeys(ctx, abs, handled) {
 		wg.Go(func() { add(m.goneVia(ctx, k, abs, settle)) })
 	}
 	wg.Wait()
@@ -340,19 +340,23 @@ func (c *Client) goneHere(abs []string) []string {
 
 // goneKeys returns, sorted, the (server, root) pairs that serve a file of
 // abs that is gone, other than those in handled, whose server this daemon
-// has run (ranBefore): a file never checked that no server knows of says
-// nothing of a deletion (a hook naming a path that never existed starts
-// nothing).
-func (m *Manager) goneKeys(abs []string, handled map[entryKey]bool) []entryKey {
+// has run (ranBefore), or that git's HEAD holds (the file was there: a
+// deletion hooked as a fresh daemon's first event, its servers not
+// started yet — Codex's apply_patch deleting a file at a session's start).
+// A file never checked that no server knows of and git does not hold
+// says nothing of a deletion (a hook naming a path that never existed
+// starts nothing).
+func (m *Manager) goneKeys(ctx context.Context, abs []string, handled map[entryKey]bool) []entryKey {
 	seen := make(map[entryKey]bool)
 	var keys []entryKey
+	headHeld := sync.OnceValue(func() []string { return ws.DeletedFromHead(ctx, m.workspace) })
 	for _, p := range abs {
 		if _, err := os.Lstat(p); !errors.Is(err, os.ErrNotExist) {
 			continue
 		}
 		for _, s := range m.cfg.ServersForPath(p) {
 			k := entryKey{s.Name, FindRoot(p, s.RootMarkers, m.workspace)}
-			if !handled[k] && !seen[k] && m.ranBefore(k) {
+			if !handled[k] && !seen[k] && (m.ranBefore(k) || slices.Contains(headHeld(), p)) {
 				seen[k] = true
 				keys = append(keys, k)
 			}

@@ -48,24 +48,33 @@ func (m *Manager) reloadProjects(docs []Doc) map[entryKey]projectReload {
 		named = append(named, d.Path)
 	}
 	m.mu.Lock()
-	var stale, named2 []*entry
+	var stale, hit []*entry
 	for k, e := range m.entries {
-		if c := e.readyClient(); c == nil || c.Err() != nil {
-			continue
-		}
 		if !slices.ContainsFunc(named, e.isProjectFile) {
 			continue
 		}
-		named2 = append(named2, e)
-		if slices.ContainsFunc(named, e.projectFileChanged) {
+		// A server still starting reads the project files as they are
+		// now (a check that found one changed started it afresh,
+		// checkOne's rootProjectChanged), but its files are checked all
+		// the same: nothing else checks them again.
+		c := e.readyClient()
+		if c != nil && c.Err() != nil {
+			continue
+		}
+		hit = append(hit, e)
+		if c != nil && slices.ContainsFunc(named, e.projectFileChanged) {
 			stale = append(stale, e)
 			delete(m.entries, k)
 		}
 	}
 	m.mu.Unlock()
 	out := make(map[entryKey]projectReload)
-	for _, e := range named2 {
-		paths, over := projectPaths(e, e.client.openPaths())
+	for _, e := range hit {
+		var open []string
+		if c := e.readyClient(); c != nil {
+			open = c.openPaths()
+		}
+		paths, over := projectPaths(e, open)
 		if slices.Contains(stale, e) {
 			m.log.Info("restarting server: its project configuration changed", "server", e.key.server, "root", e.key.root,
 				"checking", len(paths), "not_checked", over)

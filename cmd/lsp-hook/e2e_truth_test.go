@@ -897,6 +897,37 @@ func TestPatchDeletionReportsBrokenCallers(t *testing.T) {
 	}
 }
 
+// TestPatchDeletionFirstEvent: the deletion of a committed file is the
+// first event a fresh daemon gets (Codex's apply_patch at a session's
+// start): no server has run yet, and the answer once said nothing while
+// go build reported the callers the deletion broke. git's HEAD holding
+// the file is proof it was there; the server starts and reports them.
+func TestPatchDeletionFirstEvent(t *testing.T) {
+	e2e(t)
+	requireExe(t, "gopls")
+	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath()})
+	util := "package main\n\n// helper is what main prints first.\nfunc helper() string { return \"hi\" }\n"
+	w.writeFile("util.go", util)
+	w.writeFile("main.go", strings.Replace(w.readFile("main.go"), `fmt.Println(greet.Greet("world"))`, `fmt.Println(helper(), greet.Greet("world"))`, 1))
+	for _, args := range [][]string{{"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "base"}} {
+		if out, err := exec.Command("git", append([]string{"-C", w.root}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	for i := range 3 {
+		if err := os.Remove(w.path("util.go")); err != nil {
+			t.Fatal(err)
+		}
+		r := w.run(w.codexPatch("s", "*** Begin Patch\n*** Delete File: util.go\n*** End Patch\n"), nil, "hook", "codex")
+		block := w.checkHook(r)
+		if p := judge(t, w.root, block, goErrors(t, w.root)); p != "" || block == "" {
+			t.Errorf("round %d, util.go deleted, the daemon's first event: %s\nhook:\n%s", i, p, indent(block))
+		}
+		w.stopAll()
+		w.writeFile("util.go", util)
+	}
+}
+
 // TestOpenCodeShownFileStillChecked: OpenCode's own LSP puts the edited
 // file's errors in its edit tool's output, and no other file's. An edit
 // of util.go that breaks itself and main.go's call: the hook once left a
