@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/lsp-hook/lsp-hook/config"
 )
 
 // maxProjectDocs bounds the files a project file's change has its server
@@ -49,7 +51,9 @@ func (m *Manager) reloadProjects(docs []Doc) map[entryKey]projectReload {
 	}
 	m.mu.Lock()
 	var stale, hit []*entry
+	present := make(map[entryKey]bool)
 	for k, e := range m.entries {
+		present[k] = true
 		if !slices.ContainsFunc(named, e.isProjectFile) {
 			continue
 		}
@@ -69,24 +73,47 @@ func (m *Manager) reloadProjects(docs []Doc) map[entryKey]projectReload {
 	}
 	m.mu.Unlock()
 	out := make(map[entryKey]projectReload)
-	for _, e := range hit {
-		var open []string
-		if c := e.readyClient(); c != nil {
-			open = c.openPaths()
-		}
-		paths, over := projectPaths(e, open)
-		if slices.Contains(stale, e) {
-			m.log.Info("restarting server: its project configuration changed", "server", e.key.server, "root", e.key.root,
-				"checking", len(paths), "not_checked", over)
-		}
-		var r projectReload
-		r.over = over
+	read := func(paths []string, over int) projectReload {
+		r := projectReload{over: over}
 		for _, p := range paths {
 			if text, err := readBounded(p, maxConvertRead); err == nil {
 				r.docs = append(r.docs, Doc{Path: p, Text: text, FromDisk: true})
 			}
 		}
-		out[e.key] = r
+		return r
+	}
+	for _, e := range hit {
+		var open []string
+		if c := e.readyClient(); c != nil {
+			open = c.openPaths()
+		}
+		paths, over := projectPaths(e.root, e.server, open)
+		if slices.Contains(stale, e) {
+			m.log.Info("restarting server: its project configuration changed", "server", e.key.server, "root", e.key.root,
+				"checking", len(paths), "not_checked", over)
+		}
+		out[e.key] = read(paths, over)
+	}
+	// A project file of a server not running in its root (a fresh
+	// daemon's first event, a server stopped while idle): the server is
+	// started to check the files it serves there, when there are any.
+	for _, p := range named {
+		for _, name := range sortedNames(m.cfg.LSP.Servers) {
+			s := m.cfg.LSP.Servers[name]
+			if !s.Enabled || !slices.Contains(s.ProjectFiles, filepath.Base(p)) {
+				continue
+			}
+			k := entryKey{s.Name, FindRoot(p, s.RootMarkers, m.workspace)}
+			if present[k] || !within(k.root, p) {
+				continue
+			}
+			present[k] = true
+			if paths, over := projectPaths(k.root, s, nil); len(paths) > 0 {
+				m.log.Info("checking a project whose configuration changed", "server", k.server, "root", k.root,
+					"checking", len(paths), "not_checked", over)
+				out[k] = read(paths, over)
+			}
+		}
 	}
 	if len(stale) > 0 {
 		m.background(func() { stopEntries(stale) })
@@ -94,25 +121,25 @@ func (m *Manager) reloadProjects(docs []Doc) map[entryKey]projectReload {
 	return out
 }
 
-// projectPaths returns open, then the files e's server serves under its
-// root, in walk order, up to maxProjectDocs, and how many it left out.
-// Headers (an extension beginning ".h") are left out: a header is
-// checked as part of the files that include it.
-func projectPaths(e *entry, open []string) ([]string, int) {
+// projectPaths returns open, then the files server serves under root, in
+// walk order, up to maxProjectDocs, and how many it left out. Headers
+// (an extension beginning ".h") are left out: a header is checked as part
+// of the files that include it.
+func projectPaths(root string, server config.Server, open []string) ([]string, int) {
 	paths := slices.Clone(open)
 	seen := make(map[string]bool, len(open))
 	for _, p := range open {
 		seen[p] = true
 	}
 	over := 0
-	filepath.WalkDir(e.root, func(p string, d fs.DirEntry, err error) error {
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		switch {
 		case err != nil:
 			return nil
-		case d.IsDir() && p != e.root && (strings.HasPrefix(d.Name(), ".") || slices.Contains(e.server.DependencyDirs, d.Name()) ||
+		case d.IsDir() && p != root && (strings.HasPrefix(d.Name(), ".") || slices.Contains(server.DependencyDirs, d.Name()) ||
 			d.Name() == "node_modules" || d.Name() == "vendor" || d.Name() == "__pycache__"):
 			return filepath.SkipDir
-		case d.IsDir() || seen[p] || !d.Type().IsRegular() || strings.HasPrefix(filepath.Ext(p), ".h") || e.server.LanguageIDFor(p) == "":
+		case d.IsDir() || seen[p] || !d.Type().IsRegular() || strings.HasPrefix(filepath.Ext(p), ".h") || server.LanguageIDFor(p) == "":
 			return nil
 		case len(paths) >= maxProjectDocs:
 			over++

@@ -74,9 +74,8 @@ func TestProjectPaths(t *testing.T) {
 		}
 	}
 	server := config.Server{Extensions: []string{".c", ".h"}, LanguageIDs: map[string]string{".c": "c", ".h": "c"}, DependencyDirs: []string{"deps"}}
-	e := &entry{root: root, server: server}
 	open := []string{filepath.Join(root, "b.c")}
-	got, over := projectPaths(e, open)
+	got, over := projectPaths(root, server, open)
 	want := []string{filepath.Join(root, "b.c"), filepath.Join(root, "a.c"), filepath.Join(root, "sub", "c.c")}
 	if !slices.Equal(got, want) || over != 0 {
 		t.Errorf("projectPaths = %q, %d more; want %q, 0", got, over, want)
@@ -86,7 +85,7 @@ func TestProjectPaths(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got, over = projectPaths(e, open)
+	got, over = projectPaths(root, server, open)
 	if len(got) != maxProjectDocs || over != 3 || got[0] != open[0] {
 		t.Errorf("projectPaths over the cap: %d paths (first %s), %d more; want %d (first %s), 3", len(got), got[0], over, maxProjectDocs, open[0])
 	}

@@ -986,8 +986,8 @@ func TestOpenCodeShownFileStillChecked(t *testing.T) {
 // or not. The hook once answered such an edit in silence while the
 // compiler (tsc, the pyright CLI, clang with compile_flags.txt) reported
 // them; now the server of that project starts afresh and checks the files
-// of the project again.
-// Each step is judged, the edits back too, and last the project file is
+// of the project again — started for it when it was not running. Each
+// step is judged, the edits back too, and last the project file is
 // deleted by a shell command (C: the flags go, and so does the error).
 func TestProjectFileChangeRechecks(t *testing.T) {
 	e2e(t)
@@ -1046,10 +1046,11 @@ func TestProjectFileChangeRechecks(t *testing.T) {
 				}
 			}
 			step("the file written", w.write("s", tt.file, tt.text), false)
-			for i := range 2 {
-				step(fmt.Sprintf("round %d, %s made strict", i, tt.config), w.edit("s", tt.config, tt.strict), true)
-				step(fmt.Sprintf("round %d, %s made lenient again", i, tt.config), w.edit("s", tt.config, tt.lenient), false)
-			}
+			step(tt.config+" made strict", w.edit("s", tt.config, tt.strict), true)
+			step(tt.config+" made lenient again", w.edit("s", tt.config, tt.lenient), false)
+			w.stopAll() // the next edit is a fresh daemon's first event: no server runs
+			step(tt.config+" made strict, the daemon's first event", w.edit("s", tt.config, tt.strict), true)
+			step(tt.config+" made lenient again", w.edit("s", tt.config, tt.lenient), false)
 			if tt.lang == "C" {
 				w.edit("s", tt.config, tt.strict)
 				if err := os.Remove(w.path(tt.config)); err != nil {
