@@ -76,7 +76,8 @@ func Suggest(got string, known []string) string { return suggest(got, known) }
 //     status shows for a broken server. Root markers: .clangd (clangd's
 //     project config, clangd.llvm.org/config), then compile_commands.json,
 //     then compile_flags.txt (clangd.llvm.org/installation, "Project
-//     setup"); one clangd per tree is
+//     setup"), which are also its ProjectFiles (a change of one starts it
+//     afresh and re-checks the tree's files); one clangd per tree is
 //     enough, since clangd itself finds the nearest compilation database
 //     for each file. Language ids per LSP 3.17 "Text Document Item": c,
 //     cpp, objective-c, objective-cpp; a .h is sent as c (clangd takes the
@@ -216,7 +217,9 @@ func Suggest(got string, known []string) string { return suggest(got, known) }
 //   - pyright: `pyright-langserver --stdio` (the pyright npm package's
 //     bin; it needs one of --stdio, --node-ipc, --socket, and says so).
 //     Root markers: pyrightconfig.json first (pyright's own config file,
-//     which governs the whole tree below it), then a uv workspace's root
+//     which governs the whole tree below it; it and pyproject.toml, whose
+//     [tool.pyright] table pyright also reads, are its ProjectFiles: a
+//     change of one starts it afresh and re-checks the root's files), then a uv workspace's root
 //     (a pyproject.toml with [tool.uv.workspace]: its members, installed
 //     editable into one environment, import each other, and with a server
 //     per member an edit of one that broke another was answered clean;
@@ -328,7 +331,9 @@ func Suggest(got string, known []string) string { return suggest(got, known) }
 //     other reported the error; cmd/lsp-hook TestTypeScriptMonorepo).
 //     Then tsconfig.json, jsconfig.json and package.json, so a project
 //     with its own tsconfig.json gets its own root, and one without shares
-//     the root of the nearest tsconfig.json above it. Language ids:
+//     the root of the nearest tsconfig.json above it; the same three are
+//     its ProjectFiles (a change of one starts it afresh and re-checks the
+//     root's files: a tsconfig.json turning strict on). Language ids:
 //     typescript, typescriptreact (.tsx), javascript, javascriptreact
 //     (.jsx); .mts/.cts and .mjs/.cjs are TypeScript and JavaScript modules.
 //     Measured with typescript-language-server 5.3.0 and TypeScript 5.9.3:

@@ -35,7 +35,7 @@ type projectReload struct {
 // them when it starts or first opens a file, and none of the catalogue's
 // reads them again on a didChange of a document (a didChangeWatchedFiles
 // is all a change would get, and how soon each acts on it, if at all, is
-// its own: clangd 14 caches compile_flags.txt): each such server whose
+// its own and undocumented): each such server whose
 // project file changed since its slot was made (modified after, or gone)
 // is started afresh. For every slot whose project file is among docs,
 // changed or not, it returns the files to check: the documents the
@@ -97,8 +97,9 @@ func (m *Manager) reloadProjects(docs []Doc) map[entryKey]projectReload {
 	// A project file of a server not running in its root (a fresh
 	// daemon's first event, a server stopped while idle): the server is
 	// started to check the files it serves there, when there are any.
+	names := sortedNames(m.cfg.LSP.Servers)
 	for _, p := range named {
-		for _, name := range sortedNames(m.cfg.LSP.Servers) {
+		for _, name := range names {
 			s := m.cfg.LSP.Servers[name]
 			if !s.Enabled || !slices.Contains(s.ProjectFiles, filepath.Base(p)) {
 				continue
