@@ -331,9 +331,10 @@ func Suggest(got string, known []string) string { return suggest(got, known) }
 //     other reported the error; cmd/lsp-hook TestTypeScriptMonorepo).
 //     Then tsconfig.json, jsconfig.json and package.json, so a project
 //     with its own tsconfig.json gets its own root, and one without shares
-//     the root of the nearest tsconfig.json above it; the same three are
-//     its ProjectFiles (a change of one starts it afresh and re-checks the
-//     root's files: a tsconfig.json turning strict on). Language ids:
+//     the root of the nearest tsconfig.json above it; the same three, and
+//     the tsconfig.*.json a tsconfig.json extends (tsconfig.base.json),
+//     are its ProjectFiles (a change of one starts it afresh and re-checks
+//     the root's files: a tsconfig.json turning strict on). Language ids:
 //     typescript, typescriptreact (.tsx), javascript, javascriptreact
 //     (.jsx); .mts/.cts and .mjs/.cjs are TypeScript and JavaScript modules.
 //     Measured with typescript-language-server 5.3.0 and TypeScript 5.9.3:
@@ -450,7 +451,7 @@ func Catalogue() []Server {
 				"tsconfig.json", "jsconfig.json", "package.json"},
 			Enabled:        true,
 			OpenDependents: true,
-			ProjectFiles:   []string{"tsconfig.json", "jsconfig.json", "package.json"},
+			ProjectFiles:   []string{"tsconfig.json", "tsconfig.*.json", "jsconfig.json", "package.json"},
 			DoneSignal:     SignalTsserver,
 			DependencyDirs: []string{"node_modules"},
 			InitializationOptions: map[string]any{

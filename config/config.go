@@ -209,15 +209,17 @@ type Server struct {
 	// in the first answer, each in the answer to the next change).
 	// Catalogue only.
 	RecheckNewDirs bool
-	// ProjectFiles are the base names of the files that say how the
-	// server checks the files under them — its project configuration,
-	// read when it starts or opens a file: tsconfig.json, pyrightconfig.json,
-	// compile_flags.txt. A change of one, in a root the server runs in or
-	// under it, starts that server afresh, and the documents it had open
-	// are checked again with the check of the change (lsp/project.go):
-	// without it a tsconfig.json turning "strict" on was answered in
-	// silence while tsc reported errors. A server that takes such a file
-	// as a document (gopls: go.mod, FileNames) needs none. Catalogue only.
+	// ProjectFiles are the base names (or globs of path.Match) of the
+	// files that say how the server checks the files under them — its
+	// project configuration, read when it starts or opens a file:
+	// tsconfig.json, pyrightconfig.json, compile_flags.txt. A change of
+	// one, in a root the server runs in or under it, starts that server
+	// afresh (or starts it, when it was not running there), and the files
+	// it serves under its root, the documents it had open first, are
+	// checked again with the check of the change (lsp/project.go): without
+	// it a tsconfig.json turning "strict" on was answered in silence while
+	// tsc reported errors. A server that takes such a file as a document
+	// (gopls: go.mod, FileNames) needs none. Catalogue only.
 	ProjectFiles []string
 	// OpenDependents says the server diagnoses open documents only: a
 	// file that imports a changed one gets no diagnostics (pushed, or in

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	pathpkg "path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -101,7 +102,7 @@ func (m *Manager) reloadProjects(docs []Doc) map[entryKey]projectReload {
 	for _, p := range named {
 		for _, name := range names {
 			s := m.cfg.LSP.Servers[name]
-			if !s.Enabled || !slices.Contains(s.ProjectFiles, filepath.Base(p)) {
+			if !s.Enabled || !isProjectName(s, p) {
 				continue
 			}
 			k := entryKey{s.Name, FindRoot(p, s.RootMarkers, m.workspace)}
@@ -153,9 +154,20 @@ func projectPaths(root string, server config.Server, open []string) ([]string, i
 }
 
 // isProjectFile reports whether path is one of the server's project
-// files (by base name) in e's root or under it.
+// files (its base name matches one of ProjectFiles) in e's root or under
+// it.
 func (e *entry) isProjectFile(path string) bool {
-	return slices.Contains(e.server.ProjectFiles, filepath.Base(path)) && within(e.root, path)
+	return isProjectName(e.server, path) && within(e.root, path)
+}
+
+// isProjectName reports whether path's base name matches one of server's
+// ProjectFiles: a name, or a glob of path.Match ("tsconfig.*.json").
+func isProjectName(server config.Server, path string) bool {
+	base := filepath.Base(path)
+	return slices.ContainsFunc(server.ProjectFiles, func(pat string) bool {
+		ok, _ := pathpkg.Match(pat, base)
+		return ok
+	})
 }
 
 // projectFileChanged reports whether path is one of the server's project
@@ -180,6 +192,9 @@ func (e *entry) projectFileChanged(path string) bool {
 // again (reloadProjects).
 func (e *entry) rootProjectChanged() string {
 	for _, name := range e.server.ProjectFiles {
+		if strings.ContainsAny(name, "*?[") {
+			continue // a glob: only a check that names such a file finds it
+		}
 		if fi, err := os.Stat(filepath.Join(e.root, name)); err == nil && fi.ModTime().After(e.created) {
 			return name
 		}

@@ -90,3 +90,17 @@ func TestProjectPaths(t *testing.T) {
 		t.Errorf("projectPaths over the cap: %d paths (first %s), %d more; want %d (first %s), 3", len(got), got[0], over, maxProjectDocs, open[0])
 	}
 }
+
+// TestIsProjectName: names match exactly, globs by path.Match, against
+// the base name.
+func TestIsProjectName(t *testing.T) {
+	s := config.Server{ProjectFiles: []string{"tsconfig.json", "tsconfig.*.json"}}
+	for path, want := range map[string]bool{
+		"/r/tsconfig.json": true, "/r/pkg/tsconfig.base.json": true, "/r/tsconfig.json.bak": false,
+		"/r/tsconfig.base.json/x.ts": false, "/r/mytsconfig.json": false,
+	} {
+		if got := isProjectName(s, path); got != want {
+			t.Errorf("isProjectName(%s) = %v, want %v", path, got, want)
+		}
+	}
+}
