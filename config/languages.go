@@ -11,7 +11,11 @@ import (
 // the table in LSP 3.17, "Text Document Item", whose languages a compiler
 // or interpreter rejects wrong source of, and kotlin, haskell, ocaml, zig,
 // vue and svelte, which the table does not list, by the identifiers their
-// language servers use. Prose, data and markup (markdown, plaintext, ini,
+// language servers use, and Jupyter notebooks (.ipynb: LSP 3.17's
+// notebook type "jupyter-notebook"), whose cells are code that nothing
+// here checks (nor does the pyright CLI): a notebook edited through
+// Claude Code's NotebookEdit was answered in silence. Prose, data and
+// markup (markdown, plaintext, ini,
 // xml, html, css) are left out: a file of those that nothing checks is not
 // one whose errors anything would report.
 // Built on first use: a hook never reads it (issue 18, init).
@@ -29,9 +33,10 @@ var sourceLanguages = sync.OnceValue(func() map[string]string {
 		".fs": "fsharp", ".fsi": "fsharp", ".fsx": "fsharp",
 		".go":     "go",
 		".groovy": "groovy", ".gradle": "groovy",
-		".hs":   "haskell",
-		".java": "java",
-		".js":   "javascript", ".mjs": "javascript", ".cjs": "javascript",
+		".hs":    "haskell",
+		".ipynb": "jupyter-notebook",
+		".java":  "java",
+		".js":    "javascript", ".mjs": "javascript", ".cjs": "javascript",
 		".jsx": "javascriptreact",
 		".kt":  "kotlin", ".kts": "kotlin",
 		".lua": "lua",

@@ -65,7 +65,9 @@ func (e *Engine) noCheckerNotes(session string, targets []target, servers []wire
 	seen := make(map[string]bool)
 	for _, t := range targets {
 		lang, ok := config.SourceLanguage(t.path)
-		if !ok || linted[t.path] || validated(e.Config, t.path) {
+		// A notebook's JSON is validated, its code cells are not: the
+		// validator covers the container, not the language.
+		if !ok || linted[t.path] || validated(e.Config, t.path) && lang != notebookLanguage {
 			continue
 		}
 		var missing, names []string
@@ -94,7 +96,15 @@ func (e *Engine) noCheckerNotes(session string, targets []target, servers []wire
 			if len(names) > 0 {
 				what = strings.Join(names, ", ") + " not installed"
 			}
+			if lang == notebookLanguage && len(names) == 0 {
+				notes = append(notes, fmt.Sprintf("%s: code cells not checked, as noted earlier in this session", t.rel))
+				continue
+			}
 			notes = append(notes, fmt.Sprintf("%s not checked: %s, as noted earlier in this session", t.rel, what))
+			continue
+		}
+		if len(missing) == 0 && lang == notebookLanguage {
+			notes = append(notes, fmt.Sprintf("%s: only its JSON was checked; nothing here checks a notebook's code cells", t.rel))
 			continue
 		}
 		if len(missing) == 0 {
@@ -107,6 +117,10 @@ func (e *Engine) noCheckerNotes(session string, targets []target, servers []wire
 	}
 	return notes, paths
 }
+
+// notebookLanguage is config.SourceLanguage's name for a Jupyter notebook
+// (.ipynb), which the JSON validator checks as JSON only.
+const notebookLanguage = "jupyter-notebook"
 
 // firstNoCheckerNote reports whether the session has not had the
 // language's note yet, and records that it has.
