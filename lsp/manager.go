@@ -293,12 +293,12 @@ func (m *Manager) check(ctx context.Context, docs []Doc, settle time.Duration, w
 
 // asOthers moves the files of paths from o's changed files to its other
 // files, as files the server had nothing to say of before: every
-// diagnostic of theirs is the change's doing. over files of the project
-// were not checked again (ErrProjectCap): a fresh answer is then partial.
+// diagnostic of theirs is the change's doing. over > 0 says files of the
+// project were left out (ErrProjectCap): a fresh answer is then partial.
 func asOthers(o Outcome, paths []string, over int) Outcome {
 	if over > 0 && o.Freshness == Fresh {
 		o.Freshness, o.ServerMS = Partial, 0
-		o.Err = fmt.Errorf("%w: %d more files under %s", ErrProjectCap, over, o.Root)
+		o.Err = fmt.Errorf("%w: the files under %s past the first %d", ErrProjectCap, o.Root, maxProjectDocs)
 	}
 	for _, p := range paths {
 		ds, ok := o.Files[p]

@@ -24,7 +24,7 @@ var ErrProjectCap = errors.New("not every file of the project was checked again 
 
 // projectReload is what a change of a running server's project files
 // (config.Server.ProjectFiles) asks of its slot: the files to check
-// again, and how many more there were than maxProjectDocs.
+// again, and whether there were more than maxProjectDocs (1) or not (0).
 type projectReload struct {
 	docs []Doc
 	over int
@@ -124,7 +124,8 @@ func (m *Manager) reloadProjects(docs []Doc) map[entryKey]projectReload {
 }
 
 // projectPaths returns open, then the files server serves under root, in
-// walk order, up to maxProjectDocs, and how many it left out. Headers
+// walk order, up to maxProjectDocs, and 1 when it left one out (the walk
+// stops there, so a large tree costs no more than the cap), else 0. Headers
 // (an extension beginning ".h") are left out: a header is checked as part
 // of the files that include it.
 func projectPaths(root string, server config.Server, open []string) ([]string, int) {
@@ -144,8 +145,8 @@ func projectPaths(root string, server config.Server, open []string) ([]string, i
 		case d.IsDir() || seen[p] || !d.Type().IsRegular() || strings.HasPrefix(filepath.Ext(p), ".h") || server.LanguageIDFor(p) == "":
 			return nil
 		case len(paths) >= maxProjectDocs:
-			over++
-			return nil
+			over = 1
+			return filepath.SkipAll // the walk of a large tree stops at the cap
 		}
 		paths = append(paths, p)
 		return nil

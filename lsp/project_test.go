@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/diag"
 )
 
 // TestProjectFileChanged: a project file of the server (by base name), in
@@ -86,8 +88,8 @@ func TestProjectPaths(t *testing.T) {
 		}
 	}
 	got, over = projectPaths(root, server, open)
-	if len(got) != maxProjectDocs || over != 3 || got[0] != open[0] {
-		t.Errorf("projectPaths over the cap: %d paths (first %s), %d more; want %d (first %s), 3", len(got), got[0], over, maxProjectDocs, open[0])
+	if len(got) != maxProjectDocs || over != 1 || got[0] != open[0] {
+		t.Errorf("projectPaths over the cap: %d paths (first %s), over %d; want %d (first %s), 1", len(got), got[0], over, maxProjectDocs, open[0])
 	}
 }
 
@@ -102,5 +104,26 @@ func TestIsProjectName(t *testing.T) {
 		if got := isProjectName(s, path); got != want {
 			t.Errorf("isProjectName(%s) = %v, want %v", path, got, want)
 		}
+	}
+}
+
+// TestAsOthers: the files opened again for a project file's change move
+// to the other files, with no state before; files left out past the cap
+// make a fresh answer partial, saying so (ErrProjectCap).
+func TestAsOthers(t *testing.T) {
+	d := []diag.Diagnostic{{Line: 1, Column: 1, Severity: diag.SeverityError, Message: "m"}}
+	o := Outcome{Root: "/r", Freshness: Fresh, ServerMS: 12,
+		Files:        map[string][]diag.Diagnostic{"/r/tsconfig.json": nil, "/r/a.ts": d},
+		OthersBefore: map[string][]diag.Diagnostic{"/r/a.ts": nil}}
+	got := asOthers(o, []string{"/r/a.ts", "/r/gone.ts"}, 0)
+	if _, ok := got.Files["/r/a.ts"]; ok || len(got.Others["/r/a.ts"]) != 1 || got.Freshness != Fresh {
+		t.Errorf("asOthers = %+v; want a.ts among the others, fresh", got)
+	}
+	if _, ok := got.OthersBefore["/r/a.ts"]; ok {
+		t.Errorf("a.ts keeps a state before: %+v", got.OthersBefore)
+	}
+	capped := asOthers(Outcome{Root: "/r", Freshness: Fresh, ServerMS: 12}, nil, 1)
+	if capped.Freshness != Partial || !errors.Is(capped.Err, ErrProjectCap) || capped.ServerMS != 0 {
+		t.Errorf("asOthers over the cap = %+v; want partial, ErrProjectCap", capped)
 	}
 }
