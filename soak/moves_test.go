@@ -47,7 +47,7 @@ func (r *runner) single(name string, o op) error {
 	if err != nil {
 		return err
 	}
-	if exists && r.rng.Float64() < r.sched.race {
+	if exists && r.rng.Float64() < r.sched.race && raceable(o.file) {
 		return r.race(name, o, tool, string(cur), text)
 	}
 	format := r.rng.Float64() < r.sched.format
@@ -100,6 +100,18 @@ func (r *runner) write(o op, tool, cur string, existed bool, text string, format
 	}
 	old, new := diffMiddle(cur, text)
 	return editCall(path, old, new, cur, full), nil
+}
+
+// raceable reports whether file can take race's older text, its text
+// with a comment of the language added: a source file can, a project's
+// configuration (tsconfig.json, pyrightconfig.json, compile_flags.txt)
+// cannot, and the compiler could not read the project with it.
+func raceable(file string) bool {
+	switch filepath.Ext(file) {
+	case ".json", ".toml", ".txt":
+		return false
+	}
+	return true
 }
 
 // race makes o the way issue 12's third defect needs it: an older text of
