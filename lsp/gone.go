@@ -292,7 +292,7 @@ func (m *Manager) Gone(ctx context.Context, paths []string, settle time.Duration
 			}
 			wg.Go(func() {
 				for _, o := range m.check(ctx, r.docs, settle, false) {
-					add(asOthers(o, paths, r.over))
+					add(asOthers(o, paths, r.capped))
 				}
 			})
 		}

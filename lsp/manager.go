@@ -251,7 +251,7 @@ func (m *Manager) check(ctx context.Context, docs []Doc, settle time.Duration, w
 	// started afresh) are no changed files: their diagnostics are what the
 	// change did to them, listed as other files'.
 	reopened := make(map[entryKey][]string)
-	over := make(map[entryKey]int)
+	capped := make(map[entryKey]bool)
 	for k, r := range m.reloadProjects(docs) {
 		for _, d := range r.docs {
 			if !slices.ContainsFunc(groups[k], func(g Doc) bool { return g.Path == d.Path }) {
@@ -262,7 +262,7 @@ func (m *Manager) check(ctx context.Context, docs []Doc, settle time.Duration, w
 		if _, ok := groups[k]; !ok {
 			add(k)
 		}
-		over[k] = r.over
+		capped[k] = r.capped
 	}
 	results := make(chan struct {
 		i int
@@ -283,7 +283,7 @@ func (m *Manager) check(ctx context.Context, docs []Doc, settle time.Duration, w
 	for range order {
 		select {
 		case r := <-results:
-			out[r.i] = asOthers(r.o, reopened[order[r.i]], over[order[r.i]])
+			out[r.i] = asOthers(r.o, reopened[order[r.i]], capped[order[r.i]])
 		case <-ctx.Done():
 			return out
 		}
@@ -293,10 +293,10 @@ func (m *Manager) check(ctx context.Context, docs []Doc, settle time.Duration, w
 
 // asOthers moves the files of paths from o's changed files to its other
 // files, as files the server had nothing to say of before: every
-// diagnostic of theirs is the change's doing. over > 0 says files of the
+// diagnostic of theirs is the change's doing. capped says files of the
 // project were left out (ErrProjectCap): a fresh answer is then partial.
-func asOthers(o Outcome, paths []string, over int) Outcome {
-	if over > 0 && o.Freshness == Fresh {
+func asOthers(o Outcome, paths []string, capped bool) Outcome {
+	if capped && o.Freshness == Fresh {
 		o.Freshness, o.ServerMS = Partial, 0
 		o.Err = fmt.Errorf("%w: the files under %s past the first %d", ErrProjectCap, o.Root, maxProjectDocs)
 	}

@@ -24,10 +24,10 @@ var ErrProjectCap = errors.New("not every file of the project was checked again 
 
 // projectReload is what a change of a running server's project files
 // (config.Server.ProjectFiles) asks of its slot: the files to check
-// again, and whether there were more than maxProjectDocs (1) or not (0).
+// again, and whether there were more than maxProjectDocs (capped).
 type projectReload struct {
-	docs []Doc
-	over int
+	docs   []Doc
+	capped bool
 }
 
 // reloadProjects finds, among docs, project files of running servers
@@ -74,8 +74,8 @@ func (m *Manager) reloadProjects(docs []Doc) map[entryKey]projectReload {
 	}
 	m.mu.Unlock()
 	out := make(map[entryKey]projectReload)
-	read := func(paths []string, over int) projectReload {
-		r := projectReload{over: over}
+	read := func(paths []string, capped bool) projectReload {
+		r := projectReload{capped: capped}
 		for _, p := range paths {
 			if text, err := readBounded(p, maxConvertRead); err == nil {
 				r.docs = append(r.docs, Doc{Path: p, Text: text, FromDisk: true})
@@ -88,12 +88,12 @@ func (m *Manager) reloadProjects(docs []Doc) map[entryKey]projectReload {
 		if c := e.readyClient(); c != nil {
 			open = c.openPaths()
 		}
-		paths, over := projectPaths(e.root, e.server, open)
+		paths, capped := projectPaths(e.root, e.server, open)
 		if slices.Contains(stale, e) {
 			m.log.Info("restarting server: its project configuration changed", "server", e.key.server, "root", e.key.root,
-				"checking", len(paths), "not_checked", over)
+				"checking", len(paths), "capped", capped)
 		}
-		out[e.key] = read(paths, over)
+		out[e.key] = read(paths, capped)
 	}
 	// A project file of a server not running in its root (a fresh
 	// daemon's first event, a server stopped while idle): the server is
@@ -110,10 +110,10 @@ func (m *Manager) reloadProjects(docs []Doc) map[entryKey]projectReload {
 				continue
 			}
 			present[k] = true
-			if paths, over := projectPaths(k.root, s, nil); len(paths) > 0 {
+			if paths, capped := projectPaths(k.root, s, nil); len(paths) > 0 {
 				m.log.Info("checking a project whose configuration changed", "server", k.server, "root", k.root,
-					"checking", len(paths), "not_checked", over)
-				out[k] = read(paths, over)
+					"checking", len(paths), "capped", capped)
+				out[k] = read(paths, capped)
 			}
 		}
 	}
@@ -124,17 +124,16 @@ func (m *Manager) reloadProjects(docs []Doc) map[entryKey]projectReload {
 }
 
 // projectPaths returns open, then the files server serves under root, in
-// walk order, up to maxProjectDocs, and 1 when it left one out (the walk
-// stops there, so a large tree costs no more than the cap), else 0. Headers
+// walk order, up to maxProjectDocs, and whether it left any out (the walk
+// stops there, so a large tree costs no more than the cap). Headers
 // (an extension beginning ".h") are left out: a header is checked as part
 // of the files that include it.
-func projectPaths(root string, server config.Server, open []string) ([]string, int) {
-	paths := slices.Clone(open)
+func projectPaths(root string, server config.Server, open []string) (paths []string, capped bool) {
+	paths = slices.Clone(open)
 	seen := make(map[string]bool, len(open))
 	for _, p := range open {
 		seen[p] = true
 	}
-	over := 0
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		switch {
 		case err != nil:
@@ -145,13 +144,13 @@ func projectPaths(root string, server config.Server, open []string) ([]string, i
 		case d.IsDir() || seen[p] || !d.Type().IsRegular() || strings.HasPrefix(filepath.Ext(p), ".h") || server.LanguageIDFor(p) == "":
 			return nil
 		case len(paths) >= maxProjectDocs:
-			over = 1
+			capped = true
 			return filepath.SkipAll // the walk of a large tree stops at the cap
 		}
 		paths = append(paths, p)
 		return nil
 	})
-	return paths, over
+	return paths, capped
 }
 
 // isProjectFile reports whether path is one of the server's project

@@ -77,19 +77,19 @@ func TestProjectPaths(t *testing.T) {
 	}
 	server := config.Server{Extensions: []string{".c", ".h"}, LanguageIDs: map[string]string{".c": "c", ".h": "c"}, DependencyDirs: []string{"deps"}}
 	open := []string{filepath.Join(root, "b.c")}
-	got, over := projectPaths(root, server, open)
+	got, capped := projectPaths(root, server, open)
 	want := []string{filepath.Join(root, "b.c"), filepath.Join(root, "a.c"), filepath.Join(root, "sub", "c.c")}
-	if !slices.Equal(got, want) || over != 0 {
-		t.Errorf("projectPaths = %q, %d more; want %q, 0", got, over, want)
+	if !slices.Equal(got, want) || capped {
+		t.Errorf("projectPaths = %q, capped %v; want %q, not capped", got, capped, want)
 	}
 	for i := range maxProjectDocs {
 		if err := os.WriteFile(filepath.Join(root, "sub", fmt.Sprintf("gen%03d.c", i)), nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	got, over = projectPaths(root, server, open)
-	if len(got) != maxProjectDocs || over != 1 || got[0] != open[0] {
-		t.Errorf("projectPaths over the cap: %d paths (first %s), over %d; want %d (first %s), 1", len(got), got[0], over, maxProjectDocs, open[0])
+	got, capped = projectPaths(root, server, open)
+	if len(got) != maxProjectDocs || !capped || got[0] != open[0] {
+		t.Errorf("projectPaths over the cap: %d paths (first %s), capped %v; want %d (first %s), capped", len(got), got[0], capped, maxProjectDocs, open[0])
 	}
 }
 
@@ -115,15 +115,15 @@ func TestAsOthers(t *testing.T) {
 	o := Outcome{Root: "/r", Freshness: Fresh, ServerMS: 12,
 		Files:        map[string][]diag.Diagnostic{"/r/tsconfig.json": nil, "/r/a.ts": d},
 		OthersBefore: map[string][]diag.Diagnostic{"/r/a.ts": nil}}
-	got := asOthers(o, []string{"/r/a.ts", "/r/gone.ts"}, 0)
+	got := asOthers(o, []string{"/r/a.ts", "/r/gone.ts"}, false)
 	if _, ok := got.Files["/r/a.ts"]; ok || len(got.Others["/r/a.ts"]) != 1 || got.Freshness != Fresh {
 		t.Errorf("asOthers = %+v; want a.ts among the others, fresh", got)
 	}
 	if _, ok := got.OthersBefore["/r/a.ts"]; ok {
 		t.Errorf("a.ts keeps a state before: %+v", got.OthersBefore)
 	}
-	capped := asOthers(Outcome{Root: "/r", Freshness: Fresh, ServerMS: 12}, nil, 1)
-	if capped.Freshness != Partial || !errors.Is(capped.Err, ErrProjectCap) || capped.ServerMS != 0 {
-		t.Errorf("asOthers over the cap = %+v; want partial, ErrProjectCap", capped)
+	over := asOthers(Outcome{Root: "/r", Freshness: Fresh, ServerMS: 12}, nil, true)
+	if over.Freshness != Partial || !errors.Is(over.Err, ErrProjectCap) || over.ServerMS != 0 {
+		t.Errorf("asOthers over the cap = %+v; want partial, ErrProjectCap", over)
 	}
 }
