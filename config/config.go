@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	pathpkg "path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -450,6 +451,16 @@ func (c *Config) ValidatorEnabled(kind string) bool {
 // Dockerfile has no extension. ServersForPath does.
 func (c *Config) ServersFor(ext string) []Server {
 	return c.serversWhere(func(s Server) bool { return s.Serves(ext) })
+}
+
+// IsProjectFile reports whether path's base name matches one of s's
+// ProjectFiles (a name, or a glob of path.Match: "tsconfig.*.json").
+func (s Server) IsProjectFile(path string) bool {
+	base := filepath.Base(path)
+	return slices.ContainsFunc(s.ProjectFiles, func(pat string) bool {
+		ok, _ := pathpkg.Match(pat, base)
+		return ok
+	})
 }
 
 // ServersForPath returns the enabled servers that serve the file at path,

@@ -81,6 +81,9 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 	// had broken it: its errors are reported when nothing else is, with a
 	// warning, never blocked on.
 	blind := blindSpot(changes, befores)
+	if blind == "" {
+		blind = e.projectBlindSpot(changes, befores)
+	}
 	if len(missed) > 0 {
 		blind = fmt.Sprintf("%s was deleted during the session, unseen by its hooks", e.rel(missed[0]))
 	}
@@ -242,6 +245,28 @@ func blindSpot(changes []wire.Change, befores map[string][]byte) string {
 		case ".h", ".hh", ".hpp", ".hxx", ".h++", ".inc", ".inl":
 			if !sameAsBefore(c.Path, befores) {
 				return fmt.Sprintf("the session changed %s, and clangd reads a header's importers' includes on disk", filepath.Base(c.Path))
+			}
+		}
+	}
+	return ""
+}
+
+// projectBlindSpot says why the state before of every file of a project
+// is unknown when the session changed the project's configuration (a
+// server's ProjectFiles: tsconfig.json, pyrightconfig.json,
+// compile_flags.txt): the servers check the texts before under the
+// configuration as it is now, so an error the new configuration made is
+// in every baseline (the soak's Stop judge caught a pythonVersion edit's
+// errors allowed in silence, Python, seed 7889959302469903499, Stop #1);
+// "" when it did not.
+func (e *Engine) projectBlindSpot(changes []wire.Change, befores map[string][]byte) string {
+	for _, c := range changes {
+		if sameAsBefore(c.Path, befores) {
+			continue
+		}
+		for _, name := range slices.Sorted(maps.Keys(e.Config.LSP.Servers)) {
+			if s := e.Config.LSP.Servers[name]; s.Enabled && s.IsProjectFile(c.Path) {
+				return fmt.Sprintf("the session changed %s, which sets how %s checks every file of its project", filepath.Base(c.Path), name)
 			}
 		}
 	}

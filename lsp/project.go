@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	pathpkg "path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -162,13 +161,7 @@ func (e *entry) isProjectFile(path string) bool {
 
 // isProjectName reports whether path's base name matches one of server's
 // ProjectFiles: a name, or a glob of path.Match ("tsconfig.*.json").
-func isProjectName(server config.Server, path string) bool {
-	base := filepath.Base(path)
-	return slices.ContainsFunc(server.ProjectFiles, func(pat string) bool {
-		ok, _ := pathpkg.Match(pat, base)
-		return ok
-	})
-}
+func isProjectName(server config.Server, path string) bool { return server.IsProjectFile(path) }
 
 // projectFileChanged reports whether path is one of the server's project
 // files (config.Server.ProjectFiles, by base name) in e's root or under
