@@ -81,8 +81,9 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 	// had broken it: its errors are reported when nothing else is, with a
 	// warning, never blocked on.
 	blind := blindSpot(changes, befores)
+	projectBlind := e.projectBlindSpot(changes, befores)
 	if blind == "" {
-		blind = e.projectBlindSpot(changes, befores)
+		blind = projectBlind
 	}
 	if len(missed) > 0 {
 		blind = fmt.Sprintf("%s was deleted during the session, unseen by its hooks", e.rel(missed[0]))
@@ -107,6 +108,11 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 			b, known = snap.Diagnostics(path), true // another file the texts before did not republish: as it stood then
 		}
 		v := judgeFile(f.Diagnostics, b, known, first, seen, isChanged[path])
+		if projectBlind != "" && !known && !seen && !isChanged[path] {
+			// No baseline at all, and the project's configuration changed:
+			// its errors now may be the session's.
+			v.unsure = diag.Filter(f.Diagnostics, diag.SeverityError)
+		}
 		if v.unchecked {
 			unchecked = true // its servers did not answer for the text before: not gated on a guess
 			continue
