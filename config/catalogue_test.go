@@ -594,3 +594,17 @@ func TestKeyedMarkerChanges(t *testing.T) {
 		}
 	}
 }
+
+// TestIsProjectFile: names match exactly, globs by path.Match, against
+// the base name.
+func TestIsProjectFile(t *testing.T) {
+	s := Server{ProjectFiles: []string{"tsconfig.json", "tsconfig.*.json"}}
+	for path, want := range map[string]bool{
+		"/r/tsconfig.json": true, "/r/pkg/tsconfig.base.json": true, "/r/tsconfig.json.bak": false,
+		"/r/tsconfig.base.json/x.ts": false, "/r/mytsconfig.json": false,
+	} {
+		if got := s.IsProjectFile(path); got != want {
+			t.Errorf("IsProjectFile(%s) = %v, want %v", path, got, want)
+		}
+	}
+}

@@ -65,10 +65,15 @@ func (e *Engine) noCheckerNotes(session string, targets []target, servers []wire
 	seen := make(map[string]bool)
 	for _, t := range targets {
 		lang, ok := config.SourceLanguage(t.path)
-		// A notebook's JSON is validated, its code cells are not: the
-		// validator covers the container, not the language.
-		if !ok || linted[t.path] || validated(e.Config, t.path) && lang != notebookLanguage {
+		if !ok || linted[t.path] {
 			continue
+		}
+		// A built-in validator checks a data format, never a language's
+		// code: a source file it validates (a notebook, JSON holding
+		// code cells) has only its container checked.
+		container := ""
+		if kind, ok := validators.KindOf(t.path); ok && e.Config.ValidatorEnabled(string(kind)) {
+			container = strings.ToUpper(string(kind))
 		}
 		var missing, names []string
 		checked := false
@@ -96,15 +101,15 @@ func (e *Engine) noCheckerNotes(session string, targets []target, servers []wire
 			if len(names) > 0 {
 				what = strings.Join(names, ", ") + " not installed"
 			}
-			if lang == notebookLanguage && len(names) == 0 {
-				notes = append(notes, fmt.Sprintf("%s: code cells not checked, as noted earlier in this session", t.rel))
+			if container != "" && len(names) == 0 {
+				notes = append(notes, fmt.Sprintf("%s: its %s code not checked, as noted earlier in this session", t.rel, lang))
 				continue
 			}
 			notes = append(notes, fmt.Sprintf("%s not checked: %s, as noted earlier in this session", t.rel, what))
 			continue
 		}
-		if len(missing) == 0 && lang == notebookLanguage {
-			notes = append(notes, fmt.Sprintf("%s: only its JSON was checked; nothing here checks a notebook's code cells", t.rel))
+		if len(missing) == 0 && container != "" {
+			notes = append(notes, fmt.Sprintf("%s: only its %s was checked; nothing here checks the %s code in it", t.rel, container, lang))
 			continue
 		}
 		if len(missing) == 0 {
@@ -117,10 +122,6 @@ func (e *Engine) noCheckerNotes(session string, targets []target, servers []wire
 	}
 	return notes, paths
 }
-
-// notebookLanguage is config.SourceLanguage's name for a Jupyter notebook
-// (.ipynb), which the JSON validator checks as JSON only.
-const notebookLanguage = "jupyter-notebook"
 
 // firstNoCheckerNote reports whether the session has not had the
 // language's note yet, and records that it has.

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/lsp-hook/lsp-hook/config"
+	ws "github.com/lsp-hook/lsp-hook/internal/workspace"
 )
 
 // maxProjectDocs bounds the files a project file's change has its server
@@ -101,11 +102,11 @@ func (m *Manager) reloadProjects(docs []Doc) map[entryKey]projectReload {
 	for _, p := range named {
 		for _, name := range names {
 			s := m.cfg.LSP.Servers[name]
-			if !s.Enabled || !isProjectName(s, p) {
+			if !s.Enabled || !s.IsProjectFile(p) {
 				continue
 			}
 			k := entryKey{s.Name, FindRoot(p, s.RootMarkers, m.workspace)}
-			if present[k] || !within(k.root, p) {
+			if present[k] || !ws.Inside(k.root, p) {
 				continue
 			}
 			present[k] = true
@@ -156,12 +157,8 @@ func projectPaths(root string, server config.Server, open []string) (paths []str
 // files (its base name matches one of ProjectFiles) in e's root or under
 // it.
 func (e *entry) isProjectFile(path string) bool {
-	return isProjectName(e.server, path) && within(e.root, path)
+	return e.server.IsProjectFile(path) && ws.Inside(e.root, path)
 }
-
-// isProjectName reports whether path's base name matches one of server's
-// ProjectFiles: a name, or a glob of path.Match ("tsconfig.*.json").
-func isProjectName(server config.Server, path string) bool { return server.IsProjectFile(path) }
 
 // projectFileChanged reports whether path is one of the server's project
 // files (config.Server.ProjectFiles, by base name) in e's root or under
@@ -193,12 +190,6 @@ func (e *entry) rootProjectChanged() string {
 		}
 	}
 	return ""
-}
-
-// within reports whether path lies in dir or under it.
-func within(dir, path string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // openPaths returns the paths of the client's open documents, sorted.

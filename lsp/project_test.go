@@ -93,20 +93,6 @@ func TestProjectPaths(t *testing.T) {
 	}
 }
 
-// TestIsProjectName: names match exactly, globs by path.Match, against
-// the base name.
-func TestIsProjectName(t *testing.T) {
-	s := config.Server{ProjectFiles: []string{"tsconfig.json", "tsconfig.*.json"}}
-	for path, want := range map[string]bool{
-		"/r/tsconfig.json": true, "/r/pkg/tsconfig.base.json": true, "/r/tsconfig.json.bak": false,
-		"/r/tsconfig.base.json/x.ts": false, "/r/mytsconfig.json": false,
-	} {
-		if got := isProjectName(s, path); got != want {
-			t.Errorf("isProjectName(%s) = %v, want %v", path, got, want)
-		}
-	}
-}
-
 // TestAsOthers: the files opened again for a project file's change move
 // to the other files, with no state before; files left out past the cap
 // make a fresh answer partial, saying so (ErrProjectCap).
