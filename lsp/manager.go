@@ -103,6 +103,11 @@ type Manager struct {
 	mu      sync.Mutex // guards entries, closed, janitor, watcher, watchReady and every entry's lastUse, inflight, touched
 	entries map[entryKey]*entry
 	closed  bool
+	// goneProjects holds the project files (config.Server.ProjectFiles) a
+	// check found gone, with when it first did (projectFileChanged): a
+	// slot made after that started without the file, so naming it again
+	// is no change. Cleared past maxGoneProjects.
+	goneProjects map[string]time.Time
 	// whole says, per slot, why its server must start with its
 	// WarningsOnlyArgs left out (warnings.go), once a check found that.
 	whole map[entryKey]string

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/lsp-hook/lsp-hook/config"
 	ws "github.com/lsp-hook/lsp-hook/internal/workspace"
@@ -67,7 +68,7 @@ func (m *Manager) reloadProjects(docs []Doc) map[entryKey]projectReload {
 			continue
 		}
 		hit = append(hit, e)
-		if c != nil && slices.ContainsFunc(named, e.projectFileChanged) {
+		if c != nil && slices.ContainsFunc(named, func(p string) bool { return m.projectFileChanged(e, p) }) {
 			stale = append(stale, e)
 			delete(m.entries, k)
 		}
@@ -162,17 +163,32 @@ func (e *entry) isProjectFile(path string) bool {
 
 // projectFileChanged reports whether path is one of the server's project
 // files (config.Server.ProjectFiles, by base name) in e's root or under
-// it, changed since e was made: modified after, or gone.
-func (e *entry) projectFileChanged(path string) bool {
+// it, changed since e was made: modified after, or gone — unless it was
+// already gone when e was made (m.goneProjects), so that a deleted
+// tsconfig.json the Stop gate names at every end of turn restarts its
+// server once, not each time. m.mu is held.
+func (m *Manager) projectFileChanged(e *entry, path string) bool {
 	if !e.isProjectFile(path) {
 		return false
 	}
 	fi, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return true
+		since, known := m.goneProjects[path]
+		if !known {
+			if m.goneProjects == nil || len(m.goneProjects) >= maxGoneProjects {
+				m.goneProjects = make(map[string]time.Time)
+			}
+			m.goneProjects[path] = time.Now()
+		}
+		return !known || !since.Before(e.created)
 	}
+	delete(m.goneProjects, path)
 	return err == nil && fi.ModTime().After(e.created)
 }
+
+// maxGoneProjects bounds Manager.goneProjects; past it the manager
+// forgets them all, and each restarts its server once more.
+const maxGoneProjects = 1024
 
 // rootProjectChanged returns the first of the server's project files in
 // e's root that was modified after e was made, "" when none was: a

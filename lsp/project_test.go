@@ -46,10 +46,34 @@ func TestProjectFileChanged(t *testing.T) {
 		{"outside the root", filepath.Join(filepath.Dir(root), "tsconfig.json"), false},
 		{"a sibling whose name begins like the root", root + "-other/tsconfig.json", false},
 	}
+	m := &Manager{}
 	for _, tt := range tests {
-		if got := e.projectFileChanged(tt.path); got != tt.want {
+		if got := m.projectFileChanged(e, tt.path); got != tt.want {
 			t.Errorf("%s: projectFileChanged(%s) = %v, want %v", tt.name, tt.path, got, tt.want)
 		}
+	}
+	// The server started afresh for the gone package.json: named again,
+	// it is no change to the new slot; back and gone again, it is.
+	gone := filepath.Join(root, "package.json")
+	again := &entry{root: root, server: e.server, created: time.Now().Add(time.Millisecond)}
+	if m.projectFileChanged(again, gone) {
+		t.Errorf("a project file gone before the slot was made counts as changed")
+	}
+	if !m.projectFileChanged(e, gone) {
+		t.Errorf("a project file gone since an older slot was made no longer counts as changed")
+	}
+	write("package.json")
+	if err := os.Chtimes(gone, past, past); err != nil {
+		t.Fatal(err)
+	}
+	if m.projectFileChanged(again, gone) {
+		t.Errorf("a project file back, unmodified since long before, counts as changed")
+	}
+	if err := os.Remove(gone); err != nil {
+		t.Fatal(err)
+	}
+	if !m.projectFileChanged(again, gone) {
+		t.Errorf("a project file back and gone again does not count as changed")
 	}
 	if got := e.rootProjectChanged(); got != "" {
 		t.Errorf("rootProjectChanged = %q before the root's tsconfig.json changed", got)

@@ -1057,6 +1057,19 @@ func TestProjectFileChangeRechecks(t *testing.T) {
 					t.Fatal(err)
 				}
 				step(tt.config+" deleted by rm", w.bash("s", "rm "+tt.config), false)
+				// Named again: an agent's event delivered twice (a Copilot
+				// CLI reading Claude Code's hooks beside its own), here
+				// Codex's apply_patch deleting it. The server started afresh
+				// without the file: no change, so it is not started again.
+				deleted := w.codexPatch("s", "*** Begin Patch\n*** Delete File: "+tt.config+"\n*** End Patch\n")
+				r := w.run(deleted, nil, "hook", "codex")
+				t.Logf("codex apply_patch deleting %s: %q", tt.config, r.stdout)
+				_, offset := w.logSince(0)
+				w.run(deleted, nil, "hook", "codex")
+				if log, _ := w.logSince(offset); strings.Contains(log, "restarting server") {
+					t.Errorf("a project file gone before its server started, named again, restarted the server:\n%s", log)
+				}
+				step("the file written again", w.write("s", tt.file, tt.text+"int more(long l) { return l; }\n"), false)
 			}
 		})
 	}
