@@ -175,6 +175,12 @@ func NewImportIndex(server config.Server, root string) *ImportIndex {
 // are what it broke. err is a listing failure, a read failure other than
 // the file going away, or ctx ending.
 func (ix *ImportIndex) Dependents(ctx context.Context, changed []string) (deps []string, capped bool, err error) {
+	return ix.dependentsWhere(ctx, changed, nil)
+}
+
+// dependentsWhere is Dependents over the files keep (given each absolute
+// path) keeps, nil for all, chosen before the cap.
+func (ix *ImportIndex) dependentsWhere(ctx context.Context, changed []string, keep func(string) bool) (deps []string, capped bool, err error) {
 	if !ix.server.OpenDependents {
 		return nil, false, nil
 	}
@@ -202,7 +208,7 @@ func (ix *ImportIndex) Dependents(ctx context.Context, changed []string) (deps [
 	q := &depQuery{root: ix.root, flagDirs: ix.flagDirs, jsPackages: ix.jsPackages, pyRoots: ix.pyRoots, compileDBs: ix.compileDBs}
 	found := make(map[string]int) // dependent → distance to the nearest changed file it imports
 	for _, rel := range ix.files {
-		if _, self := targets[rel]; self {
+		if _, self := targets[rel]; self || keep != nil && !keep(filepath.Join(ix.root, filepath.FromSlash(rel))) {
 			continue
 		}
 		pf, ok := ix.parsed[rel]

@@ -37,12 +37,30 @@ func (c *Client) dependentsOf(ctx context.Context, docs []Doc) []string {
 	if !c.server.OpenDependents {
 		return c.replacingImporters(ctx, changed)
 	}
-	var deps []string
-	level := changed
-	for range importLevels {
-		found, _, err := c.deps.Dependents(ctx, level)
-		if err != nil {
-			c.log.Warn("finding the importers of changed files", "err", err)
+	// A changed file of another root (Doc.Mirror) comes with its
+	// importers here, found by the workspace's index (crossroot.go):
+	// this root's index finds nothing for a file outside the root, and
+	// for one under it (a nested root's) the importers of the nested
+	// roots too, which their own servers check.
+	var deps, level, mirrored []string
+	for _, d := range docs {
+		if d.Mirror {
+			mirrored = append(mirrored, d.Importers...)
+		} else {
+			level = append(level, d.Path)
+		}
+	}
+	for i := range importLevels {
+		var found []string
+		if i == 0 {
+			found = mirrored
+		}
+		if len(level) > 0 {
+			more, _, err := c.deps.Dependents(ctx, level)
+			if err != nil {
+				c.log.Warn("finding the importers of changed files", "err", err)
+			}
+			found = append(slices.Clone(found), more...)
 		}
 		level = nil
 		for _, p := range found {

@@ -103,6 +103,9 @@ type Manager struct {
 	mu      sync.Mutex // guards entries, closed, janitor, watcher, watchReady and every entry's lastUse, inflight, touched
 	entries map[entryKey]*entry
 	closed  bool
+	// wide holds, per server name, the ImportIndex of the whole workspace
+	// that finds the importers of a change under other roots (crossroot.go).
+	wide map[string]*wideIndex
 	// goneProjects holds the project files (config.Server.ProjectFiles) a
 	// check found gone, with when it first did (projectFileChanged): a
 	// slot made after that started without the file, so naming it again
@@ -250,6 +253,14 @@ func (m *Manager) check(ctx context.Context, docs []Doc, settle time.Duration, w
 	for _, d := range docs {
 		for _, s := range m.cfg.ServersForPath(d.Path) {
 			add(entryKey{s.Name, FindRoot(d.Path, s.RootMarkers, m.workspace)}, d)
+		}
+	}
+	// Files under other roots of a server that import a changed file
+	// (a monorepo's packages) are checked by their own root's server,
+	// which is sent the change (crossroot.go).
+	for _, k := range slices.Clone(order) {
+		for k2, ds := range m.crossRootDocs(ctx, k, groups[k]) {
+			add(k2, ds...)
 		}
 	}
 	// Documents opened again after a project file's change (the server

@@ -82,6 +82,15 @@ type Doc struct {
 	// (or read a write half done) and is superseded (freshness.go): its
 	// text is never sent over the newer one.
 	FromDisk bool
+	// Mirror marks a changed file of another root sent to this server
+	// (crossroot.go): its text is the agent's, so that the server checks
+	// Importers, files of its root that import it, against it; its own
+	// diagnostics are its own server's to report, and are left out of
+	// this server's Outcome.
+	Mirror bool
+	// Importers are the files (absolute paths) of this server's root that
+	// import a Mirror document: re-checked as dependents (importers.go).
+	Importers []string
 	// ifNotSent makes sync send nothing (errAlreadySent) when the
 	// document is open with this text: sendPending's look at what the
 	// server has and its send are one step under syncMu, so checks
@@ -274,6 +283,11 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 		c.noteDelivered(w.fresh, want, rechecked)
 	}
 	out.Files, out.Others = c.collect(base, w.fresh, want)
+	for _, d := range docs { // another server's changed file: not this one's to report
+		if d.Mirror {
+			delete(out.Files, d.Path)
+		}
+	}
 	out.Unchecked = c.unchecked(out.Files)
 	for uri := range rechecked { // an importer re-checked is another file, not a changed one
 		if p, err := uriToPath(uri); err == nil {

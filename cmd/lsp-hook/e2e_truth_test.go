@@ -1074,3 +1074,93 @@ func TestProjectFileChangeRechecks(t *testing.T) {
 		})
 	}
 }
+
+// TestCrossRootImporters: a repository whose packages app/ and lib/ are
+// two roots of one language server (each its own tsconfig.json,
+// pyproject.toml, compile_flags.txt: testdata/multiroot), app/ using
+// lib/'s code. A change in lib/ that breaks app/ was answered in silence:
+// lib/'s server checked lib/, and app/'s server, which checks app/, was
+// not told. Every step is judged by the compiler run in each package
+// (tsc -p, the pyright CLI, clang with the package's compile_flags.txt):
+// lib/ broken, fixed, broken again, app/ moved to the new API, lib/ back.
+// Two rounds, the first event of each a fresh daemon's: app/'s server
+// has not run when lib/ changes.
+func TestCrossRootImporters(t *testing.T) {
+	e2e(t)
+	in := func(pkg string, errs []compilerErr) []compilerErr {
+		for i := range errs {
+			errs[i].file = pkg + "/" + errs[i].file
+		}
+		return errs
+	}
+	clangIn := func(t *testing.T, root, pkg string, files ...string) []compilerErr {
+		dir := filepath.Join(root, pkg)
+		flags, _ := os.ReadFile(filepath.Join(dir, "compile_flags.txt"))
+		var errs []compilerErr
+		for _, f := range files {
+			e, _, _ := compile(t, dir, nil, cErrRE, "clang", append(strings.Fields(string(flags)), "-fsyntax-only", f)...)
+			errs = append(errs, e...)
+		}
+		return in(pkg, errs)
+	}
+	tests := []struct {
+		lang, server, exe string
+		lib, app          string // the file of lib/ that changes, the file of app/ that uses it
+		libText           [2]string
+		appText           [2]string // app/ for lib's first text, for its second
+		truth             func(t *testing.T, root string) []compilerErr
+	}{
+		{lang: "ts", server: "typescript-language-server", exe: "tsc", lib: "lib/src/greet.ts", app: "app/src/main.ts",
+			libText: [2]string{"export function greet(name: string): string {\n  return \"hello \" + name;\n}\n",
+				"export function greet(times: number): string {\n  return \"hello\".repeat(times);\n}\n"},
+			appText: [2]string{"import { greet } from \"../../lib/src/greet\";\n\nexport const message: string = greet(\"app\");\n",
+				"import { greet } from \"../../lib/src/greet\";\n\nexport const message: string = greet(2);\n"},
+			truth: func(t *testing.T, root string) []compilerErr {
+				return append(in("app", tsErrors(t, filepath.Join(root, "app"))), in("lib", tsErrors(t, filepath.Join(root, "lib")))...)
+			}},
+		{lang: "py", server: "pyright-langserver", exe: "pyright", lib: "lib/src/greeting/core.py", app: "app/main.py",
+			libText: [2]string{"def greet(name: str) -> str:\n    return \"hello \" + name\n",
+				"def greet(times: int) -> str:\n    return \"hello\" * times\n"},
+			appText: [2]string{"from greeting.core import greet\n\nmessage: str = greet(\"app\")\n",
+				"from greeting.core import greet\n\nmessage: str = greet(2)\n"},
+			truth: func(t *testing.T, root string) []compilerErr {
+				return append(in("app", pyErrors(t, filepath.Join(root, "app"))), in("lib", pyErrors(t, filepath.Join(root, "lib")))...)
+			}},
+		{lang: "c", server: "clangd", exe: "clang", lib: "lib/greet.h", app: "app/main.c",
+			libText: [2]string{"#ifndef GREET_H\n#define GREET_H\n\nstruct greeting {\n  const char *name;\n  int times;\n};\n\nint greet(struct greeting g);\n\n#endif\n",
+				"#ifndef GREET_H\n#define GREET_H\n\nstruct greeting {\n  const char *name;\n  int count;\n};\n\nint greet(struct greeting g);\n\n#endif\n"},
+			appText: [2]string{"#include \"greet.h\"\n\nint main(void) {\n  struct greeting g = {\"app\", 2};\n  return greet(g) + g.times;\n}\n",
+				"#include \"greet.h\"\n\nint main(void) {\n  struct greeting g = {\"app\", 2};\n  return greet(g) + g.count;\n}\n"},
+			truth: func(t *testing.T, root string) []compilerErr {
+				return append(clangIn(t, root, "app", "main.c"), clangIn(t, root, "lib", "greet.c")...)
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.lang, func(t *testing.T) {
+			requireExe(t, tt.server)
+			requireExe(t, tt.exe)
+			w := newWorkspaceOf(t, "multiroot/"+tt.lang, "", []string{"PATH=" + langPath()})
+			step := func(name, event string, wantErrors bool) {
+				t.Helper()
+				block := w.hook(event)
+				truth := tt.truth(t, w.root)
+				if (len(truth) > 0) != wantErrors {
+					t.Fatalf("%s: the compiler reports %v; the test wants errors: %v", name, truth, wantErrors)
+				}
+				if p := judge(t, w.root, block, truth); p != "" {
+					t.Errorf("%s: %s\nhook:\n%s", name, p, indent(block))
+				}
+			}
+			for round := range 2 {
+				w.stopAll() // the round's first event is a fresh daemon's: app/'s server has not run
+				s := fmt.Sprintf("s%d", round)
+				step(fmt.Sprintf("round %d: lib/ changes its API", round), w.edit(s, tt.lib, tt.libText[1]), true)
+				step(fmt.Sprintf("round %d: lib/ back", round), w.edit(s, tt.lib, tt.libText[0]), false)
+				step(fmt.Sprintf("round %d: lib/ changes its API again", round), w.edit(s, tt.lib, tt.libText[1]), true)
+				step(fmt.Sprintf("round %d: app/ moves to the new API", round), w.edit(s, tt.app, tt.appText[1]), false)
+				step(fmt.Sprintf("round %d: lib/ back, app/ on the new API", round), w.edit(s, tt.lib, tt.libText[0]), true)
+				step(fmt.Sprintf("round %d: app/ back", round), w.edit(s, tt.app, tt.appText[0]), false)
+			}
+		})
+	}
+}

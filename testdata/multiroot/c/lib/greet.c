@@ -1,0 +1,3 @@
+#include "greet.h"
+
+int greet(struct greeting g) { return g.name != 0; }
