@@ -2,9 +2,15 @@ package lsp
 
 import (
 	"context"
+	"errors"
+	"io/fs"
+	"maps"
+	"os"
 	"slices"
+	"time"
 
 	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/diag"
 	ws "github.com/lsp-hook/lsp-hook/internal/workspace"
 )
 
@@ -71,6 +77,7 @@ func (m *Manager) crossRootDocs(ctx context.Context, k entryKey, docs []Doc) map
 	if len(importers) == 0 {
 		return nil
 	}
+	m.restartForeignBack(k.server, changed)
 	out := make(map[entryKey][]Doc, len(importers))
 	for k2, ps := range importers {
 		for _, d := range docs {
@@ -117,4 +124,181 @@ func (c *Client) isOpen(path string) bool {
 	defer c.mu.Unlock()
 	_, ok := c.docs[pathToURI(path)]
 	return ok
+}
+
+// goneImporters returns, for the files of abs that are gone, the files
+// that import one of them under another root of its server (the
+// workspace's ImportIndex, outside the gone file's root), by the slot
+// whose server checks them; nil when there are none. As for a change
+// (crossRootDocs): not for a server without OpenDependents, nor a gone
+// file whose root is the workspace's.
+func (m *Manager) goneImporters(ctx context.Context, abs []string) map[entryKey][]string {
+	var out map[entryKey][]string
+	for _, p := range abs {
+		if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		for _, s := range m.cfg.ServersForPath(p) {
+			k := entryKey{s.Name, FindRoot(p, s.RootMarkers, m.workspace)}
+			if !s.OpenDependents || k.root == m.workspace {
+				continue
+			}
+			found, _, err := m.wideIndex(s).dependentsWhere(ctx, []string{p}, func(d string) bool { return !ws.Inside(k.root, d) })
+			if err != nil {
+				m.log.Warn("finding the importers of a gone file under other roots", "server", s.Name, "err", err)
+			}
+			for _, d := range found {
+				k2 := entryKey{s.Name, FindRoot(d, s.RootMarkers, m.workspace)}
+				if k2 == k || slices.Contains(out[k2], d) {
+					continue
+				}
+				if out == nil {
+					out = make(map[entryKey][]string)
+				}
+				out[k2] = append(out[k2], d)
+			}
+		}
+	}
+	return out
+}
+
+// goneAcross has k's server — started for it if need be — learn that the
+// files of abs outside its root are gone (a deletion event whatever it
+// registered for: such a file is no file of its root's, though its
+// program holds it) and re-check importers, the files of its root that
+// import one of them; it returns the answer with every file in Others,
+// or, when the server cannot start, its error.
+func (m *Manager) goneAcross(ctx context.Context, k entryKey, abs, importers []string, settle time.Duration) Outcome {
+	e, _, failed := m.started(ctx, k, nil)
+	if e == nil {
+		m.log.Info("not re-checked after deletion", "server", k.server, "root", k.root, "err", failed.Err)
+		return failed
+	}
+	defer m.release(e)
+	c := e.client
+	c.forgetGone(abs)
+	m.noteForeignGone(k, abs)
+	var changes []fileEventWire
+	for _, p := range abs {
+		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) && !ws.Inside(c.root, p) {
+			changes = append(changes, fileEventWire{URI: pathToURI(p), Type: FileDeleted})
+		}
+	}
+	if len(changes) > 0 {
+		if err := c.notify("workspace/didChangeWatchedFiles", didChangeWatchedFilesParams{Changes: changes}); err != nil {
+			c.log.Warn("sending deleted files", "changes", len(changes), "err", err)
+		}
+	}
+	docs := make([]Doc, len(importers))
+	for i, p := range importers {
+		docs[i] = Doc{Path: p, Recheck: true}
+	}
+	e.docs.RLock()
+	o := c.Update(ctx, docs, settle)
+	e.docs.RUnlock()
+	if o.Others == nil {
+		o.Others = make(map[string][]diag.Diagnostic)
+	}
+	maps.Copy(o.Others, o.Files)
+	o.Files, o.OthersBefore, o.OthersBeforeKnown = nil, nil, nil
+	m.log.Info("re-checked after deletion under another root", "server", k.server, "root", k.root,
+		"rechecked", len(docs), "freshness", o.Freshness)
+	return o
+}
+
+// announceMirrors tells the server, with a created event, of each Mirror
+// document outside its root that is not open in it yet, before it is
+// opened: the server may hold such a file as missing (pyright caches an
+// import it could not resolve until a file event says otherwise, and
+// registers its watchers under its root, so the workspace's Watcher
+// passes it no event for the file written again under another root).
+func (c *Client) announceMirrors(docs []Doc) {
+	var changes []fileEventWire
+	for _, d := range docs {
+		if d.Mirror && !ws.Inside(c.root, d.Path) && !c.isOpen(d.Path) {
+			changes = append(changes, fileEventWire{URI: pathToURI(d.Path), Type: FileCreated})
+		}
+	}
+	if len(changes) == 0 {
+		return
+	}
+	if err := c.notify("workspace/didChangeWatchedFiles", didChangeWatchedFilesParams{Changes: changes}); err != nil {
+		c.log.Warn("sending the files of another root", "changes", len(changes), "err", err)
+	}
+}
+
+// dropMirrors leaves out of out the diagnostics of the files of other
+// roots this server was ever sent (Doc.Mirror, recorded here from docs):
+// their own server reports them. Left in, a later check of this root
+// listed them as its other files (pyright's "Source file could not be
+// read" of a file of another root gone and back).
+func (c *Client) dropMirrors(docs []Doc, out *Outcome) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, d := range docs {
+		if d.Mirror {
+			if c.mirrors == nil || len(c.mirrors) >= maxDeleted {
+				c.mirrors = make(map[string]bool)
+			}
+			c.mirrors[d.Path] = true
+		}
+	}
+	for p := range c.mirrors {
+		delete(out.Files, p)
+		delete(out.Others, p)
+		delete(out.OthersBefore, p)
+		delete(out.OthersBeforeKnown, p)
+	}
+}
+
+// noteForeignGone records that k's server was told the files of paths,
+// of another root, are gone (goneAcross).
+func (m *Manager) noteForeignGone(k entryKey, paths []string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.foreignGone == nil || len(m.foreignGone) >= maxGoneProjects {
+		m.foreignGone = make(map[entryKey]map[string]bool)
+	}
+	if m.foreignGone[k] == nil {
+		m.foreignGone[k] = make(map[string]bool)
+	}
+	for _, p := range paths {
+		m.foreignGone[k][p] = true
+	}
+}
+
+// restartForeignBack starts afresh each running server of server's other
+// roots that was told a file of changed was gone (noteForeignGone) now
+// that it is back. Such a server knew the file only through its imports,
+// and may hold it as missing whatever it is sent: pyright, sent the file
+// again as a document, went on answering `"greet" is unknown import
+// symbol` for its importer, and the file itself "could not be read".
+// Rare (a file of one package deleted and written again while another
+// package imports it), so a restart, as for a project file, is its cost.
+func (m *Manager) restartForeignBack(server string, changed []string) {
+	var stale []*entry
+	m.mu.Lock()
+	for k, gone := range m.foreignGone {
+		if k.server != server || !slices.ContainsFunc(changed, func(p string) bool { return gone[p] && exists(p) }) {
+			continue
+		}
+		delete(m.foreignGone, k)
+		if e, ok := m.entries[k]; ok && e.readyClient() != nil {
+			stale = append(stale, e)
+			delete(m.entries, k)
+		}
+	}
+	m.mu.Unlock()
+	for _, e := range stale {
+		m.log.Info("restarting server: a file of another root it imports is back after its deletion", "server", e.key.server, "root", e.key.root)
+	}
+	if len(stale) > 0 {
+		m.background(func() { stopEntries(stale) })
+	}
+}
+
+// exists reports whether a file is at path.
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }

@@ -310,6 +310,11 @@ func (m *Manager) Gone(ctx context.Context, paths []string, settle time.Duration
 			})
 		}
 	}
+	// Files of other roots of a gone file's server that import it (a
+	// monorepo's packages) are re-checked by their own root's server.
+	for k, importers := range m.goneImporters(ctx, abs) {
+		wg.Go(func() { add(m.goneAcross(ctx, k, abs, importers, settle)) })
+	}
 	// A gone file whose server is not running — crashed, in its
 	// back-off, still starting, or never started — must not be passed
 	// over in silence: what the deletion broke is unknown until a server

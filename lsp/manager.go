@@ -106,6 +106,9 @@ type Manager struct {
 	// wide holds, per server name, the ImportIndex of the whole workspace
 	// that finds the importers of a change under other roots (crossroot.go).
 	wide map[string]*wideIndex
+	// foreignGone holds, per slot, the files of other roots its server
+	// was told are gone (crossroot.go: restartForeignBack).
+	foreignGone map[entryKey]map[string]bool
 	// goneProjects holds the project files (config.Server.ProjectFiles) a
 	// check found gone, with when it first did (projectFileChanged): a
 	// slot made after that started without the file, so naming it again

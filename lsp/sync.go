@@ -194,6 +194,7 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 		c.FilesChanged(ev)
 	}
 	deps := c.dependentsOf(ctx, docs)
+	c.announceMirrors(docs)
 	c.sendPending(docs)
 	sent := time.Now()
 	want := make(map[string]int32, len(docs)) // uri → version sent
@@ -283,11 +284,7 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 		c.noteDelivered(w.fresh, want, rechecked)
 	}
 	out.Files, out.Others = c.collect(base, w.fresh, want)
-	for _, d := range docs { // another server's changed file: not this one's to report
-		if d.Mirror {
-			delete(out.Files, d.Path)
-		}
-	}
+	c.dropMirrors(docs, &out)
 	out.Unchecked = c.unchecked(out.Files)
 	for uri := range rechecked { // an importer re-checked is another file, not a changed one
 		if p, err := uriToPath(uri); err == nil {

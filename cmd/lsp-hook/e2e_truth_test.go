@@ -20,6 +20,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -1082,7 +1083,9 @@ func TestProjectFileChangeRechecks(t *testing.T) {
 // lib/'s server checked lib/, and app/'s server, which checks app/, was
 // not told. Every step is judged by the compiler run in each package
 // (tsc -p, the pyright CLI, clang with the package's compile_flags.txt):
-// lib/ broken, fixed, broken again, app/ moved to the new API, lib/ back.
+// lib/ broken, fixed, broken again, app/ moved to the new API, lib/ back,
+// app/ back, lib/'s file deleted by Codex's apply_patch, written again,
+// app/ written as it is.
 // Two rounds, the first event of each a fresh daemon's: app/'s server
 // has not run when lib/ changes.
 func TestCrossRootImporters(t *testing.T) {
@@ -1093,15 +1096,32 @@ func TestCrossRootImporters(t *testing.T) {
 		}
 		return errs
 	}
+	// fatal holds, per file, the line of a fatal error clang reported (a
+	// missing #include): clang stops there, clangd goes on, so the lines
+	// past it are not judged (as the soak does).
+	var fatal map[string]int
 	clangIn := func(t *testing.T, root, pkg string, files ...string) []compilerErr {
 		dir := filepath.Join(root, pkg)
 		flags, _ := os.ReadFile(filepath.Join(dir, "compile_flags.txt"))
 		var errs []compilerErr
 		for _, f := range files {
-			e, _, _ := compile(t, dir, nil, cErrRE, "clang", append(strings.Fields(string(flags)), "-fsyntax-only", f)...)
+			e, out, _ := compile(t, dir, nil, cErrRE, "clang", append(strings.Fields(string(flags)), "-fsyntax-only", f)...)
 			errs = append(errs, e...)
+			if m := regexp.MustCompile(`(?m)^([^\s:]+):(\d+):\d+: fatal error: `).FindSubmatch(out); m != nil {
+				n, _ := strconv.Atoi(string(m[2]))
+				fatal[pkg+"/"+string(m[1])] = n
+			}
 		}
 		return in(pkg, errs)
+	}
+	// both judges app/ and lib/ at once: each package is its own project.
+	both := func(t *testing.T, root string, judge func(t *testing.T, dir string) []compilerErr) []compilerErr {
+		var app, lib []compilerErr
+		var wg sync.WaitGroup
+		wg.Go(func() { lib = judge(t, filepath.Join(root, "lib")) })
+		app = judge(t, filepath.Join(root, "app"))
+		wg.Wait()
+		return append(in("app", app), in("lib", lib)...)
 	}
 	tests := []struct {
 		lang, server, exe string
@@ -1116,7 +1136,7 @@ func TestCrossRootImporters(t *testing.T) {
 			appText: [2]string{"import { greet } from \"../../lib/src/greet\";\n\nexport const message: string = greet(\"app\");\n",
 				"import { greet } from \"../../lib/src/greet\";\n\nexport const message: string = greet(2);\n"},
 			truth: func(t *testing.T, root string) []compilerErr {
-				return append(in("app", tsErrors(t, filepath.Join(root, "app"))), in("lib", tsErrors(t, filepath.Join(root, "lib")))...)
+				return both(t, root, tsErrors)
 			}},
 		{lang: "py", server: "pyright-langserver", exe: "pyright", lib: "lib/src/greeting/core.py", app: "app/main.py",
 			libText: [2]string{"def greet(name: str) -> str:\n    return \"hello \" + name\n",
@@ -1124,7 +1144,7 @@ func TestCrossRootImporters(t *testing.T) {
 			appText: [2]string{"from greeting.core import greet\n\nmessage: str = greet(\"app\")\n",
 				"from greeting.core import greet\n\nmessage: str = greet(2)\n"},
 			truth: func(t *testing.T, root string) []compilerErr {
-				return append(in("app", pyErrors(t, filepath.Join(root, "app"))), in("lib", pyErrors(t, filepath.Join(root, "lib")))...)
+				return both(t, root, pyErrors)
 			}},
 		{lang: "c", server: "clangd", exe: "clang", lib: "lib/greet.h", app: "app/main.c",
 			libText: [2]string{"#ifndef GREET_H\n#define GREET_H\n\nstruct greeting {\n  const char *name;\n  int times;\n};\n\nint greet(struct greeting g);\n\n#endif\n",
@@ -1140,10 +1160,11 @@ func TestCrossRootImporters(t *testing.T) {
 			requireExe(t, tt.server)
 			requireExe(t, tt.exe)
 			w := newWorkspaceOf(t, "multiroot/"+tt.lang, "", []string{"PATH=" + langPath()})
-			step := func(name, event string, wantErrors bool) {
+			step := func(name, block string, wantErrors bool) {
 				t.Helper()
-				block := w.hook(event)
+				fatal = make(map[string]int)
 				truth := tt.truth(t, w.root)
+				block = withoutPastFatal(block, fatal)
 				if (len(truth) > 0) != wantErrors {
 					t.Fatalf("%s: the compiler reports %v; the test wants errors: %v", name, truth, wantErrors)
 				}
@@ -1154,13 +1175,43 @@ func TestCrossRootImporters(t *testing.T) {
 			for round := range 2 {
 				w.stopAll() // the round's first event is a fresh daemon's: app/'s server has not run
 				s := fmt.Sprintf("s%d", round)
-				step(fmt.Sprintf("round %d: lib/ changes its API", round), w.edit(s, tt.lib, tt.libText[1]), true)
-				step(fmt.Sprintf("round %d: lib/ back", round), w.edit(s, tt.lib, tt.libText[0]), false)
-				step(fmt.Sprintf("round %d: lib/ changes its API again", round), w.edit(s, tt.lib, tt.libText[1]), true)
-				step(fmt.Sprintf("round %d: app/ moves to the new API", round), w.edit(s, tt.app, tt.appText[1]), false)
-				step(fmt.Sprintf("round %d: lib/ back, app/ on the new API", round), w.edit(s, tt.lib, tt.libText[0]), true)
-				step(fmt.Sprintf("round %d: app/ back", round), w.edit(s, tt.app, tt.appText[0]), false)
+				step(fmt.Sprintf("round %d: lib/ changes its API", round), w.hook(w.edit(s, tt.lib, tt.libText[1])), true)
+				step(fmt.Sprintf("round %d: lib/ back", round), w.hook(w.edit(s, tt.lib, tt.libText[0])), false)
+				step(fmt.Sprintf("round %d: lib/ changes its API again", round), w.hook(w.edit(s, tt.lib, tt.libText[1])), true)
+				step(fmt.Sprintf("round %d: app/ moves to the new API", round), w.hook(w.edit(s, tt.app, tt.appText[1])), false)
+				step(fmt.Sprintf("round %d: lib/ back, app/ on the new API", round), w.hook(w.edit(s, tt.lib, tt.libText[0])), true)
+				step(fmt.Sprintf("round %d: app/ back", round), w.hook(w.edit(s, tt.app, tt.appText[0])), false)
+				if err := os.Remove(w.path(tt.lib)); err != nil {
+					t.Fatal(err)
+				}
+				step(fmt.Sprintf("round %d: lib/'s file deleted by apply_patch", round),
+					w.checkHook(w.run(w.codexPatch(s, "*** Begin Patch\n*** Delete File: "+tt.lib+"\n*** End Patch\n"), nil, "hook", "codex")), true)
+				step(fmt.Sprintf("round %d: lib/'s file written again", round), w.hook(w.write(s, tt.lib, tt.libText[0])), false)
+				step(fmt.Sprintf("round %d: app/ written as it is", round), w.hook(w.write(s, tt.app, tt.appText[0])), false)
 			}
 		})
 	}
+}
+
+// withoutPastFatal drops from a lint block the diagnostics of each file of
+// fatal below the line of its fatal error (clang's last word on it).
+func withoutPastFatal(block string, fatal map[string]int) string {
+	if len(fatal) == 0 {
+		return block
+	}
+	fileRE := regexp.MustCompile(`<diagnostics file="([^"]+)">`)
+	var out []string
+	file := ""
+	for _, l := range strings.Split(block, "\n") {
+		if m := fileRE.FindStringSubmatch(l); m != nil {
+			file = m[1]
+		}
+		if m := lintPosRE.FindStringSubmatch(l); m != nil && fatal[file] > 0 {
+			if n, _ := strconv.Atoi(m[1]); n > fatal[file] {
+				continue
+			}
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
 }
