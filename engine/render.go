@@ -237,7 +237,7 @@ func reason(s wire.ServerResult) string {
 		return "not running"
 	case s.Kind != wire.KindLinter && strings.HasPrefix(s.Error, lsp.ErrLoad.Error()):
 		return oneLine(s.Error) // gopls with a broken go.mod: say what to fix
-	case s.Kind != wire.KindLinter && strings.HasPrefix(s.Error, lsp.ErrProjectCap.Error()):
+	case s.Kind != wire.KindLinter && (strings.HasPrefix(s.Error, lsp.ErrProjectCap.Error()) || strings.HasPrefix(s.Error, lsp.ErrCrossRootCap.Error())):
 		return oneLine(s.Error)
 	case s.Kind != wire.KindLinter && strings.HasPrefix(s.Error, lsp.ErrSuperseded.Error()):
 		return oneLine(s.Error) + "; the newer check reports it" // two hooks on one file

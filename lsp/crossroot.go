@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"maps"
 	"os"
@@ -33,60 +34,96 @@ import (
 // (sent to it before) gets it too, so that its copy is never older than
 // the file.
 
+// maxCrossRoots bounds the other roots one check carries a change to: a
+// shared package imported by twenty others would otherwise start twenty
+// servers on one edit. Roots whose server runs come first; the rest are
+// named in the answer (ErrCrossRootCap).
+const maxCrossRoots = 3
+
+// ErrCrossRootCap says the files under a root that import a file changed
+// under another root were not checked: more roots than maxCrossRoots
+// import it. Their errors are unknown.
+var ErrCrossRootCap = errors.New("its importers of a file changed under another root were not checked")
+
 // crossRootDocs returns, for docs checked in slot k, the documents to
 // send to the other slots of k's server (Doc.Mirror, with Importers): to
 // each slot with files that import one of docs (found over the whole
 // workspace, outside k's root, at most MaxDependents), and to each
-// running slot that has one of docs open. It returns nil for a server
-// without OpenDependents (gopls sees every module of its root; its
-// replace links are gomodules.go's), for a slot rooted at the workspace
-// (its own index covers every file), and for a prewarm.
-func (m *Manager) crossRootDocs(ctx context.Context, k entryKey, docs []Doc) map[entryKey][]Doc {
+// running slot that has one of docs open — at most maxCrossRoots slots,
+// those running first, then the nearest importers'; for each slot past
+// it, skipped holds an answer saying its importers were not checked. It
+// returns nothing for a server without OpenDependents (gopls sees every
+// module of its root; its replace links are gomodules.go's), for a slot
+// rooted at the workspace (its own index covers every file), and for a
+// prewarm.
+func (m *Manager) crossRootDocs(ctx context.Context, k entryKey, docs []Doc) (send map[entryKey][]Doc, skipped []Outcome) {
 	s, ok := m.cfg.LSP.Servers[k.server]
 	if !ok || !s.OpenDependents || k.root == m.workspace || len(docs) == 0 ||
 		slices.ContainsFunc(docs, func(d Doc) bool { return d.WarmUp || d.Mirror }) {
-		return nil
+		return nil, nil
 	}
 	changed := make([]string, len(docs))
 	for i, d := range docs {
 		changed[i] = d.Path
 	}
 	importers := make(map[entryKey][]string)
+	var order []entryKey // the slots, the nearest importers' first
 	found, _, err := m.wideIndex(s).dependentsWhere(ctx, changed, func(p string) bool { return !ws.Inside(k.root, p) })
 	if err != nil {
 		m.log.Warn("finding the importers of changed files under other roots", "server", k.server, "err", err)
 	}
 	for _, p := range found {
 		if k2 := (entryKey{s.Name, FindRoot(p, s.RootMarkers, m.workspace)}); k2 != k {
+			if _, listed := importers[k2]; !listed {
+				order = append(order, k2)
+			}
 			importers[k2] = append(importers[k2], p)
 		}
 	}
+	running := make(map[entryKey]bool)
 	m.mu.Lock()
 	for k2, e := range m.entries {
-		if k2.server != k.server || k2 == k {
+		c := e.readyClient()
+		if k2.server != k.server || k2 == k || c == nil {
 			continue
 		}
-		if _, listed := importers[k2]; listed {
-			continue
-		}
-		if c := e.readyClient(); c != nil && slices.ContainsFunc(changed, c.isOpen) {
+		running[k2] = true
+		if _, listed := importers[k2]; !listed && slices.ContainsFunc(changed, c.isOpen) {
 			importers[k2] = nil
+			order = append(order, k2)
 		}
 	}
 	m.mu.Unlock()
 	if len(importers) == 0 {
-		return nil
+		return nil, nil
 	}
+	slices.SortStableFunc(order, func(a, b entryKey) int {
+		switch {
+		case running[a] == running[b]:
+			return 0
+		case running[a]:
+			return -1
+		}
+		return 1
+	})
 	m.restartForeignBack(k.server, changed)
-	out := make(map[entryKey][]Doc, len(importers))
-	for k2, ps := range importers {
+	send = make(map[entryKey][]Doc, min(len(order), maxCrossRoots))
+	for i, k2 := range order {
+		ps := importers[k2]
+		if i >= maxCrossRoots {
+			rel, _ := ws.Rel(m.workspace, k2.root)
+			skipped = append(skipped, Outcome{Server: k2.server, Root: k2.root, Freshness: Partial,
+				Err: fmt.Errorf("%w: %d under %s; at most %d other roots are checked per change", ErrCrossRootCap, len(ps), rel, maxCrossRoots)})
+			m.log.Info("not checking the importers under another root: too many roots", "server", k.server, "root", k2.root, "importers", len(ps))
+			continue
+		}
 		for _, d := range docs {
 			d.Mirror, d.Importers = true, ps
-			out[k2] = append(out[k2], d)
+			send[k2] = append(send[k2], d)
 		}
 		m.log.Debug("sending a change to the server of another root", "server", k.server, "root", k2.root, "importers", len(ps))
 	}
-	return out
+	return send, skipped
 }
 
 // wideIndex returns the ImportIndex of the whole workspace for server s,

@@ -1,10 +1,16 @@
 package lsp
 
 import (
+	"context"
+	"errors"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/lsp-hook/lsp-hook/config"
 	"github.com/lsp-hook/lsp-hook/diag"
 )
 
@@ -48,5 +54,64 @@ func TestDropMirrors(t *testing.T) {
 		if got := slices.Sorted(maps.Keys(o.OthersBeforeKnown)); !slices.Equal(got, st.wantOthers) {
 			t.Errorf("%s: others' baselines %v, want %v", st.name, got, st.wantOthers)
 		}
+	}
+}
+
+// TestCrossRootDocs: a change under one root of typescript-language-server
+// goes, as a Doc.Mirror with the importers, to the roots whose files
+// import it — none of them started here, so by the nearest importers,
+// at most maxCrossRoots; each root past the cap is answered with
+// ErrCrossRootCap, and none is asked twice. A root's own importers, a
+// slot rooted at the workspace, and a prewarm get nothing.
+func TestCrossRootDocs(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel, text string) string {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	tsconfig := `{"include": ["."]}`
+	lib := write("lib/greet.ts", "export const greet = 1;\n")
+	write("lib/tsconfig.json", tsconfig)
+	write("lib/own.ts", `import { greet } from "./greet";`+"\n")
+	apps := []string{"a1", "a2", "deep/a3", "deep/er/a4", "deep/er/a5"}
+	for _, a := range apps {
+		write(a+"/tsconfig.json", tsconfig)
+		up := strings.Repeat("../", strings.Count(a, "/")+1)
+		write(a+"/main.ts", `import { greet } from "`+up+`lib/greet";`+"\n")
+	}
+	m := NewManager(config.Default(), root, testLogger(t))
+	t.Cleanup(m.Shutdown)
+	k := entryKey{"typescript-language-server", filepath.Join(root, "lib")}
+	send, skipped := m.crossRootDocs(context.Background(), k, []Doc{{Path: lib, Text: []byte("export const greet = 2;\n")}})
+	if len(send) != maxCrossRoots || len(skipped) != len(apps)-maxCrossRoots {
+		t.Fatalf("sent to %d roots, %d skipped; want %d and %d", len(send), len(skipped), maxCrossRoots, len(apps)-maxCrossRoots)
+	}
+	for _, a := range apps[:maxCrossRoots] {
+		ds := send[entryKey{k.server, filepath.Join(root, filepath.FromSlash(a))}]
+		if len(ds) != 1 || !ds[0].Mirror || ds[0].Path != lib || !slices.Equal(ds[0].Importers, []string{filepath.Join(root, filepath.FromSlash(a), "main.ts")}) {
+			t.Errorf("%s: sent %+v; want lib/greet.ts as a mirror with %s/main.ts", a, ds, a)
+		}
+	}
+	for i, o := range skipped {
+		if o.Freshness != Partial || !errors.Is(o.Err, ErrCrossRootCap) || o.Root != filepath.Join(root, filepath.FromSlash(apps[maxCrossRoots+i])) {
+			t.Errorf("skipped[%d] = %+v; want %s partial, ErrCrossRootCap", i, o, apps[maxCrossRoots+i])
+		}
+	}
+	for name, key := range map[string]entryKey{
+		"a root's own change":            {k.server, filepath.Join(root, "a1")},
+		"a slot rooted at the workspace": {k.server, root},
+	} {
+		if send, skipped := m.crossRootDocs(context.Background(), key, []Doc{{Path: filepath.Join(root, "a1", "main.ts")}}); send != nil || skipped != nil {
+			t.Errorf("%s: sent %v, skipped %v; want nothing", name, send, skipped)
+		}
+	}
+	if send, skipped := m.crossRootDocs(context.Background(), k, []Doc{{Path: lib, WarmUp: true}}); send != nil || skipped != nil {
+		t.Errorf("a prewarm: sent %v, skipped %v; want nothing", send, skipped)
 	}
 }

@@ -261,10 +261,13 @@ func (m *Manager) check(ctx context.Context, docs []Doc, settle time.Duration, w
 	// Files under other roots of a server that import a changed file
 	// (a monorepo's packages) are checked by their own root's server,
 	// which is sent the change (crossroot.go).
+	var skipped []Outcome
 	for _, k := range slices.Clone(order) {
-		for k2, ds := range m.crossRootDocs(ctx, k, groups[k]) {
+		send, past := m.crossRootDocs(ctx, k, groups[k])
+		for k2, ds := range send {
 			add(k2, ds...)
 		}
+		skipped = append(skipped, past...)
 	}
 	// Documents opened again after a project file's change (the server
 	// started afresh) are no changed files: their diagnostics are what the
@@ -295,10 +298,11 @@ func (m *Manager) check(ctx context.Context, docs []Doc, settle time.Duration, w
 			}{i, m.checkOne(ctx, k, groups[k], settle, withinCtx)}
 		}()
 	}
-	out := make([]Outcome, len(order))
+	out := make([]Outcome, len(order), len(order)+len(skipped))
 	for i, k := range order {
 		out[i] = Outcome{Server: k.server, Root: k.root, Freshness: Timeout, Err: context.DeadlineExceeded}
 	}
+	out = append(out, skipped...)
 	for range order {
 		select {
 		case r := <-results:
