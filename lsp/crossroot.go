@@ -80,14 +80,12 @@ func (m *Manager) crossRootDocs(ctx context.Context, k entryKey, docs []Doc) (se
 			importers[k2] = append(importers[k2], p)
 		}
 	}
-	running := make(map[entryKey]bool)
 	m.mu.Lock()
 	for k2, e := range m.entries {
 		c := e.readyClient()
 		if k2.server != k.server || k2 == k || c == nil {
 			continue
 		}
-		running[k2] = true
 		if _, listed := importers[k2]; !listed && slices.ContainsFunc(changed, c.isOpen) {
 			importers[k2] = nil
 			order = append(order, k2)
@@ -97,6 +95,33 @@ func (m *Manager) crossRootDocs(ctx context.Context, k entryKey, docs []Doc) (se
 	if len(importers) == 0 {
 		return nil, nil
 	}
+	m.restartForeignBack(k.server, changed)
+	kept, skipped := m.capRoots(order, importers)
+	send = make(map[entryKey][]Doc, len(kept))
+	for _, k2 := range kept {
+		for _, d := range docs {
+			d.Mirror, d.Importers = true, importers[k2]
+			send[k2] = append(send[k2], d)
+		}
+		m.log.Debug("sending a change to the server of another root", "server", k.server, "root", k2.root, "importers", len(importers[k2]))
+	}
+	return send, skipped
+}
+
+// capRoots keeps, of the slots of order (the nearest importers' first),
+// maxCrossRoots: those whose server runs first, then in order. For each
+// slot past it, skipped holds an answer naming how many of its files
+// (importers) were not checked (ErrCrossRootCap).
+func (m *Manager) capRoots(order []entryKey, importers map[entryKey][]string) (kept []entryKey, skipped []Outcome) {
+	running := make(map[entryKey]bool)
+	m.mu.Lock()
+	for _, k := range order {
+		if e, ok := m.entries[k]; ok && e.readyClient() != nil {
+			running[k] = true
+		}
+	}
+	m.mu.Unlock()
+	order = slices.Clone(order)
 	slices.SortStableFunc(order, func(a, b entryKey) int {
 		switch {
 		case running[a] == running[b]:
@@ -106,24 +131,17 @@ func (m *Manager) crossRootDocs(ctx context.Context, k entryKey, docs []Doc) (se
 		}
 		return 1
 	})
-	m.restartForeignBack(k.server, changed)
-	send = make(map[entryKey][]Doc, min(len(order), maxCrossRoots))
-	for i, k2 := range order {
-		ps := importers[k2]
-		if i >= maxCrossRoots {
-			rel, _ := ws.Rel(m.workspace, k2.root)
-			skipped = append(skipped, Outcome{Server: k2.server, Root: k2.root, Freshness: Partial,
-				Err: fmt.Errorf("%w: %d under %s; at most %d other roots are checked per change", ErrCrossRootCap, len(ps), rel, maxCrossRoots)})
-			m.log.Info("not checking the importers under another root: too many roots", "server", k.server, "root", k2.root, "importers", len(ps))
+	for i, k := range order {
+		if i < maxCrossRoots {
+			kept = append(kept, k)
 			continue
 		}
-		for _, d := range docs {
-			d.Mirror, d.Importers = true, ps
-			send[k2] = append(send[k2], d)
-		}
-		m.log.Debug("sending a change to the server of another root", "server", k.server, "root", k2.root, "importers", len(ps))
+		rel, _ := ws.Rel(m.workspace, k.root)
+		skipped = append(skipped, Outcome{Server: k.server, Root: k.root, Freshness: Partial,
+			Err: fmt.Errorf("%w: %d under %s; at most %d other roots are checked per change", ErrCrossRootCap, len(importers[k]), rel, maxCrossRoots)})
+		m.log.Info("not checking the importers under another root: too many roots", "server", k.server, "root", k.root, "importers", len(importers[k]))
 	}
-	return send, skipped
+	return kept, skipped
 }
 
 // wideIndex returns the ImportIndex of the whole workspace for server s,
@@ -166,11 +184,13 @@ func (c *Client) isOpen(path string) bool {
 // goneImporters returns, for the files of abs that are gone, the files
 // that import one of them under another root of its server (the
 // workspace's ImportIndex, outside the gone file's root), by the slot
-// whose server checks them; nil when there are none. As for a change
-// (crossRootDocs): not for a server without OpenDependents, nor a gone
-// file whose root is the workspace's.
-func (m *Manager) goneImporters(ctx context.Context, abs []string) map[entryKey][]string {
-	var out map[entryKey][]string
+// whose server checks them, at most maxCrossRoots slots (capRoots: the
+// others are answered in skipped). As for a change (crossRootDocs): not
+// for a server without OpenDependents, nor a gone file whose root is the
+// workspace's.
+func (m *Manager) goneImporters(ctx context.Context, abs []string) (importers map[entryKey][]string, skipped []Outcome) {
+	importers = make(map[entryKey][]string)
+	var order []entryKey
 	for _, p := range abs {
 		if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
 			continue
@@ -186,17 +206,23 @@ func (m *Manager) goneImporters(ctx context.Context, abs []string) map[entryKey]
 			}
 			for _, d := range found {
 				k2 := entryKey{s.Name, FindRoot(d, s.RootMarkers, m.workspace)}
-				if k2 == k || slices.Contains(out[k2], d) {
+				if k2 == k || slices.Contains(importers[k2], d) {
 					continue
 				}
-				if out == nil {
-					out = make(map[entryKey][]string)
+				if _, listed := importers[k2]; !listed {
+					order = append(order, k2)
 				}
-				out[k2] = append(out[k2], d)
+				importers[k2] = append(importers[k2], d)
 			}
 		}
 	}
-	return out
+	kept, skipped := m.capRoots(order, importers)
+	for k := range importers {
+		if !slices.Contains(kept, k) {
+			delete(importers, k)
+		}
+	}
+	return importers, skipped
 }
 
 // goneAcross has k's server — started for it if need be — learn that the

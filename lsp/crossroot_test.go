@@ -62,7 +62,8 @@ func TestDropMirrors(t *testing.T) {
 // import it — none of them started here, so by the nearest importers,
 // at most maxCrossRoots; each root past the cap is answered with
 // ErrCrossRootCap, and none is asked twice. A root's own importers, a
-// slot rooted at the workspace, and a prewarm get nothing.
+// slot rooted at the workspace, and a prewarm get nothing. The file
+// deleted, the same roots re-check their importers (goneImporters).
 func TestCrossRootDocs(t *testing.T) {
 	root := t.TempDir()
 	write := func(rel, text string) string {
@@ -113,5 +114,19 @@ func TestCrossRootDocs(t *testing.T) {
 	}
 	if send, skipped := m.crossRootDocs(context.Background(), k, []Doc{{Path: lib, WarmUp: true}}); send != nil || skipped != nil {
 		t.Errorf("a prewarm: sent %v, skipped %v; want nothing", send, skipped)
+	}
+	// Gone: the same roots re-check their importers, the same ones past
+	// the cap are answered so.
+	if err := os.Remove(lib); err != nil {
+		t.Fatal(err)
+	}
+	importers, skipped := m.goneImporters(context.Background(), []string{lib})
+	if len(importers) != maxCrossRoots || len(skipped) != len(apps)-maxCrossRoots {
+		t.Fatalf("gone: %d roots re-check, %d skipped; want %d and %d", len(importers), len(skipped), maxCrossRoots, len(apps)-maxCrossRoots)
+	}
+	for _, a := range apps[:maxCrossRoots] {
+		if ps := importers[entryKey{k.server, filepath.Join(root, filepath.FromSlash(a))}]; len(ps) != 1 {
+			t.Errorf("gone: %s re-checks %v; want its main.ts", a, ps)
+		}
 	}
 }

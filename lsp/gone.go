@@ -312,8 +312,12 @@ func (m *Manager) Gone(ctx context.Context, paths []string, settle time.Duration
 	}
 	// Files of other roots of a gone file's server that import it (a
 	// monorepo's packages) are re-checked by their own root's server.
-	for k, importers := range m.goneImporters(ctx, abs) {
-		wg.Go(func() { add(m.goneAcross(ctx, k, abs, importers, settle)) })
+	importers, skipped := m.goneImporters(ctx, abs)
+	for k, ps := range importers {
+		wg.Go(func() { add(m.goneAcross(ctx, k, abs, ps, settle)) })
+	}
+	for _, o := range skipped {
+		add(o)
 	}
 	// A gone file whose server is not running — crashed, in its
 	// back-off, still starting, or never started — must not be passed
