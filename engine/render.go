@@ -177,7 +177,9 @@ func unknownNote(servers []wire.ServerResult) string {
 		case s.Freshness == string(lsp.Timeout) || s.Freshness == string(lsp.Partial) ||
 			(s.Freshness == string(lsp.None) && s.State == lsp.StateBroken),
 			s.Kind == wire.KindLinter && s.State == lsp.StateUnavailable:
-			names = append(names, fmt.Sprintf("%s (%s)", s.Name, reason(s)))
+			if n := fmt.Sprintf("%s (%s)", s.Name, reason(s)); !slices.Contains(names, n) {
+				names = append(names, n) // said once: a server of another root says what the changed file's said (lsp/crossroot.go)
+			}
 		}
 	}
 	var lines []string

@@ -41,6 +41,13 @@ func TestUnknownNote(t *testing.T) {
 				"lsp-hook: gopls is broken (" + strings.Repeat("x", 200) + "…); it restarts on the next change after 15:04:05 (in 2s)."},
 		{"work still running", []wire.ServerResult{{Name: "rust-analyzer", State: "active", Freshness: "partial", Pending: []string{"cargo check"}}},
 			"lsp-hook: rust-analyzer was still running cargo check; errors it finds later are not in this answer."},
+		{"two roots of a server say the same: said once", []wire.ServerResult{
+			{Name: "typescript-language-server", Kind: "server", State: "active", Freshness: "partial", Error: "changed again during the check: src/models.ts"},
+			{Name: "typescript-language-server", Kind: "server", State: "active", Freshness: "partial", Error: "changed again during the check: src/models.ts"},
+		}, "lsp-hook: no fresh diagnostics from typescript-language-server (changed again during the check: src/models.ts; the newer check reports it); errors it would report are unknown, not absent."},
+		{"a root past the cap of a change under another root", []wire.ServerResult{
+			{Name: "pyright", Kind: "server", State: "active", Freshness: "partial", Error: "its importers of a file changed under another root were not checked: 2 under apps/a4; at most 3 other roots are checked per change"},
+		}, "lsp-hook: no fresh diagnostics from pyright (its importers of a file changed under another root were not checked: 2 under apps/a4; at most 3 other roots are checked per change); errors it would report are unknown, not absent."},
 		{"both", []wire.ServerResult{
 			{Name: "gopls", State: "active", Freshness: "partial"},
 			{Name: "rust-analyzer", State: "active", Freshness: "partial", Pending: []string{"cargo check"}},

@@ -94,6 +94,7 @@ type Client struct {
 	mirrors   map[string]bool           // files of other roots sent as Doc.Mirror (crossroot.go): never this server's to report
 	watched   map[string]sentWatch      // URI → the last watched-file event sent for it (baseline.go)
 	began     time.Time                 // when the client was made: a directory changed later may be new to the server
+	display   string                    // the directory notes' paths are relative to (the workspace, set by the Manager before use); "" the root
 
 	syncMu sync.Mutex // held while a document's version is bumped and sent, so versions reach the server in order
 

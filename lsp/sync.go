@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -473,8 +474,10 @@ func (c *Client) freshness(w waited, n int) Freshness {
 	return Timeout
 }
 
-// relPaths is uris as paths relative to the server's root, comma-separated
-// and sorted.
+// relPaths is uris as paths relative to the workspace (Client.display,
+// as the lint block names files; the server's root for a client no
+// Manager made), comma-separated and sorted: a file of another root
+// (Doc.Mirror) is named as the agent knows it, not by an absolute path.
 func (c *Client) relPaths(uris []string) string {
 	var out []string
 	for _, uri := range uris {
@@ -482,7 +485,7 @@ func (c *Client) relPaths(uris []string) string {
 		if err != nil {
 			continue
 		}
-		if rel, ok := ws.Rel(c.root, p); ok && rel != "." {
+		if rel, ok := ws.Rel(cmp.Or(c.display, c.root), p); ok && rel != "." {
 			p = rel
 		}
 		out = append(out, p)
