@@ -2,8 +2,12 @@ package soak
 
 import "testing"
 
-// tsLanguage is a generated TypeScript project of four modules importing
-// each other, checked by typescript-language-server and tsc (strict).
+// tsLanguage is a generated TypeScript project of two packages, each its
+// own tsconfig.json and so its own root of typescript-language-server:
+// src/, four modules importing each other, and app/, whose module uses
+// src/'s by relative imports, so that a change in src/ breaks a file only
+// app/'s server checks (lsp/crossroot.go). Judged by tsc on each package
+// (strict).
 func tsLanguage() *language {
 	return &language{
 		name:      "typescript",
@@ -17,9 +21,22 @@ func tsLanguage() *language {
 }
 
 var tsFiles = map[string]string{
-	"tsconfig.json": `{
+	"src/tsconfig.json": `{
   "compilerOptions": {"target": "es2020", "module": "commonjs", "strict": true, "noEmit": true, "skipLibCheck": true},
-  "include": ["src"]
+  "include": ["."]
+}
+`,
+	"app/tsconfig.json": `{
+  "compilerOptions": {"target": "es2020", "module": "commonjs", "strict": true, "noEmit": true, "skipLibCheck": true},
+  "include": ["."]
+}
+`,
+	"app/main.ts": `import { User, makeUser } from "../src/models";
+import { greet } from "../src/service";
+
+export function welcome(name: string): string {
+  const user: User = makeUser(name, 1);
+  return greet(user) + " #" + user.handle;
 }
 `,
 	"src/util.ts": `/** Small string helpers. */
@@ -83,10 +100,10 @@ export function greet(user: User): string {
 var tsScenarios = []scenario{
 	// The project's configuration breaks files the edit does not touch:
 	// without ES2015's library, Set is unknown (the server starts afresh
-	// to read tsconfig.json, lsp/project.go).
+	// to read src/tsconfig.json, lsp/project.go).
 	{"older-library-configured", steps(
-		edit("tsconfig.json", `"target": "es2020",`, `"target": "es2020", "lib": ["es5"],`),
-		revert("tsconfig.json"))},
+		edit("src/tsconfig.json", `"target": "es2020",`, `"target": "es2020", "lib": ["es5"],`),
+		revert("src/tsconfig.json"))},
 	{"local-type", steps(
 		edit("src/api.ts", "return new Set(names.map((n) => slug(n))).size;", "return new Set(names.map((n) => slug(n)));"),
 		revert("src/api.ts"))},
