@@ -36,8 +36,8 @@ import (
 
 // maxCrossRoots bounds the other roots one check carries a change to: a
 // shared package imported by twenty others would otherwise start twenty
-// servers on one edit. Roots whose server runs come first; the rest are
-// named in the answer (ErrCrossRootCap).
+// servers on one edit. Roots whose server runs are always among them
+// (capRoots); the rest are named in the answer (ErrCrossRootCap).
 const maxCrossRoots = 3
 
 // ErrCrossRootCap says the files under a root that import a file changed
@@ -109,7 +109,9 @@ func (m *Manager) crossRootDocs(ctx context.Context, k entryKey, docs []Doc) (se
 }
 
 // capRoots keeps, of the slots of order (the nearest importers' first),
-// maxCrossRoots: those whose server runs first, then in order. For each
+// every one whose server runs (it starts nothing, and one that has a
+// changed file open must get its text, or its copy would go stale), then
+// the others in order while fewer than maxCrossRoots are kept. For each
 // slot past it, skipped holds an answer naming how many of its files
 // (importers) were not checked (ErrCrossRootCap).
 func (m *Manager) capRoots(order []entryKey, importers map[entryKey][]string) (kept []entryKey, skipped []Outcome) {
@@ -132,7 +134,7 @@ func (m *Manager) capRoots(order []entryKey, importers map[entryKey][]string) (k
 		return 1
 	})
 	for i, k := range order {
-		if i < maxCrossRoots {
+		if running[k] || i < maxCrossRoots {
 			kept = append(kept, k)
 			continue
 		}
