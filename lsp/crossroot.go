@@ -271,27 +271,6 @@ func (m *Manager) goneAcross(ctx context.Context, k entryKey, abs, importers []s
 	return o
 }
 
-// announceMirrors tells the server, with a created event, of each Mirror
-// document outside its root that is not open in it yet, before it is
-// opened: the server may hold such a file as missing (pyright caches an
-// import it could not resolve until a file event says otherwise, and
-// registers its watchers under its root, so the workspace's Watcher
-// passes it no event for the file written again under another root).
-func (c *Client) announceMirrors(docs []Doc) {
-	var changes []fileEventWire
-	for _, d := range docs {
-		if d.Mirror && !ws.Inside(c.root, d.Path) && !c.isOpen(d.Path) {
-			changes = append(changes, fileEventWire{URI: pathToURI(d.Path), Type: FileCreated})
-		}
-	}
-	if len(changes) == 0 {
-		return
-	}
-	if err := c.notify("workspace/didChangeWatchedFiles", didChangeWatchedFilesParams{Changes: changes}); err != nil {
-		c.log.Warn("sending the files of another root", "changes", len(changes), "err", err)
-	}
-}
-
 // dropMirrors leaves out of out the diagnostics of the files of other
 // roots this server was ever sent (Doc.Mirror, recorded here from docs):
 // their own server reports them. Left in, a later check of this root

@@ -195,7 +195,6 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 		c.FilesChanged(ev)
 	}
 	deps := c.dependentsOf(ctx, docs)
-	c.announceMirrors(docs)
 	c.sendPending(docs)
 	sent := time.Now()
 	want := make(map[string]int32, len(docs)) // uri → version sent
