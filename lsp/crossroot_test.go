@@ -66,16 +66,7 @@ func TestDropMirrors(t *testing.T) {
 // deleted, the same roots re-check their importers (goneImporters).
 func TestCrossRootDocs(t *testing.T) {
 	root := t.TempDir()
-	write := func(rel, text string) string {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(rel, text string) string { return writeFile(t, root, rel, text) }
 	tsconfig := `{"include": ["."]}`
 	lib := write("lib/greet.ts", "export const greet = 1;\n")
 	write("lib/tsconfig.json", tsconfig)
