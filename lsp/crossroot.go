@@ -55,11 +55,8 @@ var ErrCrossRootCap = errors.New("its importers of a file changed under another 
 // returns nothing for a server without OpenDependents (gopls sees every
 // module of its root; its replace links are gomodules.go's), for a slot
 // rooted at the workspace (its own index covers every file), and for a
-// prewarm. batch, when not nil, holds the files of a batch check
-// (`lsp-hook diagnose`), whose texts are the files': an importer among
-// them is checked in its own root anyway, and a running slot gets no
-// mirror only for having one open.
-func (m *Manager) crossRootDocs(ctx context.Context, k entryKey, docs []Doc, batch map[string]bool) (send map[entryKey][]Doc, skipped []Outcome) {
+// prewarm.
+func (m *Manager) crossRootDocs(ctx context.Context, k entryKey, docs []Doc) (send map[entryKey][]Doc, skipped []Outcome) {
 	s, ok := m.cfg.LSP.Servers[k.server]
 	if !ok || !s.OpenDependents || k.root == m.workspace || len(docs) == 0 ||
 		slices.ContainsFunc(docs, func(d Doc) bool { return d.WarmUp || d.Mirror }) {
@@ -76,9 +73,6 @@ func (m *Manager) crossRootDocs(ctx context.Context, k entryKey, docs []Doc, bat
 		m.log.Warn("finding the importers of changed files under other roots", "server", k.server, "err", err)
 	}
 	for _, p := range found {
-		if batch[p] {
-			continue
-		}
 		if k2 := (entryKey{s.Name, FindRoot(p, s.RootMarkers, m.workspace)}); k2 != k {
 			if _, listed := importers[k2]; !listed {
 				order = append(order, k2)
@@ -89,7 +83,7 @@ func (m *Manager) crossRootDocs(ctx context.Context, k entryKey, docs []Doc, bat
 	m.mu.Lock()
 	for k2, e := range m.entries {
 		c := e.readyClient()
-		if k2.server != k.server || k2 == k || c == nil || batch != nil {
+		if k2.server != k.server || k2 == k || c == nil {
 			continue
 		}
 		if _, listed := importers[k2]; !listed && slices.ContainsFunc(changed, c.isOpen) {

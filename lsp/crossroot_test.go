@@ -62,9 +62,8 @@ func TestDropMirrors(t *testing.T) {
 // import it — none of them started here, so by the nearest importers,
 // at most maxCrossRoots; each root past the cap is answered with
 // ErrCrossRootCap, and none is asked twice. A root's own importers, a
-// slot rooted at the workspace, and a prewarm get nothing; a batch check
-// sends nothing for the importers it checks itself. The file deleted, the
-// same roots re-check their importers (goneImporters).
+// slot rooted at the workspace, and a prewarm get nothing. The file
+// deleted, the same roots re-check their importers (goneImporters).
 func TestCrossRootDocs(t *testing.T) {
 	root := t.TempDir()
 	write := func(rel, text string) string { return writeFile(t, root, rel, text) }
@@ -81,7 +80,7 @@ func TestCrossRootDocs(t *testing.T) {
 	m := NewManager(config.Default(), root, testLogger(t))
 	t.Cleanup(m.Shutdown)
 	k := entryKey{"typescript-language-server", filepath.Join(root, "lib")}
-	send, skipped := m.crossRootDocs(context.Background(), k, []Doc{{Path: lib, Text: []byte("export const greet = 2;\n")}}, nil)
+	send, skipped := m.crossRootDocs(context.Background(), k, []Doc{{Path: lib, Text: []byte("export const greet = 2;\n")}})
 	if len(send) != maxCrossRoots || len(skipped) != len(apps)-maxCrossRoots {
 		t.Fatalf("sent to %d roots, %d skipped; want %d and %d", len(send), len(skipped), maxCrossRoots, len(apps)-maxCrossRoots)
 	}
@@ -100,19 +99,12 @@ func TestCrossRootDocs(t *testing.T) {
 		"a root's own change":            {k.server, filepath.Join(root, "a1")},
 		"a slot rooted at the workspace": {k.server, root},
 	} {
-		if send, skipped := m.crossRootDocs(context.Background(), key, []Doc{{Path: filepath.Join(root, "a1", "main.ts")}}, nil); send != nil || skipped != nil {
+		if send, skipped := m.crossRootDocs(context.Background(), key, []Doc{{Path: filepath.Join(root, "a1", "main.ts")}}); send != nil || skipped != nil {
 			t.Errorf("%s: sent %v, skipped %v; want nothing", name, send, skipped)
 		}
 	}
-	if send, skipped := m.crossRootDocs(context.Background(), k, []Doc{{Path: lib, WarmUp: true}}, nil); send != nil || skipped != nil {
+	if send, skipped := m.crossRootDocs(context.Background(), k, []Doc{{Path: lib, WarmUp: true}}); send != nil || skipped != nil {
 		t.Errorf("a prewarm: sent %v, skipped %v; want nothing", send, skipped)
-	}
-	// A batch check (diagnose) that checks a1's and a2's importers
-	// itself: the next three roots instead, one skipped.
-	batch := map[string]bool{lib: true, filepath.Join(root, "a1", "main.ts"): true, filepath.Join(root, "a2", "main.ts"): true}
-	send, skipped = m.crossRootDocs(context.Background(), k, []Doc{{Path: lib}}, batch)
-	if _, ok := send[entryKey{k.server, filepath.Join(root, "a1")}]; ok || len(send) != maxCrossRoots || len(skipped) != 0 {
-		t.Errorf("a batch checking a1 and a2: sent to %d roots (a1 among them: %v), %d skipped; want %d, not a1, none", len(send), ok, len(skipped), maxCrossRoots)
 	}
 	// Gone: the same roots re-check their importers, the same ones past
 	// the cap are answered so.

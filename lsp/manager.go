@@ -260,20 +260,15 @@ func (m *Manager) check(ctx context.Context, docs []Doc, settle time.Duration, w
 	}
 	// Files under other roots of a server that import a changed file
 	// (a monorepo's packages) are checked by their own root's server,
-	// which is sent the change (crossroot.go). In a batch check
-	// (`lsp-hook diagnose`) the files are as they are on disk, so an
-	// importer the batch checks anyway needs no mirror: a whole
-	// repository's would double its work.
-	var batch map[string]bool
-	if withinCtx {
-		batch = make(map[string]bool, len(docs))
-		for _, d := range docs {
-			batch[d.Path] = true
-		}
-	}
+	// which is sent the change (crossroot.go). Not in a batch check
+	// (`lsp-hook diagnose`): it reports the files it is given, not
+	// their importers, and those are as they are on disk.
 	var skipped []Outcome
 	for _, k := range slices.Clone(order) {
-		send, past := m.crossRootDocs(ctx, k, groups[k], batch)
+		if withinCtx {
+			break
+		}
+		send, past := m.crossRootDocs(ctx, k, groups[k])
 		for k2, ds := range send {
 			add(k2, ds...)
 		}
