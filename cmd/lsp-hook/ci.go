@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"go/build"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -151,7 +153,7 @@ func diagnoseCommand() *cli.Command {
 		Usage:     "check files with validators, language servers and linters, for CI (exit 1 when anything at --severity is found)",
 		ArgsUsage: "[PATH|GLOB...] (default: the whole workspace)",
 		Flags: append(outputFlags(&format, &sev), rootFlag, socketFlag,
-			&cli.BoolFlag{Name: "changed", Usage: "only files changed against --base (and untracked files)"},
+			&cli.BoolFlag{Name: "changed", Usage: "only files changed against --base (and untracked files), and the files importing them"},
 			&cli.StringFlag{Name: "base", Usage: "git `REV` that --changed compares with (default: the working tree against HEAD)"},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 2, Usage: "`N` chunks of files checked at once"},
 			&cli.StringFlag{Name: "shard", Usage: "check only shard `K/N` of the files (CI matrix), by a stable hash of each path"},
@@ -184,9 +186,29 @@ func diagnose(c *cli.Context, format diag.OutputFormat, sev diag.Severity) error
 			return cli.Exit("diagnose: --shard: "+err.Error(), exitError)
 		}
 	}
+	// With --changed, the files that import a changed one are checked
+	// too: a change breaks its callers, and a check of the changed files
+	// alone passed a pull request whose callers tsc and go build reject.
+	var importers []string
+	var importersCapped bool
+	if q.Changed {
+		q.Importers = func(ctx context.Context, changed []string) ([]string, error) {
+			var err error
+			importers, importersCapped, err = lsp.Importers(ctx, cfg, root, changed)
+			return importers, err
+		}
+	}
 	files, err := workspace.CollectFiles(c.Context, q)
 	if err != nil {
 		return cli.Exit("diagnose: "+err.Error(), exitError)
+	}
+	var extraNotes []string
+	if n := countIn(importers, files); n > 0 || importersCapped {
+		note := fmt.Sprintf("%d files that import the changed ones were checked too", n)
+		if importersCapped {
+			note += fmt.Sprintf("; more import them than lsp-hook follows (%d a language server), and those were not", lsp.MaxDependents)
+		}
+		extraNotes = append(extraNotes, note)
 	}
 	check, closeCheck := diagnoseChecker(c, root, cfg)
 	defer closeCheck()
@@ -203,7 +225,7 @@ func diagnose(c *cli.Context, format diag.OutputFormat, sev diag.Severity) error
 	if err != nil {
 		return cli.Exit("diagnose: "+err.Error(), exitError)
 	}
-	notes := rep.Notes
+	notes := append(extraNotes, rep.Notes...)
 	for _, s := range rep.Checkers {
 		notes = append(notes, "incomplete: "+s.String())
 	}
@@ -287,4 +309,15 @@ func diagnoseChecker(c *cli.Context, root string, cfg *config.Config) (engine.Ch
 	m := lsp.NewManager(cfg, root, log)
 	e := engine.NewEngine(root, cfg, m, log)
 	return engine.EngineChecker(e), m.Shutdown
+}
+
+// countIn returns how many of paths are in files (sorted).
+func countIn(paths, files []string) int {
+	n := 0
+	for _, p := range paths {
+		if _, ok := slices.BinarySearch(files, p); ok {
+			n++
+		}
+	}
+	return n
 }

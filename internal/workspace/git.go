@@ -111,6 +111,30 @@ func Changed(ctx context.Context, root, base string) (map[string]bool, error) {
 	return changed, nil
 }
 
+// Deleted returns the root-relative slash paths of the tracked files
+// that changed as Changed counts (against HEAD, or since the merge-base of
+// base and HEAD) by going away: deleted, or the old name of a rename. Their
+// importers are what the change broke (lsp.Importers). None before the
+// first commit. root must be in a git work tree (InGit).
+func Deleted(ctx context.Context, root, base string) ([]string, error) {
+	from := "HEAD"
+	if base != "" {
+		mb, err := mergeBase(ctx, root, base)
+		if err != nil {
+			return nil, err
+		}
+		from = mb
+	} else if _, err := git(ctx, root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}"); err != nil {
+		return nil, nil
+	}
+	diff, err := git(ctx, root, "diff", "--name-only", "-z", "--relative", "--no-renames",
+		"--no-color", "--no-ext-diff", "--diff-filter=D", from, "--")
+	if err != nil {
+		return nil, fmt.Errorf("listing deleted files since %s: %w", from, err)
+	}
+	return splitAll(diff), nil
+}
+
 // mergeBase returns the commit where HEAD forked from base, explaining the
 // usual CI causes when there is none.
 func mergeBase(ctx context.Context, root, base string) (string, error) {

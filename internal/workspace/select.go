@@ -49,6 +49,14 @@ type FileQuery struct {
 	// committed, plus untracked files — what a pull request changes. It
 	// must be one revision (not "A...B") and not start with '-'.
 	Base string
+	// Importers, with Changed, adds to the changed files the files it
+	// returns for them: it is given the changed files selected and the
+	// tracked files the change deleted (Deleted), absolute, and returns
+	// absolute paths (lsp.Importers: the files the change can break,
+	// which a check of the changed files alone would pass over). Those
+	// the arguments select (as Want and SkipFixtures leave them) are kept;
+	// nil adds none.
+	Importers func(ctx context.Context, changed []string) ([]string, error)
 	// Shard and Shards select shard Shard (1-based) of Shards; 0 and 0
 	// mean no sharding. See ParseShard.
 	Shard, Shards int
@@ -134,6 +142,11 @@ func CollectFiles(ctx context.Context, q FileQuery) ([]string, error) {
 		if changed, err = Changed(ctx, root, q.Base); err != nil {
 			return nil, err
 		}
+		if q.Importers != nil {
+			if err := c.addImporters(changed, q); err != nil {
+				return nil, err
+			}
+		}
 	}
 	var out []string
 	for rel := range c.picked {
@@ -147,6 +160,39 @@ func CollectFiles(ctx context.Context, q FileQuery) ([]string, error) {
 	}
 	slices.Sort(out)
 	return out, nil
+}
+
+// addImporters adds to changed (root-relative) the files q.Importers
+// returns for the changed files picked and those the change deleted,
+// when the arguments picked them.
+func (c *collector) addImporters(changed map[string]bool, q FileQuery) error {
+	var abs []string
+	for rel := range changed {
+		if c.picked[rel] {
+			abs = append(abs, filepath.Join(c.root, filepath.FromSlash(rel)))
+		}
+	}
+	gone, err := Deleted(c.ctx, c.root, q.Base)
+	if err != nil {
+		return err
+	}
+	for _, rel := range gone {
+		abs = append(abs, filepath.Join(c.root, filepath.FromSlash(rel)))
+	}
+	if len(abs) == 0 {
+		return nil
+	}
+	slices.Sort(abs)
+	more, err := q.Importers(c.ctx, abs)
+	if err != nil {
+		return fmt.Errorf("finding the importers of the changed files: %w", err)
+	}
+	for _, p := range more {
+		if rel, ok := Rel(c.root, p); ok && c.picked[rel] {
+			changed[rel] = true
+		}
+	}
+	return nil
 }
 
 // collector gathers the files the arguments select. It is used by one

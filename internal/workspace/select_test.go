@@ -467,3 +467,54 @@ func TestCollectFilesFixtures(t *testing.T) {
 		})
 	}
 }
+
+// TestDeleted: the tracked files gone since HEAD (deleted from disk, the
+// old name of a rename) or since the merge-base with a branch (deleted in
+// a commit of this branch too).
+func TestDeleted(t *testing.T) {
+	testdir.GitEnv(t)
+	root := branchRepo(t)
+	for base, want := range map[string][]string{"": {"b2.go", "r.go"}, "main": {"b2.go", "d.go", "r.go"}} {
+		got, err := Deleted(context.Background(), root, base)
+		slices.Sort(got)
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("Deleted(%q) = %q, %v; want %q", base, got, err, want)
+		}
+	}
+}
+
+// TestCollectFilesImporters: with Changed, Importers is given the changed
+// files selected and the deleted ones, and what it returns is added when
+// the arguments select it — not an ignored file, not one outside the
+// root, not one the arguments leave out.
+func TestCollectFilesImporters(t *testing.T) {
+	testdir.GitEnv(t)
+	root := branchRepo(t)
+	abs := func(rel string) string { return filepath.Join(root, rel) }
+	var given []string
+	importers := func(_ context.Context, changed []string) ([]string, error) {
+		given = changed
+		return []string{abs("c.go"), abs("g.log"), filepath.Join(filepath.Dir(root), "x.go")}, nil
+	}
+	for _, tt := range []struct {
+		name  string
+		args  []string
+		out   []string
+		given []string
+	}{
+		{"the whole root", nil, []string{"a.go", "b.go", "c.go", "e.go", "f.go", "h.go", "r2.go"},
+			[]string{"a.go", "b.go", "b2.go", "d.go", "e.go", "f.go", "h.go", "r.go", "r2.go"}},
+		{"arguments leave the importer out", []string{"a.go"}, []string{"a.go"}, []string{"a.go", "b2.go", "d.go", "r.go"}},
+	} {
+		got, err := CollectFiles(context.Background(), FileQuery{Root: root, Changed: true, Base: "main", Args: tt.args, Importers: importers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := relAll(t, root, got); !slices.Equal(got, tt.out) {
+			t.Errorf("%s: files\n got %q\nwant %q", tt.name, got, tt.out)
+		}
+		if got := relAll(t, root, given); !slices.Equal(got, tt.given) {
+			t.Errorf("%s: Importers given\n got %q\nwant %q", tt.name, got, tt.given)
+		}
+	}
+}
