@@ -2,12 +2,8 @@ package lsp
 
 import (
 	"context"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"path/filepath"
 	"slices"
-	"strconv"
 
 	"github.com/lsp-hook/lsp-hook/config"
 	ws "github.com/lsp-hook/lsp-hook/internal/workspace"
@@ -94,18 +90,7 @@ func goImporters(ctx context.Context, root string, changed []string) ([]string, 
 			out = append(out, p)
 			continue
 		}
-		text, err := readBounded(p, maxDependentFileSize)
-		if err != nil {
-			continue
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), p, text, parser.ImportsOnly)
-		if err != nil {
-			continue
-		}
-		if slices.ContainsFunc(f.Imports, func(s *ast.ImportSpec) bool {
-			ip, err := strconv.Unquote(s.Path.Value)
-			return err == nil && paths[ip]
-		}) {
+		if goImportsAny(p, func(ip string) bool { return paths[ip] }) {
 			out = append(out, p)
 		}
 	}

@@ -213,20 +213,27 @@ func goImporterIn(root, modDir string, files []string, pkg string) string {
 		if scanned++; scanned > maxImporterScan {
 			return ""
 		}
-		text, err := readBounded(p, maxDependentFileSize)
-		if err != nil {
-			continue
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), p, text, parser.ImportsOnly)
-		if err != nil {
-			continue
-		}
-		if slices.ContainsFunc(f.Imports, func(s *ast.ImportSpec) bool {
-			ip, err := strconv.Unquote(s.Path.Value)
-			return err == nil && ip == pkg
-		}) {
+		if goImportsAny(p, func(ip string) bool { return ip == pkg }) {
 			return p
 		}
 	}
 	return ""
+}
+
+// goImportsAny reports whether the Go file at path (read up to
+// maxDependentFileSize, its imports parsed) imports a package whose
+// import path want accepts; false when it cannot be read or parsed.
+func goImportsAny(path string, want func(importPath string) bool) bool {
+	text, err := readBounded(path, maxDependentFileSize)
+	if err != nil {
+		return false
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), path, text, parser.ImportsOnly)
+	if err != nil {
+		return false
+	}
+	return slices.ContainsFunc(f.Imports, func(s *ast.ImportSpec) bool {
+		ip, err := strconv.Unquote(s.Path.Value)
+		return err == nil && want(ip)
+	})
 }

@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,7 +24,6 @@ import (
 func TestDiagnoseChangedImporters(t *testing.T) {
 	e2e(t)
 	testdir.GitEnv(t)
-	fatalRE := regexp.MustCompile(`(?m)^([^\s:]+):(\d+):\d+: fatal error: `)
 	cTruth := func(t *testing.T, dir string) ([]compilerErr, map[string]int) {
 		flags, _ := os.ReadFile(filepath.Join(dir, "compile_flags.txt"))
 		cs, _ := filepath.Glob(filepath.Join(dir, "*.c"))
@@ -34,7 +32,7 @@ func TestDiagnoseChangedImporters(t *testing.T) {
 		for _, c := range cs {
 			e, out, _ := compile(t, dir, nil, cErrRE, "clang", append(strings.Fields(string(flags)), "-fsyntax-only", filepath.Base(c))...)
 			errs = append(errs, e...)
-			if m := fatalRE.FindSubmatch(out); m != nil {
+			if m := clangFatalRE.FindSubmatch(out); m != nil {
 				n, _ := strconv.Atoi(string(m[2]))
 				fatal[string(m[1])] = n
 			}

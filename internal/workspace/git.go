@@ -75,14 +75,11 @@ func gitFiles(ctx context.Context, root string, max int) (files []string, capped
 // way untracked files that are not ignored count as changed, and a rename
 // as an added file. root must be in a git work tree (InGit).
 func Changed(ctx context.Context, root, base string) (map[string]bool, error) {
-	from := "HEAD"
-	if base != "" {
-		mb, err := mergeBase(ctx, root, base)
-		if err != nil {
-			return nil, err
-		}
-		from = mb
-	} else if _, err := git(ctx, root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}"); err != nil {
+	from, born, err := diffFrom(ctx, root, base)
+	if err != nil {
+		return nil, err
+	}
+	if !born {
 		// No commit yet: every file is new.
 		files, _, err := gitFiles(ctx, root, 0)
 		if err != nil {
@@ -117,15 +114,9 @@ func Changed(ctx context.Context, root, base string) (map[string]bool, error) {
 // importers are what the change broke (lsp.Importers). None before the
 // first commit. root must be in a git work tree (InGit).
 func Deleted(ctx context.Context, root, base string) ([]string, error) {
-	from := "HEAD"
-	if base != "" {
-		mb, err := mergeBase(ctx, root, base)
-		if err != nil {
-			return nil, err
-		}
-		from = mb
-	} else if _, err := git(ctx, root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}"); err != nil {
-		return nil, nil
+	from, born, err := diffFrom(ctx, root, base)
+	if err != nil || !born {
+		return nil, err
 	}
 	diff, err := git(ctx, root, "diff", "--name-only", "-z", "--relative", "--no-renames",
 		"--no-color", "--no-ext-diff", "--diff-filter=D", from, "--")
@@ -133,6 +124,20 @@ func Deleted(ctx context.Context, root, base string) ([]string, error) {
 		return nil, fmt.Errorf("listing deleted files since %s: %w", from, err)
 	}
 	return splitAll(diff), nil
+}
+
+// diffFrom returns the commit Changed and Deleted diff the work tree
+// with: HEAD when base is "", else the merge-base of base and HEAD; born
+// is false when base is "" and there is no commit yet (then from is "").
+func diffFrom(ctx context.Context, root, base string) (from string, born bool, err error) {
+	if base != "" {
+		mb, err := mergeBase(ctx, root, base)
+		return mb, err == nil, err
+	}
+	if _, err := git(ctx, root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}"); err != nil {
+		return "", false, nil
+	}
+	return "HEAD", true, nil
 }
 
 // mergeBase returns the commit where HEAD forked from base, explaining the
