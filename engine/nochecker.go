@@ -27,7 +27,7 @@ func Covered(cfg *config.Config, path string) bool {
 // coveredBesidesServers reports whether a built-in validator or a linter
 // of cfg checks the file at path (Covered, without language servers).
 func coveredBesidesServers(cfg *config.Config, path string) bool {
-	if validated(cfg, path) {
+	if _, ok := validated(cfg, path); ok {
 		return true
 	}
 	ext := filepath.Ext(path)
@@ -72,7 +72,7 @@ func (e *Engine) noCheckerNotes(session string, targets []target, servers []wire
 		// code: a source file it validates (a notebook, JSON holding
 		// code cells) has only its container checked.
 		container := ""
-		if kind, ok := validators.KindOf(t.path); ok && e.Config.ValidatorEnabled(string(kind)) {
+		if kind, ok := validated(e.Config, t.path); ok {
 			container = strings.ToUpper(string(kind))
 		}
 		var missing, names []string
@@ -139,9 +139,10 @@ func (e *Engine) firstNoCheckerNote(session, lang string) bool {
 	return true
 }
 
-// validated reports whether a built-in validator of cfg checks the file
-// at path.
-func validated(cfg *config.Config, path string) bool {
+// validated returns the kind of the built-in validator of cfg that checks
+// the file at path (validators.KindOf), and whether one does (the kind
+// known and enabled).
+func validated(cfg *config.Config, path string) (validators.Kind, bool) {
 	kind, ok := validators.KindOf(path)
-	return ok && cfg.ValidatorEnabled(string(kind))
+	return kind, ok && cfg.ValidatorEnabled(string(kind))
 }

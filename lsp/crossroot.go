@@ -67,19 +67,7 @@ func (m *Manager) crossRootDocs(ctx context.Context, k entryKey, docs []Doc) (se
 		changed[i] = d.Path
 	}
 	importers := make(map[entryKey][]string)
-	var order []entryKey // the slots, the nearest importers' first
-	found, _, err := m.wideIndex(s).dependentsWhere(ctx, changed, func(p string) bool { return !ws.Inside(k.root, p) })
-	if err != nil {
-		m.log.Warn("finding the importers of changed files under other roots", "server", k.server, "err", err)
-	}
-	for _, p := range found {
-		if k2 := (entryKey{s.Name, FindRoot(p, s.RootMarkers, m.workspace)}); k2 != k {
-			if _, listed := importers[k2]; !listed {
-				order = append(order, k2)
-			}
-			importers[k2] = append(importers[k2], p)
-		}
-	}
+	order := m.otherRootImporters(ctx, s, k, changed, importers, nil) // the slots, the nearest importers' first
 	m.mu.Lock()
 	for k2, e := range m.entries {
 		c := e.readyClient()
@@ -146,6 +134,29 @@ func (m *Manager) capRoots(order []entryKey, importers map[entryKey][]string) (k
 	return kept, skipped
 }
 
+// otherRootImporters adds to importers, under the slot whose server
+// checks them, the files outside k's root that import one of paths (the
+// workspace's ImportIndex of s, at most MaxDependents), each once, and
+// returns order with each slot not listed before appended, the nearest
+// importers' first.
+func (m *Manager) otherRootImporters(ctx context.Context, s config.Server, k entryKey, paths []string, importers map[entryKey][]string, order []entryKey) []entryKey {
+	found, _, err := m.wideIndex(s).dependentsWhere(ctx, paths, func(p string) bool { return !ws.Inside(k.root, p) })
+	if err != nil {
+		m.log.Warn("finding the importers of files under other roots", "server", s.Name, "root", k.root, "err", err)
+	}
+	for _, p := range found {
+		k2 := entryKey{s.Name, FindRoot(p, s.RootMarkers, m.workspace)}
+		if k2 == k || slices.Contains(importers[k2], p) {
+			continue
+		}
+		if _, listed := importers[k2]; !listed {
+			order = append(order, k2)
+		}
+		importers[k2] = append(importers[k2], p)
+	}
+	return order
+}
+
 // wideIndex returns the ImportIndex of the whole workspace for server s,
 // made on first use and kept (watching the workspace's Watcher once it
 // runs).
@@ -202,20 +213,7 @@ func (m *Manager) goneImporters(ctx context.Context, abs []string) (importers ma
 			if !s.OpenDependents || k.root == m.workspace {
 				continue
 			}
-			found, _, err := m.wideIndex(s).dependentsWhere(ctx, []string{p}, func(d string) bool { return !ws.Inside(k.root, d) })
-			if err != nil {
-				m.log.Warn("finding the importers of a gone file under other roots", "server", s.Name, "err", err)
-			}
-			for _, d := range found {
-				k2 := entryKey{s.Name, FindRoot(d, s.RootMarkers, m.workspace)}
-				if k2 == k || slices.Contains(importers[k2], d) {
-					continue
-				}
-				if _, listed := importers[k2]; !listed {
-					order = append(order, k2)
-				}
-				importers[k2] = append(importers[k2], d)
-			}
+			order = m.otherRootImporters(ctx, s, k, []string{p}, importers, order)
 		}
 	}
 	kept, skipped := m.capRoots(order, importers)
@@ -241,19 +239,8 @@ func (m *Manager) goneAcross(ctx context.Context, k entryKey, abs, importers []s
 	}
 	defer m.release(e)
 	c := e.client
-	c.forgetGone(abs)
+	c.forgetGone(abs, true)
 	m.noteForeignGone(k, abs)
-	var changes []fileEventWire
-	for _, p := range abs {
-		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) && !ws.Inside(c.root, p) {
-			changes = append(changes, fileEventWire{URI: pathToURI(p), Type: FileDeleted})
-		}
-	}
-	if len(changes) > 0 {
-		if err := c.notify("workspace/didChangeWatchedFiles", didChangeWatchedFilesParams{Changes: changes}); err != nil {
-			c.log.Warn("sending deleted files", "changes", len(changes), "err", err)
-		}
-	}
 	docs := make([]Doc, len(importers))
 	for i, p := range importers {
 		docs[i] = Doc{Path: p, Recheck: true}

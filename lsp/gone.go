@@ -151,8 +151,10 @@ func (c *Client) publishedSince(mark uint64, skip map[string]bool) map[string][]
 // exists (closeGone), sends the deletion of every such path to the server
 // when one of its registered watchers wants it, as the watcher would have
 // (a repeat of what the watcher sent does no harm), and returns the paths
-// it closed.
-func (c *Client) forgetGone(paths []string) []string {
+// it closed. With across, such a path outside the server's root is sent
+// whatever the server registered for (goneAcross: a file of another root
+// that its program imports, which no watcher of its root names).
+func (c *Client) forgetGone(paths []string, across bool) []string {
 	if c.Err() != nil {
 		return nil
 	}
@@ -167,6 +169,10 @@ func (c *Client) forgetGone(paths []string) []string {
 	watchers := c.regs.watchers()
 	var changes []fileEventWire
 	for _, p := range gone {
+		if across && !ws.Inside(c.root, p) {
+			changes = append(changes, fileEventWire{URI: pathToURI(p), Type: FileDeleted})
+			continue
+		}
 		for _, w := range watchers {
 			if w.matches(p, FileDeleted, c.root) {
 				changes = append(changes, fileEventWire{URI: pathToURI(p), Type: FileDeleted})
@@ -301,7 +307,7 @@ func (m *Manager) Gone(ctx context.Context, paths []string, settle time.Duration
 	for _, e := range m.readyEntries() {
 		handled[e.key] = true
 		c := e.client
-		c.forgetGone(abs)
+		c.forgetGone(abs, false)
 		if closed := c.goneHere(abs); len(closed) > 0 {
 			wg.Go(func() {
 				if o, ok := m.recheckGone(ctx, e, closed, settle); ok {

@@ -897,7 +897,7 @@ func (c *Client) resyncChangedOnDisk(except []Doc) {
 		}
 		stale = append(stale, k.path)
 	}
-	_ = c.forgetGone(gone)
+	_ = c.forgetGone(gone, false)
 	for _, p := range stale {
 		if _, _, err := c.sync(Doc{Path: p}); err != nil {
 			c.log.Warn("re-syncing file changed on disk", "path", p, "err", err)
