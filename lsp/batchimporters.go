@@ -14,16 +14,20 @@ import (
 // of the changed files only (`lsp-hook diagnose --changed`), whose answer
 // would otherwise be clean over a caller the change broke — a pull request
 // changing a function's parameters passed CI while tsc reported its
-// callers. They are, as absolute paths, sorted, without changed:
+// callers. They are, as absolute paths, sorted, without changed, up to
+// importLevels imports away, as a hook's check re-checks (importers.go):
+// a caller through a re-export — a barrel index.ts, a package variable, a
+// header including the changed one — is two away.
 //
 //   - for each enabled server with import rules (config.Server
 //     OpenDependents: pyright, typescript-language-server, clangd), the
-//     files that import a changed file directly (ImportIndex over root, the
-//     rules of dependents.go, at most MaxDependents a server: capped
-//     reports that some were left out);
-//   - for Go, the other files of a changed file's package and the files
-//     that import its package (by import path, go.mod's module path and
-//     the directory), outside vendor and testdata.
+//     files that import a changed file, and those importing them (an
+//     ImportIndex over root, the rules of dependents.go), at most
+//     MaxDependents a server: capped reports that some were left out;
+//   - for Go, the other files of a changed file's package, the files that
+//     import its package (by import path, go.mod's module path and the
+//     directory), and those importing their packages, outside vendor and
+//     testdata.
 //
 // err is a listing failure or ctx ending.
 func Importers(ctx context.Context, cfg *config.Config, root string, changed []string) (importers []string, capped bool, err error) {
@@ -31,25 +35,38 @@ func Importers(ctx context.Context, cfg *config.Config, root string, changed []s
 	for _, p := range changed {
 		seen[p] = true
 	}
-	add := func(ps ...string) {
+	add := func(ps ...string) (added []string) {
 		for _, p := range ps {
 			if !seen[p] {
 				seen[p] = true
-				importers = append(importers, p)
+				added = append(added, p)
 			}
 		}
+		importers = append(importers, added...)
+		return added
 	}
 	for _, name := range sortedNames(cfg.LSP.Servers) {
 		s := cfg.LSP.Servers[name]
 		if !s.Enabled || !s.OpenDependents {
 			continue
 		}
-		deps, more, err := NewImportIndex(s, root).Dependents(ctx, changed)
-		if err != nil {
-			return nil, false, err
+		ix := NewImportIndex(s, root)
+		level, n := changed, 0
+		for range importLevels {
+			deps, more, err := ix.Dependents(ctx, level)
+			if err != nil {
+				return nil, false, err
+			}
+			if n+len(deps) > MaxDependents {
+				deps, more = deps[:MaxDependents-n], true
+			}
+			level = add(deps...)
+			n += len(level)
+			capped = capped || more
+			if len(level) == 0 || n >= MaxDependents {
+				break
+			}
 		}
-		add(deps...)
-		capped = capped || more
 	}
 	if slices.ContainsFunc(changed, isGoFile) {
 		deps, err := goImporters(ctx, root, changed)
@@ -63,35 +80,54 @@ func Importers(ctx context.Context, cfg *config.Config, root string, changed []s
 }
 
 // goImporters returns the Go files under root (absolute) in the packages
-// of the changed Go files, and those importing one of those packages.
+// of the changed Go files, those importing one of those packages, and so
+// on up to importLevels imports away.
 func goImporters(ctx context.Context, root string, changed []string) ([]string, error) {
-	dirs := make(map[string]bool)  // the changed packages' directories
-	paths := make(map[string]bool) // and their import paths
-	for _, p := range changed {
-		if !isGoFile(p) {
-			continue
-		}
-		dirs[filepath.Dir(p)] = true
-		if _, ip, ok := goPackage(root, filepath.Dir(p)); ok {
-			paths[ip] = true
-		}
-	}
 	files, _, err := ws.Files(ctx, root, MaxScannedFiles)
 	if err != nil {
 		return nil, err
 	}
-	var out []string
+	var goFiles []string
 	for _, rel := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if !isGoFile(p) || inSkippedDir(rel) || slices.Contains(splitDir(rel), "testdata") {
-			continue
+		if p := filepath.Join(root, filepath.FromSlash(rel)); isGoFile(p) && !inSkippedDir(rel) && !slices.Contains(splitDir(rel), "testdata") {
+			goFiles = append(goFiles, p)
 		}
+	}
+	dirs := make(map[string]bool) // the packages' directories found so far
+	var level []string            // and the directories of the last level
+	for _, p := range changed {
+		if d := filepath.Dir(p); isGoFile(p) && !dirs[d] {
+			dirs[d] = true
+			level = append(level, d)
+		}
+	}
+	var out []string
+	for _, p := range goFiles { // the changed packages' other files
 		if dirs[filepath.Dir(p)] {
 			out = append(out, p)
-			continue
 		}
-		if goImportsAny(p, func(ip string) bool { return paths[ip] }) {
-			out = append(out, p)
+	}
+	for range importLevels {
+		paths := make(map[string]bool) // the last level's import paths
+		for _, d := range level {
+			if _, ip, ok := goPackage(root, d); ok {
+				paths[ip] = true
+			}
+		}
+		level = nil
+		for _, p := range goFiles {
+			if d := filepath.Dir(p); !dirs[d] && goImportsAny(p, func(ip string) bool { return paths[ip] }) {
+				dirs[d] = true
+				level = append(level, d)
+			}
+		}
+		for _, p := range goFiles { // every file of a package found, importing or not: they share its scope
+			if slices.Contains(level, filepath.Dir(p)) {
+				out = append(out, p)
+			}
+		}
+		if len(level) == 0 {
+			break
 		}
 	}
 	return out, nil

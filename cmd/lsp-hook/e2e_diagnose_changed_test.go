@@ -2,9 +2,12 @@ package main_test
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,7 +20,9 @@ import (
 // on a branch that changes a function's parameters, then deletes its
 // file, in each live language (testdata/langs). A check of the changed
 // files alone exited 0 with "0 errors" while the compiler rejected every
-// caller; the callers are now checked too. Every error the compiler
+// caller; the callers are now checked too, and their importers (a caller
+// through a re-export: a barrel index.ts, a package variable, a header
+// including the changed one). Every error the compiler
 // reports in the workspace (go build, the pyright CLI, tsc, clang on each
 // .c file with compile_flags.txt; past a clang fatal error, not judged) must
 // be listed at its file and line, nothing else, and the exit code says so.
@@ -32,29 +37,63 @@ func TestDiagnoseChangedImporters(t *testing.T) {
 		for _, c := range cs {
 			e, out, _ := compile(t, dir, nil, cErrRE, "clang", append(strings.Fields(string(flags)), "-fsyntax-only", filepath.Base(c))...)
 			errs = append(errs, e...)
+			// An error in an included header is this file's too, at
+			// the #include that brings it in (clangd's "In included
+			// file"; clang's "In file included from use.c:1:").
+			for _, m := range includedFromRE.FindAllSubmatch(out, -1) {
+				n, _ := strconv.Atoi(string(m[2]))
+				if e := (compilerErr{string(m[1]), n}); !slices.Contains(errs, e) {
+					errs = append(errs, e)
+				}
+			}
 			if m := clangFatalRE.FindSubmatch(out); m != nil {
 				n, _ := strconv.Atoi(string(m[2]))
-				fatal[string(m[1])] = n
+				fatal[filepath.ToSlash(filepath.Clean(string(m[1])))] = n
 			}
 		}
 		return errs, fatal
 	}
+	// relay re-exports the callee (a barrel file, a package variable, a
+	// header including its header) and use calls it through relay, so a
+	// change of the callee breaks use, two imports away, with no error in
+	// relay.
 	tests := []struct {
 		lang, server, callee, from, to string
+		relay                          map[string]string
 		truth                          func(t *testing.T, dir string) ([]compilerErr, map[string]int)
 	}{
 		{"go", "gopls", "greet/greet.go", "func Greet(name string) string", "func Greet(name string, times int) string",
-			func(t *testing.T, dir string) ([]compilerErr, map[string]int) { return goErrors(t, dir), nil }},
+			map[string]string{
+				"relay/relay.go": "package relay\n\nimport \"example.com/langs/greet\"\n\n// Greet is greet.Greet.\nvar Greet = greet.Greet\n",
+				"use/use.go":     "package use\n\nimport \"example.com/langs/relay\"\n\n// Hi greets the world.\nfunc Hi() string { return relay.Greet(\"world\") }\n",
+			},
+			goErrorsEach},
 		{"py", "pyright-langserver", "greet.py", "def greet(name: str) -> str:", "def greet(name: str, times: int) -> str:",
+			map[string]string{
+				"relay.py": "from greet import greet\n\n__all__ = [\"greet\"]\n",
+				"use.py":   "from relay import greet\n\nhi: str = greet(\"world\")\n",
+			},
 			func(t *testing.T, dir string) ([]compilerErr, map[string]int) { return pyErrors(t, dir), nil }},
 		{"ts", "typescript-language-server", "src/greet.ts", "export function greet(name: string): string", "export function greet(name: string, times: number): string",
+			map[string]string{
+				"src/index.ts": "export { greet } from \"./greet\";\n",
+				"src/use.ts":   "import { greet } from \"./index\";\n\nexport const hi: string = greet(\"world\");\n",
+			},
 			func(t *testing.T, dir string) ([]compilerErr, map[string]int) { return tsErrors(t, dir), nil }},
-		{"c", "clangd", "greet.h", "void greet(const char *name);", "void greet(const char *name, int times);", cTruth},
+		{"c", "clangd", "greet.h", "void greet(const char *name);", "void greet(const char *name, int times);",
+			map[string]string{
+				"relay.h": "#ifndef RELAY_H\n#define RELAY_H\n\n#include \"greet.h\"\n\n#endif\n",
+				"use.c":   "#include \"relay.h\"\n\nvoid use(void) { greet(\"world\"); }\n",
+			},
+			cTruth},
 	}
 	for _, tt := range tests {
 		t.Run(tt.lang, func(t *testing.T) {
 			requireExe(t, tt.server)
 			w := newWorkspaceOf(t, "langs/"+tt.lang, "", []string{"PATH=" + langPath()})
+			for rel, text := range tt.relay {
+				w.writeFile(rel, text)
+			}
 			git := func(args ...string) { t.Helper(); testdir.Git(t, w.root, args...) }
 			git("add", "-A")
 			git("commit", "-qm", "clean")
@@ -76,7 +115,7 @@ func TestDiagnoseChangedImporters(t *testing.T) {
 				}
 				shown := make(map[compilerErr]bool)
 				for _, f := range findings(t, "text", r.stdout) {
-					if f.severity != "error" || fatal[f.file] > 0 && f.line > fatal[f.file] {
+					if n, past := fatal[f.file]; f.severity != "error" || past && f.line > n {
 						continue
 					}
 					e := compilerErr{f.file, f.line}
@@ -103,4 +142,51 @@ func TestDiagnoseChangedImporters(t *testing.T) {
 			step(fmt.Sprintf("%s: deleted", tt.callee))
 		})
 	}
+}
+
+// includedFromRE matches the top of clang's include chain of an error:
+// "In file included from use.c:1:" (the file as given, its 1-based line).
+var includedFromRE = regexp.MustCompile(`(?m)^In file included from ([^\s:]+\.c):(\d+):`)
+
+// goErrorsEach is goErrors for each package directory under dir on its
+// own: go build stops at the first import of a missing package, so an
+// import of it in another package is reported only by that package's
+// build. The files of a package whose build failed in another package
+// are not judged (unjudged, each at line 0: every line): the compiler
+// never type-checked them, where gopls reports what it can ("cannot
+// call relay.Greet (variable with invalid type)").
+func goErrorsEach(t *testing.T, dir string) (errs []compilerErr, unjudged map[string]int) {
+	t.Helper()
+	pkgs := make(map[string]bool)
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".go") {
+			pkgs[filepath.Dir(p)] = true
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	unjudged = make(map[string]int)
+	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOTOOLCHAIN=local", "GOWORK=off")
+	for _, pkg := range slices.Sorted(maps.Keys(pkgs)) {
+		rel, _ := filepath.Rel(dir, pkg)
+		rel = filepath.ToSlash(rel)
+		e, _, failed := compile(t, dir, env, goErrRE, "go", "build", "-gcflags=-e", "./"+rel)
+		own := false
+		for _, x := range e {
+			own = own || path.Dir(x.file) == rel
+			if !slices.Contains(errs, x) {
+				errs = append(errs, x)
+			}
+		}
+		if failed && !own {
+			files, _ := filepath.Glob(filepath.Join(pkg, "*.go"))
+			for _, f := range files {
+				r, _ := filepath.Rel(dir, f)
+				unjudged[filepath.ToSlash(r)] = 0
+			}
+		}
+	}
+	return errs, unjudged
 }

@@ -62,7 +62,7 @@ func compile(t *testing.T, dir string, env []string, re *regexp.Regexp, name str
 		if m == nil {
 			continue
 		}
-		file := m[1]
+		file := filepath.Clean(m[1]) // clang names an included header ./relay.h
 		if filepath.IsAbs(file) {
 			rel, err := filepath.Rel(dir, file)
 			if err != nil {

@@ -1,0 +1,88 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/internal/testdir"
+)
+
+// TestImporters: the files a batch check of changed files adds (lsp-hook
+// diagnose --changed) reach importLevels imports away — a Go package's
+// other files, its importers' packages and theirs; a TypeScript file's
+// importers through a barrel and theirs; a C header's includers through
+// another header — and no further, at most MaxDependents a server.
+func TestImporters(t *testing.T) {
+	root := tempDir(t)
+	tree := map[string]string{
+		"go.mod":            "module example.com/m\n\ngo 1.22\n",
+		"a/a.go":            "package a\n\nfunc F() int { return 1 }\n",
+		"a/a2.go":           "package a\n",
+		"a/testdata/x.go":   "package x\n\nimport \"example.com/m/a\"\n",
+		"b/b.go":            "package b\n\nimport \"example.com/m/a\"\n\nvar F = a.F\n",
+		"b/b2.go":           "package b\n\nvar G = F\n",
+		"c/c.go":            "package c\n\nimport \"example.com/m/b\"\n\nvar X = b.F()\n",
+		"d/d.go":            "package d\n\nimport \"example.com/m/c\"\n\nvar Y = c.X\n",
+		"e/e.go":            "package e\n\nimport \"fmt\"\n",
+		"tsconfig.json":     "{}",
+		"src/greet.ts":      "export const greet = () => 1;\n",
+		"src/index.ts":      "export { greet } from \"./greet\";\n",
+		"src/use.ts":        "import { greet } from \"./index\";\n",
+		"src/far.ts":        "import \"./use\";\n",
+		"src/alone.ts":      "export {};\n",
+		"compile_flags.txt": "-I.\n",
+		"greet.h":           "void greet(void);\n",
+		"relay.h":           "#include \"greet.h\"\n",
+		"use.c":             "#include \"relay.h\"\n",
+		"far.c":             "void far(void);\n",
+	}
+	for i := range MaxDependents + 5 {
+		tree[fmt.Sprintf("wide/w%02d.ts", i)] = "import \"../src/wide\";\n"
+	}
+	tree["src/wide.ts"] = "export {};\n"
+	testdir.WriteTree(t, root, tree)
+	rel := func(ps []string) []string {
+		out := make([]string, len(ps))
+		for i, p := range ps {
+			r, _ := filepath.Rel(root, p)
+			out[i] = filepath.ToSlash(r)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name, changed string
+		want          []string // nil: check capped only
+		capped        bool
+	}{
+		{"a Go package: its files, its importers' packages and theirs", "a/a.go", []string{"a/a2.go", "b/b.go", "b/b2.go", "c/c.go"}, false},
+		{"a deleted Go package: the same", "a/gone.go", []string{"a/a.go", "a/a2.go", "b/b.go", "b/b2.go", "c/c.go"}, false},
+		{"a Go leaf: nothing imports it", "e/e.go", []string{}, false},
+		{"a TypeScript file: through the barrel and one more", "src/greet.ts", []string{"src/index.ts", "src/use.ts"}, false},
+		{"a C header: its includers and theirs", "greet.h", []string{"relay.h", "use.c"}, false},
+		{"more importers than a server's cap", "src/wide.ts", nil, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, capped, err := Importers(context.Background(), config.Default(), root, []string{filepath.Join(root, filepath.FromSlash(tc.changed))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if capped != tc.capped {
+				t.Errorf("capped %v, want %v", capped, tc.capped)
+			}
+			if tc.want == nil {
+				if n := len(got); n != MaxDependents {
+					t.Errorf("%d importers, want the cap, %d", n, MaxDependents)
+				}
+				return
+			}
+			if g := rel(got); !slices.Equal(g, tc.want) {
+				t.Errorf("importers\n%s\nwant\n%s", strings.Join(g, "\n"), strings.Join(tc.want, "\n"))
+			}
+		})
+	}
+}
