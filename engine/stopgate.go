@@ -47,14 +47,26 @@ import (
 // compared with its text at began, the commit git's HEAD named when the
 // session began (session.Registry.Began: a commit the session made moves
 // HEAD past its own changes; "" when there was none, "HEAD" when
-// unknown); a file with no known state before is checked as it is now,
+// unknown). A session that moved HEAD off began's line — checked out
+// another branch, reset — or pulled in commits older than it is judged
+// against the newest commit of HEAD's line older than beganAt, when it
+// began (workspace.SessionBase: the branch as it stood before the
+// session): every file tracked there is compared with its text there,
+// whatever an event carried, and othersBefore, kept on the other branch,
+// is not used; errors the branch had before the session are not its. A
+// file with no known state before is checked as it is now,
 // its errors warned about, never blocked on. A file the session deleted
 // is checked as a deletion, so that what it broke in other files counts.
-func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBefore map[string][]diag.Diagnostic, began string, budget time.Duration) (res wire.Result, errs int, unchecked bool) {
+func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBefore map[string][]diag.Diagnostic, began string, beganAt time.Time, budget time.Duration) (res wire.Result, errs int, unchecked bool) {
 	begin := time.Now()
 	budget -= replyMargin
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
+	if base, moved := workspace.SessionBase(ctx, e.Root, began, beganAt); moved {
+		e.Log.Info("stop gate: HEAD moved off the commit the session began on; judging against the newest commit of its line older than the session",
+			"began", began, "base", base)
+		files, othersBefore, began = e.rebased(ctx, files, base), nil, base
+	}
 	changes, befores, unknownBefore := e.gateChanges(ctx, files, began)
 	if len(changes) == 0 {
 		return wire.Result{Files: []diag.FileDiagnostics{}}, 0, false
@@ -312,6 +324,20 @@ func (e *Engine) gateChanges(ctx context.Context, files []session.File, began st
 		}
 	}
 	return changes, befores, unknown
+}
+
+// rebased returns files with the text before of each file tracked at
+// commit base replaced by its text there (Introduced: a session that
+// moved HEAD to another line is judged against base); a file base does
+// not hold keeps what its event carried.
+func (e *Engine) rebased(ctx context.Context, files []session.File, base string) []session.File {
+	out := slices.Clone(files)
+	for i, f := range out {
+		if before, ok := gitShow(ctx, e.Root, base, f.Path); ok {
+			out[i].Before, out[i].BeforeKnown = before, true
+		}
+	}
+	return out
 }
 
 // checkNow checks the files of changes as they are now, until deadline. A

@@ -39,6 +39,9 @@ type savedSession struct {
 	// Began is the commit the session began on (SetBegan): "" for none,
 	// absent when not recorded.
 	Began *string `json:"began,omitempty"`
+	// BeganAt is when Began was recorded (absent: not recorded, or saved
+	// by an lsp-hook that did not keep it).
+	BeganAt time.Time `json:"began_at,omitzero"`
 }
 
 // Save writes every recorded session to w as one JSON document (see
@@ -55,7 +58,7 @@ func (r *Registry) Save(w io.Writer) (int, error) {
 		ss := savedSession{Agent: s.agent, Seen: s.seen, Files: files, Blocked: s.blocked,
 			OpenErrors: s.openErrors, OthersBefore: s.othersBefore}
 		if s.beganKnown {
-			ss.Began = &s.began
+			ss.Began, ss.BeganAt = &s.began, s.beganAt
 		}
 		doc.Sessions[id] = ss
 	}
@@ -86,7 +89,7 @@ func (r *Registry) Load(rd io.Reader) (int, error) {
 		s := &record{agent: ss.Agent, seen: ss.Seen, files: make(map[string]*File), blocked: ss.Blocked,
 			openErrors: ss.OpenErrors, othersBefore: ss.OthersBefore}
 		if ss.Began != nil {
-			s.began, s.beganKnown = *ss.Began, true
+			s.began, s.beganAt, s.beganKnown = *ss.Began, ss.BeganAt, true
 		}
 		for _, f := range ss.Files {
 			if _, dup := s.files[f.Path]; dup || f.Path == "" || len(s.order) >= r.maxFiles() {

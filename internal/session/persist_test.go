@@ -23,6 +23,8 @@ func TestSaveLoad(t *testing.T) {
 	old.SetOthersBefore("s", map[string][]diag.Diagnostic{"/w/b.go": broken, "/w/c.go": nil})
 	old.Stopped("s", 1, true)
 	old.SetBegan("s", "0123456789abcdef0123456789abcdef01234567")
+	beganAt := c.t
+	c.t = c.t.Add(time.Minute)
 	old.SetBegan("s", "later") // the first one stays
 	old.Touch("idle", "gemini", []string{"/w/z.go"})
 	old.Touch("kept", "codex", []string{"/w/old.go"})
@@ -61,15 +63,15 @@ func TestSaveLoad(t *testing.T) {
 	if r.BlockedInARow("s") != 1 {
 		t.Errorf("BlockedInARow = %d, want 1", r.BlockedInARow("s"))
 	}
-	if c, ok := r.Began("s"); c != "0123456789abcdef0123456789abcdef01234567" || !ok {
-		t.Errorf("Began = %q, %v; want the first commit recorded", c, ok)
+	if c, at, ok := r.Began("s"); c != "0123456789abcdef0123456789abcdef01234567" || !at.Equal(beganAt) || !ok {
+		t.Errorf("Began = %q, %v, %v; want the first commit recorded, at %v", c, at, ok, beganAt)
 	}
 	r.Touch("none", "claude", nil)
 	if !r.ClaimBegan("none") || r.ClaimBegan("none") || r.ClaimBegan("s") || r.ClaimBegan("unknown") {
 		t.Error("ClaimBegan: want true once for a session with no commit recorded, false after, for one with it, and for one not recorded")
 	}
 	r.SetBegan("none", "") // no commit when it began: known, and none
-	if c, ok := r.Began("none"); c != "" || !ok {
+	if c, _, ok := r.Began("none"); c != "" || !ok {
 		t.Errorf("Began of a session begun with no commit = %q, %v; want none, known", c, ok)
 	}
 	if _, ok := r.Files("idle"); ok {

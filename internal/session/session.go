@@ -91,6 +91,7 @@ type record struct {
 	// began is the commit git's HEAD named when the session began ("":
 	// none), once beganKnown (SetBegan).
 	began        string
+	beganAt      time.Time // when SetBegan recorded began (0: a record saved before it was kept)
 	beganKnown   bool
 	beganClaimed bool // ClaimBegan answered true once
 }
@@ -218,15 +219,18 @@ func (r *Registry) SetOthersBefore(id string, before map[string][]diag.Diagnosti
 }
 
 // SetBegan records, once, the commit git's HEAD named when session id
-// began ("" when there was none: no repository, or no commit yet): the
-// Stop gate compares a file no event gave the text before of with its
-// text there, not at HEAD, which a commit the session made moves. Later
-// calls, and calls for a session not recorded, change nothing.
+// began ("" when there was none: no repository, or no commit yet), and
+// when (the registry's clock, now): the Stop gate compares a file no event
+// gave the text before of with its text there, not at HEAD, which a
+// commit the session made moves (and, for a session that moved HEAD to
+// another branch, at the newest commit of that branch older than the
+// session: workspace.SessionBase). Later calls, and calls for a session
+// not recorded, change nothing.
 func (r *Registry) SetBegan(id, commit string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if s, ok := r.sessions[id]; ok && !s.beganKnown {
-		s.began, s.beganKnown = commit, true
+		s.began, s.beganAt, s.beganKnown = commit, r.Now(), true
 	}
 }
 
@@ -245,16 +249,17 @@ func (r *Registry) ClaimBegan(id string) bool {
 	return true
 }
 
-// Began returns the commit SetBegan recorded for session id, and whether
-// it recorded one (false for a session not recorded, or kept by a daemon
-// that did not record it).
-func (r *Registry) Began(id string) (string, bool) {
+// Began returns the commit SetBegan recorded for session id and when
+// (0 for a record an older lsp-hook saved), and whether it recorded one
+// (false for a session not recorded, or kept by a daemon that did not
+// record it).
+func (r *Registry) Began(id string) (commit string, at time.Time, known bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if s, ok := r.sessions[id]; ok {
-		return s.began, s.beganKnown
+		return s.began, s.beganAt, s.beganKnown
 	}
-	return "", false
+	return "", time.Time{}, false
 }
 
 // OthersBefore returns what SetOthersBefore kept for session id: path →

@@ -280,3 +280,54 @@ func HeadCommit(ctx context.Context, root string) string {
 	}
 	return strings.TrimSpace(string(out))
 }
+
+// SessionBase returns the commit an agent session's changes are judged
+// against at its end of turn, given began, the commit git's HEAD named
+// when the session began, at time at (0: unknown):
+//
+//   - while HEAD descends from began (the session's own commits, a merge
+//     of others' work on top), began — unless the newest commit on HEAD's
+//     first-parent line committed before at descends from it: commits
+//     made before the session that it pulled in (a fast-forward `git
+//     pull`), whose errors are not the session's, then that commit;
+//   - when HEAD no longer descends from began — the session checked out
+//     another branch, or reset to another commit — that newest commit
+//     committed before at (`git rev-list -1 --first-parent --before`): the
+//     branch as it was before the session, without the session's own
+//     commits on top.
+//
+// "Before at" is before at's second: git's times are whole seconds, and a
+// commit in that second is taken for the session's. moved says the base is not began. began is returned, not moved, when it
+// is "" or "HEAD", at is 0, HEAD has no commit, no commit of HEAD's line
+// is older than at, or git fails or takes longer than a second.
+func SessionBase(ctx context.Context, root, began string, at time.Time) (base string, moved bool) {
+	if began == "" || began == "HEAD" || at.IsZero() {
+		return began, false
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	head := HeadCommit(ctx, root)
+	if head == "" || head == began {
+		return began, false
+	}
+	// Commit times are whole seconds: one in at's second may be the
+	// session's, and is taken for it.
+	out, err := gitCommand(ctx, root, "rev-list", "-1", "--first-parent", fmt.Sprintf("--before=@%d", at.Unix()-1), head, "--").Output()
+	older := strings.TrimSpace(string(out))
+	if err != nil || older == "" {
+		return began, false
+	}
+	if isAncestor(ctx, root, began, head) {
+		if older != began && isAncestor(ctx, root, began, older) {
+			return older, true
+		}
+		return began, false
+	}
+	return older, older != began
+}
+
+// isAncestor reports whether commit a is b or an ancestor of it (`git
+// merge-base --is-ancestor`); false when git fails.
+func isAncestor(ctx context.Context, root, a, b string) bool {
+	return gitCommand(ctx, root, "merge-base", "--is-ancestor", a, b).Run() == nil
+}

@@ -91,3 +91,56 @@ func TestHeadCommitAndDeletedSince(t *testing.T) {
 		t.Errorf("DeletedFromHead after the deletion was committed = %q, want none", got)
 	}
 }
+
+// TestSessionBase: the commit a session's end of turn is judged against,
+// for each place its HEAD can be at the end (the session began on a, at
+// session; commits dated before it are not the session's).
+func TestSessionBase(t *testing.T) {
+	testdir.GitEnv(t)
+	root := testdir.Real(t)
+	ctx := context.Background()
+	session := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	branch := func(name, from string, at time.Time) string {
+		t.Helper()
+		t.Setenv("GIT_COMMITTER_DATE", at.Format(time.RFC3339))
+		t.Setenv("GIT_AUTHOR_DATE", at.Format(time.RFC3339))
+		testdir.Git(t, root, "checkout", "-q", "-B", name, from)
+		testdir.Git(t, root, "commit", "-q", "--allow-empty", "-m", name)
+		return HeadCommit(ctx, root)
+	}
+	testdir.Git(t, root, "init", "-q", "-b", "start")
+	t.Setenv("GIT_COMMITTER_DATE", session.Add(-3*time.Hour).Format(time.RFC3339))
+	testdir.Git(t, root, "commit", "-q", "--allow-empty", "-m", "root")
+	r := HeadCommit(ctx, root)
+	a := branch("master", r, session.Add(-time.Hour))
+	up := branch("up", a, session.Add(-30*time.Minute)) // others' work, pushed before the session
+	branch("mine", a, session)                          // the session's commit, in the second it began
+	branch("uplate", a, session.Add(2*time.Minute))     // others' work, pushed during the session
+	wip := branch("wip", r, session.Add(-2*time.Hour))  // another branch, older than the session
+	branch("wipmine", wip, session.Add(3*time.Minute))  // the session's commit on it
+	for _, tc := range []struct {
+		name, head, began string
+		at                time.Time
+		want              string
+		moved             bool
+	}{
+		{"HEAD where the session began", "master", a, session, a, false},
+		{"the session's own commit on top", "mine", a, session, a, false},
+		{"a fast-forward pull of commits older than the session", "up", a, session, up, true},
+		{"a pull of commits made during the session: counted with its own", "uplate", a, session, a, false},
+		{"another branch checked out", "wip", a, session, wip, true},
+		{"another branch, the session's commit on it", "wipmine", a, session, wip, true},
+		{"reset to an older commit", r, a, session, r, true},
+		{"when it began unknown", "wip", a, time.Time{}, a, false},
+		{"no commit when it began", "wip", "", session, "", false},
+		{"the commit it began on unknown", "wip", "HEAD", session, "HEAD", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			testdir.Git(t, root, "checkout", "-q", tc.head)
+			base, moved := SessionBase(ctx, root, tc.began, tc.at)
+			if base != tc.want || moved != tc.moved {
+				t.Errorf("SessionBase = %.7s, %v; want %.7s, %v", base, moved, tc.want, tc.moved)
+			}
+		})
+	}
+}
