@@ -94,7 +94,11 @@ type Client struct {
 	mirrors   map[string]bool           // files of other roots sent as Doc.Mirror (crossroot.go): never this server's to report
 	watched   map[string]sentWatch      // URI → the last watched-file event sent for it (baseline.go)
 	began     time.Time                 // when the client was made: a directory changed later may be new to the server
-	display   string                    // the directory notes' paths are relative to (the workspace, set by the Manager before use); "" the root
+	// workspace is the workspace the root is under (set by the Manager
+	// before use; "" for a client used alone): notes name files relative
+	// to it, and an importer whose own root under it (FindRoot) is another
+	// is that root's server's to re-check (crossroot.go), not this one's.
+	workspace string
 
 	syncMu sync.Mutex // held while a document's version is bumped and sent, so versions reach the server in order
 

@@ -32,7 +32,13 @@ import (
 // own server — with those importers, which that server re-checks as
 // other files. A server that has a changed file of another root open
 // (sent to it before) gets it too, so that its copy is never older than
-// the file.
+// the file. Roots nest: a repository's root pyproject.toml or
+// tsconfig.json above packages with their own. A file is then its own
+// root's server's (Client.ownsFile) — the nearest — and a change under
+// the outer root reaches the nested roots' servers the same way: the
+// outer server, which can read the nested files too, re-checked them
+// and its answer was dropped once it held them as mirrors, while the
+// nested server was never told (a false clean).
 
 // maxCrossRoots bounds the other roots one check carries a change to: a
 // shared package imported by twenty others would otherwise start twenty
@@ -48,17 +54,16 @@ var ErrCrossRootCap = errors.New("its importers of a file changed under another 
 // crossRootDocs returns, for docs checked in slot k, the documents to
 // send to the other slots of k's server (Doc.Mirror, with Importers): to
 // each slot with files that import one of docs (found over the whole
-// workspace, outside k's root, at most MaxDependents), and to each
-// running slot that has one of docs open — at most maxCrossRoots slots,
-// those running first, then the nearest importers'; for each slot past
-// it, skipped holds an answer saying its importers were not checked. It
-// returns nothing for a server without OpenDependents (gopls sees every
-// module of its root; its replace links are gomodules.go's), for a slot
-// rooted at the workspace (its own index covers every file), and for a
-// prewarm.
+// workspace, those whose own root is not k's, at most MaxDependents), and
+// to each running slot that has one of docs open — at most maxCrossRoots
+// slots, those running first, then the nearest importers'; for each slot
+// past it, skipped holds an answer saying its importers were not
+// checked. It returns nothing for a server without OpenDependents (gopls
+// sees every module of its root; its replace links are gomodules.go's),
+// and for a prewarm.
 func (m *Manager) crossRootDocs(ctx context.Context, k entryKey, docs []Doc) (send map[entryKey][]Doc, skipped []Outcome) {
 	s, ok := m.cfg.LSP.Servers[k.server]
-	if !ok || !s.OpenDependents || k.root == m.workspace || len(docs) == 0 ||
+	if !ok || !s.OpenDependents || len(docs) == 0 ||
 		slices.ContainsFunc(docs, func(d Doc) bool { return d.WarmUp || d.Mirror }) {
 		return nil, nil
 	}
@@ -135,12 +140,13 @@ func (m *Manager) capRoots(order []entryKey, importers map[entryKey][]string) (k
 }
 
 // otherRootImporters adds to importers, under the slot whose server
-// checks them, the files outside k's root that import one of paths (the
+// checks them, the files whose own root is not k's that import one of
+// paths (the
 // workspace's ImportIndex of s, at most MaxDependents), each once, and
 // returns order with each slot not listed before appended, the nearest
 // importers' first.
 func (m *Manager) otherRootImporters(ctx context.Context, s config.Server, k entryKey, paths []string, importers map[entryKey][]string, order []entryKey) []entryKey {
-	found, _, err := m.wideIndex(s).dependentsWhere(ctx, paths, func(p string) bool { return !ws.Inside(k.root, p) })
+	found, _, err := m.wideIndex(s).dependentsWhere(ctx, paths, func(p string) bool { return FindRoot(p, s.RootMarkers, m.workspace) != k.root })
 	if err != nil {
 		m.log.Warn("finding the importers of files under other roots", "server", s.Name, "root", k.root, "err", err)
 	}
@@ -157,12 +163,19 @@ func (m *Manager) otherRootImporters(ctx context.Context, s config.Server, k ent
 	return order
 }
 
-// wideIndex returns the ImportIndex of the whole workspace for server s,
-// made on first use and kept (watching the workspace's Watcher once it
-// runs).
+// wideIndex returns the ImportIndex of the whole workspace for server s:
+// that of s's server rooted at the workspace when it runs (the same files
+// and rules: one index, not two, built and queried on every change), else
+// one made on first use and kept (watching the workspace's Watcher once
+// it runs).
 func (m *Manager) wideIndex(s config.Server) *ImportIndex {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if e, ok := m.entries[entryKey{s.Name, m.workspace}]; ok {
+		if c := e.readyClient(); c != nil {
+			return c.deps
+		}
+	}
 	if m.wide == nil {
 		m.wide = make(map[string]*wideIndex)
 	}
@@ -196,11 +209,10 @@ func (c *Client) isOpen(path string) bool {
 
 // goneImporters returns, for the files of abs that are gone, the files
 // that import one of them under another root of its server (the
-// workspace's ImportIndex, outside the gone file's root), by the slot
-// whose server checks them, at most maxCrossRoots slots (capRoots: the
-// others are answered in skipped). As for a change (crossRootDocs): not
-// for a server without OpenDependents, nor a gone file whose root is the
-// workspace's.
+// workspace's ImportIndex, their own root not the gone file's), by the
+// slot whose server checks them, at most maxCrossRoots slots (capRoots:
+// the others are answered in skipped). As for a change (crossRootDocs):
+// not for a server without OpenDependents.
 func (m *Manager) goneImporters(ctx context.Context, abs []string) (importers map[entryKey][]string, skipped []Outcome) {
 	importers = make(map[entryKey][]string)
 	var order []entryKey
@@ -210,7 +222,7 @@ func (m *Manager) goneImporters(ctx context.Context, abs []string) (importers ma
 		}
 		for _, s := range m.cfg.ServersForPath(p) {
 			k := entryKey{s.Name, FindRoot(p, s.RootMarkers, m.workspace)}
-			if !s.OpenDependents || k.root == m.workspace {
+			if !s.OpenDependents {
 				continue
 			}
 			order = m.otherRootImporters(ctx, s, k, []string{p}, importers, order)

@@ -61,8 +61,9 @@ func TestDropMirrors(t *testing.T) {
 // goes, as a Doc.Mirror with the importers, to the roots whose files
 // import it — none of them started here, so by the nearest importers,
 // at most maxCrossRoots; each root past the cap is answered with
-// ErrCrossRootCap, and none is asked twice. A root's own importers, a
-// slot rooted at the workspace, and a prewarm get nothing. The file
+// ErrCrossRootCap, and none is asked twice. A root's own importers and a
+// prewarm get nothing; a change under the workspace's own root reaches a
+// root nested under it that imports it. The file
 // deleted, the same roots re-check their importers (goneImporters).
 func TestCrossRootDocs(t *testing.T) {
 	root := t.TempDir()
@@ -95,13 +96,16 @@ func TestCrossRootDocs(t *testing.T) {
 			t.Errorf("skipped[%d] = %+v; want %s partial, ErrCrossRootCap", i, o, apps[maxCrossRoots+i])
 		}
 	}
-	for name, key := range map[string]entryKey{
-		"a root's own change":            {k.server, filepath.Join(root, "a1")},
-		"a slot rooted at the workspace": {k.server, root},
-	} {
-		if send, skipped := m.crossRootDocs(context.Background(), key, []Doc{{Path: filepath.Join(root, "a1", "main.ts")}}); send != nil || skipped != nil {
-			t.Errorf("%s: sent %v, skipped %v; want nothing", name, send, skipped)
-		}
+	if send, skipped := m.crossRootDocs(context.Background(), entryKey{k.server, filepath.Join(root, "a1")}, []Doc{{Path: filepath.Join(root, "a1", "main.ts")}}); send != nil || skipped != nil {
+		t.Errorf("a root's own change, nothing importing it: sent %v, skipped %v; want nothing", send, skipped)
+	}
+	// Nested roots: a file of the workspace's own root (no marker above
+	// it) imported by a root nested under it goes to that root's server.
+	shared := write("shared.ts", "export const s = 1;\n")
+	use := write("a1/use.ts", `import { s } from "../shared";`+"\n")
+	send, skipped = m.crossRootDocs(context.Background(), entryKey{k.server, root}, []Doc{{Path: shared}})
+	if ds := send[entryKey{k.server, filepath.Join(root, "a1")}]; len(send) != 1 || len(skipped) != 0 || len(ds) != 1 || !ds[0].Mirror || !slices.Equal(ds[0].Importers, []string{use}) {
+		t.Errorf("a change under the workspace's root: sent %+v, skipped %v; want shared.ts to a1 as a mirror with a1/use.ts", send, skipped)
 	}
 	if send, skipped := m.crossRootDocs(context.Background(), k, []Doc{{Path: lib, WarmUp: true}}); send != nil || skipped != nil {
 		t.Errorf("a prewarm: sent %v, skipped %v; want nothing", send, skipped)

@@ -179,7 +179,8 @@ func (ix *ImportIndex) Dependents(ctx context.Context, changed []string) (deps [
 }
 
 // dependentsWhere is Dependents over the files keep (given each absolute
-// path) keeps, nil for all, chosen before the cap.
+// path) keeps, nil for all, chosen before the cap; keep is asked only of
+// files that import a changed one.
 func (ix *ImportIndex) dependentsWhere(ctx context.Context, changed []string, keep func(string) bool) (deps []string, capped bool, err error) {
 	if !ix.server.OpenDependents {
 		return nil, false, nil
@@ -208,7 +209,7 @@ func (ix *ImportIndex) dependentsWhere(ctx context.Context, changed []string, ke
 	q := &depQuery{root: ix.root, flagDirs: ix.flagDirs, jsPackages: ix.jsPackages, pyRoots: ix.pyRoots, compileDBs: ix.compileDBs}
 	found := make(map[string]int) // dependent → distance to the nearest changed file it imports
 	for _, rel := range ix.files {
-		if _, self := targets[rel]; self || keep != nil && !keep(filepath.Join(ix.root, filepath.FromSlash(rel))) {
+		if _, self := targets[rel]; self {
 			continue
 		}
 		pf, ok := ix.parsed[rel]
@@ -219,6 +220,9 @@ func (ix *ImportIndex) dependentsWhere(ctx context.Context, changed []string, ke
 		for target, tr := range targets {
 			if tr != rules || !importsAny(q, rules, rel, pf.refs, target) {
 				continue
+			}
+			if keep != nil && !keep(filepath.Join(ix.root, filepath.FromSlash(rel))) {
+				break // asked of importers only: keep may stat (FindRoot)
 			}
 			if d, seen := found[rel]; !seen || dirDistance(rel, target) < d {
 				found[rel] = dirDistance(rel, target)

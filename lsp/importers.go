@@ -39,9 +39,11 @@ func (c *Client) dependentsOf(ctx context.Context, docs []Doc) []string {
 	}
 	// A changed file of another root (Doc.Mirror) comes with its
 	// importers here, found by the workspace's index (crossroot.go):
-	// this root's index finds nothing for a file outside the root, and
-	// for one under it (a nested root's) the importers of the nested
-	// roots too, which their own servers check.
+	// this root's index finds nothing for a file outside the root. Of
+	// the importers it finds, those of a root nested under this one are
+	// left to their own server (ownsFile), which crossroot.go sends the
+	// change to: one server reports a file, and the other's view of the
+	// change goes stale.
 	var deps, level, mirrored []string
 	for _, d := range docs {
 		if d.Mirror {
@@ -56,7 +58,7 @@ func (c *Client) dependentsOf(ctx context.Context, docs []Doc) []string {
 			found = mirrored
 		}
 		if len(level) > 0 {
-			more, _, err := c.deps.Dependents(ctx, level)
+			more, _, err := c.deps.dependentsWhere(ctx, level, c.ownsFile)
 			if err != nil {
 				c.log.Warn("finding the importers of changed files", "err", err)
 			}
@@ -93,4 +95,12 @@ func (c *Client) recheckDependents(deps []string, want map[string]int32) map[str
 		}
 	}
 	return out
+}
+
+// ownsFile reports whether the file at path (absolute) is this server's
+// to check: its own root (FindRoot, under the workspace) is the client's,
+// not one nested under it. Without a workspace (a client used alone),
+// every file is.
+func (c *Client) ownsFile(path string) bool {
+	return c.workspace == "" || FindRoot(path, c.server.RootMarkers, c.workspace) == c.root
 }

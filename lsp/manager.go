@@ -644,7 +644,7 @@ func (m *Manager) start(ctx context.Context, e *entry) {
 		m.log.Warn("server failed to start", "server", e.server.Name, "root", e.root, "err", e.err)
 		return
 	}
-	e.client.display = m.workspace // notes name files as the lint block does
+	e.client.workspace = m.workspace
 	sev, err := diag.ParseSeverity(m.cfg.Severity)
 	e.client.pullHints(err == nil && diag.SeverityHint.AtLeast(sev))
 	go m.supervise(e, e.client)

@@ -473,7 +473,7 @@ func (c *Client) freshness(w waited, n int) Freshness {
 	return Timeout
 }
 
-// relPaths is uris as paths relative to the workspace (Client.display,
+// relPaths is uris as paths relative to the workspace (Client.workspace,
 // as the lint block names files; the server's root for a client no
 // Manager made), comma-separated and sorted: a file of another root
 // (Doc.Mirror) is named as the agent knows it, not by an absolute path.
@@ -484,7 +484,7 @@ func (c *Client) relPaths(uris []string) string {
 		if err != nil {
 			continue
 		}
-		if rel, ok := ws.Rel(cmp.Or(c.display, c.root), p); ok && rel != "." {
+		if rel, ok := ws.Rel(cmp.Or(c.workspace, c.root), p); ok && rel != "." {
 			p = rel
 		}
 		out = append(out, p)

@@ -1,0 +1,91 @@
+package main_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestNestedRootImporters: a package whose root marker is at the
+// workspace's root (pyproject.toml, tsconfig.json, compile_flags.txt
+// there) and another nested under it (app/, its own marker: its own
+// server) that imports the first. A change of the outer package that
+// breaks app's file, its revert, and both again are answered as the
+// compiler run on each package reports them — the pyright CLI, tsc -p,
+// clang with each directory's compile_flags.txt. The outer server had
+// app's file open as a document of another root once app's own server
+// checked it, so it dropped its answer for it, and app's server was never
+// told of the change: every change after the first was answered clean.
+func TestNestedRootImporters(t *testing.T) {
+	e2e(t)
+	clang := func(t *testing.T, dir string) []compilerErr {
+		var errs []compilerErr
+		for _, d := range []string{".", "app"} {
+			flags, _ := os.ReadFile(filepath.Join(dir, d, "compile_flags.txt"))
+			cs, _ := filepath.Glob(filepath.Join(dir, d, "*.c"))
+			for _, c := range cs {
+				e, _, _ := compile(t, filepath.Join(dir, d), nil, cErrRE, "clang", append(strings.Fields(string(flags)), "-fsyntax-only", filepath.Base(c))...)
+				for _, x := range e {
+					x.file = filepath.ToSlash(filepath.Join(d, x.file))
+					errs = append(errs, x)
+				}
+			}
+		}
+		return errs
+	}
+	perPackage := func(check func(t *testing.T, dir string) []compilerErr) func(t *testing.T, dir string) []compilerErr {
+		return func(t *testing.T, dir string) []compilerErr {
+			var errs []compilerErr
+			for _, d := range []string{".", "app"} {
+				for _, x := range check(t, filepath.Join(dir, d)) {
+					x.file = filepath.ToSlash(filepath.Join(d, x.file))
+					if (d == "." && strings.HasPrefix(x.file, "app/")) || slices.Contains(errs, x) {
+						continue // the outer package's run reads app/ with the outer configuration
+					}
+					errs = append(errs, x)
+				}
+			}
+			return errs
+		}
+	}
+	tests := []struct {
+		lang, server, rel, from, to string
+		truth                       func(t *testing.T, dir string) []compilerErr
+	}{
+		{"py", "pyright-langserver", "greeting/core.py", "def greet(name: str)", "def greet(name: str, times: int)", perPackage(pyErrors)},
+		{"ts", "typescript-language-server", "lib/greet.ts", "greet(name: string)", "greet(name: string, times: number)", perPackage(tsErrors)},
+		{"c", "clangd", "greet.h", "void greet(const char *name);", "void greet(const char *name, int times);", clang},
+	}
+	for _, tt := range tests {
+		t.Run(tt.lang, func(t *testing.T) {
+			requireExe(t, tt.server)
+			w := newWorkspaceOf(t, "nestedroot/"+tt.lang, "", []string{"PATH=" + langPath()})
+			app := "app/main." + tt.lang
+			text := w.readFile(tt.rel)
+			broken := strings.Replace(text, tt.from, tt.to, 1)
+			if broken == text {
+				t.Fatalf("%s has no %q", tt.rel, tt.from)
+			}
+			for round := range 2 {
+				for i, st := range []struct{ name, rel, text string }{
+					{"app written as it is", app, w.readFile(app)},
+					{"the outer package's API changed", tt.rel, broken},
+					{"back", tt.rel, text},
+					{"changed again", tt.rel, broken},
+					{"back again", tt.rel, text},
+				} {
+					block := w.hook(w.edit("s", st.rel, st.text))
+					truth := tt.truth(t, w.root)
+					if (i%2 == 1) != slices.ContainsFunc(truth, func(e compilerErr) bool { return e.file == app }) {
+						t.Fatalf("round %d step %d (%s): the compiler's errors %v; the test wants %s broken at odd steps only", round, i, st.name, truth, app)
+					}
+					if p := judge(t, w.root, block, truth); p != "" {
+						t.Errorf("round %d step %d (%s): %s\n%s", round, i, st.name, p, indent(block))
+					}
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,3 @@
+from greeting.core import greet
+
+message: str = greet("app")

@@ -1,0 +1,3 @@
+import { greet } from "../lib/greet";
+
+export const message: string = greet("app");

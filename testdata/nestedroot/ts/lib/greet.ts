@@ -1,0 +1,3 @@
+export function greet(name: string): string {
+  return "hello " + name;
+}
