@@ -450,10 +450,14 @@ func (c *Client) showBefore(ctx context.Context, docs []Doc) (whole bool, floor,
 
 // saidAfter reports whether each of the answers about uri described by
 // bases (store.asOf) was given with the server holding the send numbered
-// floor (a send count; 0: any answer): a pull asked once it was sent, or
-// a push about a version of uri sent with it or after. A push without a
-// version, or about a version no longer in the document's history, was
-// not.
+// floor (a send count; 0: any answer): a pull asked once it was sent —
+// and, for an "unchanged" report, whose referent was too (pyright answers
+// an importer's pull "unchanged" right after the text before the change
+// was opened, before it re-checked the importer: the answer a prewarm got
+// from the changed file on disk stood as the baseline, a false clean;
+// TestPrewarmRacesCrossRoot) — or a push about a version of uri sent with
+// it or after. A push without a version, or about a version no longer in
+// the document's history, was not.
 func (c *Client) saidAfter(uri string, bases []answerBasis, floor uint64) bool {
 	if floor == 0 {
 		return true
@@ -463,7 +467,7 @@ func (c *Client) saidAfter(uri string, bases []answerBasis, floor uint64) bool {
 	for _, b := range bases {
 		switch {
 		case b.pulled:
-			if b.asked < floor {
+			if b.since < floor { // an "unchanged" report is as old as the one it refers to
 				return false
 			}
 		case b.version == nil:

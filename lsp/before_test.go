@@ -14,8 +14,9 @@ import (
 
 // TestSaidAfter: an answer about a re-checked importer is a baseline only
 // when the server had the text before the change (its send numbered
-// floor) when it gave it: a pull asked once it was sent, a push about a
-// version of the importer sent with it or after.
+// floor) when it gave it: a pull asked once it was sent (an "unchanged"
+// one: whose referent was), a push about a version of the importer sent
+// with it or after.
 func TestSaidAfter(t *testing.T) {
 	const uri = "file:///w/main.c"
 	v := func(n int32) *int32 { return &n }
@@ -35,9 +36,11 @@ func TestSaidAfter(t *testing.T) {
 		{"push about a version sent with it", []answerBasis{{version: v(3)}}, 7, true},
 		{"push without a version", []answerBasis{{}}, 5, false},
 		{"push about a version out of the history", []answerBasis{{version: v(2)}}, 5, false},
-		{"pull asked before", []answerBasis{{pulled: true, asked: 4}}, 5, false},
-		{"pull asked once it was sent", []answerBasis{{pulled: true, asked: 5}}, 5, true},
-		{"one of two answers before", []answerBasis{{version: v(3)}, {pulled: true, asked: 4}}, 5, false},
+		{"pull asked before", []answerBasis{{pulled: true, asked: 4, since: 4}}, 5, false},
+		{"pull asked once it was sent", []answerBasis{{pulled: true, asked: 5, since: 5}}, 5, true},
+		{"pull answered unchanged, its referent asked before", []answerBasis{{pulled: true, asked: 6, since: 3}}, 5, false},
+		{"pull answered unchanged, its referent asked after", []answerBasis{{pulled: true, asked: 8, since: 6}}, 5, true},
+		{"one of two answers before", []answerBasis{{version: v(3)}, {pulled: true, asked: 4, since: 4}}, 5, false},
 	}
 	for _, tc := range cases {
 		if got := c.saidAfter(uri, tc.bases, tc.floor); got != tc.want {

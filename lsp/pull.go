@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -238,6 +239,7 @@ func (c *Client) pullOnce(ctx context.Context, key pullKey, version int32) (kind
 		return "", 0, fmt.Errorf("pulling %s: %w", key.uri, err)
 	}
 	r.version, r.asked = version, asked
+	r.since = cmp.Or(r.since, asked) // an "unchanged" report keeps its referent's
 	c.store.recordPull(key.uri, key.identifier, r)
 	for uri, sub := range rep.related {
 		uri = canonicalURI(uri)
@@ -248,6 +250,7 @@ func (c *Client) pullOnce(ctx context.Context, key pullKey, version int32) (kind
 			continue
 		}
 		rr.version, rr.asked = c.docVersion(uri), asked
+		rr.since = cmp.Or(rr.since, asked)
 		c.store.recordPull(uri, key.identifier, rr)
 	}
 	return rep.report.Kind, len(r.items), nil
@@ -296,7 +299,7 @@ func (s singleReport) resolve(prev pullReport) (pullReport, error) {
 		if prev.resultID == "" {
 			return pullReport{}, errors.New(`"unchanged" report, but no previousResultId was sent`)
 		}
-		return pullReport{resultID: s.ResultID, items: prev.items}, nil
+		return pullReport{resultID: s.ResultID, items: prev.items, since: prev.since}, nil
 	}
 	return pullReport{}, fmt.Errorf("report kind %q: want \"full\" or \"unchanged\"", s.Kind)
 }

@@ -638,3 +638,25 @@ func TestPullOthersWaitedFor(t *testing.T) {
 		})
 	}
 }
+
+// TestResolveKeepsSince: an "unchanged" report carries the items and the
+// since of the report it refers to (before.go saidAfter: it is as old as
+// that answer); a full one starts afresh.
+func TestResolveKeepsSince(t *testing.T) {
+	prev := pullReport{resultID: "1", items: []Diagnostic{{Message: json.RawMessage(`"old"`)}}, asked: 3, since: 3}
+	items := []Diagnostic{}
+	for _, tc := range []struct {
+		name      string
+		rep       singleReport
+		wantSince uint64
+		wantItems int
+	}{
+		{"unchanged", singleReport{Kind: "unchanged", ResultID: "1"}, 3, 1},
+		{"full", singleReport{Kind: "full", ResultID: "2", Items: &items}, 0, 0},
+	} {
+		r, err := tc.rep.resolve(prev)
+		if err != nil || r.since != tc.wantSince || len(r.items) != tc.wantItems {
+			t.Errorf("%s: resolve = %+v, %v; want since %d, %d items", tc.name, r, err, tc.wantSince, tc.wantItems)
+		}
+	}
+}

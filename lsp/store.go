@@ -29,6 +29,12 @@ type pullReport struct {
 	// asked is the client's send count when the request went out
 	// (Client.sends): the server answered with every text sent by then.
 	asked uint64
+	// since is the send count of the request whose answer worked items
+	// out: asked for a "full" report; for an "unchanged" one, that of the
+	// report it refers to, which may be older than texts sent since (a
+	// pyright pull answered "unchanged" right after a didOpen of the file
+	// an importer uses, before re-checking the importer).
+	since uint64
 }
 
 // store keeps the latest push publication per document URI and the latest
@@ -233,7 +239,7 @@ func (s *store) asOf(uri string, mark uint64) (lists [][]Diagnostic, bases []ans
 		}
 		if r.seq != 0 && r.seq <= mark {
 			lists, known = append(lists, r.items), true
-			bases = append(bases, answerBasis{pulled: true, asked: r.asked})
+			bases = append(bases, answerBasis{pulled: true, asked: r.asked, since: r.since})
 		}
 	}
 	return lists, bases, known
@@ -241,12 +247,13 @@ func (s *store) asOf(uri string, mark uint64) (lists [][]Diagnostic, bases []ans
 
 // answerBasis tells what a server had been sent when it gave an answer:
 // for a pull report, every text sent before its request (asked, a send
-// count); for a push, the text of the version it names (nil: unknown) and
-// everything sent before that.
+// count), and before the request whose answer worked its items out
+// (since: pullReport.since); for a push, the text of the version it names
+// (nil: unknown) and everything sent before that.
 type answerBasis struct {
-	pulled  bool
-	asked   uint64
-	version *int32
+	pulled       bool
+	asked, since uint64
+	version      *int32
 }
 
 // answers returns what the store holds for uri, for judging a check of it

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lsp-hook/lsp-hook/internal/testdir"
 )
 
 // TestNestedRootImporters: a package whose root marker is at the
@@ -84,6 +86,54 @@ func TestNestedRootImporters(t *testing.T) {
 					if p := judge(t, w.root, block, truth); p != "" {
 						t.Errorf("round %d step %d (%s): %s\n%s", round, i, st.name, p, indent(block))
 					}
+				}
+			}
+		})
+	}
+}
+
+// TestPrewarmRacesCrossRoot: TestPrewarmRacesFirstEdit across roots. A
+// session starts (the daemon prewarms each root's server: app's opens
+// app's file, the one the user modified last) and the agent's first edit
+// follows at once, to the outer package, breaking app's file — so app's
+// server may read the edited text from disk while it prewarms. The hook,
+// at once or once a document is open, must list app's error as the
+// compiler reports it. Each language and timing, three fresh workspaces.
+func TestPrewarmRacesCrossRoot(t *testing.T) {
+	e2e(t)
+	cases := []struct {
+		lang, exe, server, callee, from, to string
+	}{
+		{"py", "pyright-langserver", "pyright", "greeting/core.py", "def greet(name: str)", "def greet(name: str, times: int)"},
+		{"ts", "typescript-language-server", "typescript-language-server", "lib/greet.ts", "greet(name: string)", "greet(name: string, times: number)"},
+		{"c", "clangd", "clangd", "greet.h", "void greet(const char *name);", "void greet(const char *name, int times);"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.lang, func(t *testing.T) {
+			requireExe(t, tc.exe)
+			app := "app/main." + tc.lang
+			for _, late := range []bool{false, true} {
+				for round := range 3 {
+					w := newWorkspaceOf(t, "nestedroot/"+tc.lang, "", []string{"PATH=" + langPath(), "LSP_HOOK_LOG_LEVEL=debug"})
+					commitAll(t, w.root)
+					if err := testdir.TouchedLast(w.root, app); err != nil {
+						t.Fatal(err)
+					}
+					orig := w.readFile(tc.callee)
+					start := mustJSON(t, map[string]any{"session_id": "s", "cwd": w.root, "hook_event_name": "SessionStart", "source": "startup"})
+					if r := w.run(start, nil, "hook", "claude"); r.exit != 0 || strings.TrimSpace(r.stdout) != "" {
+						t.Fatalf("round %d: SessionStart: exit %d, stdout %q", round, r.exit, r.stdout)
+					}
+					ev := w.edit("s", tc.callee, strings.Replace(orig, tc.from, tc.to, 1))
+					if late {
+						w.waitOpened(tc.server)
+					}
+					block := w.hook(ev)
+					if !strings.Contains(block, `file="`+app+`"`) {
+						log, _ := w.logSince(0)
+						t.Errorf("round %d (hook late %v): %s's error not listed:\n%s\ndaemon log:\n%s", round, late, app, indent(block), indent(log))
+					}
+					w.stopAll()
 				}
 			}
 		})
