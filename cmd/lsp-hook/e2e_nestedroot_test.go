@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/lsp-hook/lsp-hook/internal/testdir"
 )
 
 // TestNestedRootImporters: a package whose root marker is at the
@@ -114,21 +112,7 @@ func TestPrewarmRacesCrossRoot(t *testing.T) {
 			app := "app/main." + tc.lang
 			for _, late := range []bool{false, true} {
 				for round := range 3 {
-					w := newWorkspaceOf(t, "nestedroot/"+tc.lang, "", []string{"PATH=" + langPath(), "LSP_HOOK_LOG_LEVEL=debug"})
-					commitAll(t, w.root)
-					if err := testdir.TouchedLast(w.root, app); err != nil {
-						t.Fatal(err)
-					}
-					orig := w.readFile(tc.callee)
-					start := mustJSON(t, map[string]any{"session_id": "s", "cwd": w.root, "hook_event_name": "SessionStart", "source": "startup"})
-					if r := w.run(start, nil, "hook", "claude"); r.exit != 0 || strings.TrimSpace(r.stdout) != "" {
-						t.Fatalf("round %d: SessionStart: exit %d, stdout %q", round, r.exit, r.stdout)
-					}
-					ev := w.edit("s", tc.callee, strings.Replace(orig, tc.from, tc.to, 1))
-					if late {
-						w.waitOpened(tc.server)
-					}
-					block := w.hook(ev)
+					w, block := firstEditRacingPrewarm(t, "nestedroot/"+tc.lang, app, tc.callee, tc.from, tc.to, tc.server, late)
 					if !strings.Contains(block, `file="`+app+`"`) {
 						log, _ := w.logSince(0)
 						t.Errorf("round %d (hook late %v): %s's error not listed:\n%s\ndaemon log:\n%s", round, late, app, indent(block), indent(log))

@@ -48,21 +48,7 @@ func TestPrewarmRacesFirstEdit(t *testing.T) {
 			requireExe(t, tc.exe)
 			for _, late := range []bool{false, true} {
 				for round := range 3 {
-					w := newWorkspaceOf(t, "langs/"+tc.lang, "", []string{"PATH=" + langPath(), "LSP_HOOK_LOG_LEVEL=debug"})
-					commitAll(t, w.root)
-					if err := testdir.TouchedLast(w.root, tc.callee); err != nil {
-						t.Fatal(err)
-					}
-					orig := w.readFile(tc.callee)
-					start := mustJSON(t, map[string]any{"session_id": "s", "cwd": w.root, "hook_event_name": "SessionStart", "source": "startup"})
-					if r := w.run(start, nil, "hook", "claude"); r.exit != 0 || strings.TrimSpace(r.stdout) != "" {
-						t.Fatalf("round %d: SessionStart: exit %d, stdout %q", round, r.exit, r.stdout)
-					}
-					ev := w.edit("s", tc.callee, strings.Replace(orig, tc.from, tc.to, 1))
-					if late {
-						w.waitOpened(tc.server)
-					}
-					block := w.hook(ev)
+					w, block := firstEditRacingPrewarm(t, "langs/"+tc.lang, tc.callee, tc.callee, tc.from, tc.to, tc.server, late)
 					truth := tc.truth(t, w.root)
 					if len(truth) < 2 {
 						t.Fatalf("the compiler reports %v, want at least the two broken callers", truth)
@@ -76,6 +62,31 @@ func TestPrewarmRacesFirstEdit(t *testing.T) {
 			}
 		})
 	}
+}
+
+// firstEditRacingPrewarm starts a session in a fresh committed copy of
+// testdata/<dir> whose file the user modified last is touchedLast
+// (SessionStart: the daemon starts with --prewarm, which checks it in the
+// background), at once writes callee with from replaced by to, and hooks
+// that Edit at once, or once server has opened a document (late). It
+// returns the workspace and the hook's block.
+func firstEditRacingPrewarm(t *testing.T, dir, touchedLast, callee, from, to, server string, late bool) (*workspace, string) {
+	t.Helper()
+	w := newWorkspaceOf(t, dir, "", []string{"PATH=" + langPath(), "LSP_HOOK_LOG_LEVEL=debug"})
+	commitAll(t, w.root)
+	if err := testdir.TouchedLast(w.root, touchedLast); err != nil {
+		t.Fatal(err)
+	}
+	orig := w.readFile(callee)
+	start := mustJSON(t, map[string]any{"session_id": "s", "cwd": w.root, "hook_event_name": "SessionStart", "source": "startup"})
+	if r := w.run(start, nil, "hook", "claude"); r.exit != 0 || strings.TrimSpace(r.stdout) != "" {
+		t.Fatalf("SessionStart: exit %d, stdout %q", r.exit, r.stdout)
+	}
+	ev := w.edit("s", callee, strings.Replace(orig, from, to, 1))
+	if late {
+		w.waitOpened(server)
+	}
+	return w, w.hook(ev)
 }
 
 // waitOpened polls status until the server named name has a document
