@@ -55,6 +55,24 @@ func TestNestedRootImporters(t *testing.T) {
 						t.Errorf("round %d step %d (%s): %s\n%s", round, i, st.name, p, indent(block))
 					}
 				}
+				// The outer file renamed by Codex's apply_patch (a move:
+				// its importers in app/ break), then moved back.
+				moved := strings.Replace(tt.rel, ".", "2.", 1)
+				for i, mv := range [][2]string{{tt.rel, moved}, {moved, tt.rel}} {
+					if err := os.Rename(w.path(mv[0]), w.path(mv[1])); err != nil {
+						t.Fatal(err)
+					}
+					r := w.run(w.codexPatch("s", "*** Begin Patch\n*** Update File: "+mv[0]+"\n*** Move to: "+mv[1]+"\n@@\n*** End Patch\n"), nil, "hook", "codex")
+					block := w.checkHook(r)
+					truth := tt.truth(t, w.root)
+					if (i == 0) != slices.ContainsFunc(truth, func(e compilerErr) bool { return e.file == app }) {
+						t.Fatalf("round %d, %s moved to %s: the compiler's errors %v; the test wants %s broken after the first move only", round, mv[0], mv[1], truth, app)
+					}
+					if p := judge(t, w.root, block, truth); p != "" {
+						log, _ := w.logSince(0)
+						t.Errorf("round %d, %s moved to %s by apply_patch: %s\n%s\n%s", round, mv[0], mv[1], p, indent(block), indent(log))
+					}
+				}
 			}
 		})
 	}
