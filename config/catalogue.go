@@ -270,6 +270,18 @@ func Suggest(got string, known []string) string { return suggest(got, known) }
 //     untrusted). Trusted: the environment's interpreter; untrusted: a
 //     stand-in environment linking the python on PATH, whose one .pth
 //     names the directories read (lsp/standin.go).
+//     ClosesGoneAcross: pyright 1.1.414 hands a watched-file event for a
+//     file outside its include, under an extraPaths directory (a nested
+//     root's import of the outer package), to its library watcher, which
+//     re-analyses 5 s later (AnalyzerService._scheduleLibraryAnalysis,
+//     the language server's libraryReanalysisTimeProvider: 5000 ms);
+//     until then a pull of an importer of a deleted file was answered
+//     "full", no diagnostics, while `pyright -p app` reported the import
+//     (the soak's nested root, seed 5719384628337728360: a false clean).
+//     A document closed whose file is gone is re-read at once: its parse
+//     finds it deleted, drops the import cache and marks its importers
+//     (Program._parseFile), so the next pull answers as the CLI does
+//     (cmd/lsp-hook TestNestedRootGoneUnopened).
 //   - rust-analyzer: `rust-analyzer` speaks LSP on stdio with no arguments
 //     (rust-analyzer book, "rust-analyzer Binary"; `rustup component add
 //     rust-analyzer`). Root markers in rust-analyzer's own discovery order
@@ -419,10 +431,11 @@ func Catalogue() []Server {
 			LanguageIDs: map[string]string{".py": "python", ".pyi": "python"},
 			RootMarkers: []string{"pyrightconfig.json", "pyproject.toml#tool.uv.workspace",
 				"pyproject.toml", "setup.py", "setup.cfg", "requirements.txt"},
-			Enabled:        true,
-			OpenDependents: true,
-			ProjectFiles:   []string{"pyrightconfig.json", "pyproject.toml"},
-			DoneSignal:     SignalPull,
+			Enabled:          true,
+			OpenDependents:   true,
+			ClosesGoneAcross: true,
+			ProjectFiles:     []string{"pyrightconfig.json", "pyproject.toml"},
+			DoneSignal:       SignalPull,
 			Settings: map[string]any{
 				"python": map[string]any{"analysis": map[string]any{"diagnosticMode": "openFilesOnly"}},
 			},

@@ -37,8 +37,9 @@ func moreServers() []Server {
 //     program a server needs). Root markers as pyright's: it reads
 //     pyrightconfig.json and pyproject.toml alike. OpenDependents as
 //     pyright's: a fork of it that keeps its diagnosticMode setting and
-//     its "openFilesOnly" default; not measured (not installed where the
-//     tests run).
+//     its "openFilesOnly" default; ClosesGoneAcross as pyright's, whose
+//     library watcher and debounce it keeps; neither measured (not
+//     installed where the tests run).
 //   - ruff: `ruff server`, ruff's built-in server (docs.astral.sh/ruff/
 //     editors; stable since ruff 0.5.3); lint diagnostics only, no types.
 //     Installed with pip, pipx or uv, not from npm. Root markers are
@@ -53,7 +54,8 @@ func pythonAlternatives() []Server {
 	return []Server{
 		{Name: "basedpyright", Command: []string{"basedpyright-langserver", "--stdio"},
 			Extensions: []string{".py", ".pyi"}, LanguageIDs: py(), RootMarkers: pyRoots(), OpenDependents: true,
-			Install: Install{Method: InstallNPM, Packages: []string{"basedpyright@1.40.1"}, Binary: "basedpyright-langserver"}},
+			ClosesGoneAcross: true,
+			Install:          Install{Method: InstallNPM, Packages: []string{"basedpyright@1.40.1"}, Binary: "basedpyright-langserver"}},
 		{Name: "ruff", Command: []string{"ruff", "server"},
 			Extensions: []string{".py", ".pyi"}, LanguageIDs: py(), RootMarkers: []string{"pyproject.toml", "ruff.toml", ".ruff.toml"},
 			Install: Install{Method: InstallSystem, Binary: "ruff", Hint: "pipx install ruff (or: uv tool install ruff)"}},

@@ -231,6 +231,15 @@ type Server struct {
 	// on another file (ruff, linters). Each catalogue entry that sets it
 	// says what was measured. Catalogue only.
 	OpenDependents bool
+	// ClosesGoneAcross says the server takes a watched-file deletion
+	// (workspace/didChangeWatchedFiles) of a file outside its root — one
+	// its program resolved from another root's directory, pyright's
+	// extraPaths — only after a debounce, while closing a document of a
+	// file that is gone re-reads it at once. So when such a file is
+	// deleted (lsp.Manager.Gone, carried to the roots whose files import
+	// it), a server that has no document of it open is sent one, an empty
+	// text, and its close straight after. Catalogue only.
+	ClosesGoneAcross bool
 	// IgnoresUnchangedText says the server publishes nothing for a
 	// didChange that leaves a document's text as it was (clangd skips the
 	// rebuild), so a check that must have a fresh answer for an unchanged

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lsp-hook/lsp-hook/config"
 	"github.com/lsp-hook/lsp-hook/diag"
 	ws "github.com/lsp-hook/lsp-hook/internal/workspace"
 )
@@ -168,9 +169,13 @@ func (c *Client) forgetGone(paths []string, across bool) []string {
 	closed := c.closeGone(paths)
 	watchers := c.regs.watchers()
 	var changes []fileEventWire
+	var unopened []string
 	for _, p := range gone {
 		if across && !ws.Inside(c.root, p) {
 			changes = append(changes, fileEventWire{URI: pathToURI(p), Type: FileDeleted})
+			if !slices.Contains(closed, p) {
+				unopened = append(unopened, p)
+			}
 			continue
 		}
 		for _, w := range watchers {
@@ -185,7 +190,49 @@ func (c *Client) forgetGone(paths []string, across bool) []string {
 			c.log.Warn("sending deleted files", "changes", len(changes), "err", err)
 		}
 	}
+	if c.server.ClosesGoneAcross {
+		c.openClosed(unopened)
+	}
 	return closed
+}
+
+// openClosed sends, for each of paths (absolute, files gone) that has no
+// document open, a didOpen of an empty text and its didClose straight
+// after (LSP 3.17 "DidOpenTextDocument", "DidCloseTextDocument"), and
+// keeps no document of it: a server that learns of a deleted file of
+// another root late from the watched-file event re-reads it at its close
+// (config.Server.ClosesGoneAcross). syncMu keeps a sync of the same path
+// from opening it in between.
+func (c *Client) openClosed(paths []string) {
+	if len(paths) == 0 {
+		return
+	}
+	c.syncMu.Lock()
+	defer c.syncMu.Unlock()
+	var sent []string
+	for _, p := range paths {
+		uri := pathToURI(p)
+		c.mu.Lock()
+		_, open := c.docs[uri]
+		c.mu.Unlock()
+		if open {
+			continue
+		}
+		err := c.notify("textDocument/didOpen", didOpenParams{TextDocument: TextDocumentItem{
+			URI: uri, LanguageID: c.server.LanguageIDFor(p), Version: 1,
+		}})
+		if err == nil {
+			err = c.notify("textDocument/didClose", didCloseParams{TextDocument: TextDocumentIdentifier{URI: uri}})
+		}
+		if err != nil {
+			c.log.Warn("opening and closing gone files of another root", "path", p, "err", err)
+			return
+		}
+		sent = append(sent, p)
+	}
+	if len(sent) > 0 {
+		c.log.Info("opened and closed gone files of another root", "paths", sent)
+	}
 }
 
 // maxNeighbours bounds the documents re-checked after a deletion.
@@ -358,7 +405,10 @@ func (c *Client) goneHere(abs []string) []string {
 // has run (ranBefore), or that git's HEAD holds (the file was there: a
 // deletion hooked as a fresh daemon's first event, its servers not
 // started yet — Codex's apply_patch deleting a file at a session's start).
-// A file never checked that no server knows of and git does not hold
+// or that files of its root import (importedUnder: a repository with no
+// commit yet, its header moved before its server ever ran, left the file
+// including it answered clean while clang rejected it). A file never
+// checked that no server knows of, git does not hold and nothing imports
 // says nothing of a deletion (a hook naming a path that never existed
 // starts nothing).
 func (m *Manager) goneKeys(ctx context.Context, abs []string, handled map[entryKey]bool) []entryKey {
@@ -371,7 +421,7 @@ func (m *Manager) goneKeys(ctx context.Context, abs []string, handled map[entryK
 		}
 		for _, s := range m.cfg.ServersForPath(p) {
 			k := entryKey{s.Name, FindRoot(p, s.RootMarkers, m.workspace)}
-			if !handled[k] && !seen[k] && (m.ranBefore(k) || slices.Contains(headHeld(), p)) {
+			if !handled[k] && !seen[k] && (m.ranBefore(k) || slices.Contains(headHeld(), p) || importedUnder(ctx, s, k.root, p)) {
 				seen[k] = true
 				keys = append(keys, k)
 			}
@@ -381,6 +431,20 @@ func (m *Manager) goneKeys(ctx context.Context, abs []string, handled map[entryK
 		return strings.Compare(a.server+"\x00"+a.root, b.server+"\x00"+b.root)
 	})
 	return keys
+}
+
+// importedUnder reports whether a file under root imports the file at
+// path (absolute, gone) by name, by s's import rules (an ImportIndex of
+// root, for a server with OpenDependents). A listing failure counts as
+// imported: the server then looks. A Go file is named by no importer (a
+// package is), and the other files of its directory say nothing of
+// whether it was ever there: false.
+func importedUnder(ctx context.Context, s config.Server, root, path string) bool {
+	if !s.OpenDependents {
+		return false
+	}
+	deps, _, err := NewImportIndex(s, root).Dependents(ctx, []string{path})
+	return err != nil || len(deps) > 0
 }
 
 // ranBefore reports whether k's server was started in this daemon and
