@@ -50,23 +50,12 @@ func Importers(ctx context.Context, cfg *config.Config, root string, changed []s
 		if !s.Enabled || !s.OpenDependents {
 			continue
 		}
-		ix := NewImportIndex(s, root)
-		level, n := changed, 0
-		for range importLevels {
-			deps, more, err := ix.Dependents(ctx, level)
-			if err != nil {
-				return nil, false, err
-			}
-			if n+len(deps) > MaxDependents {
-				deps, more = deps[:MaxDependents-n], true
-			}
-			level = add(deps...)
-			n += len(level)
-			capped = capped || more
-			if len(level) == 0 || n >= MaxDependents {
-				break
-			}
+		deps, more, err := NewImportIndex(s, root).transitive(ctx, changed, nil, nil, MaxDependents)
+		if err != nil {
+			return nil, false, err
 		}
+		add(deps...)
+		capped = capped || more
 	}
 	if slices.ContainsFunc(changed, isGoFile) {
 		deps, err := goImporters(ctx, root, changed)

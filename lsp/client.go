@@ -91,7 +91,6 @@ type Client struct {
 	told      map[string]told           // URI → what the last check whose answer reaches an agent said of it (before.go, noteDelivered)
 	dirs      map[string]bool           // directories a document was opened in (newDir)
 	deleted   map[string]uint64         // gone file → the store's arrival number when the server was first told (gone.go, noteDeleted)
-	mirrors   map[string]bool           // files of other roots sent as Doc.Mirror (crossroot.go): never this server's to report
 	watched   map[string]sentWatch      // URI → the last watched-file event sent for it (baseline.go)
 	began     time.Time                 // when the client was made: a directory changed later may be new to the server
 	// workspace is the workspace the root is under (set by the Manager

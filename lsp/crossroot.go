@@ -270,27 +270,19 @@ func (m *Manager) goneAcross(ctx context.Context, k entryKey, abs, importers []s
 	return o
 }
 
-// dropMirrors leaves out of out the diagnostics of the files of other
-// roots this server was ever sent (Doc.Mirror, recorded here from docs):
-// their own server reports them. Left in, a later check of this root
-// listed them as its other files (pyright's "Source file could not be
-// read" of a file of another root gone and back).
-func (c *Client) dropMirrors(docs []Doc, out *Outcome) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, d := range docs {
-		if d.Mirror {
-			if c.mirrors == nil || len(c.mirrors) >= maxDeleted {
-				c.mirrors = make(map[string]bool)
+// dropForeign leaves out of out the diagnostics of the files this server
+// does not own (ownsFile: another root's — sent as Doc.Mirror, or read
+// through an import — or a nested root's): their own server reports
+// them. Left in, a later check of this root listed them as its other
+// files (pyright's "Source file could not be read" of a file of another
+// root gone and back).
+func (c *Client) dropForeign(out *Outcome) {
+	for _, m := range []map[string][]diag.Diagnostic{out.Files, out.Others} {
+		for p := range m {
+			if !c.ownsFile(p) {
+				delete(m, p)
 			}
-			c.mirrors[d.Path] = true
 		}
-	}
-	for p := range c.mirrors {
-		delete(out.Files, p)
-		delete(out.Others, p)
-		delete(out.OthersBefore, p)
-		delete(out.OthersBeforeKnown, p)
 	}
 }
 

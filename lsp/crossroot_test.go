@@ -14,45 +14,46 @@ import (
 	"github.com/lsp-hook/lsp-hook/diag"
 )
 
-// TestDropMirrors: a file of another root sent as a Doc.Mirror is left
-// out of the server's answers — that check's and every later one's, as a
-// changed file or another — and nothing else is.
-func TestDropMirrors(t *testing.T) {
+// TestDropForeign: a check's answer keeps the files its server owns (its
+// root's, not a nested root's) and leaves out the others — a file of
+// another root sent as a Doc.Mirror, one of a root nested under it — as
+// a changed file or another, whether or not it was ever sent.
+func TestDropForeign(t *testing.T) {
+	w := t.TempDir()
+	for _, rel := range []string{"app/tsconfig.json", "lib/tsconfig.json", "app/nested/tsconfig.json"} {
+		writeFile(t, w, rel, "{}")
+	}
+	abs := func(rels ...string) []string {
+		var out []string
+		for _, r := range rels {
+			out = append(out, filepath.Join(w, filepath.FromSlash(r)))
+		}
+		return out
+	}
+	c := &Client{root: filepath.Join(w, "app"), workspace: w, server: config.Server{RootMarkers: []string{"tsconfig.json"}}}
 	d := []diag.Diagnostic{{Line: 1, Column: 1, Severity: diag.SeverityError, Message: "m"}}
-	c := &Client{}
 	steps := []struct {
-		name       string
-		docs       []Doc
-		files      []string
-		others     []string
-		wantFiles  []string
-		wantOthers []string
+		name                                string
+		files, others, wantFiles, wantOther []string
 	}{
-		{"the mirror's own check", []Doc{{Path: "/w/lib/a.ts", Mirror: true}},
-			[]string{"/w/lib/a.ts"}, []string{"/w/app/main.ts"}, nil, []string{"/w/app/main.ts"}},
-		{"a later check of the root's own file", []Doc{{Path: "/w/app/main.ts"}},
-			[]string{"/w/app/main.ts"}, []string{"/w/lib/a.ts", "/w/app/b.ts"}, []string{"/w/app/main.ts"}, []string{"/w/app/b.ts"}},
-		{"no mirror ever sent of it", []Doc{{Path: "/w/app/main.ts"}},
-			[]string{"/w/app/main.ts"}, []string{"/w/lib/other.ts"}, []string{"/w/app/main.ts"}, []string{"/w/lib/other.ts"}},
+		{"a mirror's own check", abs("lib/a.ts"), abs("app/main.ts"), nil, abs("app/main.ts")},
+		{"the root's own file", abs("app/main.ts"), abs("lib/a.ts", "app/b.ts"), abs("app/main.ts"), abs("app/b.ts")},
+		{"a nested root's file", abs("app/main.ts"), abs("app/nested/x.ts", "app/sub/y.ts"), abs("app/main.ts"), abs("app/sub/y.ts")},
 	}
 	for _, st := range steps {
-		o := Outcome{Files: map[string][]diag.Diagnostic{}, Others: map[string][]diag.Diagnostic{},
-			OthersBefore: map[string][]diag.Diagnostic{}, OthersBeforeKnown: map[string]bool{}}
+		o := Outcome{Files: map[string][]diag.Diagnostic{}, Others: map[string][]diag.Diagnostic{}}
 		for _, p := range st.files {
 			o.Files[p] = d
 		}
 		for _, p := range st.others {
-			o.Others[p], o.OthersBefore[p], o.OthersBeforeKnown[p] = d, nil, true
+			o.Others[p] = d
 		}
-		c.dropMirrors(st.docs, &o)
+		c.dropForeign(&o)
 		if got := slices.Sorted(maps.Keys(o.Files)); !slices.Equal(got, st.wantFiles) {
 			t.Errorf("%s: files %v, want %v", st.name, got, st.wantFiles)
 		}
-		if got := slices.Sorted(maps.Keys(o.Others)); !slices.Equal(got, st.wantOthers) {
-			t.Errorf("%s: others %v, want %v", st.name, got, st.wantOthers)
-		}
-		if got := slices.Sorted(maps.Keys(o.OthersBeforeKnown)); !slices.Equal(got, st.wantOthers) {
-			t.Errorf("%s: others' baselines %v, want %v", st.name, got, st.wantOthers)
+		if got := slices.Sorted(maps.Keys(o.Others)); !slices.Equal(got, st.wantOther) {
+			t.Errorf("%s: others %v, want %v", st.name, got, st.wantOther)
 		}
 	}
 }

@@ -178,6 +178,46 @@ func (ix *ImportIndex) Dependents(ctx context.Context, changed []string) (deps [
 	return ix.dependentsWhere(ctx, changed, nil)
 }
 
+// transitive returns the files under the root that import one of changed
+// (absolute paths) and those that import them, up to importLevels imports
+// away: dependentsWhere's files (keep as there) level by level, seed (the
+// importers of changed files found otherwise: a file of another root's,
+// by the workspace's index) with the first, each level in the order
+// found, without changed, at most limit; capped reports that some were
+// left out. err is a level's failure, with the files found before it.
+func (ix *ImportIndex) transitive(ctx context.Context, changed, seed []string, keep func(string) bool, limit int) (deps []string, capped bool, err error) {
+	level := changed
+	for i := range importLevels {
+		var found []string
+		if i == 0 {
+			found = seed
+		}
+		if len(level) > 0 {
+			more, c, err := ix.dependentsWhere(ctx, level, keep)
+			if err != nil {
+				return deps, capped, err
+			}
+			capped = capped || c
+			found = append(slices.Clone(found), more...)
+		}
+		level = nil
+		for _, p := range found {
+			if slices.Contains(changed, p) || slices.Contains(deps, p) {
+				continue
+			}
+			if len(deps) >= limit {
+				return deps, true, nil
+			}
+			deps = append(deps, p)
+			level = append(level, p)
+		}
+		if len(level) == 0 {
+			break
+		}
+	}
+	return deps, capped, nil
+}
+
 // dependentsWhere is Dependents over the files keep (given each absolute
 // path) keeps, nil for all, chosen before the cap; keep is asked only of
 // files that import a changed one.

@@ -44,7 +44,7 @@ func (c *Client) dependentsOf(ctx context.Context, docs []Doc) []string {
 	// left to their own server (ownsFile), which crossroot.go sends the
 	// change to: one server reports a file, and the other's view of the
 	// change goes stale.
-	var deps, level, mirrored []string
+	var level, mirrored []string
 	for _, d := range docs {
 		if d.Mirror {
 			mirrored = append(mirrored, d.Importers...)
@@ -52,33 +52,15 @@ func (c *Client) dependentsOf(ctx context.Context, docs []Doc) []string {
 			level = append(level, d.Path)
 		}
 	}
-	for i := range importLevels {
-		var found []string
-		if i == 0 {
-			found = mirrored
-		}
-		if len(level) > 0 {
-			more, _, err := c.deps.dependentsWhere(ctx, level, c.ownsFile)
-			if err != nil {
-				c.log.Warn("finding the importers of changed files", "err", err)
-			}
-			found = append(slices.Clone(found), more...)
-		}
-		level = nil
-		for _, p := range found {
-			if !slices.Contains(changed, p) && !slices.Contains(deps, p) {
-				deps = append(deps, p)
-				level = append(level, p)
-			}
-		}
-		if len(level) == 0 || len(deps) >= maxRecheckDependents {
-			break
-		}
+	mirrored = slices.DeleteFunc(mirrored, func(p string) bool { return slices.Contains(changed, p) })
+	deps, _, err := c.deps.transitive(ctx, level, mirrored, c.ownsFile, maxRecheckDependents)
+	if err != nil {
+		c.log.Warn("finding the importers of changed files", "err", err)
 	}
-	return c.sameSecondReopens(docs, deps[:min(len(deps), maxRecheckDependents)])
+	return c.sameSecondReopens(docs, deps)
 }
 
-// importLevels is how far up the import graph dependentsOf looks: the
+// importLevels is how far up the import graph transitive looks: the
 // importers of a changed file, and theirs, whose inferred types can break
 // through the first (pyright: a field removed from a model breaks the
 // handler that reads it off a service's result).

@@ -284,7 +284,7 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 		c.noteDelivered(w.fresh, want, rechecked)
 	}
 	out.Files, out.Others = c.collect(base, w.fresh, want)
-	c.dropMirrors(docs, &out)
+	c.dropForeign(&out)
 	out.Unchecked = c.unchecked(out.Files)
 	for uri := range rechecked { // an importer re-checked is another file, not a changed one
 		if p, err := uriToPath(uri); err == nil {
