@@ -25,12 +25,21 @@ type snapPub struct {
 
 // Snapshot records the latest publication of every file from every running
 // server (broken ones included: what they said last still describes the
-// files as they were).
+// files as they were) that owns it (Client.ownsFile): a file of another
+// root that a server was sent (Doc.Mirror) is its own root's server's to
+// report, and the other's view of it goes stale — app's pyright, told a
+// module of the outer package was gone, kept "Import could not be
+// resolved" for the outer files it held well after the module came back
+// (its library watcher's 5 s), and the Stop gate named that error,
+// which no compiler reported (the soak's nested root, seed 2024).
 func (m *Manager) Snapshot() *Snapshot {
 	clients := m.readyClients()
 	s := &Snapshot{byPath: make(map[string][]snapPub)}
 	for _, c := range clients {
 		for path, lists := range c.publications() {
+			if !c.ownsFile(path) {
+				continue
+			}
 			s.byPath[path] = append(s.byPath[path], snapPub{server: c.server.Name, lists: lists})
 		}
 	}

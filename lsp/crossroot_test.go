@@ -2,11 +2,14 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"log/slog"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -55,6 +58,48 @@ func TestDropForeign(t *testing.T) {
 		if got := slices.Sorted(maps.Keys(o.Others)); !slices.Equal(got, st.wantOther) {
 			t.Errorf("%s: others %v, want %v", st.name, got, st.wantOther)
 		}
+	}
+}
+
+// TestSnapshotOwnFiles: a Snapshot (the Stop gate's held errors, a
+// baseline) takes each file's diagnostics from the server that owns it
+// only: app's server's view of the outer package's file it was sent — a
+// stale "could not be resolved" — is left out, the outer server's kept.
+func TestSnapshotOwnFiles(t *testing.T) {
+	w := t.TempDir()
+	writeFile(t, w, "pyrightconfig.json", "{}")
+	writeFile(t, w, "app/pyrightconfig.json", "{}")
+	s := config.Server{Name: "pyright", RootMarkers: []string{"pyrightconfig.json"}}
+	m := &Manager{workspace: w, entries: make(map[entryKey]*entry)}
+	core, main := filepath.Join(w, "greeting", "core.py"), filepath.Join(w, "app", "main.py")
+	diagnostic := func(msg string) []Diagnostic {
+		return []Diagnostic{{Severity: 1, Message: json.RawMessage(strconv.Quote(msg))}}
+	}
+	for _, st := range []struct {
+		root string
+		said map[string][]Diagnostic
+	}{
+		{w, map[string][]Diagnostic{core: nil}},
+		{filepath.Join(w, "app"), map[string][]Diagnostic{core: diagnostic(`Import "greeting.util" could not be resolved`), main: diagnostic("app's own")}},
+	} {
+		c := newClient(s, st.root, slog.New(slog.DiscardHandler))
+		c.workspace = w
+		for p, ds := range st.said {
+			c.store.publish(PublishDiagnosticsParams{URI: pathToURI(p), Diagnostics: ds})
+		}
+		ready := make(chan struct{})
+		close(ready)
+		m.entries[entryKey{s.Name, st.root}] = &entry{key: entryKey{s.Name, st.root}, server: s, root: st.root, ready: ready, client: c}
+	}
+	snap := m.Snapshot()
+	if got := snap.Diagnostics(core); len(got) != 0 {
+		t.Errorf("the outer file's diagnostics %v; want the outer server's (none), not app's view of it", got)
+	}
+	if !snap.Known(core) {
+		t.Errorf("the outer file is unknown; the outer server published it")
+	}
+	if got := snap.Diagnostics(main); len(got) != 1 {
+		t.Errorf("app's file's diagnostics %v; want app's server's one", got)
 	}
 }
 
