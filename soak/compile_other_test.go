@@ -13,18 +13,32 @@ import (
 )
 
 // compilePython asks `pyright --outputjson` (the CLI of the server the
-// daemon runs, configured by the project's pyrightconfig.json) for the
-// truth of the project in dir. Exit 0 is clean, 1 errors; anything else is
-// pyright's own failure.
+// daemon runs) for the truth of the project in dir: the package's, by the
+// pyrightconfig.json at dir, and app/'s, by its own (-p app), the errors
+// of both. Exit 0 is clean, 1 errors; anything else is pyright's own
+// failure.
 func compilePython(ctx context.Context, dir string, env []string, _ snapshot) (*truth, error) {
-	out, code, err := runTool(ctx, dir, env, "pyright", "--outputjson")
-	if err != nil {
-		return nil, err
+	all := newTruth("")
+	for _, args := range [][]string{{"--outputjson"}, {"--outputjson", "-p", "app"}} {
+		out, code, err := runTool(ctx, dir, env, "pyright", args...)
+		if err != nil {
+			return nil, err
+		}
+		if code != 0 && code != 1 {
+			return nil, fmt.Errorf("pyright %s exited %d:\n%s", strings.Join(args, " "), code, out)
+		}
+		t, err := parsePyright(dir, out)
+		if err != nil {
+			return nil, err
+		}
+		all.output += out
+		for f, lines := range t.errs {
+			for n := range lines {
+				all.add(f, n)
+			}
+		}
 	}
-	if code != 0 && code != 1 {
-		return nil, fmt.Errorf("pyright exited %d:\n%s", code, out)
-	}
-	return parsePyright(dir, out)
+	return all, nil
 }
 
 // parsePyright reads pyright's --outputjson report: generalDiagnostics

@@ -3,7 +3,11 @@ package soak
 import "testing"
 
 // pythonLanguage is a generated package of four modules importing each
-// other, checked by pyright (the server and its CLI) in standard mode.
+// other, checked by pyright (the server and its CLI) in standard mode,
+// and app/, a package nested under it with its own pyrightconfig.json (so
+// its own pyright) whose module imports pkg's models and service: a
+// change in pkg/ that breaks app/main.py is carried to app's server
+// (lsp/crossroot.go). Judged by the pyright CLI on each.
 func pythonLanguage() *language {
 	return &language{
 		name:      "python",
@@ -18,6 +22,19 @@ func pythonLanguage() *language {
 
 var pythonFiles = map[string]string{
 	"pyrightconfig.json": `{"include": ["pkg"], "typeCheckingMode": "standard", "pythonVersion": "3.11"}
+`,
+	"app/pyrightconfig.json": `{"include": ["."], "extraPaths": [".."], "typeCheckingMode": "standard", "pythonVersion": "3.11"}
+`,
+	"app/main.py": `"""The command line."""
+
+from pkg.models import User, make_user
+from pkg.service import greet
+
+
+def welcome(name: str) -> str:
+    """Welcome a new user."""
+    user: User = make_user(name, 1)
+    return greet(user) + " #" + user.handle
 `,
 	"pkg/__init__.py": `"""Users, a service over them and the request handlers."""
 `,
