@@ -404,7 +404,7 @@ func (c *Client) goneHere(abs []string) []string {
 // abs that is gone, other than those in handled, whose server this daemon
 // has run (ranBefore), or that git's HEAD holds (the file was there: a
 // deletion hooked as a fresh daemon's first event, its servers not
-// started yet — Codex's apply_patch deleting a file at a session's start).
+// started yet — Codex's apply_patch deleting a file at a session's start),
 // or that files of its root import (importedUnder: a repository with no
 // commit yet, its header moved before its server ever ran, left the file
 // including it answered clean while clang rejected it). A file never
