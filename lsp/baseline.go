@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"maps"
-	"path/filepath"
 	"slices"
 
 	"github.com/lsp-hook/lsp-hook/diag"
@@ -37,15 +36,8 @@ func (m *Manager) Snapshot() *Snapshot {
 	clients := m.readyClients()
 	s := &Snapshot{byPath: make(map[string][]snapPub)}
 	for _, c := range clients {
-		owns := make(map[string]bool) // directory → whether c owns its files: one root lookup a directory
 		for path, lists := range c.publications() {
-			dir := filepath.Dir(path)
-			own, ok := owns[dir]
-			if !ok {
-				own = c.ownsFile(path)
-				owns[dir] = own
-			}
-			if !own {
+			if !c.ownsFile(path) {
 				continue
 			}
 			s.byPath[path] = append(s.byPath[path], snapPub{server: c.server.Name, lists: lists})

@@ -98,6 +98,10 @@ type Client struct {
 	// to it, and an importer whose own root under it (FindRoot) is another
 	// is that root's server's to re-check (crossroot.go), not this one's.
 	workspace string
+	// ownMu guards ownDirs: directory → whether this server owns its
+	// files (ownsFile).
+	ownMu   sync.Mutex
+	ownDirs map[string]bool
 
 	syncMu sync.Mutex // held while a document's version is bumped and sent, so versions reach the server in order
 

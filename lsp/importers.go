@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"path/filepath"
 	"slices"
 )
 
@@ -82,7 +83,32 @@ func (c *Client) recheckDependents(deps []string, want map[string]int32) map[str
 // ownsFile reports whether the file at path (absolute) is this server's
 // to check: its own root (FindRoot, under the workspace) is the client's,
 // not one nested under it. Without a workspace (a client used alone),
-// every file is.
+// every file is. The answer is kept by directory for the client's life
+// (at most maxOwnDirs): every check and every Snapshot asks it of each
+// file they hold, and FindRoot stats the markers of each directory up to
+// the workspace (pyright's uv marker reads a pyproject.toml too); a root
+// marker made or removed under the root is a project file change, which
+// starts the server afresh, with a new client (project.go).
 func (c *Client) ownsFile(path string) bool {
-	return c.workspace == "" || FindRoot(path, c.server.RootMarkers, c.workspace) == c.root
+	if c.workspace == "" {
+		return true
+	}
+	dir := filepath.Dir(path)
+	c.ownMu.Lock()
+	own, ok := c.ownDirs[dir]
+	c.ownMu.Unlock()
+	if ok {
+		return own
+	}
+	own = FindRoot(path, c.server.RootMarkers, c.workspace) == c.root
+	c.ownMu.Lock()
+	if c.ownDirs == nil || len(c.ownDirs) >= maxOwnDirs {
+		c.ownDirs = make(map[string]bool)
+	}
+	c.ownDirs[dir] = own
+	c.ownMu.Unlock()
+	return own
 }
+
+// maxOwnDirs bounds Client.ownDirs: past it, the record starts again.
+const maxOwnDirs = 4096
