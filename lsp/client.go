@@ -113,6 +113,11 @@ type Client struct {
 
 	loadMu     sync.Mutex // guards loadFailed
 	loadFailed loadFailure
+
+	// betweenReads, nil but in tests, runs in waitFresh between reading
+	// the server's work in progress and judging its answers, where a
+	// test plays reports arriving between the two reads.
+	betweenReads func()
 }
 
 // document is an open text document as the server knows it.

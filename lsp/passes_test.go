@@ -2,12 +2,14 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -160,5 +162,75 @@ func TestGoplsBurstAnswers(t *testing.T) {
 	}
 	if len(wrong) > 0 {
 		t.Errorf("%d of %d answers wrong:\n%s", len(wrong), answers, strings.Join(wrong, "\n"))
+	}
+}
+
+// TestSettleAfterLateReports plays the race behind a false clean that
+// TestGoplsBurstAnswers caught once in 400 answers under make test's load:
+// a check reads the server's work in progress, and before it judges the
+// documents, gopls's pass for the change begins and its empty first
+// publication arrives. The two reads disagree (an answer, and no work
+// running); with no settle window the wait's timer was as ready as the
+// arrivals, and select took it one time in three, answering the empty
+// list fresh. Each round injects the begin and the empty publication
+// exactly there (Client.betweenReads), the real list and the end 50 ms
+// later: the answer must be the real list every time.
+func TestSettleAfterLateReports(t *testing.T) {
+	const rounds = 30
+	for round := range rounds {
+		p, c := newPeer(t, map[string]any{"textDocumentSync": 1}, nil)
+		c.server.DoneSignal = config.SignalProgress
+		path := writeDoc(t, c, "a.x", "ok\n")
+		uri := pathToURI(path)
+		progressNote := func(token, kind string) json.RawMessage {
+			b, _ := json.Marshal(map[string]any{"token": token, "value": map[string]any{"kind": kind, "title": "diagnosing didChange"}})
+			return b
+		}
+		publish := func(v int32, msgs ...string) {
+			ds := []Diagnostic{}
+			for _, m := range msgs {
+				msg, _ := json.Marshal(m)
+				ds = append(ds, Diagnostic{Message: msg, Severity: 1})
+			}
+			c.store.publish(PublishDiagnosticsParams{URI: uri, Version: &v, Diagnostics: ds})
+		}
+		// The open: a pass reported and ended, then the list, as gopls
+		// answers a didOpen; the client has then seen progress and been
+		// answered once.
+		opened := make(chan Outcome, 1)
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			opened <- c.Update(ctx, []Doc{{Path: path}}, 0)
+		}()
+		p.waitNote(t, func(n note) bool { return n.method == "textDocument/didOpen" })
+		c.progress.update(progressNote("open", "begin"))
+		publish(1)
+		c.progress.update(progressNote("open", "end"))
+		if o := <-opened; o.Freshness != Fresh {
+			t.Fatalf("round %d: open %+v", round, o)
+		}
+
+		writeDoc(t, c, "a.x", "ok\nbroken\n")
+		var armed atomic.Bool
+		armed.Store(true)
+		c.betweenReads = func() {
+			if !armed.CompareAndSwap(true, false) {
+				return
+			}
+			c.progress.update(progressNote("change", "begin"))
+			publish(2) // gopls's orphaned-file step: the new version, no diagnostics yet
+			go func() {
+				time.Sleep(50 * time.Millisecond)
+				publish(2, "real")
+				c.progress.update(progressNote("change", "end"))
+			}()
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		o := c.Update(ctx, []Doc{{Path: path}}, 0)
+		cancel()
+		if got := messages(o.Files[path]); o.Freshness != Fresh || fmt.Sprint(got) != "[real]" {
+			t.Fatalf("round %d of %d: %s with %q, want fresh with [real] (an empty fresh list is a false clean)", round, rounds, o.Freshness, got)
+		}
 	}
 }

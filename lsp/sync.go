@@ -571,6 +571,9 @@ func (c *Client) waitFresh(ctx context.Context, since time.Time, mark uint64, wa
 	for {
 		_, arrived := c.store.mark()
 		pending, progressed := c.progress.pendingSince(since, c.server.LoadErrorProgress)
+		if c.betweenReads != nil {
+			c.betweenReads()
+		}
 		w := waited{fresh: make(map[string]verdict)}
 		for uri, v := range want {
 			switch vd := c.judgeDoc(uri, v); vd.state {
@@ -612,6 +615,17 @@ func (c *Client) waitFresh(ctx context.Context, since time.Time, mark uint64, wa
 		case <-others:
 			others = nil
 		case <-settleTimer:
+			if changedSince(arrived, progressed) {
+				// The state above was read in two steps (the server's work,
+				// then its answers), and a report between them can leave it
+				// inconsistent: gopls's pass begun after pending was read
+				// and its empty first publication in before the documents
+				// were judged. select picks among ready cases at random, so
+				// the timer can win over the arrival that shows it: read
+				// again (TestSettleAfterLateReports).
+				settleTimer = time.After(settle)
+				continue
+			}
 			w.answered = answered()
 			return w
 		case <-ctx.Done():
@@ -621,6 +635,20 @@ func (c *Client) waitFresh(ctx context.Context, since time.Time, mark uint64, wa
 			w.answered, w.pending = answered(), pending
 			return w
 		}
+	}
+}
+
+// changedSince reports whether a publication, pull report or progress
+// report came since the channels were taken (store.mark,
+// progress.pendingSince): each is closed at the next one.
+func changedSince(arrived, progressed <-chan struct{}) bool {
+	select {
+	case <-arrived:
+		return true
+	case <-progressed:
+		return true
+	default:
+		return false
 	}
 }
 
