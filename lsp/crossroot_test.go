@@ -171,3 +171,47 @@ func TestCrossRootDocs(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnsFileMarkerMade: a root marker that is no project file (pyright's
+// setup.py) made under the root moves the files below it to the nested
+// root's server, and removed moves them back; ownsFile, which keeps its
+// answers by directory, follows once the watcher's event for the marker
+// has reached the client (FilesChanged), or it would keep taking the
+// nested root's files into its answers and snapshots.
+func TestOwnsFileMarkerMade(t *testing.T) {
+	w := t.TempDir()
+	writeFile(t, w, "setup.py", "")
+	c := &Client{root: w, workspace: w, server: config.Server{RootMarkers: []string{"pyproject.toml#tool.uv.workspace", "setup.py"}}}
+	file := filepath.Join(w, "sub", "pkg", "a.py")
+	steps := []struct {
+		name    string
+		do      func() string // changes the disk, returns the path the event names
+		wantOwn bool
+	}{
+		{"no marker below the root", nil, true},
+		{"setup.py made in sub", func() string { return writeFile(t, w, "sub/setup.py", "") }, false},
+		{"setup.py removed", func() string {
+			p := filepath.Join(w, "sub", "setup.py")
+			if err := os.Remove(p); err != nil {
+				t.Fatal(err)
+			}
+			return p
+		}, true},
+		{"a uv workspace made in sub/pkg (a marker by its content)", func() string {
+			return writeFile(t, w, "sub/pkg/pyproject.toml", "[tool.uv.workspace]\nmembers = []\n")
+		}, false},
+	}
+	for _, st := range steps {
+		if st.do != nil {
+			p := st.do()
+			c.forgetOwners([]FileEvent{{Path: filepath.Join(w, "sub", "other.txt"), Type: FileCreated}})
+			if got := c.ownsFile(file); got == st.wantOwn {
+				t.Fatalf("%s: ownsFile changed on an event naming no marker", st.name)
+			}
+			c.forgetOwners([]FileEvent{{Path: p, Type: FileChanged}})
+		}
+		if got := c.ownsFile(file); got != st.wantOwn {
+			t.Errorf("%s: ownsFile = %v, want %v", st.name, got, st.wantOwn)
+		}
+	}
+}

@@ -421,7 +421,7 @@ func (m *Manager) goneKeys(ctx context.Context, abs []string, handled map[entryK
 		}
 		for _, s := range m.cfg.ServersForPath(p) {
 			k := entryKey{s.Name, FindRoot(p, s.RootMarkers, m.workspace)}
-			if !handled[k] && !seen[k] && (m.ranBefore(k) || slices.Contains(headHeld(), p) || importedUnder(ctx, s, k.root, p)) {
+			if !handled[k] && !seen[k] && (m.ranBefore(k) || slices.Contains(headHeld(), p) || m.importedUnder(ctx, s, k.root, p)) {
 				seen[k] = true
 				keys = append(keys, k)
 			}
@@ -434,16 +434,20 @@ func (m *Manager) goneKeys(ctx context.Context, abs []string, handled map[entryK
 }
 
 // importedUnder reports whether a file under root imports the file at
-// path (absolute, gone) by name, by s's import rules (an ImportIndex of
-// root, for a server with OpenDependents). A listing failure counts as
-// imported: the server then looks. A Go file is named by no importer (a
-// package is), and the other files of its directory say nothing of
-// whether it was ever there: false.
-func importedUnder(ctx context.Context, s config.Server, root, path string) bool {
+// path (absolute, gone) by name, by s's import rules (the workspace's
+// index for s, Manager.wideIndex, for a server with OpenDependents). A
+// listing failure counts as imported: the server then looks. A Go file is
+// named by no importer (a package is), and the other files of its
+// directory say nothing of whether it was ever there: false.
+func (m *Manager) importedUnder(ctx context.Context, s config.Server, root, path string) bool {
 	if !s.OpenDependents {
 		return false
 	}
-	deps, _, err := NewImportIndex(s, root).Dependents(ctx, []string{path})
+	under := func(p string) bool {
+		_, inside := ws.Rel(root, p)
+		return inside
+	}
+	deps, _, err := m.wideIndex(s).dependentsWhere(ctx, []string{path}, under)
 	return err != nil || len(deps) > 0
 }
 

@@ -4,6 +4,9 @@ import (
 	"context"
 	"path/filepath"
 	"slices"
+	"strings"
+
+	ws "github.com/lsp-hook/lsp-hook/internal/workspace"
 )
 
 // This file brings the importers of a changed file into a check, for a
@@ -86,9 +89,11 @@ func (c *Client) recheckDependents(deps []string, want map[string]int32) map[str
 // every file is. The answer is kept by directory for the client's life
 // (at most maxOwnDirs): every check and every Snapshot asks it of each
 // file they hold, and FindRoot stats the markers of each directory up to
-// the workspace (pyright's uv marker reads a pyproject.toml too); a root
-// marker made or removed under the root is a project file change, which
-// starts the server afresh, with a new client (project.go).
+// the workspace (pyright's uv marker reads a pyproject.toml too). A root
+// marker made, changed or removed under the root forgets it (FilesChanged,
+// forgetOwners): most are project files too, whose change starts the server
+// afresh with a new client (project.go), but not all (pyright's setup.py,
+// setup.cfg and requirements.txt; TypeScript's nx.json, lerna.json).
 func (c *Client) ownsFile(path string) bool {
 	if c.workspace == "" {
 		return true
@@ -108,6 +113,27 @@ func (c *Client) ownsFile(path string) bool {
 	c.ownDirs[dir] = own
 	c.ownMu.Unlock()
 	return own
+}
+
+// forgetOwners forgets what ownsFile found when events name a root marker
+// of the server (config.Server.RootMarkers, by base name; a marker such as
+// "package.json#workspaces" by its file) under the client's root: a nested
+// root made or undone there moves the files below it to another server.
+func (c *Client) forgetOwners(events []FileEvent) {
+	for _, ev := range events {
+		if !ws.Inside(c.root, ev.Path) {
+			continue
+		}
+		base := filepath.Base(ev.Path)
+		for _, m := range c.server.RootMarkers {
+			if name, _, _ := strings.Cut(m, "#"); name == base {
+				c.ownMu.Lock()
+				c.ownDirs = nil
+				c.ownMu.Unlock()
+				return
+			}
+		}
+	}
 }
 
 // maxOwnDirs bounds Client.ownDirs: past it, the record starts again.

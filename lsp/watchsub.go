@@ -300,6 +300,7 @@ func (s *subscriber) close() { s.once.Do(func() { close(s.stop) }) }
 // (didClose) before the deleted event goes out. It is the function
 // Client.Watch subscribes; it returns when the notifications are written.
 func (c *Client) FilesChanged(events []FileEvent) {
+	c.forgetOwners(events)
 	if c.Err() != nil {
 		return
 	}
