@@ -122,10 +122,11 @@ func TestPrewarmRacesCrossRoot(t *testing.T) {
 // testdata/nestedroot/<lang>, each package by its own configuration: the
 // pyright CLI and tsc -p in the outer directory (app/ left to its own
 // run) and in app/; clang on each .c file with its directory's
-// compile_flags.txt.
+// compile_flags.txt. Files it has judged before are answered from
+// memoTruth.
 func nestedTruth(lang string) func(t *testing.T, dir string) []compilerErr {
 	check := map[string]func(t *testing.T, dir string) []compilerErr{"py": pyErrors, "ts": tsErrors, "c": clangEach}[lang]
-	return func(t *testing.T, dir string) []compilerErr {
+	return memoTruth("nestedroot/"+lang, func(t *testing.T, dir string) []compilerErr {
 		var errs []compilerErr
 		for _, d := range []string{".", "app"} {
 			for _, x := range check(t, filepath.Join(dir, d)) {
@@ -137,7 +138,7 @@ func nestedTruth(lang string) func(t *testing.T, dir string) []compilerErr {
 			}
 		}
 		return errs
-	}
+	})
 }
 
 // clangEach runs clang -fsyntax-only on each .c file of dir with dir's

@@ -10,9 +10,12 @@ package main_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -431,8 +434,10 @@ var pyErrRE = regexp.MustCompile(`^\s*(\S+\.py):(\d+):\d+ - error: `)
 // errors it reports.
 func pyErrors(t *testing.T, dir string) []compilerErr {
 	t.Helper()
-	errs, _, _ := compile(t, dir, nil, pyErrRE, filepath.Join(npmBin(), "pyright"), ".")
-	return errs
+	return memoInWorkspace(t, "pyright", dir, func() []compilerErr {
+		errs, _, _ := compile(t, dir, nil, pyErrRE, filepath.Join(npmBin(), "pyright"), ".")
+		return errs
+	})
 }
 
 var tsErrRE = regexp.MustCompile(`^(\S+\.tsx?)\((\d+),\d+\): error `)
@@ -441,8 +446,10 @@ var tsErrRE = regexp.MustCompile(`^(\S+\.tsx?)\((\d+),\d+\): error `)
 // returns the errors it reports.
 func tsErrors(t *testing.T, dir string) []compilerErr {
 	t.Helper()
-	errs, _, _ := compile(t, dir, nil, tsErrRE, filepath.Join(npmBin(), "tsc"), "--noEmit", "--pretty", "false", "-p", ".")
-	return errs
+	return memoInWorkspace(t, "tsc", dir, func() []compilerErr {
+		errs, _, _ := compile(t, dir, nil, tsErrRE, filepath.Join(npmBin(), "tsc"), "--noEmit", "--pretty", "false", "-p", ".")
+		return errs
+	})
 }
 
 // judgedStep is one step of judgeEdits: an Edit that gives a file text,
@@ -1132,25 +1139,25 @@ func TestCrossRootImporters(t *testing.T) {
 		lang, server, exe string
 		lib, app          string // the file of lib/ that changes, the file of app/ that uses it
 		libText           [2]string
-		appText           [2]string // app/ for lib's first text, for its second
-		truth             func(t *testing.T, root string) []compilerErr
+		appText           [2]string                                     // app/ for lib's first text, for its second
+		truth             func(t *testing.T, root string) []compilerErr // memoTruth's but C's, which fills fatal
 	}{
 		{lang: "ts", server: "typescript-language-server", exe: "tsc", lib: "lib/src/greet.ts", app: "app/src/main.ts",
 			libText: [2]string{"export function greet(name: string): string {\n  return \"hello \" + name;\n}\n",
 				"export function greet(times: number): string {\n  return \"hello\".repeat(times);\n}\n"},
 			appText: [2]string{"import { greet } from \"../../lib/src/greet\";\n\nexport const message: string = greet(\"app\");\n",
 				"import { greet } from \"../../lib/src/greet\";\n\nexport const message: string = greet(2);\n"},
-			truth: func(t *testing.T, root string) []compilerErr {
+			truth: memoTruth("multiroot/ts", func(t *testing.T, root string) []compilerErr {
 				return both(t, root, tsErrors)
-			}},
+			})},
 		{lang: "py", server: "pyright-langserver", exe: "pyright", lib: "lib/src/greeting/core.py", app: "app/main.py",
 			libText: [2]string{"def greet(name: str) -> str:\n    return \"hello \" + name\n",
 				"def greet(times: int) -> str:\n    return \"hello\" * times\n"},
 			appText: [2]string{"from greeting.core import greet\n\nmessage: str = greet(\"app\")\n",
 				"from greeting.core import greet\n\nmessage: str = greet(2)\n"},
-			truth: func(t *testing.T, root string) []compilerErr {
+			truth: memoTruth("multiroot/py", func(t *testing.T, root string) []compilerErr {
 				return both(t, root, pyErrors)
-			}},
+			})},
 		{lang: "c", server: "clangd", exe: "clang", lib: "lib/greet.h", app: "app/main.c",
 			libText: [2]string{"#ifndef GREET_H\n#define GREET_H\n\nstruct greeting {\n  const char *name;\n  int times;\n};\n\nint greet(struct greeting g);\n\n#endif\n",
 				"#ifndef GREET_H\n#define GREET_H\n\nstruct greeting {\n  const char *name;\n  int count;\n};\n\nint greet(struct greeting g);\n\n#endif\n"},
@@ -1219,4 +1226,93 @@ func withoutPastFatal(block string, fatal map[string]int) string {
 		out = append(out, l)
 	}
 	return strings.Join(out, "\n")
+}
+
+// truthMemo holds compiler answers by treeKey: tsc -p takes 5 s a run
+// here, and the tests that judge every step of a sequence come back to
+// the same files again and again (a change and its revert, round after
+// round, the same race in fresh copies of one workspace).
+var truthMemo sync.Map // treeKey → []compilerErr
+
+// memoTruth returns check, answering from truthMemo when the files under
+// the root it is given (a workspace: every file the compiler reads that
+// can change in a test lies there) are byte for byte, path for path, what
+// they were at an earlier call under the same name. The compiler still
+// judges every state the test reaches, once.
+func memoTruth(name string, check func(t *testing.T, root string) []compilerErr) func(t *testing.T, root string) []compilerErr {
+	return func(t *testing.T, root string) []compilerErr {
+		t.Helper()
+		key, err := treeKey(name, root)
+		if err != nil {
+			t.Fatalf("hashing %s for the compiler's answer: %v", root, err)
+		}
+		if errs, ok := truthMemo.Load(key); ok {
+			return slices.Clone(errs.([]compilerErr))
+		}
+		errs := check(t, root)
+		truthMemo.Store(key, slices.Clone(errs))
+		return errs
+	}
+}
+
+// memoInWorkspace is run, a compiler's answer in dir, answered from
+// truthMemo when the test workspace dir lies in (the nearest directory up
+// from it with a .git: a project may read its neighbours, as pyright's
+// extraPaths "..") holds what it held at an earlier run of name in the
+// same directory of it. Outside a workspace, run runs.
+func memoInWorkspace(t *testing.T, name, dir string, run func() []compilerErr) []compilerErr {
+	t.Helper()
+	root := dir
+	for {
+		if _, err := os.Stat(filepath.Join(root, ".git")); err == nil {
+			break
+		}
+		up := filepath.Dir(root)
+		if up == root {
+			return run()
+		}
+		root = up
+	}
+	rel, err := filepath.Rel(root, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return memoTruth(name+" in "+filepath.ToSlash(rel), func(*testing.T, string) []compilerErr { return run() })(t, root)
+}
+
+// treeKey is name and a SHA-256 of every file under root but .git's, by
+// slash-separated relative path, kind and content (a symbolic link by its
+// target), in walk order.
+func treeKey(name, root string) (string, error) {
+	h := sha256.New()
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", filepath.ToSlash(rel), d.Type())
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(h, "%s\x00", target)
+		case d.Type().IsRegular():
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(h, "%d\x00", len(b))
+			h.Write(b)
+		}
+		return nil
+	})
+	return name + "\x00" + hex.EncodeToString(h.Sum(nil)), err
 }
