@@ -173,64 +173,92 @@ func TestGoplsBurstAnswers(t *testing.T) {
 // running); with no settle window the wait's timer was as ready as the
 // arrivals, and select took it one time in three, answering the empty
 // list fresh. Each round injects the begin and the empty publication
-// exactly there (Client.betweenReads), the real list and the end 50 ms
-// later: the answer must be the real list every time.
+// exactly there (Client.betweenReads): with the real list and the end 50
+// ms later, the answer must be the real list every time; with the check's
+// budget ending at that moment instead, it must say the pass was still
+// running (partial), never fresh.
 func TestSettleAfterLateReports(t *testing.T) {
 	const rounds = 30
-	for round := range rounds {
-		p, c := newPeer(t, map[string]any{"textDocumentSync": 1}, nil)
-		c.server.DoneSignal = config.SignalProgress
-		path := writeDoc(t, c, "a.x", "ok\n")
-		uri := pathToURI(path)
-		progressNote := func(token, kind string) json.RawMessage {
-			b, _ := json.Marshal(map[string]any{"token": token, "value": map[string]any{"kind": kind, "title": "diagnosing didChange"}})
-			return b
-		}
-		publish := func(v int32, msgs ...string) {
-			ds := []Diagnostic{}
-			for _, m := range msgs {
-				msg, _ := json.Marshal(m)
-				ds = append(ds, Diagnostic{Message: msg, Severity: 1})
-			}
-			c.store.publish(PublishDiagnosticsParams{URI: uri, Version: &v, Diagnostics: ds})
-		}
-		// The open: a pass reported and ended, then the list, as gopls
-		// answers a didOpen; the client has then seen progress and been
-		// answered once.
-		opened := make(chan Outcome, 1)
-		go func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			opened <- c.Update(ctx, []Doc{{Path: path}}, 0)
-		}()
-		p.waitNote(t, func(n note) bool { return n.method == "textDocument/didOpen" })
-		c.progress.update(progressNote("open", "begin"))
-		publish(1)
-		c.progress.update(progressNote("open", "end"))
-		if o := <-opened; o.Freshness != Fresh {
-			t.Fatalf("round %d: open %+v", round, o)
-		}
-
-		writeDoc(t, c, "a.x", "ok\nbroken\n")
-		var armed atomic.Bool
-		armed.Store(true)
-		c.betweenReads = func() {
-			if !armed.CompareAndSwap(true, false) {
-				return
-			}
-			c.progress.update(progressNote("change", "begin"))
-			publish(2) // gopls's orphaned-file step: the new version, no diagnostics yet
-			go func() {
-				time.Sleep(50 * time.Millisecond)
-				publish(2, "real")
-				c.progress.update(progressNote("change", "end"))
-			}()
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		o := c.Update(ctx, []Doc{{Path: path}}, 0)
-		cancel()
-		if got := messages(o.Files[path]); o.Freshness != Fresh || fmt.Sprint(got) != "[real]" {
-			t.Fatalf("round %d of %d: %s with %q, want fresh with [real] (an empty fresh list is a false clean)", round, rounds, o.Freshness, got)
-		}
+	tests := []struct {
+		name          string
+		budgetEnds    bool // the check's ctx ends as the reports arrive; the real list never comes
+		wantFreshness Freshness
+		wantMessages  []string
+	}{
+		{name: "real list 50 ms later", wantFreshness: Fresh, wantMessages: []string{"real"}},
+		{name: "budget ends at once", budgetEnds: true, wantFreshness: Partial},
 	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for round := range rounds {
+				o, path := lateReportsRound(t, tt.budgetEnds)
+				if got := messages(o.Files[path]); o.Freshness != tt.wantFreshness || fmt.Sprint(got) != fmt.Sprint(tt.wantMessages) {
+					t.Fatalf("round %d of %d: %s with %q (pending %q), want %s with %q (an empty fresh list is a false clean)",
+						round, rounds, o.Freshness, got, o.Pending, tt.wantFreshness, tt.wantMessages)
+				}
+			}
+		})
+	}
+}
+
+// lateReportsRound is one round of TestSettleAfterLateReports: a client
+// of a scripted peer opens a file, answered as gopls answers a didOpen,
+// then checks a change while the reports are injected between its reads.
+// It returns the change's outcome and the file's path.
+func lateReportsRound(t *testing.T, budgetEnds bool) (Outcome, string) {
+	t.Helper()
+	p, c := newPeer(t, map[string]any{"textDocumentSync": 1}, nil)
+	c.server.DoneSignal = config.SignalProgress
+	path := writeDoc(t, c, "a.x", "ok\n")
+	uri := pathToURI(path)
+	progressNote := func(token, kind string) json.RawMessage {
+		b, _ := json.Marshal(map[string]any{"token": token, "value": map[string]any{"kind": kind, "title": "diagnosing didChange"}})
+		return b
+	}
+	publish := func(v int32, msgs ...string) {
+		ds := []Diagnostic{}
+		for _, m := range msgs {
+			msg, _ := json.Marshal(m)
+			ds = append(ds, Diagnostic{Message: msg, Severity: 1})
+		}
+		c.store.publish(PublishDiagnosticsParams{URI: uri, Version: &v, Diagnostics: ds})
+	}
+	// The open: a pass reported and ended, then the list; the client has
+	// then seen progress and been answered once.
+	opened := make(chan Outcome, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		opened <- c.Update(ctx, []Doc{{Path: path}}, 0)
+	}()
+	p.waitNote(t, func(n note) bool { return n.method == "textDocument/didOpen" })
+	c.progress.update(progressNote("open", "begin"))
+	publish(1)
+	c.progress.update(progressNote("open", "end"))
+	if o := <-opened; o.Freshness != Fresh {
+		t.Fatalf("open: %+v", o)
+	}
+
+	writeDoc(t, c, "a.x", "ok\nbroken\n")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	var armed atomic.Bool
+	armed.Store(true)
+	c.betweenReads = func() {
+		if !armed.CompareAndSwap(true, false) {
+			return
+		}
+		c.progress.update(progressNote("change", "begin"))
+		publish(2) // gopls's orphaned-file step: the new version, no diagnostics yet
+		if budgetEnds {
+			cancel()
+			return
+		}
+		go func() {
+			time.Sleep(50 * time.Millisecond)
+			publish(2, "real")
+			c.progress.update(progressNote("change", "end"))
+		}()
+	}
+	return c.Update(ctx, []Doc{{Path: path}}, 0), path
 }

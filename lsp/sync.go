@@ -568,6 +568,7 @@ func (c *Client) waitFresh(ctx context.Context, since time.Time, mark uint64, wa
 		}
 		return allFresh
 	}
+	reread := false // once the budget has ended, the state was read again
 	for {
 		_, arrived := c.store.mark()
 		pending, progressed := c.progress.pendingSince(since, c.server.LoadErrorProgress)
@@ -629,6 +630,10 @@ func (c *Client) waitFresh(ctx context.Context, since time.Time, mark uint64, wa
 			w.answered = answered()
 			return w
 		case <-ctx.Done():
+			if !reread && changedSince(arrived, progressed) {
+				reread = true // as at the settle timer: the answer is the state read once more
+				continue
+			}
 			w.answered, w.pending = answered(), pending
 			return w
 		case <-c.exited:
