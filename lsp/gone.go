@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"maps"
 	"math"
 	"os"
@@ -407,10 +408,13 @@ func (c *Client) goneHere(abs []string) []string {
 // started yet — Codex's apply_patch deleting a file at a session's start),
 // or that files of its root import (importedUnder: a repository with no
 // commit yet, its header moved before its server ever ran, left the file
-// including it answered clean while clang rejected it). A file never
-// checked that no server knows of, git does not hold and nothing imports
-// says nothing of a deletion (a hook naming a path that never existed
-// starts nothing).
+// including it answered clean while clang rejected it), or whose package
+// lives on in its directory (packageLeft: a Go file no commit held,
+// deleted before gopls ran, left its package's callers answered clean
+// while go build rejected them). A file never checked that no server
+// knows of, git does not hold, nothing imports and no package of its
+// directory may have held says nothing of a deletion (a hook naming a path
+// that never existed, in a directory of no such files, starts nothing).
 func (m *Manager) goneKeys(ctx context.Context, abs []string, handled map[entryKey]bool) []entryKey {
 	seen := make(map[entryKey]bool)
 	var keys []entryKey
@@ -421,7 +425,7 @@ func (m *Manager) goneKeys(ctx context.Context, abs []string, handled map[entryK
 		}
 		for _, s := range m.cfg.ServersForPath(p) {
 			k := entryKey{s.Name, FindRoot(p, s.RootMarkers, m.workspace)}
-			if !handled[k] && !seen[k] && (m.ranBefore(k) || slices.Contains(headHeld(), p) || m.importedUnder(ctx, s, k.root, p)) {
+			if !handled[k] && !seen[k] && (m.ranBefore(k) || slices.Contains(headHeld(), p) || m.importedUnder(ctx, s, k.root, p) || packageLeft(s, p)) {
 				seen[k] = true
 				keys = append(keys, k)
 			}
@@ -437,8 +441,7 @@ func (m *Manager) goneKeys(ctx context.Context, abs []string, handled map[entryK
 // path (absolute, gone) by name, by s's import rules (the workspace's
 // index for s, Manager.wideIndex, for a server with OpenDependents). A
 // listing failure counts as imported: the server then looks. A Go file is
-// named by no importer (a package is), and the other files of its
-// directory say nothing of whether it was ever there: false.
+// named by no importer (a package is): packageLeft asks of it instead.
 func (m *Manager) importedUnder(ctx context.Context, s config.Server, root, path string) bool {
 	if !s.OpenDependents {
 		return false
@@ -449,6 +452,24 @@ func (m *Manager) importedUnder(ctx context.Context, s config.Server, root, path
 	}
 	deps, _, err := m.wideIndex(s).dependentsWhere(ctx, []string{path}, under)
 	return err != nil || len(deps) > 0
+}
+
+// packageLeft reports whether the gone file at path belonged to a
+// package that is still there, by s's rules: for a server whose files are
+// found by package, not imported by name (no OpenDependents: gopls), its
+// directory holds another file s serves. A read failure counts: the
+// server then looks.
+func packageLeft(s config.Server, path string) bool {
+	if s.OpenDependents {
+		return false // importedUnder's question
+	}
+	entries, err := os.ReadDir(filepath.Dir(path))
+	if err != nil {
+		return !errors.Is(err, fs.ErrNotExist)
+	}
+	return slices.ContainsFunc(entries, func(e fs.DirEntry) bool {
+		return !e.IsDir() && e.Name() != filepath.Base(path) && s.ServesPath(e.Name())
+	})
 }
 
 // ranBefore reports whether k's server was started in this daemon and

@@ -910,34 +910,39 @@ func TestPatchDeletionReportsBrokenCallers(t *testing.T) {
 	}
 }
 
-// TestPatchDeletionFirstEvent: the deletion of a committed file is the
-// first event a fresh daemon gets (Codex's apply_patch at a session's
-// start): no server has run yet, and the answer once said nothing while
-// go build reported the callers the deletion broke. git's HEAD holding
-// the file is proof it was there; the server starts and reports them.
+// TestPatchDeletionFirstEvent: the deletion of a file is the first event
+// a fresh daemon gets (Codex's apply_patch at a session's start): no server
+// has run yet, and the answer once said nothing while go build reported
+// the callers the deletion broke. git's HEAD holding the file is proof it
+// was there; in a repository with no commit yet (a project the agent just
+// began), the package living on in its directory is reason enough to look
+// (lsp packageLeft: it once answered clean there). Either way the server
+// starts and reports them.
 func TestPatchDeletionFirstEvent(t *testing.T) {
 	e2e(t)
 	requireExe(t, "gopls")
-	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath()})
-	util := "package main\n\n// helper is what main prints first.\nfunc helper() string { return \"hi\" }\n"
-	w.writeFile("util.go", util)
-	w.writeFile("main.go", strings.Replace(w.readFile("main.go"), `fmt.Println(greet.Greet("world"))`, `fmt.Println(helper(), greet.Greet("world"))`, 1))
-	for _, args := range [][]string{{"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "base"}} {
-		if out, err := exec.Command("git", append([]string{"-C", w.root}, args...)...).CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	for i := range 3 {
-		if err := os.Remove(w.path("util.go")); err != nil {
-			t.Fatal(err)
-		}
-		r := w.run(w.codexPatch("s", "*** Begin Patch\n*** Delete File: util.go\n*** End Patch\n"), nil, "hook", "codex")
-		block := w.checkHook(r)
-		if p := judge(t, w.root, block, goErrors(t, w.root)); p != "" || block == "" {
-			t.Errorf("round %d, util.go deleted, the daemon's first event: %s\nhook:\n%s", i, p, indent(block))
-		}
-		w.stopAll()
-		w.writeFile("util.go", util)
+	for _, committed := range []bool{true, false} {
+		t.Run(fmt.Sprintf("committed %v", committed), func(t *testing.T) {
+			w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath()})
+			util := "package main\n\n// helper is what main prints first.\nfunc helper() string { return \"hi\" }\n"
+			w.writeFile("util.go", util)
+			w.writeFile("main.go", strings.Replace(w.readFile("main.go"), `fmt.Println(greet.Greet("world"))`, `fmt.Println(helper(), greet.Greet("world"))`, 1))
+			if committed {
+				commitAll(t, w.root)
+			}
+			for i := range 3 {
+				if err := os.Remove(w.path("util.go")); err != nil {
+					t.Fatal(err)
+				}
+				r := w.run(w.codexPatch("s", "*** Begin Patch\n*** Delete File: util.go\n*** End Patch\n"), nil, "hook", "codex")
+				block := w.checkHook(r)
+				if p := judge(t, w.root, block, goErrors(t, w.root)); p != "" || block == "" {
+					t.Errorf("round %d, util.go deleted, the daemon's first event: %s\nhook:\n%s", i, p, indent(block))
+				}
+				w.stopAll()
+				w.writeFile("util.go", util)
+			}
+		})
 	}
 }
 
