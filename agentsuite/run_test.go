@@ -46,6 +46,13 @@ func newSession(t *testing.T) *session {
 			t.Fatal(err)
 		}
 	}
+	// A check's wait on a server that has answered once is lsp.timeout, 3 s
+	// by default: make test's agents-test, run straight after the other
+	// packages, once had Claude Code's first Write (a new file: gopls loads
+	// its package again) time out at 3.03 s, where it takes 0.4-0.7 s alone.
+	// This suite proves the block reaches the model; the hook's own budget
+	// still bounds the wait.
+	writeFile(t, filepath.Join(s.home, ".config", "lsp-hook", "config.yaml"), "lsp:\n  timeout: 10s\n")
 	writeFile(t, filepath.Join(s.ws, "go.mod"), "module example.com/agentdemo\n\ngo 1.22\n")
 	writeFile(t, filepath.Join(s.ws, "helper.go"), "package main\n\n// greeting is what main prints.\nfunc greeting() string { return \"hello\" }\n")
 	// The wrapper keeps each payload, its arguments, the real binary's
