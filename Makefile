@@ -184,9 +184,9 @@ lint-actions: $(TOOLS)/actionlint-$(ACTIONLINT_VERSION).stamp
 # links the tests of every other platform; agents-test drives the real
 # agent CLIs (run on its own, outside -race: the suite's time is the CLIs');
 # wine-test runs the Windows unit tests that Wine can run. cmd/lsp-hook's
-# end-to-end suite is the longest package: 25 minutes here beside the
-# others under -race before its compiler runs were memoized by the files
-# they judge (memoTruth: tsc -p takes 5 s a run), past go test's default
+# end-to-end suite is the longest package: 17 minutes here beside the
+# others under -race (25 before its compiler runs were kept by the files
+# they judge, memoTruth: tsc -p takes 5 s a run), past go test's default
 # 10-minute limit per package: the limit is 25 minutes.
 test: tools fmt-check vet lint-actions cross build
 	LSP_HOOK_REQUIRE_SERVERS=1 $(GO) test -race -count=1 -timeout 25m $$($(GO) list ./... | grep -v /agentsuite$$)

@@ -334,7 +334,7 @@ func TestBadInput(t *testing.T) {
 		{"no file_path", w.claudeEvent("s", "Edit", map[string]any{"old_string": "a", "new_string": "b"}),
 			"tool_input.file_path is missing"},
 		// In a directory with no Go package: a gone file whose package
-		// lives on is checked as a deletion (TestDeletionFirstEvent).
+		// lives on is checked as a deletion (TestPatchDeletionFirstEvent).
 		{"missing file", w.claudeEvent("s", "Edit", map[string]any{"file_path": w.path("nowhere/missing.go"), "old_string": "a", "new_string": "b"}),
 			"no such file or directory"},
 		{"binary JSON file", w.claudeEvent("s", "Edit", map[string]any{"file_path": w.path("data.json"), "old_string": "1", "new_string": "\x00"}),
