@@ -181,7 +181,7 @@ func TestCrossRootDocs(t *testing.T) {
 func TestOwnsFileMarkerMade(t *testing.T) {
 	w := t.TempDir()
 	writeFile(t, w, "setup.py", "")
-	c := &Client{root: w, workspace: w, server: config.Server{RootMarkers: []string{"pyproject.toml#tool.uv.workspace", "setup.py"}}}
+	c := &Client{root: w, workspace: w, server: config.Server{RootMarkers: []string{"pyproject.toml#tool.uv.workspace", "*.project.json", "setup.py"}}}
 	file := filepath.Join(w, "sub", "pkg", "a.py")
 	steps := []struct {
 		name    string
@@ -192,6 +192,14 @@ func TestOwnsFileMarkerMade(t *testing.T) {
 		{"setup.py made in sub", func() string { return writeFile(t, w, "sub/setup.py", "") }, false},
 		{"setup.py removed", func() string {
 			p := filepath.Join(w, "sub", "setup.py")
+			if err := os.Remove(p); err != nil {
+				t.Fatal(err)
+			}
+			return p
+		}, true},
+		{"a marker by glob made in sub", func() string { return writeFile(t, w, "sub/app.project.json", "{}") }, false},
+		{"the glob's marker removed", func() string {
+			p := filepath.Join(w, "sub", "app.project.json")
 			if err := os.Remove(p); err != nil {
 				t.Fatal(err)
 			}

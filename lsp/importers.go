@@ -2,10 +2,11 @@ package lsp
 
 import (
 	"context"
+	"path"
 	"path/filepath"
 	"slices"
-	"strings"
 
+	"github.com/lsp-hook/lsp-hook/config"
 	ws "github.com/lsp-hook/lsp-hook/internal/workspace"
 )
 
@@ -116,8 +117,9 @@ func (c *Client) ownsFile(path string) bool {
 }
 
 // forgetOwners forgets what ownsFile found when events name a root marker
-// of the server (config.Server.RootMarkers, by base name; a marker such as
-// "package.json#workspaces" by its file) under the client's root: a nested
+// of the server (config.Server.RootMarkers, by base name or glob; a marker
+// such as "package.json#workspaces" by its file, config.MarkerFile) under
+// the client's root: a nested
 // root made or undone there moves the files below it to another server.
 func (c *Client) forgetOwners(events []FileEvent) {
 	for _, ev := range events {
@@ -126,7 +128,7 @@ func (c *Client) forgetOwners(events []FileEvent) {
 		}
 		base := filepath.Base(ev.Path)
 		for _, m := range c.server.RootMarkers {
-			if name, _, _ := strings.Cut(m, "#"); name == base {
+			if ok, _ := path.Match(config.MarkerFile(m), base); ok {
 				c.ownMu.Lock()
 				c.ownDirs = nil
 				c.ownMu.Unlock()
