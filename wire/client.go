@@ -176,9 +176,10 @@ func Connect(ctx context.Context, version string, opts StartOptions) (c *Client,
 }
 
 // ConnectWith is Connect sending first together with hello to a daemon of
-// our protocol that is already listening (first.Sent); to a daemon it
-// starts, first is not sent: the caller makes the call, its params
-// perhaps changed.
+// our protocol that is already listening (first.Sent), or right after
+// hello to one that another hook started while this one waited for it;
+// to a daemon it starts, first is not sent: the caller makes the call,
+// its params perhaps changed.
 func ConnectWith(ctx context.Context, version string, opts StartOptions, first *Call) (c *Client, started bool, err error) {
 	c, err = dial(ctx, opts.Socket, version, first)
 	if err == nil {
@@ -206,10 +207,34 @@ func ConnectWith(ctx context.Context, version string, opts StartOptions, first *
 	}
 	wctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
-	// One hook starts the daemon; the others wait for it, then find it.
-	unlock, err := lockStart(wctx, opts.Socket)
+	// One hook starts the daemon; the others wait for it and connect as
+	// soon as it answers, each on its own, not in turn under the lock: 200
+	// hooks on a cold workspace, taking the lock one after another to dial,
+	// left the last ones waiting past their 20 s (two loaded cores). Such a
+	// connection is made without first (a daemon of an older protocol, being
+	// replaced by the lock's holder, must not get the call): it follows once
+	// the daemon is known to be ours.
+	var early *Client
+	unlock, err := lockStart(wctx, opts.Socket, func() bool {
+		d, err := Dial(wctx, opts.Socket, version)
+		if err != nil {
+			return false
+		}
+		if d.Hello.Protocol < ProtocolVersion {
+			d.Close()
+			return false
+		}
+		early = d
+		return true
+	})
 	if err != nil {
 		return nil, false, err
+	}
+	if early != nil {
+		if first != nil {
+			first.Sent, first.Err = true, early.Call(ctx, first.Method, first.Params, first.Result)
+		}
+		return early, false, nil
 	}
 	defer unlock()
 	if c, err = dial(wctx, opts.Socket, version, first); err == nil {

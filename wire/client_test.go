@@ -3,9 +3,12 @@ package wire
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -122,6 +125,123 @@ func TestConnectWithPipelines(t *testing.T) {
 			defer d.mu.Unlock()
 			if got := slices.Sorted(slices.Values(d.methods)); !slices.Equal(got, []string{MethodHello, MethodNotifyChange}) {
 				t.Errorf("the daemon saw %v, want hello and notify_change", d.methods)
+			}
+		})
+	}
+}
+
+// helloDaemon answers hello at once with its protocol and notify_change
+// with a block naming the file; it records the methods it was asked.
+type helloDaemon struct {
+	protocol int
+	mu       sync.Mutex
+	methods  []string
+}
+
+// Handle implements jsonrpc2.Handler.
+func (d *helloDaemon) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
+	d.mu.Lock()
+	d.methods = append(d.methods, req.Method)
+	d.mu.Unlock()
+	switch req.Method {
+	case MethodHello:
+		_ = conn.Reply(ctx, req.ID, HelloResult{Version: "scripted", Protocol: d.protocol, Pid: 1, Root: "/w"})
+	case MethodNotifyChange:
+		var p NotifyChangeParams
+		if err := json.Unmarshal(*req.Params, &p); err != nil || len(p.Changes) != 1 {
+			_ = conn.ReplyWithError(ctx, req.ID, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: "want one change"})
+			return
+		}
+		_ = conn.Reply(ctx, req.ID, Result{Lint: "checked " + p.Changes[0].Path})
+	default:
+		_ = conn.ReplyWithError(ctx, req.ID, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: req.Method})
+	}
+}
+
+// TestConnectWhileAnotherStarts plays hooks that find no daemon while
+// another hook starts one and holds the start lock all along: once the
+// daemon answers, each connects on its own and its first call is made
+// (the lock's holder is not waited for); a daemon of an older protocol,
+// which the holder is replacing, gets no call and no connection is kept.
+// The hooks once took the lock in turn to dial: on two loaded cores the
+// last of 200 waited past their 20 s and answered in-process.
+func TestConnectWhileAnotherStarts(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		protocol int
+		connects bool
+	}{
+		{"our protocol", ProtocolVersion, true},
+		{"an older protocol being replaced", ProtocolVersion - 1, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.Chmod(dir, 0o700); err != nil { // as the runtime dir is (CheckSocketPath)
+				t.Fatal(err)
+			}
+			socket := filepath.Join(dir, "d.sock")
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			unlock, err := lockStart(ctx, socket, nil) // the hook starting the daemon
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer unlock()
+			d := &helloDaemon{protocol: tc.protocol}
+			go func() { // the daemon listens a moment later; the lock stays held
+				time.Sleep(200 * time.Millisecond)
+				l, err := net.Listen("unix", socket)
+				if err != nil {
+					t.Errorf("listening: %v", err)
+					return
+				}
+				t.Cleanup(func() { l.Close() })
+				for {
+					nc, err := l.Accept()
+					if err != nil {
+						return
+					}
+					jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(nc, jsonrpc2.VSCodeObjectCodec{}), jsonrpc2.AsyncHandler(d))
+				}
+			}()
+			const hooks = 20
+			var wg sync.WaitGroup
+			errs := make([]error, hooks)
+			for i := range hooks {
+				wg.Go(func() {
+					var res Result
+					path := fmt.Sprintf("/w/f%d.json", i)
+					first := &Call{Method: MethodNotifyChange, Result: &res,
+						Params: NotifyChangeParams{Changes: []Change{{Path: path, Mode: ModeEdit}}, BudgetMS: 1000}}
+					c, started, err := ConnectWith(ctx, "test", StartOptions{Socket: socket, Wait: 2 * time.Second}, first)
+					switch {
+					case !tc.connects && err == nil:
+						c.Close()
+						errs[i] = fmt.Errorf("connected to a daemon of protocol %d", c.Hello.Protocol)
+					case !tc.connects:
+						if first.Sent || !strings.Contains(err.Error(), "waiting for another hook to start the daemon") {
+							errs[i] = fmt.Errorf("first call sent %v (%v); error %v, want the wait for the lock's holder", first.Sent, first.Err, err)
+						}
+					case err != nil:
+						errs[i] = fmt.Errorf("connecting: %w", err)
+					default:
+						defer c.Close()
+						if started || !first.Sent || first.Err != nil || res.Lint != "checked "+path {
+							errs[i] = fmt.Errorf("started %v, first sent %v (err %v), lint %q; want the daemon's answer", started, first.Sent, first.Err, res.Lint)
+						}
+					}
+				})
+			}
+			wg.Wait()
+			for i, err := range errs {
+				if err != nil {
+					t.Errorf("hook %d: %v", i, err)
+				}
+			}
+			d.mu.Lock()
+			defer d.mu.Unlock()
+			if n := slices.Index(d.methods, MethodNotifyChange); !tc.connects && n >= 0 {
+				t.Errorf("the daemon being replaced was asked %v", d.methods)
 			}
 		})
 	}

@@ -20,23 +20,34 @@ func startLockPath(socket string) string { return trimExt(socket) + ".start" }
 // for a hook that holds it (it is starting the daemon) until ctx ends.
 // Many hooks that find no daemon at once (an agent's parallel edits on a
 // cold workspace) then start one daemon, not one each: the first takes the
-// lock and starts it, the others wait and find it answering. The returned
-// function releases the lock; the kernel releases it too if the process
-// dies holding it.
-func lockStart(ctx context.Context, socket string) (unlock func(), err error) {
+// lock and starts it, the others wait and find it answering. While the
+// lock is held, each poll (2 ms, backing off to 50 ms) first asks ready
+// (nil: never); when it reports true, lockStart returns a nil unlock and a
+// nil error without the lock: the daemon answers, so the hook need not
+// queue for the lock behind the others. The returned function releases
+// the lock; the kernel releases it too if the process dies holding it.
+func lockStart(ctx context.Context, socket string, ready func() bool) (unlock func(), err error) {
 	f, err := os.OpenFile(startLockPath(socket), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("opening start lock: %w", err)
 	}
 	var lockErr error
+	isReady := false
 	err = poll.Until(ctx, 2*time.Millisecond, 50*time.Millisecond, func() bool {
 		lockErr = filelock.TryLock(f)
-		return !errors.Is(lockErr, filelock.ErrLocked)
+		if errors.Is(lockErr, filelock.ErrLocked) {
+			isReady = ready != nil && ready()
+			return isReady
+		}
+		return true
 	})
 	switch {
 	case err != nil:
 		f.Close()
 		return nil, fmt.Errorf("waiting for another hook to start the daemon: %w", err)
+	case isReady:
+		f.Close()
+		return nil, nil
 	case lockErr != nil:
 		f.Close()
 		return nil, fmt.Errorf("taking start lock %s: %w", f.Name(), lockErr)
