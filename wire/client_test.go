@@ -45,15 +45,8 @@ func (d *pipelineDaemon) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *j
 		case <-time.After(5 * time.Second): // the call never came: the client waited for hello
 			_ = conn.ReplyWithError(ctx, req.ID, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: "no request came after hello"})
 		}
-	case MethodNotifyChange:
-		var p NotifyChangeParams
-		if err := json.Unmarshal(*req.Params, &p); err != nil || len(p.Changes) != 1 {
-			_ = conn.ReplyWithError(ctx, req.ID, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: "want one change"})
-			return
-		}
-		_ = conn.Reply(ctx, req.ID, Result{Lint: "checked " + p.Changes[0].Path})
 	default:
-		_ = conn.ReplyWithError(ctx, req.ID, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: req.Method})
+		answerScripted(ctx, conn, req)
 	}
 }
 
@@ -66,16 +59,36 @@ func (d *pipelineDaemon) listen(t *testing.T) string {
 		t.Skipf("no unix socket here: %v", err)
 	}
 	t.Cleanup(func() { l.Close() })
-	go func() {
-		for {
-			nc, err := l.Accept()
-			if err != nil {
-				return
-			}
-			jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(nc, jsonrpc2.VSCodeObjectCodec{}), jsonrpc2.AsyncHandler(d))
-		}
-	}()
+	go serveOn(l, d)
 	return socket
+}
+
+// serveOn serves h (under jsonrpc2.AsyncHandler) on each connection l
+// accepts, until l is closed.
+func serveOn(l net.Listener, h jsonrpc2.Handler) {
+	for {
+		nc, err := l.Accept()
+		if err != nil {
+			return
+		}
+		jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(nc, jsonrpc2.VSCodeObjectCodec{}), jsonrpc2.AsyncHandler(h))
+	}
+}
+
+// answerScripted answers a scripted daemon's requests other than hello:
+// notify_change of one change with a block naming its file, anything else
+// with MethodNotFound.
+func answerScripted(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
+	if req.Method != MethodNotifyChange {
+		_ = conn.ReplyWithError(ctx, req.ID, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: req.Method})
+		return
+	}
+	var p NotifyChangeParams
+	if err := json.Unmarshal(*req.Params, &p); err != nil || len(p.Changes) != 1 {
+		_ = conn.ReplyWithError(ctx, req.ID, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: "want one change"})
+		return
+	}
+	_ = conn.Reply(ctx, req.ID, Result{Lint: "checked " + p.Changes[0].Path})
 }
 
 // TestConnectWithPipelines: the hook's first request goes out with hello,
@@ -146,15 +159,8 @@ func (d *helloDaemon) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *json
 	switch req.Method {
 	case MethodHello:
 		_ = conn.Reply(ctx, req.ID, HelloResult{Version: "scripted", Protocol: d.protocol, Pid: 1, Root: "/w"})
-	case MethodNotifyChange:
-		var p NotifyChangeParams
-		if err := json.Unmarshal(*req.Params, &p); err != nil || len(p.Changes) != 1 {
-			_ = conn.ReplyWithError(ctx, req.ID, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: "want one change"})
-			return
-		}
-		_ = conn.Reply(ctx, req.ID, Result{Lint: "checked " + p.Changes[0].Path})
 	default:
-		_ = conn.ReplyWithError(ctx, req.ID, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: req.Method})
+		answerScripted(ctx, conn, req)
 	}
 }
 
@@ -196,13 +202,7 @@ func TestConnectWhileAnotherStarts(t *testing.T) {
 					return
 				}
 				t.Cleanup(func() { l.Close() })
-				for {
-					nc, err := l.Accept()
-					if err != nil {
-						return
-					}
-					jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(nc, jsonrpc2.VSCodeObjectCodec{}), jsonrpc2.AsyncHandler(d))
-				}
+				serveOn(l, d)
 			}()
 			const hooks = 20
 			var wg sync.WaitGroup
