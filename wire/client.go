@@ -177,9 +177,9 @@ func Connect(ctx context.Context, version string, opts StartOptions) (c *Client,
 
 // ConnectWith is Connect sending first together with hello to a daemon of
 // our protocol that is already listening (first.Sent), or right after
-// hello to one that another hook started while this one waited for it;
-// to a daemon it starts, first is not sent: the caller makes the call,
-// its params perhaps changed.
+// hello to one that another hook started while this one waited for it
+// (withFirst); to a daemon it starts, first is not sent: the caller makes
+// the call, its params perhaps changed.
 func ConnectWith(ctx context.Context, version string, opts StartOptions, first *Call) (c *Client, started bool, err error) {
 	c, err = dial(ctx, opts.Socket, version, first)
 	if err == nil {
@@ -231,15 +231,12 @@ func ConnectWith(ctx context.Context, version string, opts StartOptions, first *
 		return nil, false, err
 	}
 	if early != nil {
-		if first != nil {
-			first.Sent, first.Err = true, early.Call(ctx, first.Method, first.Params, first.Result)
-		}
-		return early, false, nil
+		return withFirst(ctx, early, first), false, nil
 	}
 	defer unlock()
-	if c, err = dial(wctx, opts.Socket, version, first); err == nil {
+	if c, err = Dial(wctx, opts.Socket, version); err == nil {
 		if c.Hello.Protocol >= ProtocolVersion {
-			return c, false, nil
+			return withFirst(ctx, c, first), false, nil
 		}
 		c.Close() // an old daemon that another hook is replacing: start ours
 	}
@@ -269,6 +266,19 @@ func ConnectWith(ctx context.Context, version string, opts StartOptions, first *
 		case <-time.After(b.Next()):
 		}
 	}
+}
+
+// withFirst makes first (when not nil) on c, a daemon of our protocol
+// that this hook found after waiting for another's start, and returns c.
+// The answer is awaited under ctx, the hook's whole budget, not the wait
+// for the daemon to answer (half of it): the first check of a daemon just
+// started may start its servers, and cutting it short left the hook to
+// answer in-process that the daemon was unavailable.
+func withFirst(ctx context.Context, c *Client, first *Call) *Client {
+	if first != nil {
+		first.Sent, first.Err = true, c.Call(ctx, first.Method, first.Params, first.Result)
+	}
+	return c
 }
 
 // awaitDaemonLock returns once no daemon holds socket's lock, or a daemon

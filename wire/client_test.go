@@ -147,6 +147,7 @@ func TestConnectWithPipelines(t *testing.T) {
 // with a block naming the file; it records the methods it was asked.
 type helloDaemon struct {
 	protocol int
+	delay    time.Duration // before answering a notify_change
 	mu       sync.Mutex
 	methods  []string
 }
@@ -160,6 +161,7 @@ func (d *helloDaemon) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *json
 	case MethodHello:
 		_ = conn.Reply(ctx, req.ID, HelloResult{Version: "scripted", Protocol: d.protocol, Pid: 1, Root: "/w"})
 	default:
+		time.Sleep(d.delay)
 		answerScripted(ctx, conn, req)
 	}
 }
@@ -244,5 +246,49 @@ func TestConnectWhileAnotherStarts(t *testing.T) {
 				t.Errorf("the daemon being replaced was asked %v", d.methods)
 			}
 		})
+	}
+}
+
+// TestConnectFirstCallOutlivesTheWait: a hook that found no daemon, took
+// the start lock and then found one answering (another hook started it)
+// makes its first call under its whole budget, not the wait for a daemon
+// to answer (StartOptions.Wait, half the cold budget): a daemon just
+// started may take that long to start the servers of its first check.
+// The daemon here drops the hook's first connection (so the hook goes on
+// to the lock), then answers notify_change after 600 ms, past a 200 ms
+// wait. The call was once awaited within the wait, and the hook answered
+// in-process that the daemon was unavailable.
+func TestConnectFirstCallOutlivesTheWait(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o700); err != nil { // as the runtime dir is (CheckSocketPath)
+		t.Fatal(err)
+	}
+	socket := filepath.Join(dir, "d.sock")
+	l, err := net.Listen("unix", socket)
+	if err != nil {
+		t.Skipf("no unix socket here: %v", err)
+	}
+	t.Cleanup(func() { l.Close() })
+	d := &helloDaemon{protocol: ProtocolVersion, delay: 600 * time.Millisecond}
+	go func() {
+		nc, err := l.Accept()
+		if err != nil {
+			return
+		}
+		nc.Close() // the hook's first dial fails
+		serveOn(l, d)
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var res Result
+	first := &Call{Method: MethodNotifyChange, Result: &res,
+		Params: NotifyChangeParams{Changes: []Change{{Path: "/w/a.json", Mode: ModeEdit}}, BudgetMS: 5000}}
+	c, started, err := ConnectWith(ctx, "test", StartOptions{Socket: socket, Wait: 200 * time.Millisecond}, first)
+	if err != nil {
+		t.Fatalf("connecting: %v", err)
+	}
+	defer c.Close()
+	if started || !first.Sent || first.Err != nil || res.Lint != "checked /w/a.json" {
+		t.Errorf("started %v, first sent %v (err %v), lint %q; want the daemon's answer", started, first.Sent, first.Err, res.Lint)
 	}
 }
