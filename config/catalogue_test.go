@@ -573,6 +573,32 @@ func TestMarkerFile(t *testing.T) {
 	}
 }
 
+// TestNamesMarker: a file names a root marker by its base name — the
+// marker's file, or a name its glob matches; a keyed marker by its file,
+// whatever it holds; a directory's name or a longer name does not.
+func TestNamesMarker(t *testing.T) {
+	markers := []string{"go.mod", "package.json#workspaces", "*.project.json"}
+	for _, tc := range []struct {
+		path string
+		want bool
+	}{
+		{"/w/sub/go.mod", true},
+		{"/w/sub/package.json", true},
+		{"/w/apps/web/app.project.json", true},
+		{"/w/project.json", false}, // the glob wants something before ".project.json"
+		{"/w/go.mod.bak", false},
+		{"/w/go.mod/x.go", false},
+		{"/w/tsconfig.json", false},
+	} {
+		if got := NamesMarker(tc.path, markers); got != tc.want {
+			t.Errorf("NamesMarker(%q) = %v, want %v", tc.path, got, tc.want)
+		}
+	}
+	if NamesMarker("/w/go.mod", nil) {
+		t.Error("NamesMarker with no markers = true")
+	}
+}
+
 // TestKeyedMarkerChanges: a keyed marker's answer is remembered only until
 // its file changes: a package.json that gains "workspaces" makes its
 // directory the root from then on, and one that loses it no longer does.

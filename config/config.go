@@ -542,6 +542,19 @@ func MarkerFile(marker string) string {
 	return name
 }
 
+// NamesMarker reports whether the file at path is one a root marker of
+// markers looks for, by its base name: the marker's file (MarkerFile),
+// or a name its glob matches, as MarkerDir matches names in a directory.
+// "package.json#workspaces" names every package.json, whether or not it
+// sets the key.
+func NamesMarker(path string, markers []string) bool {
+	base := filepath.Base(path)
+	return slices.ContainsFunc(markers, func(m string) bool {
+		ok, _ := filepath.Match(MarkerFile(m), base)
+		return ok
+	})
+}
+
 // DecodeFile reads the file at path (following a symlink, at most max
 // bytes: safefile.ReadFollow) and decodes it into v: as TOML when its
 // extension is .toml (pyproject.toml), else as JSON with comments and

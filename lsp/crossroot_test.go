@@ -183,6 +183,15 @@ func TestOwnsFileMarkerMade(t *testing.T) {
 	writeFile(t, w, "setup.py", "")
 	c := &Client{root: w, workspace: w, server: config.Server{RootMarkers: []string{"pyproject.toml#tool.uv.workspace", "*.project.json", "setup.py"}}}
 	file := filepath.Join(w, "sub", "pkg", "a.py")
+	remove := func(rel string) func() string { // removes w's rel, returns its path
+		return func() string {
+			p := filepath.Join(w, filepath.FromSlash(rel))
+			if err := os.Remove(p); err != nil {
+				t.Fatal(err)
+			}
+			return p
+		}
+	}
 	steps := []struct {
 		name    string
 		do      func() string // changes the disk, returns the path the event names
@@ -190,21 +199,9 @@ func TestOwnsFileMarkerMade(t *testing.T) {
 	}{
 		{"no marker below the root", nil, true},
 		{"setup.py made in sub", func() string { return writeFile(t, w, "sub/setup.py", "") }, false},
-		{"setup.py removed", func() string {
-			p := filepath.Join(w, "sub", "setup.py")
-			if err := os.Remove(p); err != nil {
-				t.Fatal(err)
-			}
-			return p
-		}, true},
+		{"setup.py removed", remove("sub/setup.py"), true},
 		{"a marker by glob made in sub", func() string { return writeFile(t, w, "sub/app.project.json", "{}") }, false},
-		{"the glob's marker removed", func() string {
-			p := filepath.Join(w, "sub", "app.project.json")
-			if err := os.Remove(p); err != nil {
-				t.Fatal(err)
-			}
-			return p
-		}, true},
+		{"the glob's marker removed", remove("sub/app.project.json"), true},
 		{"a uv workspace made in sub/pkg (a marker by its content)", func() string {
 			return writeFile(t, w, "sub/pkg/pyproject.toml", "[tool.uv.workspace]\nmembers = []\n")
 		}, false},

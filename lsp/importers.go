@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"path"
 	"path/filepath"
 	"slices"
 
@@ -117,23 +116,15 @@ func (c *Client) ownsFile(path string) bool {
 }
 
 // forgetOwners forgets what ownsFile found when events name a root marker
-// of the server (config.Server.RootMarkers, by base name or glob; a marker
-// such as "package.json#workspaces" by its file, config.MarkerFile) under
-// the client's root: a nested
+// of the server under the client's root (config.NamesMarker): a nested
 // root made or undone there moves the files below it to another server.
 func (c *Client) forgetOwners(events []FileEvent) {
 	for _, ev := range events {
-		if !ws.Inside(c.root, ev.Path) {
-			continue
-		}
-		base := filepath.Base(ev.Path)
-		for _, m := range c.server.RootMarkers {
-			if ok, _ := path.Match(config.MarkerFile(m), base); ok {
-				c.ownMu.Lock()
-				c.ownDirs = nil
-				c.ownMu.Unlock()
-				return
-			}
+		if ws.Inside(c.root, ev.Path) && config.NamesMarker(ev.Path, c.server.RootMarkers) {
+			c.ownMu.Lock()
+			c.ownDirs = nil
+			c.ownMu.Unlock()
+			return
 		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"sync"
 	"time"
 
@@ -198,7 +197,7 @@ func (s *Server) samplePaths() []string {
 				statted = true
 			}
 			key := srv.Name + "\x00" + markerDir(path, srv, s.Engine.Root)
-			c := pick{path, mod, slices.ContainsFunc(srv.RootMarkers, func(m string) bool { return config.MarkerFile(m) == filepath.Base(path) })}
+			c := pick{path, mod, config.NamesMarker(path, srv.RootMarkers)}
 			i, ok := picked[key]
 			switch {
 			case !ok:

@@ -1292,11 +1292,8 @@ func memoInWorkspace(t *testing.T, name, dir string, run func() []compilerErr) [
 func treeKey(name, root string) (string, error) {
 	h := sha256.New()
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
 		if err != nil {
-			return err
+			return ignoreGone(err)
 		}
 		if d.IsDir() && d.Name() == ".git" {
 			return filepath.SkipDir
