@@ -90,42 +90,138 @@ func hookCommand() *cli.Command {
 		Name:      "hook",
 		Usage:     "run as an agent's post-write hook: event JSON on stdin, the agent's answer on stdout",
 		ArgsUsage: "AGENT (" + strings.Join(hooks.Agents, "|") + ")",
-		Flags: []cli.Flag{
-			socketFlag,
-			&cli.DurationFlag{Name: "budget", Value: wire.DefaultBudget, Usage: "total time when the daemon is warm"},
-			&cli.DurationFlag{Name: "cold-budget", Value: wire.DefaultColdBudget, Usage: "total time when the daemon or a server has to start"},
-			&cli.BoolFlag{Name: "no-daemon", Usage: "run the built-in validators in-process only"},
-			&cli.GenericFlag{Name: "mode", Value: new(hooks.Mode),
-				Usage: "how the lint block reaches the agent: additionalContext, block (decision \"block\" + reason) or exit2 (stderr, exit status 2); claude and codex take all three, the others additionalContext"},
-			&cli.StringFlag{Name: "path-field", Usage: "generic: gjson `PATH` to the changed file's path (a string or an array of strings)"},
-			&cli.StringFlag{Name: "content-field", Usage: "generic: gjson `PATH` to the file's new text (optional: without it the file is read from disk)"},
-			&cli.BoolFlag{Name: "inject", Usage: "generic: print the event with a \"lint\" field instead of the result JSON"},
-			&cli.BoolFlag{Name: "no-shell", Usage: "ignore the agent's shell tool events (check only the files its file tools name)"},
-		},
+		Flags:     hookFlags(),
 		Action: func(c *cli.Context) error {
 			begin := time.Now()
 			agent, err := hookAgent(c)
 			if err != nil {
 				return cli.Exit("hook: "+err.Error(), exitError) // a misconfigured hook line: the user must see it
 			}
-			mode, _ := c.Generic("mode").(*hooks.Mode)
-			a, err := hooks.New(agent, hooks.Settings{
-				Mode: *mode, PathField: c.String("path-field"), ContentField: c.String("content-field"), Inject: c.Bool("inject"),
-			})
+			a, err := hookAdapter(c, agent)
 			if err != nil {
 				return cli.Exit(err.Error(), exitError) // a misconfigured hook line: the user must see it
 			}
-			opts := hookOptions(c) // Run opens the log beside the event's workspace socket
-			opts.Stderr, opts.NoShell = c.App.ErrWriter, c.Bool("no-shell")
-			ctx, cancel := context.WithDeadline(c.Context, begin.Add(opts.ColdBudget))
-			defer cancel()
-			out := hooks.Run(ctx, a, c.App.Reader, c.App.Writer, opts)
-			if out.Exit != 0 {
-				return cli.Exit("", out.Exit) // exit2 mode: the agent reads the block on stderr
+			if code := runHook(c.Context, c, a, begin, c.App.Reader, c.App.Writer, c.App.ErrWriter); code != 0 {
+				return cli.Exit("", code) // exit2 mode: the agent reads the block on stderr
 			}
 			return nil // never fail the agent's tool
 		},
 	}
+}
+
+// hookFlags are `lsp-hook hook`'s flags, for the cli command and for
+// hookFast, which parses the same ones.
+func hookFlags() []cli.Flag {
+	return []cli.Flag{
+		socketFlag,
+		&cli.DurationFlag{Name: "budget", Value: wire.DefaultBudget, Usage: "total time when the daemon is warm"},
+		&cli.DurationFlag{Name: "cold-budget", Value: wire.DefaultColdBudget, Usage: "total time when the daemon or a server has to start"},
+		&cli.BoolFlag{Name: "no-daemon", Usage: "run the built-in validators in-process only"},
+		&cli.GenericFlag{Name: "mode", Value: new(hooks.Mode),
+			Usage: "how the lint block reaches the agent: additionalContext, block (decision \"block\" + reason) or exit2 (stderr, exit status 2); claude and codex take all three, the others additionalContext"},
+		&cli.StringFlag{Name: "path-field", Usage: "generic: gjson `PATH` to the changed file's path (a string or an array of strings)"},
+		&cli.StringFlag{Name: "content-field", Usage: "generic: gjson `PATH` to the file's new text (optional: without it the file is read from disk)"},
+		&cli.BoolFlag{Name: "inject", Usage: "generic: print the event with a \"lint\" field instead of the result JSON"},
+		&cli.BoolFlag{Name: "no-shell", Usage: "ignore the agent's shell tool events (check only the files its file tools name)"},
+	}
+}
+
+// flagValues are a command's parsed flags by name: a *cli.Context, or a
+// flag.FlagSet through setValues (hookFast).
+type flagValues interface {
+	String(name string) string
+	Bool(name string) bool
+	Duration(name string) time.Duration
+	Generic(name string) any
+}
+
+// setValues reads flags a cli.Flag's Apply registered in a flag.FlagSet,
+// as *cli.Context reads them; a flag not registered reads as zero.
+type setValues struct{ set *flag.FlagSet }
+
+func (v setValues) get(name string) any {
+	if f := v.set.Lookup(name); f != nil {
+		if g, ok := f.Value.(flag.Getter); ok {
+			return g.Get()
+		}
+		return f.Value
+	}
+	return nil
+}
+
+func (v setValues) String(name string) string          { s, _ := v.get(name).(string); return s }
+func (v setValues) Bool(name string) bool              { b, _ := v.get(name).(bool); return b }
+func (v setValues) Duration(name string) time.Duration { d, _ := v.get(name).(time.Duration); return d }
+func (v setValues) Generic(name string) any            { return v.get(name) }
+
+// hookFast runs `lsp-hook hook AGENT [FLAG...]` (flags before or after
+// the agent) without building the cli app: the hook runs at every edit
+// of an agent, and making the app (every command's flags, help
+// templates) cost about 1 ms of its start, a tenth of a warm hook
+// (issue 18, "Hook process start"). ok is false for any other command
+// line — help, a flag or agent that does not parse, no agent or more
+// than one — which the cli then runs, answering it as it always has;
+// nothing has been read from stdin by then.
+func hookFast(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, ok bool) {
+	begin := time.Now()
+	v, agent, ok := parseHookLine(args)
+	if !ok {
+		return 0, false
+	}
+	a, err := hookAdapter(v, agent)
+	if err != nil {
+		return 0, false
+	}
+	return runHook(ctx, v, a, begin, stdin, stdout, stderr), true
+}
+
+// parseHookLine parses `hook AGENT [FLAG...]`, flags before or after the
+// agent, with hookFlags registered in a flag.FlagSet (their Apply, as the
+// cli registers them, environment defaults included); ok is false when
+// the line is not one such (see hookFast).
+func parseHookLine(args []string) (v setValues, agent string, ok bool) {
+	if len(args) < 2 || args[0] != "hook" {
+		return v, "", false
+	}
+	set := flag.NewFlagSet("hook", flag.ContinueOnError)
+	set.SetOutput(io.Discard)
+	for _, f := range hookFlags() {
+		if err := f.Apply(set); err != nil {
+			return v, "", false
+		}
+	}
+	if set.Parse(args[1:]) != nil || set.NArg() == 0 {
+		return v, "", false
+	}
+	agent = set.Arg(0)
+	if set.Parse(set.Args()[1:]) != nil || set.NArg() > 0 {
+		return v, "", false
+	}
+	return setValues{set}, agent, true
+}
+
+// hookAdapter is the adapter the hook line names, with its settings
+// (--mode, the generic agent's fields); an error is a misconfigured hook
+// line.
+func hookAdapter(v flagValues, agent string) (hooks.Adapter, error) {
+	mode, _ := v.Generic("mode").(*hooks.Mode)
+	if mode == nil {
+		mode = new(hooks.Mode)
+	}
+	return hooks.New(agent, hooks.Settings{
+		Mode: *mode, PathField: v.String("path-field"), ContentField: v.String("content-field"), Inject: v.Bool("inject"),
+	})
+}
+
+// runHook is the hook command's body after its line has parsed: one
+// hooks.Run under the cold budget from begin. It returns the exit status:
+// 0, or 2 in the exit2 mode with a lint block.
+func runHook(ctx context.Context, v flagValues, a hooks.Adapter, begin time.Time, stdin io.Reader, stdout, stderr io.Writer) int {
+	opts := hookOptions(v) // Run opens the log beside the event's workspace socket
+	opts.Stderr, opts.NoShell = stderr, v.Bool("no-shell")
+	ctx, cancel := context.WithDeadline(ctx, begin.Add(opts.ColdBudget))
+	defer cancel()
+	return hooks.Run(ctx, a, stdin, stdout, opts).Exit
 }
 
 // hookAgent returns the agent named on the command line, after parsing
@@ -161,7 +257,7 @@ func hookAgent(c *cli.Context) (string, error) {
 	return c.Args().First(), err
 }
 
-func hookOptions(c *cli.Context) hooks.Options {
+func hookOptions(c flagValues) hooks.Options {
 	return hooks.Options{
 		Budget: c.Duration("budget"), ColdBudget: c.Duration("cold-budget"),
 		Socket: c.String("socket"), Version: buildVersion(), NoDaemon: c.Bool("no-daemon"),

@@ -35,6 +35,9 @@ const (
 
 // run executes one command line and returns the process exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if code, ok := hookFast(ctx, args[min(len(args), 1):], stdin, stdout, stderr); ok {
+		return code
+	}
 	app := &cli.App{
 		Name:           "lsp-hook",
 		Usage:          "language-server diagnostics for AI coding agents' post-write hooks",
