@@ -164,9 +164,10 @@ func cutLines(s string, maxChars, maxLines int) string {
 //
 //	lsp-hook: no fresh diagnostics from gopls (timeout); errors it would report are unknown, not absent.
 //	lsp-hook: rust-analyzer was still running cargo check; errors it finds later are not in this answer.
+//	lsp-hook: pyright: files importing a changed one were not checked again: 4 of them (a.py, b.py, c.py, …); errors the change made there are unknown, not absent.
 //	lsp-hook: gopls is broken (server process exited: signal: killed); it restarts on the next change after 15:04:05 (in 1s).
 func unknownNote(servers []wire.ServerResult) string {
-	var names, running, broken []string
+	var names, running, broken, importers []string
 	for _, s := range servers {
 		if s.Kind != wire.KindLinter && s.State == lsp.StateBroken && s.Error != "" {
 			broken = append(broken, brokenNote(s))
@@ -174,6 +175,12 @@ func unknownNote(servers []wire.ServerResult) string {
 		switch {
 		case len(s.Pending) > 0:
 			running = append(running, fmt.Sprintf("%s was still running %s", s.Name, strings.Join(s.Pending, ", ")))
+		case s.Kind != wire.KindLinter && s.Freshness == string(lsp.Partial) && strings.HasPrefix(s.Error, lsp.ErrImportersCap.Error()):
+			// The changed files' answers are whole: say what was not.
+			n := fmt.Sprintf("lsp-hook: %s: %s; errors the change made there are unknown, not absent.", s.Name, oneLine(s.Error))
+			if !slices.Contains(importers, n) {
+				importers = append(importers, n)
+			}
 		case s.Freshness == string(lsp.Timeout) || s.Freshness == string(lsp.Partial) ||
 			(s.Freshness == string(lsp.None) && s.State == lsp.StateBroken),
 			s.Kind == wire.KindLinter && s.State == lsp.StateUnavailable:
@@ -189,6 +196,7 @@ func unknownNote(servers []wire.ServerResult) string {
 	if len(running) > 0 {
 		lines = append(lines, "lsp-hook: "+strings.Join(running, "; ")+"; errors it finds later are not in this answer.")
 	}
+	lines = append(lines, importers...)
 	lines = append(lines, broken...)
 	return strings.Join(lines, "\n")
 }

@@ -48,6 +48,10 @@ func TestUnknownNote(t *testing.T) {
 		{"a root past the cap of a change under another root", []wire.ServerResult{
 			{Name: "pyright", Kind: "server", State: "active", Freshness: "partial", Error: "its importers of a file changed under another root were not checked: 2 under apps/a4; at most 3 other roots are checked per change"},
 		}, "lsp-hook: no fresh diagnostics from pyright (its importers of a file changed under another root were not checked: 2 under apps/a4; at most 3 other roots are checked per change); errors it would report are unknown, not absent."},
+		{"importers past the cap, two roots saying it: a line of its own, once", []wire.ServerResult{
+			{Name: "pyright", Kind: "server", State: "active", Freshness: "partial", Error: "files importing a changed one were not checked again: 30 past the first 10 (use10.py, use11.py, use12.py, …)"},
+			{Name: "pyright", Kind: "server", State: "active", Freshness: "partial", Error: "files importing a changed one were not checked again: 30 past the first 10 (use10.py, use11.py, use12.py, …)"},
+		}, "lsp-hook: pyright: files importing a changed one were not checked again: 30 past the first 10 (use10.py, use11.py, use12.py, …); errors the change made there are unknown, not absent."},
 		{"both", []wire.ServerResult{
 			{Name: "gopls", State: "active", Freshness: "partial"},
 			{Name: "rust-analyzer", State: "active", Freshness: "partial", Pending: []string{"cargo check"}},

@@ -50,12 +50,12 @@ func Importers(ctx context.Context, cfg *config.Config, root string, changed []s
 		if !s.Enabled || !s.OpenDependents {
 			continue
 		}
-		deps, more, err := NewImportIndex(s, root).transitive(ctx, changed, nil, nil, MaxDependents)
+		deps, beyond, more, err := NewImportIndex(s, root).transitive(ctx, changed, nil, nil, MaxDependents)
 		if err != nil {
 			return nil, false, err
 		}
 		add(deps...)
-		capped = capped || more
+		capped = capped || more || len(beyond) > 0
 	}
 	if slices.ContainsFunc(changed, isGoFile) {
 		deps, err := goImporters(ctx, root, changed)

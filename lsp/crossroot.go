@@ -258,7 +258,7 @@ func (m *Manager) goneAcross(ctx context.Context, k entryKey, abs, importers []s
 		docs[i] = Doc{Path: p, Recheck: true}
 	}
 	e.docs.RLock()
-	o := c.Update(ctx, docs, settle)
+	o := importersPartial(c.Update(ctx, docs, settle))
 	e.docs.RUnlock()
 	if o.Others == nil {
 		o.Others = make(map[string][]diag.Diagnostic)

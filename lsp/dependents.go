@@ -183,9 +183,13 @@ func (ix *ImportIndex) Dependents(ctx context.Context, changed []string) (deps [
 // away: dependentsWhere's files (keep as there) level by level, seed (the
 // importers of changed files found otherwise: a file of another root's,
 // by the workspace's index) with the first, each level in the order
-// found, without changed, at most limit; capped reports that some were
-// left out. err is a level's failure, with the files found before it.
-func (ix *ImportIndex) transitive(ctx context.Context, changed, seed []string, keep func(string) bool, limit int) (deps []string, capped bool, err error) {
+// found, without changed, at most limit. beyond are the files of the
+// level where limit was reached that did not fit, in the same order; the
+// walk stops there. capped reports that there may be more than deps and
+// beyond: a level held more than dependentsWhere lists (MaxDependents),
+// or the walk stopped before its last level. err is a level's failure,
+// with the files found before it.
+func (ix *ImportIndex) transitive(ctx context.Context, changed, seed []string, keep func(string) bool, limit int) (deps, beyond []string, capped bool, err error) {
 	level := changed
 	for i := range importLevels {
 		var found []string
@@ -195,27 +199,31 @@ func (ix *ImportIndex) transitive(ctx context.Context, changed, seed []string, k
 		if len(level) > 0 {
 			more, c, err := ix.dependentsWhere(ctx, level, keep)
 			if err != nil {
-				return deps, capped, err
+				return deps, nil, capped, err
 			}
 			capped = capped || c
 			found = append(slices.Clone(found), more...)
 		}
 		level = nil
 		for _, p := range found {
-			if slices.Contains(changed, p) || slices.Contains(deps, p) {
+			if slices.Contains(changed, p) || slices.Contains(deps, p) || slices.Contains(beyond, p) {
 				continue
 			}
 			if len(deps) >= limit {
-				return deps, true, nil
+				beyond = append(beyond, p)
+				continue
 			}
 			deps = append(deps, p)
 			level = append(level, p)
+		}
+		if len(beyond) > 0 {
+			return deps, beyond, capped || i < importLevels-1, nil
 		}
 		if len(level) == 0 {
 			break
 		}
 	}
-	return deps, capped, nil
+	return deps, nil, capped, nil
 }
 
 // dependentsWhere is Dependents over the files keep (given each absolute

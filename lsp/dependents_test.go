@@ -366,3 +366,59 @@ func TestDependentsWatched(t *testing.T) {
 	ix.Watch(nil)
 	check("unwatched", 3)
 }
+
+// TestTransitiveBeyond: the importers of a changed file and theirs, at
+// most limit; the rest of the level where the limit was reached come back
+// as beyond, and capped says there may be more than both name: a level
+// longer than MaxDependents, or a level the walk did not reach.
+func TestTransitiveBeyond(t *testing.T) {
+	files := map[string]string{"models.py": pyModels, "mid.py": "import models\n", "top.py": "import mid\n"}
+	for i := range 5 {
+		files[fmt.Sprintf("fan%02d.py", i)] = "import models\n"
+	}
+	for i := range 25 {
+		files[fmt.Sprintf("wide/w%02d.py", i)] = "import hub\n"
+	}
+	files["hub.py"] = "x = 1\n"
+	root := workspace(t, files)
+	fanAndMid := []string{"fan00.py", "fan01.py", "fan02.py", "fan03.py", "fan04.py", "mid.py"}
+	tests := []struct {
+		name, changed string
+		limit         int
+		deps, beyond  []string
+		capped        bool
+	}{
+		{"all fit: both levels", "models.py", 10, append(slices.Clone(fanAndMid), "top.py"), nil, false},
+		{"the limit in the first level", "models.py", 4, fanAndMid[:4], fanAndMid[4:], true},
+		{"the limit at the second level", "models.py", 6, fanAndMid, []string{"top.py"}, false},
+		{"a level longer than MaxDependents", "hub.py", 10, wide(0, 10), wide(10, MaxDependents), true},
+		{"no importers", "top.py", 10, nil, nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ix := NewImportIndex(catalogueServer(t, "pyright"), root)
+			deps, beyond, capped, err := ix.transitive(context.Background(), []string{filepath.Join(root, tt.changed)}, nil, nil, tt.limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := relAll(t, root, deps); !slices.Equal(got, tt.deps) {
+				t.Errorf("deps = %q, want %q", got, tt.deps)
+			}
+			if got := relAll(t, root, beyond); !slices.Equal(got, tt.beyond) {
+				t.Errorf("beyond = %q, want %q", got, tt.beyond)
+			}
+			if capped != tt.capped {
+				t.Errorf("capped = %v, want %v", capped, tt.capped)
+			}
+		})
+	}
+}
+
+// wide names wide/w<i>.py for i in [from, to).
+func wide(from, to int) []string {
+	var out []string
+	for i := from; i < to; i++ {
+		out = append(out, fmt.Sprintf("wide/w%02d.py", i))
+	}
+	return out
+}

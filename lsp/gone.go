@@ -245,14 +245,16 @@ const maxNeighbours = 3
 // checks only what is open (config.Server.OpenDependents: dependentsOf,
 // within ctx), then, up to n in all, the open documents, those in a
 // deleted file's directory first, then by path; with none open, the files
-// of the server's languages beside a deleted file on disk.
-func (c *Client) neighbours(ctx context.Context, gone []string, n int) []Doc {
-	var out []Doc
+// of the server's languages beside a deleted file on disk. beyond and
+// capped are dependentsOf's: the importers of a gone file past
+// maxRecheckDependents, which are not re-checked.
+func (c *Client) neighbours(ctx context.Context, gone []string, n int) (out []Doc, beyond []string, capped bool) {
 	goneDocs := make([]Doc, len(gone))
 	for i, p := range gone {
 		goneDocs[i] = Doc{Path: p}
 	}
-	for _, p := range c.dependentsOf(ctx, goneDocs) {
+	deps, beyond, capped := c.dependentsOf(ctx, goneDocs)
+	for _, p := range deps {
 		out = append(out, Doc{Path: p, Recheck: true})
 	}
 	n = max(n, len(out))
@@ -293,7 +295,7 @@ func (c *Client) neighbours(ctx context.Context, gone []string, n int) []Doc {
 			out = append(out, Doc{Path: p, Recheck: true})
 		}
 	}
-	return out
+	return out, beyond, capped
 }
 
 // Gone tells every running server that the files at paths (absolute) are
@@ -512,13 +514,18 @@ func (m *Manager) goneVia(ctx context.Context, k entryKey, abs []string, settle 
 // neighbour to re-check.
 func (m *Manager) recheckGone(ctx context.Context, e *entry, closed []string, settle time.Duration) (Outcome, bool) {
 	c := e.client
-	docs := c.neighbours(ctx, closed, maxNeighbours)
+	docs, beyond, capped := c.neighbours(ctx, closed, maxNeighbours)
 	if len(docs) == 0 {
 		return Outcome{}, false
 	}
+	before, _ := c.store.mark()
 	e.docs.RLock()
 	o := c.Update(ctx, docs, settle)
 	e.docs.RUnlock()
+	if err := c.importersLeft(beyond, capped, before); err != nil { // the gone files' own importers first
+		o.ImportersLeft = err
+	}
+	o = importersPartial(o)
 	for path, ds := range o.Files {
 		o.Others[path] = ds
 	}

@@ -405,6 +405,9 @@ func (m *Manager) checkOne(ctx context.Context, k entryKey, docs []Doc, settle t
 	e.docs.RLock()
 	o := c.Update(sctx, docs, settle)
 	e.docs.RUnlock()
+	if !withinCtx {
+		o = importersPartial(o)
+	}
 	if o.Err != nil && c.Err() != nil { // it crashed on this change: say so, and when it starts again
 		o.Err = m.crashErr(e, o.Err)
 	}

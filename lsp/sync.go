@@ -145,6 +145,14 @@ type Outcome struct {
 	// (config.Server.UncheckedMessages) to what it said, the file's path
 	// in it made relative to the root; that diagnostic is not in Files.
 	Unchecked map[string]string
+	// ImportersLeft, when not nil, names the importers of the changed
+	// files past the re-check cap that the server said nothing of during
+	// the check (ErrImportersCap): what the change did to them is unknown.
+	// The Manager makes an edit's fresh answer Partial with it
+	// (importersPartial); a batch (CheckWithin) checks the files it is
+	// given, and `diagnose --changed` adds their importers itself
+	// (Importers), so it does not.
+	ImportersLeft error
 }
 
 // Update sends docs to the server (didOpen the first time, then didChange
@@ -194,7 +202,8 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 		c.log.Debug("packages installed or removed", "events", len(ev))
 		c.FilesChanged(ev)
 	}
-	deps := c.dependentsOf(ctx, docs)
+	deps, beyond, capped := c.dependentsOf(ctx, docs)
+	before, _ := c.store.mark()
 	c.sendPending(docs)
 	sent := time.Now()
 	want := make(map[string]int32, len(docs)) // uri → version sent
@@ -279,6 +288,7 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 			out.Freshness, out.ServerMS = Partial, 0
 		}
 	}
+	out.ImportersLeft = c.importersLeft(beyond, capped, before)
 	base := c.baseMark(want, mark)
 	if !slices.ContainsFunc(docs, func(d Doc) bool { return d.WarmUp }) {
 		c.noteDelivered(w.fresh, want, rechecked)
