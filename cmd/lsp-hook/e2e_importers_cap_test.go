@@ -18,7 +18,7 @@ const fanImporters = 40
 
 // TestImportersPastTheCapNoted: a change that breaks more callers than one
 // check re-checks (a signature change of a function forty files call) is
-// judged by the compiler (tsc, pyright's CLI) on the daemon's whole answer,
+// judged by the compiler (tsc, pyright's CLI, cc) on the daemon's whole answer,
 // every file of it, not the lint block's first five: each error the
 // compiler reports is in the answer at its file and line, or the answer
 // says which importers it left unchecked; nothing it shows is stale.
@@ -45,6 +45,18 @@ func TestImportersPastTheCapNoted(t *testing.T) {
 			func(i int) (string, string) {
 				return fmt.Sprintf("use%02d.py", i), fmt.Sprintf("from greet import greet\n\nv%02d: str = greet(\"x\")\n", i)
 			}, pyErrors},
+		{"c", "clangd", "greet.h",
+			"void greet(const char *name);", "void greet(const char *name, int n);",
+			func(i int) (string, string) {
+				return fmt.Sprintf("fan%02d.c", i), fmt.Sprintf("#include \"greet.h\"\n\nvoid fan%02d(void) { greet(\"x\"); }\n", i)
+			},
+			func(t *testing.T, dir string) []compilerErr {
+				files := []string{"main.c", "loud.c", "greet.c"}
+				for i := range fanImporters {
+					files = append(files, fmt.Sprintf("fan%02d.c", i))
+				}
+				return cErrors(t, dir, files...)
+			}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.lang, func(t *testing.T) {
