@@ -164,7 +164,7 @@ func cutLines(s string, maxChars, maxLines int) string {
 //
 //	lsp-hook: no fresh diagnostics from gopls (timeout); errors it would report are unknown, not absent.
 //	lsp-hook: rust-analyzer was still running cargo check; errors it finds later are not in this answer.
-//	lsp-hook: pyright: files importing a changed one were not checked again: 4 of them (a.py, b.py, c.py, …); errors the change made there are unknown, not absent.
+//	lsp-hook: pyright: files importing a changed one were not checked again: 4 past the first 10 (a.py, b.py, c.py, …); errors the change made there are unknown, not absent.
 //	lsp-hook: gopls is broken (server process exited: signal: killed); it restarts on the next change after 15:04:05 (in 1s).
 func unknownNote(servers []wire.ServerResult) string {
 	var names, running, broken, importers []string

@@ -14,20 +14,22 @@ import (
 // of the changed files only (`lsp-hook diagnose --changed`), whose answer
 // would otherwise be clean over a caller the change broke — a pull request
 // changing a function's parameters passed CI while tsc reported its
-// callers. They are, as absolute paths, sorted, without changed, up to
-// importLevels imports away, as a hook's check re-checks (importers.go):
-// a caller through a re-export — a barrel index.ts, a package variable, a
-// header including the changed one — is two away.
+// callers. They are, as absolute paths, sorted, without changed, any
+// number of imports away (batchLevels), not the two a hook's check looks
+// at (importLevels, importers.go): a caller through re-exports — a barrel
+// index.ts, a package variable, a header including the changed one — is
+// two away, through a barrel of barrels three, and CI is where a caller
+// missed passes a broken pull request.
 //
 //   - for each enabled server with import rules (config.Server
 //     OpenDependents: pyright, typescript-language-server, clangd), the
-//     files that import a changed file, and those importing them (an
-//     ImportIndex over root, the rules of dependents.go), at most
+//     files that import a changed file, those importing them, and so on
+//     (an ImportIndex over root, the rules of dependents.go), at most
 //     MaxDependents a server: capped reports that some were left out;
 //   - for Go, the other files of a changed file's package, the files that
 //     import its package (by import path, go.mod's module path and the
-//     directory), and those importing their packages, outside vendor and
-//     testdata.
+//     directory), those importing their packages, and so on, outside
+//     vendor and testdata.
 //
 // err is a listing failure or ctx ending.
 func Importers(ctx context.Context, cfg *config.Config, root string, changed []string) (importers []string, capped bool, err error) {
@@ -50,7 +52,7 @@ func Importers(ctx context.Context, cfg *config.Config, root string, changed []s
 		if !s.Enabled || !s.OpenDependents {
 			continue
 		}
-		deps, beyond, more, err := NewImportIndex(s, root).transitive(ctx, changed, nil, nil, MaxDependents)
+		deps, beyond, more, err := NewImportIndex(s, root).transitive(ctx, changed, nil, nil, MaxDependents, batchLevels)
 		if err != nil {
 			return nil, false, err
 		}
@@ -68,9 +70,14 @@ func Importers(ctx context.Context, cfg *config.Config, root string, changed []s
 	return importers, capped, nil
 }
 
+// batchLevels bounds how many imports away Importers looks: every level
+// in practice, as each walk stops at the first level that adds no file;
+// the bound only caps a walk over files that are outside input.
+const batchLevels = 64
+
 // goImporters returns the Go files under root (absolute) in the packages
 // of the changed Go files, those importing one of those packages, and so
-// on up to importLevels imports away.
+// on up to batchLevels imports away.
 func goImporters(ctx context.Context, root string, changed []string) ([]string, error) {
 	files, _, err := ws.Files(ctx, root, MaxScannedFiles)
 	if err != nil {
@@ -96,7 +103,7 @@ func goImporters(ctx context.Context, root string, changed []string) ([]string, 
 			out = append(out, p)
 		}
 	}
-	for range importLevels {
+	for range batchLevels {
 		paths := make(map[string]bool) // the last level's import paths
 		for _, d := range level {
 			if _, ip, ok := goPackage(root, d); ok {

@@ -179,8 +179,8 @@ func (ix *ImportIndex) Dependents(ctx context.Context, changed []string) (deps [
 }
 
 // transitive returns the files under the root that import one of changed
-// (absolute paths) and those that import them, up to importLevels imports
-// away: dependentsWhere's files (keep as there) level by level, seed (the
+// (absolute paths) and those that import them, up to levels imports away
+// (a hook's check: importLevels; a batch: batchLevels): dependentsWhere's files (keep as there) level by level, seed (the
 // importers of changed files found otherwise: a file of another root's,
 // by the workspace's index) with the first, each level in the order
 // found, without changed, at most limit. beyond are the files of the
@@ -189,9 +189,9 @@ func (ix *ImportIndex) Dependents(ctx context.Context, changed []string) (deps [
 // beyond: a level held more than dependentsWhere lists (MaxDependents),
 // or the walk stopped before its last level. err is a level's failure,
 // with the files found before it.
-func (ix *ImportIndex) transitive(ctx context.Context, changed, seed []string, keep func(string) bool, limit int) (deps, beyond []string, capped bool, err error) {
+func (ix *ImportIndex) transitive(ctx context.Context, changed, seed []string, keep func(string) bool, limit, levels int) (deps, beyond []string, capped bool, err error) {
 	level := changed
-	for i := range importLevels {
+	for i := range levels {
 		var found []string
 		if i == 0 {
 			found = seed
@@ -217,7 +217,7 @@ func (ix *ImportIndex) transitive(ctx context.Context, changed, seed []string, k
 			level = append(level, p)
 		}
 		if len(beyond) > 0 {
-			return deps, beyond, capped || i < importLevels-1, nil
+			return deps, beyond, capped || i < levels-1, nil
 		}
 		if len(level) == 0 {
 			break

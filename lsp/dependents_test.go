@@ -367,12 +367,13 @@ func TestDependentsWatched(t *testing.T) {
 	check("unwatched", 3)
 }
 
-// TestTransitiveBeyond: the importers of a changed file and theirs, at
-// most limit; the rest of the level where the limit was reached come back
-// as beyond, and capped says there may be more than both name: a level
-// longer than MaxDependents, or a level the walk did not reach.
+// TestTransitiveBeyond: the importers of a changed file and theirs, up to
+// levels away (a hook's two, a batch's every one), at most limit; the rest
+// of the level where the limit was reached come back as beyond, and capped
+// says there may be more than both name: a level longer than
+// MaxDependents, or a level the walk did not reach.
 func TestTransitiveBeyond(t *testing.T) {
-	files := map[string]string{"models.py": pyModels, "mid.py": "import models\n", "top.py": "import mid\n"}
+	files := map[string]string{"models.py": pyModels, "mid.py": "import models\n", "top.py": "import mid\n", "apex.py": "import top\n"}
 	for i := range 5 {
 		files[fmt.Sprintf("fan%02d.py", i)] = "import models\n"
 	}
@@ -384,20 +385,22 @@ func TestTransitiveBeyond(t *testing.T) {
 	fanAndMid := []string{"fan00.py", "fan01.py", "fan02.py", "fan03.py", "fan04.py", "mid.py"}
 	tests := []struct {
 		name, changed string
-		limit         int
+		limit, levels int
 		deps, beyond  []string
 		capped        bool
 	}{
-		{"all fit: both levels", "models.py", 10, append(slices.Clone(fanAndMid), "top.py"), nil, false},
-		{"the limit in the first level", "models.py", 4, fanAndMid[:4], fanAndMid[4:], true},
-		{"the limit at the second level", "models.py", 6, fanAndMid, []string{"top.py"}, false},
-		{"a level longer than MaxDependents", "hub.py", 10, wide(0, 10), wide(10, MaxDependents), true},
-		{"no importers", "top.py", 10, nil, nil, false},
+		{"all fit: a hook's two levels", "models.py", 10, importLevels, append(slices.Clone(fanAndMid), "top.py"), nil, false},
+		{"all fit: every level, a batch's", "models.py", 10, batchLevels, append(slices.Clone(fanAndMid), "top.py", "apex.py"), nil, false},
+		{"the limit in the first level", "models.py", 4, importLevels, fanAndMid[:4], fanAndMid[4:], true},
+		{"the limit at the second level", "models.py", 6, importLevels, fanAndMid, []string{"top.py"}, false},
+		{"the limit at the second level of many", "models.py", 6, batchLevels, fanAndMid, []string{"top.py"}, true},
+		{"a level longer than MaxDependents", "hub.py", 10, importLevels, wide(0, 10), wide(10, MaxDependents), true},
+		{"no importers", "apex.py", 10, batchLevels, nil, nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ix := NewImportIndex(catalogueServer(t, "pyright"), root)
-			deps, beyond, capped, err := ix.transitive(context.Background(), []string{filepath.Join(root, tt.changed)}, nil, nil, tt.limit)
+			deps, beyond, capped, err := ix.transitive(context.Background(), []string{filepath.Join(root, tt.changed)}, nil, nil, tt.limit, tt.levels)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -75,7 +75,7 @@ func (c *Client) dependentsOf(ctx context.Context, docs []Doc) (deps, beyond []s
 		}
 	}
 	mirrored = slices.DeleteFunc(mirrored, func(p string) bool { return slices.Contains(changed, p) })
-	deps, beyond, capped, err := c.deps.transitive(ctx, level, mirrored, c.ownsFile, maxRecheckDependents)
+	deps, beyond, capped, err := c.deps.transitive(ctx, level, mirrored, c.ownsFile, maxRecheckDependents, importLevels)
 	if err != nil {
 		c.log.Warn("finding the importers of changed files", "err", err)
 	}

@@ -153,7 +153,7 @@ func diagnoseCommand() *cli.Command {
 		Usage:     "check files with validators, language servers and linters, for CI (exit 1 when anything at --severity is found)",
 		ArgsUsage: "[PATH|GLOB...] (default: the whole workspace)",
 		Flags: append(outputFlags(&format, &sev), rootFlag, socketFlag,
-			&cli.BoolFlag{Name: "changed", Usage: "only files changed against --base (and untracked files), and the files importing them"},
+			&cli.BoolFlag{Name: "changed", Usage: "only files changed against --base (and untracked files), and the files importing them, directly or through others"},
 			&cli.StringFlag{Name: "base", Usage: "git `REV` that --changed compares with (default: the working tree against HEAD)"},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 2, Usage: "`N` chunks of files checked at once"},
 			&cli.StringFlag{Name: "shard", Usage: "check only shard `K/N` of the files (CI matrix), by a stable hash of each path"},

@@ -20,9 +20,11 @@ import (
 // on a branch that changes a function's parameters, then deletes its
 // file, in each live language (testdata/langs). A check of the changed
 // files alone exited 0 with "0 errors" while the compiler rejected every
-// caller; the callers are now checked too, and their importers (a caller
-// through a re-export: a barrel index.ts, a package variable, a header
-// including the changed one). Every error the compiler
+// caller; the callers are now checked too, and their importers, however
+// far (a caller through re-exports: a barrel index.ts, a package
+// variable, a header including the changed one; here through two of them,
+// three imports away, past the two levels a hook's check looks at). Every
+// error the compiler
 // reports in the workspace (go build, the pyright CLI, tsc, clang on each
 // .c file with compile_flags.txt; past a clang fatal error, not judged) must
 // be listed at its file and line, nothing else, and the exit code says so.
@@ -38,11 +40,13 @@ func TestDiagnoseChangedImporters(t *testing.T) {
 			e, out, _ := compile(t, dir, nil, cErrRE, "clang", append(strings.Fields(string(flags)), "-fsyntax-only", filepath.Base(c))...)
 			errs = append(errs, e...)
 			// An error in an included header is this file's too, at
-			// the #include that brings it in (clangd's "In included
-			// file"; clang's "In file included from use.c:1:").
+			// the #include that brings it in, and so is each header's
+			// on the way (clangd's "In included file", of a .c file or
+			// of a header it checks; clang's "In file included from
+			// use.c:1:" and "In file included from ./relay2.h:4:").
 			for _, m := range includedFromRE.FindAllSubmatch(out, -1) {
 				n, _ := strconv.Atoi(string(m[2]))
-				if e := (compilerErr{string(m[1]), n}); !slices.Contains(errs, e) {
+				if e := (compilerErr{filepath.ToSlash(filepath.Clean(string(m[1]))), n}); !slices.Contains(errs, e) {
 					errs = append(errs, e)
 				}
 			}
@@ -54,9 +58,10 @@ func TestDiagnoseChangedImporters(t *testing.T) {
 		return errs, fatal
 	}
 	// relay re-exports the callee (a barrel file, a package variable, a
-	// header including its header) and use calls it through relay, so a
-	// change of the callee breaks use, two imports away, with no error in
-	// relay.
+	// header including its header), relay2 re-exports relay, and use calls
+	// it through relay2, so a change of the callee breaks use, three
+	// imports away, with no error in either relay. With Importers' two
+	// levels (a hook's), use was not checked: false clean in each language.
 	tests := []struct {
 		lang, server, callee, from, to string
 		relay                          map[string]string
@@ -64,26 +69,30 @@ func TestDiagnoseChangedImporters(t *testing.T) {
 	}{
 		{"go", "gopls", "greet/greet.go", "func Greet(name string) string", "func Greet(name string, times int) string",
 			map[string]string{
-				"relay/relay.go": "package relay\n\nimport \"example.com/langs/greet\"\n\n// Greet is greet.Greet.\nvar Greet = greet.Greet\n",
-				"use/use.go":     "package use\n\nimport \"example.com/langs/relay\"\n\n// Hi greets the world.\nfunc Hi() string { return relay.Greet(\"world\") }\n",
+				"relay/relay.go":   "package relay\n\nimport \"example.com/langs/greet\"\n\n// Greet is greet.Greet.\nvar Greet = greet.Greet\n",
+				"relay2/relay2.go": "package relay2\n\nimport \"example.com/langs/relay\"\n\n// Greet is relay.Greet.\nvar Greet = relay.Greet\n",
+				"use/use.go":       "package use\n\nimport \"example.com/langs/relay2\"\n\n// Hi greets the world.\nfunc Hi() string { return relay2.Greet(\"world\") }\n",
 			},
 			goErrorsEach},
 		{"py", "pyright-langserver", "greet.py", "def greet(name: str) -> str:", "def greet(name: str, times: int) -> str:",
 			map[string]string{
-				"relay.py": "from greet import greet\n\n__all__ = [\"greet\"]\n",
-				"use.py":   "from relay import greet\n\nhi: str = greet(\"world\")\n",
+				"relay.py":  "from greet import greet\n\n__all__ = [\"greet\"]\n",
+				"relay2.py": "from relay import greet\n\n__all__ = [\"greet\"]\n",
+				"use.py":    "from relay2 import greet\n\nhi: str = greet(\"world\")\n",
 			},
 			func(t *testing.T, dir string) ([]compilerErr, map[string]int) { return pyErrors(t, dir), nil }},
 		{"ts", "typescript-language-server", "src/greet.ts", "export function greet(name: string): string", "export function greet(name: string, times: number): string",
 			map[string]string{
-				"src/index.ts": "export { greet } from \"./greet\";\n",
-				"src/use.ts":   "import { greet } from \"./index\";\n\nexport const hi: string = greet(\"world\");\n",
+				"src/index.ts":  "export { greet } from \"./greet\";\n",
+				"src/index2.ts": "export { greet } from \"./index\";\n",
+				"src/use.ts":    "import { greet } from \"./index2\";\n\nexport const hi: string = greet(\"world\");\n",
 			},
 			func(t *testing.T, dir string) ([]compilerErr, map[string]int) { return tsErrors(t, dir), nil }},
 		{"c", "clangd", "greet.h", "void greet(const char *name);", "void greet(const char *name, int times);",
 			map[string]string{
-				"relay.h": "#ifndef RELAY_H\n#define RELAY_H\n\n#include \"greet.h\"\n\n#endif\n",
-				"use.c":   "#include \"relay.h\"\n\nvoid use(void) { greet(\"world\"); }\n",
+				"relay.h":  "#ifndef RELAY_H\n#define RELAY_H\n\n#include \"greet.h\"\n\n#endif\n",
+				"relay2.h": "#ifndef RELAY2_H\n#define RELAY2_H\n\n#include \"relay.h\"\n\n#endif\n",
+				"use.c":    "#include \"relay2.h\"\n\nvoid use(void) { greet(\"world\"); }\n",
 			},
 			cTruth},
 	}
@@ -144,9 +153,10 @@ func TestDiagnoseChangedImporters(t *testing.T) {
 	}
 }
 
-// includedFromRE matches the top of clang's include chain of an error:
-// "In file included from use.c:1:" (the file as given, its 1-based line).
-var includedFromRE = regexp.MustCompile(`(?m)^In file included from ([^\s:]+\.c):(\d+):`)
+// includedFromRE matches each step of clang's include chain of an error:
+// "In file included from use.c:1:", then "In file included from
+// ./relay2.h:4:" (the file as clang names it, its 1-based line).
+var includedFromRE = regexp.MustCompile(`(?m)^In file included from ([^\s:]+\.[ch]):(\d+):`)
 
 // goErrorsEach is goErrors for each package directory under dir on its
 // own: go build stops at the first import of a missing package, so an
