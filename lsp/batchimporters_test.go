@@ -13,10 +13,11 @@ import (
 )
 
 // TestImporters: the files a batch check of changed files adds (lsp-hook
-// diagnose --changed) reach importLevels imports away — a Go package's
-// other files, its importers' packages and theirs; a TypeScript file's
-// importers through a barrel and theirs; a C header's includers through
-// another header — and no further, at most MaxDependents a server.
+// diagnose --changed) reach every level of importers (batchLevels), not a
+// hook's two — a Go package's other files, its importers' packages, theirs
+// and so on (d imports c imports b imports a); a TypeScript file's
+// importers through a barrel, and far.ts a level past them; a C header's
+// includers through another header — at most MaxDependents a server.
 func TestImporters(t *testing.T) {
 	root := tempDir(t)
 	tree := map[string]string{
@@ -59,10 +60,10 @@ func TestImporters(t *testing.T) {
 		want          []string // nil: check capped only
 		capped        bool
 	}{
-		{"a Go package: its files, its importers' packages and theirs", "a/a.go", []string{"a/a2.go", "b/b.go", "b/b2.go", "c/c.go"}, false},
-		{"a deleted Go package: the same", "a/gone.go", []string{"a/a.go", "a/a2.go", "b/b.go", "b/b2.go", "c/c.go"}, false},
+		{"a Go package: its files, its importers' packages, theirs, and so on", "a/a.go", []string{"a/a2.go", "b/b.go", "b/b2.go", "c/c.go", "d/d.go"}, false},
+		{"a deleted Go package: the same", "a/gone.go", []string{"a/a.go", "a/a2.go", "b/b.go", "b/b2.go", "c/c.go", "d/d.go"}, false},
 		{"a Go leaf: nothing imports it", "e/e.go", []string{}, false},
-		{"a TypeScript file: through the barrel and one more", "src/greet.ts", []string{"src/index.ts", "src/use.ts"}, false},
+		{"a TypeScript file: through the barrel, and every level past it", "src/greet.ts", []string{"src/far.ts", "src/index.ts", "src/use.ts"}, false},
 		{"a C header: its includers and theirs", "greet.h", []string{"relay.h", "use.c"}, false},
 		{"more importers than a server's cap", "src/wide.ts", nil, true},
 	} {

@@ -24,8 +24,8 @@ const fanImporters = 40
 // says which importers it left unchecked; nothing it shows is stale.
 // Then the callee is deleted, which breaks every importer: judged the
 // same way. Before the importers past the cap were noted
-// (ErrImportersCap), 12 of TypeScript's errors and 32 of Python's were
-// silence after the signature change.
+// (ErrImportersCap), 12 of TypeScript's errors, 32 of Python's and 33 of
+// C's were silence after the signature change.
 func TestImportersPastTheCapNoted(t *testing.T) {
 	e2e(t)
 	cases := []struct {
