@@ -15,11 +15,11 @@ import (
 // would otherwise be clean over a caller the change broke — a pull request
 // changing a function's parameters passed CI while tsc reported its
 // callers. They are, as absolute paths, sorted, without changed, any
-// number of imports away (batchLevels), not the two a hook's check looks
-// at (importLevels, importers.go): a caller through re-exports — a barrel
-// index.ts, a package variable, a header including the changed one — is
-// two away, through a barrel of barrels three, and CI is where a caller
-// missed passes a broken pull request.
+// number of imports away (importLevels): a caller through re-exports — a
+// barrel index.ts, a package variable, a header including the changed
+// one — is two away, through a barrel of barrels three, and CI is where a
+// caller missed passes a broken pull request. A hook's check looks as
+// far, but re-checks the nearest maxRecheckDependents (importers.go).
 //
 //   - for each enabled server with import rules (config.Server
 //     OpenDependents: pyright, typescript-language-server, clangd), the
@@ -52,7 +52,7 @@ func Importers(ctx context.Context, cfg *config.Config, root string, changed []s
 		if !s.Enabled || !s.OpenDependents {
 			continue
 		}
-		deps, beyond, more, err := NewImportIndex(s, root).transitive(ctx, changed, nil, nil, MaxDependents, batchLevels)
+		deps, beyond, more, err := NewImportIndex(s, root).transitive(ctx, changed, nil, nil, MaxDependents, importLevels, importLevels)
 		if err != nil {
 			return nil, false, err
 		}
@@ -70,14 +70,9 @@ func Importers(ctx context.Context, cfg *config.Config, root string, changed []s
 	return importers, capped, nil
 }
 
-// batchLevels bounds how many imports away Importers looks: every level
-// in practice, as each walk stops at the first level that adds no file;
-// the bound only caps a walk over files that are outside input.
-const batchLevels = 64
-
 // goImporters returns the Go files under root (absolute) in the packages
 // of the changed Go files, those importing one of those packages, and so
-// on up to batchLevels imports away.
+// on up to importLevels imports away.
 func goImporters(ctx context.Context, root string, changed []string) ([]string, error) {
 	files, _, err := ws.Files(ctx, root, MaxScannedFiles)
 	if err != nil {
@@ -103,7 +98,7 @@ func goImporters(ctx context.Context, root string, changed []string) ([]string, 
 			out = append(out, p)
 		}
 	}
-	for range batchLevels {
+	for range importLevels {
 		paths := make(map[string]bool) // the last level's import paths
 		for _, d := range level {
 			if _, ip, ok := goPackage(root, d); ok {

@@ -13,9 +13,8 @@ import (
 )
 
 // TestImporters: the files a batch check of changed files adds (lsp-hook
-// diagnose --changed) reach every level of importers (batchLevels), not a
-// hook's two — a Go package's other files, its importers' packages, theirs
-// and so on (d imports c imports b imports a); a TypeScript file's
+// diagnose --changed) reach every level of importers (importLevels) — a
+// Go package's other files, its importers' packages, theirs and so on (d imports c imports b imports a); a TypeScript file's
 // importers through a barrel, and far.ts a level past them; a C header's
 // includers through another header — at most MaxDependents a server.
 func TestImporters(t *testing.T) {

@@ -179,51 +179,81 @@ func (ix *ImportIndex) Dependents(ctx context.Context, changed []string) (deps [
 }
 
 // transitive returns the files under the root that import one of changed
-// (absolute paths) and those that import them, up to levels imports away
-// (a hook's check: importLevels; a batch: batchLevels): dependentsWhere's files (keep as there) level by level, seed (the
-// importers of changed files found otherwise: a file of another root's,
-// by the workspace's index) with the first, each level in the order
-// found, without changed, at most limit. beyond are the files of the
-// level where limit was reached that did not fit, in the same order; the
-// walk stops there. capped reports that there may be more than deps and
-// beyond: a level held more than dependentsWhere lists (MaxDependents),
-// or the walk stopped before its last level. err is a level's failure,
-// with the files found before it.
-func (ix *ImportIndex) transitive(ctx context.Context, changed, seed []string, keep func(string) bool, limit, levels int) (deps, beyond []string, capped bool, err error) {
-	level := changed
-	for i := range levels {
+// (absolute paths), those that import them, and so on up to levels
+// imports away (importLevels): dependentsWhere's files (keep as there)
+// level by level, seed (the importers of changed files found otherwise:
+// a file of another root's, by the workspace's index) with the first,
+// each level in the order found, without changed. deps are those of the
+// first recheck levels, at most limit; beyond are the rest of the level
+// where limit was reached and every file found in the levels past it or
+// past recheck, in the same order, at most MaxDependents. capped reports
+// that there may be more than deps and beyond: a level held more than
+// dependentsWhere lists (MaxDependents), beyond was full, or the walk
+// stopped before its last level. err is a level's failure, with the
+// files found before it.
+func (ix *ImportIndex) transitive(ctx context.Context, changed, seed []string, keep func(string) bool, limit, recheck, levels int) (deps, beyond []string, capped bool, err error) {
+	w := ix.walk(changed, seed, keep, limit, recheck)
+	err = w.to(ctx, levels)
+	return w.deps, w.beyond, w.capped || !w.done, err
+}
+
+// importWalk is transitive's walk, which can stop at a level and go on
+// later (to).
+type importWalk struct {
+	ix             *ImportIndex
+	changed, seed  []string
+	keep           func(string) bool
+	limit, recheck int
+	// deps, beyond and capped are as transitive's, so far: capped here
+	// does not count the levels not walked yet.
+	deps, beyond []string
+	capped       bool
+	level        []string // the files of the last level walked, whose importers come next
+	next         int      // the number of levels walked
+	done         bool     // no file is left whose importers were not looked for, or beyond is full
+}
+
+// walk starts transitive's walk; it looks at nothing until to.
+func (ix *ImportIndex) walk(changed, seed []string, keep func(string) bool, limit, recheck int) *importWalk {
+	return &importWalk{ix: ix, changed: changed, seed: seed, keep: keep, limit: limit, recheck: recheck, level: changed}
+}
+
+// to walks on until levels levels have been walked or done. err is a
+// level's failure: the walk is done then, and capped.
+func (w *importWalk) to(ctx context.Context, levels int) error {
+	for ; w.next < levels && !w.done; w.next++ {
 		var found []string
-		if i == 0 {
-			found = seed
+		if w.next == 0 {
+			found = w.seed
 		}
-		if len(level) > 0 {
-			more, c, err := ix.dependentsWhere(ctx, level, keep)
+		if len(w.level) > 0 {
+			more, c, err := w.ix.dependentsWhere(ctx, w.level, w.keep)
 			if err != nil {
-				return deps, nil, capped, err
+				w.done, w.capped = true, true
+				return err
 			}
-			capped = capped || c
+			w.capped = w.capped || c
 			found = append(slices.Clone(found), more...)
 		}
-		level = nil
+		w.level = nil
 		for _, p := range found {
-			if slices.Contains(changed, p) || slices.Contains(deps, p) || slices.Contains(beyond, p) {
+			if slices.Contains(w.changed, p) || slices.Contains(w.deps, p) || slices.Contains(w.beyond, p) {
 				continue
 			}
-			if len(deps) >= limit {
-				beyond = append(beyond, p)
-				continue
+			switch {
+			case w.next < w.recheck && len(w.deps) < w.limit && len(w.beyond) == 0:
+				w.deps = append(w.deps, p)
+			case len(w.beyond) < MaxDependents:
+				w.beyond = append(w.beyond, p)
+			default:
+				w.done, w.capped = true, true
+				return nil
 			}
-			deps = append(deps, p)
-			level = append(level, p)
+			w.level = append(w.level, p)
 		}
-		if len(beyond) > 0 {
-			return deps, beyond, capped || i < levels-1, nil
-		}
-		if len(level) == 0 {
-			break
-		}
+		w.done = len(w.level) == 0
 	}
-	return deps, nil, capped, nil
+	return nil
 }
 
 // dependentsWhere is Dependents over the files keep (given each absolute

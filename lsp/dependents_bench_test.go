@@ -115,3 +115,42 @@ func reportCPU(b *testing.B) func() {
 	before := cpuTime()
 	return func() { b.ReportMetric(float64((cpuTime()-before).Microseconds())/1000/float64(b.N), "cpu-ms/op") }
 }
+
+// BenchmarkCheckImporters measures a hook's importer walk on the
+// 2,000-file project, the index watching the workspace (a warm daemon):
+// "re-checked" is the part a check waits for (recheckLevels: the nearest
+// importers and theirs), "the level past" the whole walk dependentsOf
+// makes, the level past them looked for while the server checks, and
+// "however far" a walk of every level (importLevels; a batch's). Each
+// module has two direct importers: the walk finds 5 to re-check, 4 a
+// level past them, and 20 however far.
+func BenchmarkCheckImporters(b *testing.B) {
+	root := benchProject(b)
+	w, err := NewWatcher(root, slog.New(slog.DiscardHandler))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Close()
+	ix := NewImportIndex(catalogueServer(b, "pyright"), root)
+	ix.Watch(w)
+	changed := []string{filepath.Join(root, "pkg7", "mod3.py")}
+	for _, bc := range []struct {
+		name   string
+		levels int
+		beyond int
+	}{{"re-checked", 2, 0}, {"the level past", 3, 4}, {"however far", importLevels, MaxDependents}} {
+		b.Run(bc.name, func(b *testing.B) {
+			walk := func() {
+				w := ix.walk(changed, nil, nil, maxRecheckDependents, 2)
+				if err := w.to(context.Background(), bc.levels); err != nil || len(w.deps) != 5 || len(w.beyond) != bc.beyond {
+					b.Fatalf("walk of %d levels: %d to re-check, %d past them, %v; want 5, %d", bc.levels, len(w.deps), len(w.beyond), err, bc.beyond)
+				}
+			}
+			walk()
+			defer reportCPU(b)()
+			for b.Loop() {
+				walk()
+			}
+		})
+	}
+}

@@ -368,10 +368,12 @@ func TestDependentsWatched(t *testing.T) {
 }
 
 // TestTransitiveBeyond: the importers of a changed file and theirs, up to
-// levels away (a hook's two, a batch's every one), at most limit; the rest
-// of the level where the limit was reached come back as beyond, and capped
+// levels away (importLevels: every one), those of the first recheck
+// levels at most limit; the rest of the level where the limit was reached,
+// and every file past it or past recheck, come back as beyond, and capped
 // says there may be more than both name: a level longer than
-// MaxDependents, or a level the walk did not reach.
+// MaxDependents, or a level the walk did not reach. apex.py imports
+// models.py three imports away.
 func TestTransitiveBeyond(t *testing.T) {
 	files := map[string]string{"models.py": pyModels, "mid.py": "import models\n", "top.py": "import mid\n", "apex.py": "import top\n"}
 	for i := range 5 {
@@ -384,23 +386,24 @@ func TestTransitiveBeyond(t *testing.T) {
 	root := workspace(t, files)
 	fanAndMid := []string{"fan00.py", "fan01.py", "fan02.py", "fan03.py", "fan04.py", "mid.py"}
 	tests := []struct {
-		name, changed string
-		limit, levels int
-		deps, beyond  []string
-		capped        bool
+		name, changed          string
+		limit, recheck, levels int
+		deps, beyond           []string
+		capped                 bool
 	}{
-		{"all fit: a hook's two levels", "models.py", 10, importLevels, append(slices.Clone(fanAndMid), "top.py"), nil, false},
-		{"all fit: every level, a batch's", "models.py", 10, batchLevels, append(slices.Clone(fanAndMid), "top.py", "apex.py"), nil, false},
-		{"the limit in the first level", "models.py", 4, importLevels, fanAndMid[:4], fanAndMid[4:], true},
-		{"the limit at the second level", "models.py", 6, importLevels, fanAndMid, []string{"top.py"}, false},
-		{"the limit at the second level of many", "models.py", 6, batchLevels, fanAndMid, []string{"top.py"}, true},
-		{"a level longer than MaxDependents", "hub.py", 10, importLevels, wide(0, 10), wide(10, MaxDependents), true},
-		{"no importers", "apex.py", 10, batchLevels, nil, nil, false},
+		{"two levels re-checked, the third found", "models.py", 10, 2, importLevels, append(slices.Clone(fanAndMid), "top.py"), []string{"apex.py"}, false},
+		{"every level re-checked", "models.py", 10, importLevels, importLevels, append(slices.Clone(fanAndMid), "top.py", "apex.py"), nil, false},
+		{"the limit in the first level", "models.py", 4, 2, importLevels, fanAndMid[:4], append(slices.Clone(fanAndMid[4:]), "top.py", "apex.py"), false},
+		{"a walk of two levels", "models.py", 4, 2, 2, fanAndMid[:4], append(slices.Clone(fanAndMid[4:]), "top.py"), true},
+		{"the limit at the last level re-checked", "models.py", 6, 2, importLevels, fanAndMid, []string{"top.py", "apex.py"}, false},
+		{"a level longer than MaxDependents", "hub.py", 10, 2, importLevels, wide(0, 10), wide(10, MaxDependents), true},
+		{"beyond full", "hub.py", 0, 2, importLevels, nil, wide(0, MaxDependents), true},
+		{"no importers", "apex.py", 10, 2, importLevels, nil, nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ix := NewImportIndex(catalogueServer(t, "pyright"), root)
-			deps, beyond, capped, err := ix.transitive(context.Background(), []string{filepath.Join(root, tt.changed)}, nil, nil, tt.limit, tt.levels)
+			deps, beyond, capped, err := ix.transitive(context.Background(), []string{filepath.Join(root, tt.changed)}, nil, nil, tt.limit, tt.recheck, tt.levels)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -85,6 +85,54 @@ func (c *Client) replacingImporters(ctx context.Context, changed []string) []str
 	return out
 }
 
+// goneGoImporters returns up to n Go files of the root (absolute), in the
+// module of a gone Go file of gone, outside its directory and nested
+// modules, that import its package: the callers its deletion may have
+// broken, for the re-check after it (neighbours) to wait for. The server
+// (gopls) diagnoses them unasked, but a check needs a document whose
+// answer it waits for: with a package's only file deleted and no document
+// open, the re-check had none, and what the deletion broke was silence
+// (cmd/lsp-hook TestHookImportersThroughRelays/go: go build rejected two
+// callers). The listing is goModLinks'; at most maxImporterScan files are
+// read for each package.
+func (c *Client) goneGoImporters(ctx context.Context, gone []string, n int) []string {
+	var out []string
+	var files []string
+	for _, g := range gone {
+		if !isGoFile(g) || len(out) >= n {
+			continue
+		}
+		dir := filepath.Dir(g)
+		modDir, pkg, ok := goPackage(c.root, dir)
+		if !ok {
+			continue
+		}
+		if files == nil {
+			files = c.goModLinks(ctx, false).files
+		}
+		scanned := 0
+		for _, rel := range files {
+			p := filepath.Join(c.root, filepath.FromSlash(rel))
+			if len(out) >= n || ctx.Err() != nil {
+				break
+			}
+			if !isGoFile(p) || filepath.Dir(p) == dir || !ws.Inside(modDir, p) || inSkippedDir(rel) || slices.Contains(out, p) {
+				continue
+			}
+			if d, ok := goModDir(c.root, filepath.Dir(p)); !ok || d != modDir {
+				continue // a nested module's
+			}
+			if scanned++; scanned > maxImporterScan {
+				break
+			}
+			if goImportsAny(p, func(ip string) bool { return ip == pkg }) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
 // isGoFile reports whether p is a .go file.
 func isGoFile(p string) bool { return filepath.Ext(p) == ".go" }
 

@@ -243,17 +243,24 @@ const maxNeighbours = 3
 // deleted, so that the server's answer about what the deletion broke can
 // be waited for: first the importers of a gone file, for a server that
 // checks only what is open (config.Server.OpenDependents: dependentsOf,
-// within ctx), then, up to n in all, the open documents, those in a
+// within ctx), or of a gone Go file's package for one that checks more
+// (goneGoImporters), then, up to n in all, the open documents, those in a
 // deleted file's directory first, then by path; with none open, the files
-// of the server's languages beside a deleted file on disk. beyond and
-// capped are dependentsOf's: the importers of a gone file past
-// maxRecheckDependents, which are not re-checked.
-func (c *Client) neighbours(ctx context.Context, gone []string, n int) (out []Doc, beyond []string, capped bool) {
+// of the server's languages beside a deleted file on disk. past is
+// dependentsOf's: the importers of a gone file it does not re-check.
+func (c *Client) neighbours(ctx context.Context, gone []string, n int) (out []Doc, past importersPast) {
 	goneDocs := make([]Doc, len(gone))
 	for i, p := range gone {
 		goneDocs[i] = Doc{Path: p}
 	}
-	deps, beyond, capped := c.dependentsOf(ctx, goneDocs)
+	deps, past := c.dependentsOf(ctx, goneDocs)
+	if !c.server.OpenDependents {
+		for _, p := range c.goneGoImporters(ctx, gone, n) {
+			if !slices.Contains(deps, p) {
+				deps = append(deps, p)
+			}
+		}
+	}
 	for _, p := range deps {
 		out = append(out, Doc{Path: p, Recheck: true})
 	}
@@ -295,7 +302,7 @@ func (c *Client) neighbours(ctx context.Context, gone []string, n int) (out []Do
 			out = append(out, Doc{Path: p, Recheck: true})
 		}
 	}
-	return out, beyond, capped
+	return out, past
 }
 
 // Gone tells every running server that the files at paths (absolute) are
@@ -514,7 +521,7 @@ func (m *Manager) goneVia(ctx context.Context, k entryKey, abs []string, settle 
 // neighbour to re-check.
 func (m *Manager) recheckGone(ctx context.Context, e *entry, closed []string, settle time.Duration) (Outcome, bool) {
 	c := e.client
-	docs, beyond, capped := c.neighbours(ctx, closed, maxNeighbours)
+	docs, past := c.neighbours(ctx, closed, maxNeighbours)
 	if len(docs) == 0 {
 		return Outcome{}, false
 	}
@@ -522,7 +529,7 @@ func (m *Manager) recheckGone(ctx context.Context, e *entry, closed []string, se
 	e.docs.RLock()
 	o := c.Update(ctx, docs, settle)
 	e.docs.RUnlock()
-	if err := c.importersLeft(beyond, capped, before); err != nil { // the gone files' own importers first
+	if err := c.importersLeft(past, before); err != nil { // the gone files' own importers first
 		o.ImportersLeft = err
 	}
 	o = importersPartial(o)

@@ -11,17 +11,26 @@ import (
 )
 
 // deepFiles is a C project whose src/deep.c reaches models.h through
-// three other headers: further up the include graph than a check's
-// importer search looks (importLevels), so only clangd's own rebuild of
-// the open files after didSave reports what a change of models.h broke
-// in it.
-var deepFiles = map[string]string{
+// three other headers, and ten more headers include models.h directly
+// (deepFan): past the importers a check re-checks (maxRecheckDependents,
+// the nearest), so only clangd's own rebuild of the open files after
+// didSave reports what a change of models.h broke in it.
+var deepFiles = deepFan(map[string]string{
 	"compile_flags.txt": "-std=c11\n-Iinclude\n",
 	"include/models.h":  "#ifndef MODELS_H\n#define MODELS_H\nvoid make_user(const char *name);\n#endif\n",
 	"include/l1.h":      "#include \"models.h\"\n",
 	"include/l2.h":      "#include \"l1.h\"\n",
 	"include/l3.h":      "#include \"l2.h\"\n",
 	"src/deep.c":        "#include \"l3.h\"\n\nvoid reg(void) { make_user(\"ada\"); }\n",
+})
+
+// deepFan adds to files maxRecheckDependents headers beside models.h that
+// include it, named to come before l1.h in the importer search's order.
+func deepFan(files map[string]string) map[string]string {
+	for i := range maxRecheckDependents {
+		files[fmt.Sprintf("include/a%02d.h", i)] = "#include \"models.h\"\n"
+	}
+	return files
 }
 
 // deepModels is models.h with make_user given a second parameter.

@@ -202,7 +202,7 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 		c.log.Debug("packages installed or removed", "events", len(ev))
 		c.FilesChanged(ev)
 	}
-	deps, beyond, capped := c.dependentsOf(ctx, docs)
+	deps, past := c.dependentsOf(ctx, docs)
 	before, _ := c.store.mark()
 	c.sendPending(docs)
 	sent := time.Now()
@@ -288,7 +288,7 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 			out.Freshness, out.ServerMS = Partial, 0
 		}
 	}
-	out.ImportersLeft = c.importersLeft(beyond, capped, before)
+	out.ImportersLeft = c.importersLeft(past, before)
 	base := c.baseMark(want, mark)
 	if !slices.ContainsFunc(docs, func(d Doc) bool { return d.WarmUp }) {
 		c.noteDelivered(w.fresh, want, rechecked)

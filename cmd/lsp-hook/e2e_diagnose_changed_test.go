@@ -23,80 +23,14 @@ import (
 // caller; the callers are now checked too, and their importers, however
 // far (a caller through re-exports: a barrel index.ts, a package
 // variable, a header including the changed one; here through two of them,
-// three imports away, past the two levels a hook's check looks at). Every
-// error the compiler
-// reports in the workspace (go build, the pyright CLI, tsc, clang on each
-// .c file with compile_flags.txt; past a clang fatal error, not judged) must
-// be listed at its file and line, nothing else, and the exit code says so.
+// three imports away: relayChains). Every error the compiler reports in
+// the workspace (go build, the pyright CLI, tsc, clang on each .c file
+// with compile_flags.txt; past a clang fatal error, not judged) must be
+// listed at its file and line, nothing else, and the exit code says so.
 func TestDiagnoseChangedImporters(t *testing.T) {
 	e2e(t)
 	testdir.GitEnv(t)
-	cTruth := func(t *testing.T, dir string) ([]compilerErr, map[string]int) {
-		flags, _ := os.ReadFile(filepath.Join(dir, "compile_flags.txt"))
-		cs, _ := filepath.Glob(filepath.Join(dir, "*.c"))
-		var errs []compilerErr
-		fatal := make(map[string]int)
-		for _, c := range cs {
-			e, out, _ := compile(t, dir, nil, cErrRE, "clang", append(strings.Fields(string(flags)), "-fsyntax-only", filepath.Base(c))...)
-			errs = append(errs, e...)
-			// An error in an included header is this file's too, at
-			// the #include that brings it in, and so is each header's
-			// on the way (clangd's "In included file", of a .c file or
-			// of a header it checks; clang's "In file included from
-			// use.c:1:" and "In file included from ./relay2.h:4:").
-			for _, m := range includedFromRE.FindAllSubmatch(out, -1) {
-				n, _ := strconv.Atoi(string(m[2]))
-				if e := (compilerErr{filepath.ToSlash(filepath.Clean(string(m[1]))), n}); !slices.Contains(errs, e) {
-					errs = append(errs, e)
-				}
-			}
-			if m := clangFatalRE.FindSubmatch(out); m != nil {
-				n, _ := strconv.Atoi(string(m[2]))
-				fatal[filepath.ToSlash(filepath.Clean(string(m[1])))] = n
-			}
-		}
-		return errs, fatal
-	}
-	// relay re-exports the callee (a barrel file, a package variable, a
-	// header including its header), relay2 re-exports relay, and use calls
-	// it through relay2, so a change of the callee breaks use, three
-	// imports away, with no error in either relay. With Importers' two
-	// levels (a hook's), use was not checked: false clean in each language.
-	tests := []struct {
-		lang, server, callee, from, to string
-		relay                          map[string]string
-		truth                          func(t *testing.T, dir string) ([]compilerErr, map[string]int)
-	}{
-		{"go", "gopls", "greet/greet.go", "func Greet(name string) string", "func Greet(name string, times int) string",
-			map[string]string{
-				"relay/relay.go":   "package relay\n\nimport \"example.com/langs/greet\"\n\n// Greet is greet.Greet.\nvar Greet = greet.Greet\n",
-				"relay2/relay2.go": "package relay2\n\nimport \"example.com/langs/relay\"\n\n// Greet is relay.Greet.\nvar Greet = relay.Greet\n",
-				"use/use.go":       "package use\n\nimport \"example.com/langs/relay2\"\n\n// Hi greets the world.\nfunc Hi() string { return relay2.Greet(\"world\") }\n",
-			},
-			goErrorsEach},
-		{"py", "pyright-langserver", "greet.py", "def greet(name: str) -> str:", "def greet(name: str, times: int) -> str:",
-			map[string]string{
-				"relay.py":  "from greet import greet\n\n__all__ = [\"greet\"]\n",
-				"relay2.py": "from relay import greet\n\n__all__ = [\"greet\"]\n",
-				"use.py":    "from relay2 import greet\n\nhi: str = greet(\"world\")\n",
-			},
-			func(t *testing.T, dir string) ([]compilerErr, map[string]int) { return pyErrors(t, dir), nil }},
-		{"ts", "typescript-language-server", "src/greet.ts", "export function greet(name: string): string", "export function greet(name: string, times: number): string",
-			map[string]string{
-				"src/index.ts":  "export { greet } from \"./greet\";\n",
-				"src/index2.ts": "export { greet } from \"./index\";\n",
-				"src/use.ts":    "import { greet } from \"./index2\";\n\nexport const hi: string = greet(\"world\");\n",
-			},
-			func(t *testing.T, dir string) ([]compilerErr, map[string]int) { return tsErrors(t, dir), nil }},
-		{"c", "clangd", "greet.h", "void greet(const char *name);", "void greet(const char *name, int times);",
-			map[string]string{
-				"relay.h":  "#ifndef RELAY_H\n#define RELAY_H\n\n#include \"greet.h\"\n\n#endif\n",
-				"relay2.h": "#ifndef RELAY2_H\n#define RELAY2_H\n\n#include \"relay.h\"\n\n#endif\n",
-				"use.c":    "#include \"relay2.h\"\n\nvoid use(void) { greet(\"world\"); }\n",
-			},
-			cTruth},
-	}
-	for _, tt := range tests {
+	for _, tt := range relayChains() {
 		t.Run(tt.lang, func(t *testing.T) {
 			requireExe(t, tt.server)
 			w := newWorkspaceOf(t, "langs/"+tt.lang, "", []string{"PATH=" + langPath()})
@@ -199,4 +133,84 @@ func goErrorsEach(t *testing.T, dir string) (errs []compilerErr, unjudged map[st
 		}
 	}
 	return errs, unjudged
+}
+
+// relayChain is a change of a callee in a workspace of testdata/langs
+// that breaks a caller three imports away: relay re-exports the callee
+// (a barrel file, a package variable, a header including its header),
+// relay2 re-exports relay, and use calls it through relay2, with no error
+// in either relay. truth is the compiler's judgement of the workspace:
+// its errors (file and 1-based line), and the lines past which a file is
+// not judged (line 0: the whole file).
+type relayChain struct {
+	lang, server, callee, from, to string
+	relay                          map[string]string
+	truth                          func(t *testing.T, dir string) ([]compilerErr, map[string]int)
+}
+
+// relayChains returns the relayChain of each live language.
+func relayChains() []relayChain {
+	return []relayChain{
+		{"go", "gopls", "greet/greet.go", "func Greet(name string) string", "func Greet(name string, times int) string",
+			map[string]string{
+				"relay/relay.go":   "package relay\n\nimport \"example.com/langs/greet\"\n\n// Greet is greet.Greet.\nvar Greet = greet.Greet\n",
+				"relay2/relay2.go": "package relay2\n\nimport \"example.com/langs/relay\"\n\n// Greet is relay.Greet.\nvar Greet = relay.Greet\n",
+				"use/use.go":       "package use\n\nimport \"example.com/langs/relay2\"\n\n// Hi greets the world.\nfunc Hi() string { return relay2.Greet(\"world\") }\n",
+			},
+			goErrorsEach},
+		{"py", "pyright-langserver", "greet.py", "def greet(name: str) -> str:", "def greet(name: str, times: int) -> str:",
+			map[string]string{
+				"relay.py":  "from greet import greet\n\n__all__ = [\"greet\"]\n",
+				"relay2.py": "from relay import greet\n\n__all__ = [\"greet\"]\n",
+				"use.py":    "from relay2 import greet\n\nhi: str = greet(\"world\")\n",
+			},
+			func(t *testing.T, dir string) ([]compilerErr, map[string]int) { return pyErrors(t, dir), nil }},
+		{"ts", "typescript-language-server", "src/greet.ts", "export function greet(name: string): string", "export function greet(name: string, times: number): string",
+			map[string]string{
+				"src/index.ts":  "export { greet } from \"./greet\";\n",
+				"src/index2.ts": "export { greet } from \"./index\";\n",
+				"src/use.ts":    "import { greet } from \"./index2\";\n\nexport const hi: string = greet(\"world\");\n",
+			},
+			func(t *testing.T, dir string) ([]compilerErr, map[string]int) { return tsErrors(t, dir), nil }},
+		{"c", "clangd", "greet.h", "void greet(const char *name);", "void greet(const char *name, int times);",
+			map[string]string{
+				"relay.h":  "#ifndef RELAY_H\n#define RELAY_H\n\n#include \"greet.h\"\n\n#endif\n",
+				"relay2.h": "#ifndef RELAY2_H\n#define RELAY2_H\n\n#include \"relay.h\"\n\n#endif\n",
+				"use.c":    "#include \"relay2.h\"\n\nvoid use(void) { greet(\"world\"); }\n",
+			},
+			clangChainErrors},
+	}
+}
+
+// clangChainErrors is the C compiler's judgement of every .c file in dir
+// (clang -fsyntax-only with compile_flags.txt): its errors, each step of
+// an error's include chain taken as the error's too, and each file's
+// fatal error (file → line: clang says nothing of the file past it,
+// where clangd goes on).
+func clangChainErrors(t *testing.T, dir string) ([]compilerErr, map[string]int) {
+	t.Helper()
+	flags, _ := os.ReadFile(filepath.Join(dir, "compile_flags.txt"))
+	cs, _ := filepath.Glob(filepath.Join(dir, "*.c"))
+	var errs []compilerErr
+	fatal := make(map[string]int)
+	for _, c := range cs {
+		e, out, _ := compile(t, dir, nil, cErrRE, "clang", append(strings.Fields(string(flags)), "-fsyntax-only", filepath.Base(c))...)
+		errs = append(errs, e...)
+		// An error in an included header is this file's too, at
+		// the #include that brings it in, and so is each header's
+		// on the way (clangd's "In included file", of a .c file or
+		// of a header it checks; clang's "In file included from
+		// use.c:1:" and "In file included from ./relay2.h:4:").
+		for _, m := range includedFromRE.FindAllSubmatch(out, -1) {
+			n, _ := strconv.Atoi(string(m[2]))
+			if e := (compilerErr{filepath.ToSlash(filepath.Clean(string(m[1]))), n}); !slices.Contains(errs, e) {
+				errs = append(errs, e)
+			}
+		}
+		if m := clangFatalRE.FindSubmatch(out); m != nil {
+			n, _ := strconv.Atoi(string(m[2]))
+			fatal[filepath.ToSlash(filepath.Clean(string(m[1])))] = n
+		}
+	}
+	return errs, fatal
 }

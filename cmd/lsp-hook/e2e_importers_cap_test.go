@@ -75,7 +75,7 @@ func TestImportersPastTheCapNoted(t *testing.T) {
 			if len(truth) < fanImporters {
 				t.Fatalf("the compiler reports %d errors, want at least the %d broken importers: %v", len(truth), fanImporters, truth)
 			}
-			if p := judgeWhole(w.root, res, truth); p != "" {
+			if p := judgeWhole(w.root, res, truth, nil); p != "" {
 				t.Errorf("Edit breaking %d importers: %s\nlint block:\n%s", fanImporters, p, indent(res.Lint))
 			}
 			if !strings.Contains(res.Lint, capNote) {
@@ -85,7 +85,7 @@ func TestImportersPastTheCapNoted(t *testing.T) {
 				t.Fatal(err)
 			}
 			res = w.wholeAnswer(tc.callee)
-			if p := judgeWhole(w.root, res, tc.truth(t, w.root)); p != "" || !strings.Contains(res.Lint, capNote) {
+			if p := judgeWhole(w.root, res, tc.truth(t, w.root), nil); p != "" || !strings.Contains(res.Lint, capNote) {
 				t.Errorf("%s deleted, %d importers broken: %s\nlint block:\n%s", tc.callee, fanImporters, cmp.Or(p, "no note naming the importers left"), indent(res.Lint))
 			}
 		})
@@ -130,8 +130,10 @@ func (w *workspace) wholeAnswer(rel string) wholeResult {
 
 // judgeWhole is judge over the daemon's whole answer: every compiler error
 // is in it at its file and line unless it carries an `lsp-hook:` note, and
-// every error it has is one the compiler reports.
-func judgeWhole(root string, res wholeResult, truth []compilerErr) string {
+// every error it has is one the compiler reports, but past the line
+// unjudged gives a file (the compiler stopped there; line 0: the whole
+// file; nil for none).
+func judgeWhole(root string, res wholeResult, truth []compilerErr, unjudged map[string]int) string {
 	var problems []string
 	shown := make(map[compilerErr]bool)
 	for _, f := range res.Files {
@@ -140,6 +142,9 @@ func judgeWhole(root string, res wholeResult, truth []compilerErr) string {
 				continue
 			}
 			e := compilerErr{filepath.ToSlash(f.Rel), d.Line}
+			if n, past := unjudged[e.file]; past && e.line > n {
+				continue
+			}
 			shown[e] = true
 			if !slices.Contains(truth, e) {
 				problems = append(problems, fmt.Sprintf("stale: %s:%d shown, the compiler reports no error there", e.file, e.line))
@@ -159,4 +164,49 @@ func judgeWhole(root string, res wholeResult, truth []compilerErr) string {
 	}
 	slices.Sort(problems)
 	return strings.Join(problems, "; ")
+}
+
+// TestHookImportersThroughRelays: a hook's check of a change that breaks a
+// caller three imports away (relayChains: through two re-exports, a
+// barrel of barrels, two package variables, two headers, two Python
+// relays), then of the callee's deletion, judged by the compiler on the
+// daemon's whole answer (judgeWhole): each error the compiler reports is
+// in it, or a note says what was not checked. Before, the caller was
+// silence for pyright and clangd (a check looked two imports away and
+// no further; now clangd re-checks a header's includers however far, and
+// pyright's caller past its two levels is named), and so was every caller
+// of a Go package whose only file was deleted (the re-check after a
+// deletion had no document to wait for: now the package's importers).
+func TestHookImportersThroughRelays(t *testing.T) {
+	e2e(t)
+	for _, tc := range relayChains() {
+		t.Run(tc.lang, func(t *testing.T) {
+			requireExe(t, tc.server)
+			w := newWorkspaceOf(t, "langs/"+tc.lang, "", []string{"PATH=" + langPath()})
+			for rel, text := range tc.relay {
+				w.writeFile(rel, text)
+			}
+			orig := w.readFile(tc.callee)
+			if b := w.hook(w.edit("s", tc.callee, orig)); strings.Contains(b, "ERROR") {
+				t.Fatalf("%s as shipped: hook said\n%s", tc.callee, indent(b))
+			}
+			step := func(name string) {
+				t.Helper()
+				res := w.wholeAnswer(tc.callee)
+				truth, unjudged := tc.truth(t, w.root)
+				if len(truth) == 0 {
+					t.Fatalf("%s: the compiler reports no error; the test wants some", name)
+				}
+				if p := judgeWhole(w.root, res, truth, unjudged); p != "" {
+					t.Errorf("%s: %s\nlint block:\n%s", name, p, indent(res.Lint))
+				}
+			}
+			w.writeFile(tc.callee, strings.Replace(orig, tc.from, tc.to, 1))
+			step(tc.callee + ": its parameters changed")
+			if err := os.Remove(w.path(tc.callee)); err != nil {
+				t.Fatal(err)
+			}
+			step(tc.callee + ": deleted")
+		})
+	}
 }
