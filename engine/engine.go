@@ -129,7 +129,7 @@ func (e *Engine) CheckBaselines(ctx context.Context, p wire.NotifyChangeParams) 
 	if onlyNew && len(targets) > 0 {
 		base = e.baseline(ctx, targets, settle)
 	}
-	lspDone := e.checkServers(ctx, targets, gone, settle, phaseOf(p))
+	lspDone := e.checkServers(ctx, targets, gone, settle, phaseOf(p), p.Phase == wire.PhaseStop)
 	// only_new's memory of answers (texts: each changed file's line
 	// hashes) is kept only by checks that use it; without it a baseline
 	// falls back to git HEAD.
@@ -205,7 +205,9 @@ type serverOutcomes struct {
 // checkServers starts the language servers' check of targets, and of
 // what the deletion of the files gone broke, and returns the channel its
 // outcomes arrive on (none at once when there are no servers).
-func (e *Engine) checkServers(ctx context.Context, targets []target, gone []string, settle time.Duration, phase string) <-chan serverOutcomes {
+// allImporters has the servers re-check the targets' importers however
+// far (lsp.Doc.AllImporters: the Stop gate's check).
+func (e *Engine) checkServers(ctx context.Context, targets []target, gone []string, settle time.Duration, phase string, allImporters bool) <-chan serverOutcomes {
 	done := make(chan serverOutcomes, 1)
 	if e.Manager == nil || len(targets)+len(gone) == 0 {
 		done <- serverOutcomes{}
@@ -213,7 +215,7 @@ func (e *Engine) checkServers(ctx context.Context, targets []target, gone []stri
 	}
 	docs := make([]lsp.Doc, len(targets))
 	for i, t := range targets {
-		docs[i] = lsp.Doc{Path: t.path, Text: t.text, Before: e.beforeOf(ctx, t), FromDisk: t.fromDisk}
+		docs[i] = lsp.Doc{Path: t.path, Text: t.text, Before: e.beforeOf(ctx, t), FromDisk: t.fromDisk, AllImporters: allImporters}
 	}
 	check := e.Manager.Check
 	if phase == phaseDiagnose { // a batch: servers get the whole budget

@@ -51,6 +51,8 @@ const (
 )
 
 // Phases a check runs in: an edit check (hooks, notify) or diagnose.
+// The Stop gate's check (wire.PhaseStop) runs linters as an edit check
+// does (phaseOf).
 const (
 	phaseEdit     = config.LinterOnEdit
 	phaseDiagnose = config.LinterOnDiagnose

@@ -347,7 +347,7 @@ func (e *Engine) rebased(ctx context.Context, files []session.File, base string)
 func (e *Engine) checkNow(ctx context.Context, changes []wire.Change, deadline time.Time) wire.Result {
 	onlyNew := false
 	for {
-		cur := e.Check(ctx, wire.NotifyChangeParams{Changes: changes, Source: "stop", OnlyNew: &onlyNew,
+		cur := e.Check(ctx, wire.NotifyChangeParams{Changes: changes, Source: "stop", Phase: wire.PhaseStop, OnlyNew: &onlyNew,
 			Severity: "error", BudgetMS: int(time.Until(deadline) / time.Millisecond)})
 		s, ok := superseded(cur.Servers)
 		if !ok || ctx.Err() != nil {
@@ -468,7 +468,7 @@ func (e *Engine) beforeSession(ctx context.Context, befores map[string][]byte) (
 			base[path] = append(base[path], validators.For(validators.Kind(validator)).Validate(path, text)...)
 		}
 		if len(servers) > 0 {
-			docs = append(docs, lsp.Doc{Path: path, Text: text})
+			docs = append(docs, lsp.Doc{Path: path, Text: text, AllImporters: true}) // as checkNow's
 		} else if validator == "" {
 			base[path] = nil // nothing checks it: nothing to introduce
 		}

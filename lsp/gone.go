@@ -243,10 +243,16 @@ const maxNeighbours = 3
 // deleted, so that the server's answer about what the deletion broke can
 // be waited for: first the importers of a gone file, for a server that
 // checks only what is open (config.Server.OpenDependents: dependentsOf,
-// within ctx), or of a gone Go file's package for one that checks more
-// (goneGoImporters), then, up to n in all, the open documents, those in a
+// within ctx), then, up to n in all, the open documents, those in a
 // deleted file's directory first, then by path; with none open, the files
-// of the server's languages beside a deleted file on disk. past is
+// of the server's languages beside a deleted file on disk; with none of
+// those, for a server that checks more than what is open (gopls), the
+// files importing a gone Go file's package (goneGoImporters). Those come
+// last because what is sent stays open: with an importer open, gopls
+// answered the Stop gate's showing of the text before the session (a file
+// of a package whose directory is gone, which gopls cannot load from an
+// overlay) with the importer's error still there, and the gate warned
+// where it must block (TestStopGateDeletedFile). past is
 // dependentsOf's: the importers of a gone file it does not re-check.
 func (c *Client) neighbours(ctx context.Context, gone []string, n int) (out []Doc, past importersPast) {
 	goneDocs := make([]Doc, len(gone))
@@ -254,13 +260,6 @@ func (c *Client) neighbours(ctx context.Context, gone []string, n int) (out []Do
 		goneDocs[i] = Doc{Path: p}
 	}
 	deps, past := c.dependentsOf(ctx, goneDocs)
-	if !c.server.OpenDependents {
-		for _, p := range c.goneGoImporters(ctx, gone, n) {
-			if !slices.Contains(deps, p) {
-				deps = append(deps, p)
-			}
-		}
-	}
 	for _, p := range deps {
 		out = append(out, Doc{Path: p, Recheck: true})
 	}
@@ -299,6 +298,11 @@ func (c *Client) neighbours(ctx context.Context, gone []string, n int) (out []Do
 			break
 		}
 		if !slices.ContainsFunc(out, func(d Doc) bool { return d.Path == p }) {
+			out = append(out, Doc{Path: p, Recheck: true})
+		}
+	}
+	if len(out) == 0 && !c.server.OpenDependents {
+		for _, p := range c.goneGoImporters(ctx, gone, n) {
 			out = append(out, Doc{Path: p, Recheck: true})
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"sync/atomic"
 
 	"github.com/lsp-hook/lsp-hook/config"
 	ws "github.com/lsp-hook/lsp-hook/internal/workspace"
@@ -47,8 +48,8 @@ const maxRecheckDependents = 10
 // (replacingImporters); or nil when the server needs none.
 //
 // past holds the importers it found and does not re-check — past
-// maxRecheckDependents, or a level further away than recheckLevels,
-// looked for while the server checks — and whether there may be more:
+// maxRecheckDependents, or further away than recheckLevels, looked for
+// while the server checks — and whether there may be more:
 // a change can break them, and only an answer of the server's that
 // arrives during the check says what it did to one (an open document
 // pulled, or re-published on the changed file's didSave; importersLeft).
@@ -76,19 +77,32 @@ func (c *Client) dependentsOf(ctx context.Context, docs []Doc) (deps []string, p
 		}
 	}
 	mirrored = slices.DeleteFunc(mirrored, func(p string) bool { return slices.Contains(changed, p) })
-	recheck := recheckLevels(changed)
-	w := c.deps.walk(level, mirrored, c.ownsFile, maxRecheckDependents, recheck)
+	recheck, limit := recheckLevels(changed), maxRecheckDependents
+	if slices.ContainsFunc(docs, func(d Doc) bool { return d.AllImporters }) {
+		recheck, limit = importLevels, MaxDependents
+	}
+	w := c.deps.walk(level, mirrored, c.ownsFile, limit, recheck)
 	if err := w.to(ctx, recheck); err != nil {
 		c.log.Warn("finding the importers of changed files", "err", err)
 	}
-	past = importersPast{walk: w, walked: make(chan struct{}), checked: len(w.deps)}
-	// The level past them is looked for while the server checks: only
-	// the answer's note needs it, and on a 2,000-file project a level
-	// costs milliseconds (BenchmarkCheckImporters).
+	past = importersPast{walk: w, walked: make(chan struct{}), stop: new(atomic.Bool), checked: len(w.deps)}
+	// The importers past them are looked for while the server checks:
+	// only the answer's note needs them, and on a 2,000-file project a
+	// level costs milliseconds (BenchmarkCheckImporters). The level past
+	// is always walked; the walk goes on level by level until it is done,
+	// or until the note is asked for (importersPast.found).
 	go func() {
 		defer close(past.walked)
-		if err := w.to(ctx, recheck+1); err != nil && ctx.Err() == nil {
-			c.log.Warn("finding the importers past those re-checked", "err", err)
+		for levels := recheck + 1; levels <= importLevels; levels++ {
+			if err := w.to(ctx, levels); err != nil {
+				if ctx.Err() == nil {
+					c.log.Warn("finding the importers past those re-checked", "err", err)
+				}
+				return
+			}
+			if w.done || past.stop.Load() {
+				return
+			}
 		}
 	}()
 	return c.sameSecondReopens(docs, slices.Clone(w.deps)), past
@@ -96,24 +110,29 @@ func (c *Client) dependentsOf(ctx context.Context, docs []Doc) (deps []string, p
 
 // importersPast are the importers of a check's changed files that it does
 // not re-check (dependentsOf): those past the nearest
-// maxRecheckDependents, and those one level past recheckLevels, looked
-// for while the server checks; further ones are not looked for (capped).
+// maxRecheckDependents, and those further away than recheckLevels, looked
+// for while the server checks; those the walk had not reached when the
+// server answered are not looked for (capped).
 type importersPast struct {
 	// walk is the walk that found them (beyond, capped), once walked is
 	// closed; nil when there are none.
 	walk   *importWalk
 	walked chan struct{}
+	// stop ends the walk after the level it is on.
+	stop *atomic.Bool
 	// checked is how many importers the check re-checks.
 	checked int
 }
 
-// found waits for the walk and returns the importers found past those
-// re-checked, nearest first, and whether there may be more (transitive's
-// beyond and capped).
+// found stops the walk after the level it is on, at the earliest one
+// level past those re-checked, waits for it, and returns the importers
+// found past those re-checked, nearest first, and whether there may be
+// more (transitive's beyond and capped).
 func (p importersPast) found() (beyond []string, capped bool) {
 	if p.walk == nil {
 		return nil, false
 	}
+	p.stop.Store(true)
 	<-p.walked
 	return p.walk.beyond, p.walk.capped || !p.walk.done
 }

@@ -92,6 +92,12 @@ type Doc struct {
 	// Importers are the files (absolute paths) of this server's root that
 	// import a Mirror document: re-checked as dependents (importers.go).
 	Importers []string
+	// AllImporters has a check re-check the importers of this changed
+	// document however far (importLevels), at most MaxDependents, where a
+	// hook's re-checks the nearest (recheckLevels, maxRecheckDependents)
+	// and names the rest: the Stop gate's check, once a turn, whose
+	// answer must not be partial for want of looking.
+	AllImporters bool
 	// ifNotSent makes sync send nothing (errAlreadySent) when the
 	// document is open with this text: sendPending's look at what the
 	// server has and its send are one step under syncMu, so checks

@@ -76,6 +76,12 @@ type Change struct {
 	Before  *string `json:"before,omitempty"`
 }
 
+// PhaseStop is NotifyChangeParams.Phase of the Stop gate's check of a
+// session's files: an edit check whose servers re-check the importers of
+// the files however far (20 a server at most), where a hook's re-checks
+// the nearest ten and names the others it finds.
+const PhaseStop = "stop"
+
 // NotifyChangeParams asks for diagnostics of changed files. Source names the
 // caller for the log ("claude"). BudgetMS is the time the caller can wait
 // when every server needed is warm; ColdBudgetMS when one must start or has
@@ -88,9 +94,9 @@ type NotifyChangeParams struct {
 	BudgetMS     int      `json:"budget_ms,omitempty"`
 	ColdBudgetMS int      `json:"cold_budget_ms,omitempty"`
 	OnlyNew      *bool    `json:"only_new,omitempty"`
-	// Phase is "edit" (the default: a hook or notify) or "diagnose"
+	// Phase is "edit" (the default: a hook or notify), "diagnose"
 	// (`lsp-hook diagnose`), which also runs linters configured with
-	// `when: diagnose`, such as go vet.
+	// `when: diagnose`, such as go vet, or "stop" (PhaseStop).
 	Phase string `json:"phase,omitempty"`
 	// Severity, when set ("error", "warning", "info", "hint"), overrides the
 	// config's lowest severity shown for this request.
