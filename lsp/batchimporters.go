@@ -18,8 +18,9 @@ import (
 // number of imports away (importLevels): a caller through re-exports — a
 // barrel index.ts, a package variable, a header including the changed
 // one — is two away, through a barrel of barrels three, and CI is where a
-// caller missed passes a broken pull request. A hook's check looks as
-// far, but re-checks the nearest maxRecheckDependents (importers.go).
+// caller missed passes a broken pull request. A hook's check re-checks
+// the nearest maxRecheckDependents within recheckLevels, and names those
+// past them it finds while the server checks (importers.go).
 //
 //   - for each enabled server with import rules (config.Server
 //     OpenDependents: pyright, typescript-language-server, clangd), the

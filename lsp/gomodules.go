@@ -93,8 +93,8 @@ func (c *Client) replacingImporters(ctx context.Context, changed []string) []str
 // answer it waits for: with a package's only file deleted and no document
 // open, the re-check had none, and what the deletion broke was silence
 // (cmd/lsp-hook TestHookImportersThroughRelays/go: go build rejected two
-// callers). The listing is goModLinks'; at most maxImporterScan files are
-// read for each package.
+// callers). The listing is goModLinks'; at most maxImporterScan Go files
+// of the module are looked at for each package.
 func (c *Client) goneGoImporters(ctx context.Context, gone []string, n int) []string {
 	var out []string
 	var files []string
@@ -119,11 +119,11 @@ func (c *Client) goneGoImporters(ctx context.Context, gone []string, n int) []st
 			if !isGoFile(p) || filepath.Dir(p) == dir || !ws.Inside(modDir, p) || inSkippedDir(rel) || slices.Contains(out, p) {
 				continue
 			}
-			if d, ok := goModDir(c.root, filepath.Dir(p)); !ok || d != modDir {
-				continue // a nested module's
-			}
 			if scanned++; scanned > maxImporterScan {
 				break
+			}
+			if d, ok := goModDir(c.root, filepath.Dir(p)); !ok || d != modDir {
+				continue // a nested module's
 			}
 			if goImportsAny(p, func(ip string) bool { return ip == pkg }) {
 				out = append(out, p)

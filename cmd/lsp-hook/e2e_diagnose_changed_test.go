@@ -32,11 +32,7 @@ func TestDiagnoseChangedImporters(t *testing.T) {
 	testdir.GitEnv(t)
 	for _, tt := range relayChains() {
 		t.Run(tt.lang, func(t *testing.T) {
-			requireExe(t, tt.server)
-			w := newWorkspaceOf(t, "langs/"+tt.lang, "", []string{"PATH=" + langPath()})
-			for rel, text := range tt.relay {
-				w.writeFile(rel, text)
-			}
+			w := tt.workspace(t)
 			git := func(args ...string) { t.Helper(); testdir.Git(t, w.root, args...) }
 			git("add", "-A")
 			git("commit", "-qm", "clean")
@@ -146,6 +142,18 @@ type relayChain struct {
 	lang, server, callee, from, to string
 	relay                          map[string]string
 	truth                          func(t *testing.T, dir string) ([]compilerErr, map[string]int)
+}
+
+// workspace returns a workspace of rc's language with its relays written,
+// skipping the test when rc's server is not installed.
+func (rc relayChain) workspace(t *testing.T) *workspace {
+	t.Helper()
+	requireExe(t, rc.server)
+	w := newWorkspaceOf(t, "langs/"+rc.lang, "", []string{"PATH=" + langPath()})
+	for rel, text := range rc.relay {
+		w.writeFile(rel, text)
+	}
+	return w
 }
 
 // relayChains returns the relayChain of each live language.

@@ -181,11 +181,7 @@ func TestHookImportersThroughRelays(t *testing.T) {
 	e2e(t)
 	for _, tc := range relayChains() {
 		t.Run(tc.lang, func(t *testing.T) {
-			requireExe(t, tc.server)
-			w := newWorkspaceOf(t, "langs/"+tc.lang, "", []string{"PATH=" + langPath()})
-			for rel, text := range tc.relay {
-				w.writeFile(rel, text)
-			}
+			w := tc.workspace(t)
 			orig := w.readFile(tc.callee)
 			if b := w.hook(w.edit("s", tc.callee, orig)); strings.Contains(b, "ERROR") {
 				t.Fatalf("%s as shipped: hook said\n%s", tc.callee, indent(b))
