@@ -175,7 +175,7 @@ func (e *Engine) CheckBaselines(ctx context.Context, p wire.NotifyChangeParams) 
 	merged, notChecked := e.mergeOutcomes(outcomes.changed, texts, anyWrite, byFile, others)
 	res.Servers = append(res.Servers, merged...)
 	// What a deletion broke is listed as a write's other files are.
-	merged, _ = e.mergeOutcomes(outcomes.gone, nil, true, byFile, others)
+	merged, _ = e.mergeOutcomes(newerThanGone(outcomes.gone, outcomes.changed), nil, true, byFile, others)
 	res.Servers = append(res.Servers, merged...)
 	if base != nil {
 		e.keepIntroduced(base, byFile, others)
@@ -193,6 +193,43 @@ func (e *Engine) CheckBaselines(ctx context.Context, p wire.NotifyChangeParams) 
 	res.ElapsedMS = time.Since(begin).Milliseconds()
 	e.publish(p, targets, res)
 	return res, othersBefore
+}
+
+// newerThanGone returns gone (the re-check after a deletion) without the
+// other files that an outcome of changed from the same server and root
+// answered too, listed or clean (a key of its Files or Others): the
+// changed files' check runs after the deletion's re-check
+// (checkServers), so its answer is the newer one. When the changes also
+// held a project file (pyrightconfig.json put back by a Bash command, a
+// deleted file with it), the server restarted between the two, and the
+// deletion's answer was the old configuration's: listed beside the newer
+// one, an error of the old one was stale (the soak, seed
+// 7239075484410783918, Python #249).
+func newerThanGone(gone, changed []lsp.Outcome) []lsp.Outcome {
+	out := make([]lsp.Outcome, 0, len(gone))
+	for _, g := range gone {
+		var others map[string][]diag.Diagnostic
+		for path, ds := range g.Others {
+			if !slices.ContainsFunc(changed, func(c lsp.Outcome) bool { return c.Server == g.Server && c.Root == g.Root && answered(c, path) }) {
+				if others == nil {
+					others = make(map[string][]diag.Diagnostic, len(g.Others))
+				}
+				others[path] = ds
+			}
+		}
+		g.Others = others
+		out = append(out, g)
+	}
+	return out
+}
+
+// answered reports whether o holds an answer for path, listed or clean.
+func answered(o lsp.Outcome, path string) bool {
+	if _, ok := o.Files[path]; ok {
+		return true
+	}
+	_, ok := o.Others[path]
+	return ok
 }
 
 // serverOutcomes are the language servers' answers to one check: to the
