@@ -3,6 +3,7 @@ package lsp
 import (
 	"bytes"
 	"context"
+	"os"
 	"slices"
 	"time"
 
@@ -245,6 +246,11 @@ type baseline struct {
 	// changed returns the paths of the check's documents when one of
 	// them changes a text (changedTexts), asked only when needed.
 	changed func() []string
+	// blind holds the changed files the server may have read from disk
+	// as it started (olderThanServer) and that showBefore could not show
+	// it as they were before the change: all it said of the files they
+	// can reach may already know the change.
+	blind []string
 }
 
 // before returns, for each file of others, what the server had said of it
@@ -278,6 +284,11 @@ type baseline struct {
 // change. Hiding its errors as old would be a false clean, so it has no
 // baseline (TestPrewarmRacesFirstEdit).
 //
+// A file a change can reach has no baseline either when the server may
+// have read that change from disk as it started and could not be shown
+// the text before it (b.blind): what it said of the file since, at any
+// mark, may know the change (TestChangeOlderThanServer).
+//
 // sure holds the files whose baseline is what the server said before the
 // change (or nothing it said), not a stand-in: their current diagnostics,
 // or no baseline at all.
@@ -291,6 +302,8 @@ func (c *Client) before(b baseline, others map[string][]diag.Diagnostic) (out ma
 		openAt, syncedSince := c.openAt(uri, b.mark)
 		var why string
 		switch {
+		case len(b.blind) > 0 && c.brokenBy(path, b.blind):
+			why = "the server may have read the change as it started: none"
 		case b.importers[uri] && known && c.saidAfter(uri, bases, b.floor):
 			out[path], why = c.merge(path, uri, lists), "a re-checked importer: said at mark"
 			sure[path] = true
@@ -319,6 +332,46 @@ func (c *Client) before(b baseline, others map[string][]diag.Diagnostic) (out ma
 		c.log.Debug("baseline of another file", "path", path, "mark", b.mark, "baseline", why, "before", len(out[path]), "now", len(cur))
 	}
 	return out, sure
+}
+
+// olderThanServer returns the paths of the changed documents of docs
+// (those with a Doc.Before, not a Mirror) whose file was last written
+// before the server's first answer (store.firstAnswer; none when it has
+// given none) and that no check has answered to an agent since
+// (document.delivered): the server may have read their changed text
+// from disk as it loaded the workspace — gopls diagnoses every package
+// it loads, open or not — so what it has said of other files, a
+// prewarm's answer or another file's check, may already know the change,
+// and is no baseline of what the change introduced there. Their hook
+// came late: a Bash edit, a slow hook runner, the other hook of parallel
+// tool calls starting the daemon (TestChangeOlderThanServer; make test's
+// soak, seed 5339203591661381269, Go #11). A file system whose
+// modification times are coarse (FAT's 2 s, HFS+'s 1 s) rounds them
+// down: a write just after the answer may be listed too, which costs
+// showBefore's round trip, never a baseline.
+func (c *Client) olderThanServer(docs []Doc) []string {
+	first := c.store.firstAnswer()
+	if first.IsZero() {
+		return nil
+	}
+	var out []string
+	for _, d := range docs {
+		if d.Before == nil || d.Mirror {
+			continue
+		}
+		fi, err := os.Stat(d.Path)
+		if err != nil || !fi.ModTime().Before(first) {
+			continue
+		}
+		c.mu.Lock()
+		doc, open := c.docs[pathToURI(d.Path)]
+		delivered := open && doc.delivered > 0
+		c.mu.Unlock()
+		if !delivered {
+			out = append(out, d.Path)
+		}
+	}
+	return out
 }
 
 // changedTexts returns the paths of docs when one of them changes a text

@@ -76,9 +76,11 @@ func (c *Client) replacingImporters(ctx context.Context, changed []string) []str
 			if len(out) >= maxRecheckDependents || c.openIn(user) {
 				continue
 			}
-			if p := goImporterIn(c.root, user, links.files, pkg); p != "" && !slices.Contains(out, p) {
-				out = append(out, p)
-				c.log.Debug("opening an importer in a module that replaces the changed one", "module", modDir, "user", user, "importer", p)
+			for _, p := range goImportersIn(ctx, c.root, user, links.files, pkg, "", 1) {
+				if !slices.Contains(out, p) {
+					out = append(out, p)
+					c.log.Debug("opening an importer in a module that replaces the changed one", "module", modDir, "user", user, "importer", p)
+				}
 			}
 		}
 	}
@@ -98,34 +100,22 @@ func (c *Client) replacingImporters(ctx context.Context, changed []string) []str
 func (c *Client) goneGoImporters(ctx context.Context, gone []string, n int) []string {
 	var out []string
 	var files []string
+	seen := make(map[string]bool) // packages looked for
 	for _, g := range gone {
 		if !isGoFile(g) || len(out) >= n {
 			continue
 		}
 		dir := filepath.Dir(g)
 		modDir, pkg, ok := goPackage(c.root, dir)
-		if !ok {
+		if !ok || seen[pkg] {
 			continue
 		}
+		seen[pkg] = true
 		if files == nil {
 			files = c.goModLinks(ctx, false).files
 		}
-		scanned := 0
-		for _, rel := range files {
-			p := filepath.Join(c.root, filepath.FromSlash(rel))
-			if len(out) >= n || ctx.Err() != nil {
-				break
-			}
-			if !isGoFile(p) || filepath.Dir(p) == dir || !ws.Inside(modDir, p) || inSkippedDir(rel) || slices.Contains(out, p) {
-				continue
-			}
-			if scanned++; scanned > maxImporterScan {
-				break
-			}
-			if d, ok := goModDir(c.root, filepath.Dir(p)); !ok || d != modDir {
-				continue // a nested module's
-			}
-			if goImportsAny(p, func(ip string) bool { return ip == pkg }) {
+		for _, p := range goImportersIn(ctx, c.root, modDir, files, pkg, dir, n) {
+			if len(out) < n && !slices.Contains(out, p) {
 				out = append(out, p)
 			}
 		}
@@ -245,27 +235,34 @@ func goModDir(root, dir string) (string, bool) {
 	}
 }
 
-// goImporterIn returns the first Go file of the listing (root-relative)
-// in the module at modDir, outside its nested modules, that imports the
-// package pkg; "" when none of the first maxImporterScan does.
-func goImporterIn(root, modDir string, files []string, pkg string) string {
+// goImportersIn returns, in the listing's order, up to n Go files of
+// the listing (root-relative slash paths) in the module at modDir,
+// outside its nested modules and the directory skip ("" for none), that
+// import the package pkg (absolute paths). Each file looked at counts,
+// the stats for its go.mod up the tree included, and past
+// maxImporterScan of them, or once ctx ends, it stops with what it has.
+func goImportersIn(ctx context.Context, root, modDir string, files []string, pkg, skip string, n int) []string {
+	var out []string
 	scanned := 0
 	for _, rel := range files {
+		if len(out) >= n || ctx.Err() != nil {
+			break
+		}
 		p := filepath.Join(root, filepath.FromSlash(rel))
-		if !isGoFile(p) || !ws.Inside(modDir, p) || inSkippedDir(rel) {
+		if !isGoFile(p) || filepath.Dir(p) == skip || !ws.Inside(modDir, p) || inSkippedDir(rel) {
 			continue
+		}
+		if scanned++; scanned > maxImporterScan {
+			break
 		}
 		if d, ok := goModDir(root, filepath.Dir(p)); !ok || d != modDir {
 			continue // a nested module's
 		}
-		if scanned++; scanned > maxImporterScan {
-			return ""
-		}
 		if goImportsAny(p, func(ip string) bool { return ip == pkg }) {
-			return p
+			out = append(out, p)
 		}
 	}
-	return ""
+	return out
 }
 
 // goImportsAny reports whether the Go file at path (read up to

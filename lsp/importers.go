@@ -82,10 +82,15 @@ func (c *Client) dependentsOf(ctx context.Context, docs []Doc) (deps []string, p
 		recheck, limit = importLevels, MaxDependents
 	}
 	w := c.deps.walk(level, mirrored, c.ownsFile, limit, recheck)
-	if err := w.to(ctx, recheck); err != nil {
+	err := w.to(ctx, recheck)
+	if err != nil {
 		c.log.Warn("finding the importers of changed files", "err", err)
 	}
 	past = importersPast{walk: w, walked: make(chan struct{}), stop: new(atomic.Bool), checked: len(w.deps)}
+	if err != nil || w.done {
+		close(past.walked) // nothing past them to look for
+		return c.sameSecondReopens(docs, slices.Clone(w.deps)), past
+	}
 	// The importers past them are looked for while the server checks:
 	// only the answer's note needs them, and on a 2,000-file project a
 	// level costs milliseconds (BenchmarkCheckImporters). The level past

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"time"
 )
 
 // publication is one textDocument/publishDiagnostics as received: seq is the
@@ -51,6 +52,7 @@ type store struct {
 	replaced  map[string]map[string]pullReport // URI → identifier → the report pulls' replaced (for asOf)
 	inflight  map[string]int                   // URI → pulls sent and not yet answered
 	arrived   chan struct{}                    // closed and replaced on every arrival
+	first     time.Time                        // when the first answer arrived (zero before)
 }
 
 func newStore() *store {
@@ -91,12 +93,27 @@ func (s *store) publish(p PublishDiagnosticsParams) {
 		return
 	}
 	s.versioned = s.versioned || p.Version != nil
-	s.seq++
+	s.countLocked()
 	if len(hist) >= pushHistory {
 		hist = slices.Delete(hist, 0, len(hist)-pushHistory+1)
 	}
 	s.byURI[p.URI] = append(hist, publication{seq: s.seq, version: p.Version, diagnostics: p.Diagnostics})
 	s.wakeLocked()
+}
+
+// countLocked numbers an arrival (seq), noting when the first came.
+func (s *store) countLocked() {
+	if s.seq++; s.seq == 1 {
+		s.first = time.Now()
+	}
+}
+
+// firstAnswer returns when the server's first answer (a push or a pull
+// report) arrived; zero before it has.
+func (s *store) firstAnswer() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.first
 }
 
 // newest returns the last push of hist.
@@ -149,7 +166,7 @@ func (s *store) recordPull(uri, identifier string, r pullReport) bool {
 		}
 		s.replaced[uri][identifier] = old
 	}
-	s.seq++
+	s.countLocked()
 	r.seq = s.seq
 	m[identifier] = r
 	s.wakeLocked()

@@ -190,13 +190,21 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	settle = c.settleFor(settle)
 	// Since when the server has said what was wrong everywhere: since its
 	// first whole answer, or, when it has not given one, since it
-	// answered the text before the change (showBefore).
+	// answered the text before the change (showBefore). A change written
+	// before the server's first answer may have been read from disk as it
+	// loaded, and then nothing it has said knows the text before it: it
+	// is shown that text too, and when it could not be, the files the
+	// change can reach have no baseline (olderThanServer, blind).
 	touchedAt := c.touchedMark()
 	var floor, shown uint64
-	if touchedAt == 0 {
+	var blind []string
+	older := c.olderThanServer(docs)
+	if touchedAt == 0 || len(older) > 0 {
 		var whole bool
 		if whole, floor, shown = c.showBefore(ctx, docs); whole {
 			touchedAt = shown
+		} else {
+			blind = older
 		}
 	}
 	if !c.syncWatched(ctx) {
@@ -321,6 +329,7 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 		touchedAt: touchedAt,
 		importers: rechecked,
 		changed:   sync.OnceValue(func() []string { return changedTexts(docs) }),
+		blind:     blind,
 	}, out.Others)
 	return out
 }

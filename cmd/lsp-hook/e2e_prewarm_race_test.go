@@ -156,3 +156,80 @@ func TestLateBashAfterSessionStart(t *testing.T) {
 		w.stopAll()
 	}
 }
+
+// TestChangeOlderThanServer: a change written before its server started
+// is hooked once the server has answered something else — the agent's
+// hook came late (a Bash edit, a slow hook runner, parallel tool calls
+// whose other hook started the daemon), and meanwhile SessionStart's
+// prewarm, or a hook of another file, started the server, which read the
+// changed file from disk. Everything the server said of the callers then
+// already knew the change, so none of it is what was wrong before: the
+// hook must list the callers the change broke, as the compiler reports
+// them (make test's soak, seed 5339203591661381269, Go #11: the prewarm
+// of a session begun after a restart answered the callers' errors before
+// the edit's hook came, and that hook answered nothing). The server is
+// started by the prewarm of the caller (touched last), or by a hook of an
+// Edit of the caller that leaves it as it is. Each language and starter,
+// two fresh workspaces; 0 failures allowed.
+func TestChangeOlderThanServer(t *testing.T) {
+	e2e(t)
+	cases := []struct {
+		lang, exe, callee, caller, from, to string
+		truth                               func(t *testing.T, dir string) []compilerErr
+	}{
+		{"c", "clangd", "greet.h", "main.c", "void greet(const char *name);", "void greet(const char *name, int n);",
+			func(t *testing.T, dir string) []compilerErr { return cErrors(t, dir, "main.c", "loud.c", "greet.c") }},
+		{"go", "gopls", "greet/greet.go", "main.go", "Greet(name string)", "Greet(name, suffix string)", goErrors},
+		{"py", "pyright-langserver", "greet.py", "main.py", "def greet(name: str) -> str:", "def greet(name: str, suffix: str) -> str:", pyErrors},
+		{"ts", "typescript-language-server", "src/greet.ts", "src/main.ts",
+			"export function greet(name: string): string {", "export function greet(name: string, suffix: string): string {", tsErrors},
+	}
+	for _, tc := range cases {
+		t.Run(tc.lang, func(t *testing.T) {
+			requireExe(t, tc.exe)
+			check := memoTruth("langs/"+tc.lang, tc.truth)
+			for _, starter := range []string{"prewarm", "another hook"} {
+				for round := range 2 {
+					w := newWorkspaceOf(t, "langs/"+tc.lang, "", []string{"PATH=" + langPath(), "LSP_HOOK_LOG_LEVEL=debug"})
+					commitAll(t, w.root)
+					ev := w.edit("s", tc.callee, strings.Replace(w.readFile(tc.callee), tc.from, tc.to, 1))
+					if err := testdir.TouchedLast(w.root, tc.caller); err != nil {
+						t.Fatal(err)
+					}
+					if starter == "prewarm" {
+						start := mustJSON(t, map[string]any{"session_id": "s", "cwd": w.root, "hook_event_name": "SessionStart", "source": "startup"})
+						if r := w.run(start, nil, "hook", "claude"); r.exit != 0 || strings.TrimSpace(r.stdout) != "" {
+							t.Fatalf("SessionStart: exit %d, stdout %q", r.exit, r.stdout)
+						}
+						w.waitPrewarmed()
+					} else {
+						w.hook(w.edit("s", tc.caller, w.readFile(tc.caller)))
+					}
+					block := w.hook(ev)
+					truth := check(t, w.root)
+					if len(truth) < 2 {
+						t.Fatalf("the compiler reports %v, want at least the two broken callers", truth)
+					}
+					if p := judge(t, w.root, block, truth); p != "" {
+						log, _ := w.logSince(0)
+						t.Errorf("round %d, %s first, then the late hook of the change: %s\nhook:\n%s\ndaemon log:\n%s", round, starter, p, indent(block), indent(log))
+					}
+					w.stopAll()
+				}
+			}
+		})
+	}
+}
+
+// waitPrewarmed waits until the daemon's log says the prewarm's check
+// ended.
+func (w *workspace) waitPrewarmed() {
+	w.t.Helper()
+	ended := func() bool {
+		b, _ := os.ReadFile(w.logFile())
+		return strings.Contains(string(b), `msg="prewarm checked"`)
+	}
+	if !pollUntil(60*time.Second, ended) {
+		w.t.Fatal("the prewarm's check never ended")
+	}
+}
