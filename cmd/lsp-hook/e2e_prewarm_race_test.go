@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,36 +33,50 @@ import (
 // workspaces; 0 failures allowed.
 func TestPrewarmRacesFirstEdit(t *testing.T) {
 	e2e(t)
-	cases := []struct {
-		lang, exe, server, callee, from, to string
-		truth                               func(t *testing.T, dir string) []compilerErr
-	}{
-		{"c", "clangd", "clangd", "greet.h", "void greet(const char *name);", "void greet(const char *name, int n);",
-			func(t *testing.T, dir string) []compilerErr { return cErrors(t, dir, "main.c", "loud.c", "greet.c") }},
-		{"go", "gopls", "gopls", "greet/greet.go", "Greet(name string)", "Greet(name, suffix string)", goErrors},
-		{"py", "pyright-langserver", "pyright", "greet.py", "def greet(name: str) -> str:", "def greet(name: str, suffix: str) -> str:", pyErrors},
-		{"ts", "typescript-language-server", "typescript-language-server", "src/greet.ts",
-			"export function greet(name: string): string {", "export function greet(name: string, suffix: string): string {", tsErrors},
-	}
-	for _, tc := range cases {
+	for _, tc := range greetBreaks {
 		t.Run(tc.lang, func(t *testing.T) {
 			requireExe(t, tc.exe)
 			check := memoTruth("langs/"+tc.lang, tc.truth) // each round ends in the same files
 			for _, late := range []bool{false, true} {
 				for round := range 3 {
 					w, block := firstEditRacingPrewarm(t, "langs/"+tc.lang, tc.callee, tc.callee, tc.from, tc.to, tc.server, late)
-					truth := check(t, w.root)
-					if len(truth) < 2 {
-						t.Fatalf("the compiler reports %v, want at least the two broken callers", truth)
-					}
-					if p := judge(t, w.root, block, truth); p != "" {
-						log, _ := w.logSince(0)
-						t.Errorf("round %d (hook late %v), first Edit racing the prewarm: %s\nhook:\n%s\ndaemon log:\n%s", round, late, p, indent(block), indent(log))
-					}
+					judgeCallers(t, w, check, block, fmt.Sprintf("round %d (hook late %v), first Edit racing the prewarm", round, late))
 					w.stopAll()
 				}
 			}
 		})
+	}
+}
+
+// greetBreaks are, per language of testdata/langs, an edit of the callee
+// (from replaced by to) that breaks both its callers, main and loud;
+// caller is main, server the server's name in status, truth the
+// compiler's errors.
+var greetBreaks = []struct {
+	lang, exe, server, callee, caller, from, to string
+	truth                                       func(t *testing.T, dir string) []compilerErr
+}{
+	{"c", "clangd", "clangd", "greet.h", "main.c", "void greet(const char *name);", "void greet(const char *name, int n);",
+		func(t *testing.T, dir string) []compilerErr { return cErrors(t, dir, "main.c", "loud.c", "greet.c") }},
+	{"go", "gopls", "gopls", "greet/greet.go", "main.go", "Greet(name string)", "Greet(name, suffix string)", goErrors},
+	{"py", "pyright-langserver", "pyright", "greet.py", "main.py", "def greet(name: str) -> str:", "def greet(name: str, suffix: str) -> str:", pyErrors},
+	{"ts", "typescript-language-server", "typescript-language-server", "src/greet.ts", "src/main.ts",
+		"export function greet(name: string): string {", "export function greet(name: string, suffix: string): string {", tsErrors},
+}
+
+// judgeCallers judges block, a hook's answer in w after a greetBreaks
+// edit, by the compiler's errors there (check), which must hold at least
+// the two broken callers; an untrue answer fails t with what (the round
+// and its timing), the block and the daemon's log.
+func judgeCallers(t *testing.T, w *workspace, check func(*testing.T, string) []compilerErr, block, what string) {
+	t.Helper()
+	truth := check(t, w.root)
+	if len(truth) < 2 {
+		t.Fatalf("the compiler reports %v, want at least the two broken callers", truth)
+	}
+	if p := judge(t, w.root, block, truth); p != "" {
+		log, _ := w.logSince(0)
+		t.Errorf("%s: %s\nhook:\n%s\ndaemon log:\n%s", what, p, indent(block), indent(log))
 	}
 }
 
@@ -173,18 +188,7 @@ func TestLateBashAfterSessionStart(t *testing.T) {
 // two fresh workspaces; 0 failures allowed.
 func TestChangeOlderThanServer(t *testing.T) {
 	e2e(t)
-	cases := []struct {
-		lang, exe, callee, caller, from, to string
-		truth                               func(t *testing.T, dir string) []compilerErr
-	}{
-		{"c", "clangd", "greet.h", "main.c", "void greet(const char *name);", "void greet(const char *name, int n);",
-			func(t *testing.T, dir string) []compilerErr { return cErrors(t, dir, "main.c", "loud.c", "greet.c") }},
-		{"go", "gopls", "greet/greet.go", "main.go", "Greet(name string)", "Greet(name, suffix string)", goErrors},
-		{"py", "pyright-langserver", "greet.py", "main.py", "def greet(name: str) -> str:", "def greet(name: str, suffix: str) -> str:", pyErrors},
-		{"ts", "typescript-language-server", "src/greet.ts", "src/main.ts",
-			"export function greet(name: string): string {", "export function greet(name: string, suffix: string): string {", tsErrors},
-	}
-	for _, tc := range cases {
+	for _, tc := range greetBreaks {
 		t.Run(tc.lang, func(t *testing.T) {
 			requireExe(t, tc.exe)
 			check := memoTruth("langs/"+tc.lang, tc.truth)
@@ -205,15 +209,7 @@ func TestChangeOlderThanServer(t *testing.T) {
 					} else {
 						w.hook(w.edit("s", tc.caller, w.readFile(tc.caller)))
 					}
-					block := w.hook(ev)
-					truth := check(t, w.root)
-					if len(truth) < 2 {
-						t.Fatalf("the compiler reports %v, want at least the two broken callers", truth)
-					}
-					if p := judge(t, w.root, block, truth); p != "" {
-						log, _ := w.logSince(0)
-						t.Errorf("round %d, %s first, then the late hook of the change: %s\nhook:\n%s\ndaemon log:\n%s", round, starter, p, indent(block), indent(log))
-					}
+					judgeCallers(t, w, check, w.hook(ev), fmt.Sprintf("round %d, %s first, then the late hook of the change", round, starter))
 					w.stopAll()
 				}
 			}
