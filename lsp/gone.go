@@ -128,6 +128,36 @@ func (c *Client) deletedMark(paths []string) (uint64, bool) {
 	return mark, found
 }
 
+// goneBeforeServer returns those of gone (deleted files) that were
+// deleted before the server's first answer (store.firstAnswer; none when
+// it has given none): the nearest directory
+// above each that still exists was last changed before then — a deletion
+// changes its directory's modification time, so the deletion was at or
+// before it. Such a file was gone when the server loaded the workspace;
+// its deletion was hooked late (a Bash rm, a patch, whose hook came after
+// a prewarm or another file's hook had started the server).
+func (c *Client) goneBeforeServer(gone []string) []string {
+	first := c.store.firstAnswer()
+	if first.IsZero() {
+		return nil
+	}
+	var out []string
+	for _, p := range gone {
+		for d := filepath.Dir(p); ws.Inside(c.root, d); d = filepath.Dir(d) {
+			if fi, err := os.Stat(d); err == nil {
+				if fi.ModTime().Before(first) {
+					out = append(out, p)
+				}
+				break
+			}
+			if d == c.root {
+				break
+			}
+		}
+	}
+	return out
+}
+
 // publishedSince returns, by path, what the server said of the files it
 // published since mark, other than skip and files gone or being pulled:
 // each file's newest answer.
@@ -541,19 +571,31 @@ func (m *Manager) recheckGone(ctx context.Context, e *entry, closed []string, se
 		o.Others[path] = ds
 	}
 	o.Files, o.OthersBefore = nil, nil
+	skip := make(map[string]bool, len(o.Others)+len(closed))
+	for path := range o.Others {
+		skip[path] = true
+	}
+	for _, p := range closed {
+		skip[p] = true
+	}
 	// The server may have answered the deletion before this re-check
 	// began (the watcher told it first): what it published since it was
 	// told is part of the answer, though the re-check's own wait saw none
 	// of it arrive.
 	if mark, ok := c.deletedMark(closed); ok {
-		skip := make(map[string]bool, len(o.Others)+len(closed))
-		for path := range o.Others {
-			skip[path] = true
-		}
-		for _, p := range closed {
-			skip[p] = true
-		}
 		maps.Copy(o.Others, c.publishedSince(mark, skip))
+	}
+	// A file gone before the server's first answer was never in its view:
+	// what it said since it started of the files the deletion can reach
+	// (brokenBy) is the deletion's answer, though none of it came after
+	// the re-check began — gopls publishes a closed importer once, and
+	// not again for a deletion it has no news of (TestGoneOlderThanServer).
+	if older := c.goneBeforeServer(closed); len(older) > 0 {
+		for path, ds := range c.publishedSince(0, skip) {
+			if _, have := o.Others[path]; !have && c.brokenBy(path, older) {
+				o.Others[path] = ds
+			}
+		}
 	}
 	m.log.Info("re-checked after deletion", "server", c.server.Name, "root", c.root,
 		"deleted", closed, "rechecked", len(docs), "freshness", o.Freshness)

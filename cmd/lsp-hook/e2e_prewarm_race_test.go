@@ -185,7 +185,7 @@ func TestLateBashAfterSessionStart(t *testing.T) {
 // the edit's hook came, and that hook answered nothing). The server is
 // started by the prewarm of the caller (touched last), or by a hook of an
 // Edit of the caller that leaves it as it is. Each language and starter,
-// two fresh workspaces; 0 failures allowed.
+// a fresh workspace (every one failed before); 0 failures allowed.
 func TestChangeOlderThanServer(t *testing.T) {
 	e2e(t)
 	for _, tc := range greetBreaks {
@@ -193,25 +193,12 @@ func TestChangeOlderThanServer(t *testing.T) {
 			requireExe(t, tc.exe)
 			check := memoTruth("langs/"+tc.lang, tc.truth)
 			for _, starter := range []string{"prewarm", "another hook"} {
-				for round := range 2 {
-					w := newWorkspaceOf(t, "langs/"+tc.lang, "", []string{"PATH=" + langPath(), "LSP_HOOK_LOG_LEVEL=debug"})
-					commitAll(t, w.root)
-					ev := w.edit("s", tc.callee, strings.Replace(w.readFile(tc.callee), tc.from, tc.to, 1))
-					if err := testdir.TouchedLast(w.root, tc.caller); err != nil {
-						t.Fatal(err)
-					}
-					if starter == "prewarm" {
-						start := mustJSON(t, map[string]any{"session_id": "s", "cwd": w.root, "hook_event_name": "SessionStart", "source": "startup"})
-						if r := w.run(start, nil, "hook", "claude"); r.exit != 0 || strings.TrimSpace(r.stdout) != "" {
-							t.Fatalf("SessionStart: exit %d, stdout %q", r.exit, r.stdout)
-						}
-						w.waitPrewarmed()
-					} else {
-						w.hook(w.edit("s", tc.caller, w.readFile(tc.caller)))
-					}
-					judgeCallers(t, w, check, w.hook(ev), fmt.Sprintf("round %d, %s first, then the late hook of the change", round, starter))
-					w.stopAll()
-				}
+				w := newWorkspaceOf(t, "langs/"+tc.lang, "", []string{"PATH=" + langPath(), "LSP_HOOK_LOG_LEVEL=debug"})
+				commitAll(t, w.root)
+				ev := w.edit("s", tc.callee, strings.Replace(w.readFile(tc.callee), tc.from, tc.to, 1))
+				w.startBy(starter, tc.caller)
+				judgeCallers(t, w, check, w.hook(ev), starter+" first, then the late hook of the change")
+				w.stopAll()
 			}
 		})
 	}
@@ -228,4 +215,60 @@ func (w *workspace) waitPrewarmed() {
 	if !pollUntil(60*time.Second, ended) {
 		w.t.Fatal("the prewarm's check never ended")
 	}
+}
+
+// TestGoneOlderThanServer is TestChangeOlderThanServer for a deletion:
+// the callee deleted before its server gave any answer, and the
+// deletion hooked (a Codex patch's Delete File) once the server, started
+// by a hook of the caller's unchanged Edit, had loaded a workspace that
+// never held it. gopls published the importer that lost its package
+// once, at its load, and had no news for the deletion's re-check: the
+// re-check's answer left it out, a false clean (with the prewarm as
+// starter the answer was true before too). Each language, two fresh
+// workspaces; 0 failures allowed.
+func TestGoneOlderThanServer(t *testing.T) {
+	e2e(t)
+	for _, tc := range greetBreaks {
+		t.Run(tc.lang, func(t *testing.T) {
+			requireExe(t, tc.exe)
+			for round := range 2 {
+				w := newWorkspaceOf(t, "langs/"+tc.lang, "", []string{"PATH=" + langPath(), "LSP_HOOK_LOG_LEVEL=debug"})
+				commitAll(t, w.root)
+				if err := os.Remove(w.path(tc.callee)); err != nil {
+					t.Fatal(err)
+				}
+				w.startBy("another hook", tc.caller)
+				block := w.checkHook(w.run(w.codexPatch("s", "*** Begin Patch\n*** Delete File: "+tc.callee+"\n*** End Patch\n"), nil, "hook", "codex"))
+				truth := tc.truth(t, w.root)
+				if len(truth) == 0 {
+					t.Fatalf("the compiler reports no error with %s deleted", tc.callee)
+				}
+				if p := judge(t, w.root, block, truth); p != "" {
+					log, _ := w.logSince(0)
+					t.Errorf("round %d, the caller's hook first, then the late hook of the deletion: %s\nhook:\n%s\ndaemon log:\n%s", round, p, indent(block), indent(log))
+				}
+				w.stopAll()
+			}
+		})
+	}
+}
+
+// startBy starts the daemon and the server of caller's language in w:
+// by SessionStart, whose prewarm checks caller (made the file touched
+// last) and is waited for (starter "prewarm"), or by the hook of an Edit
+// of caller that leaves it as it is ("another hook").
+func (w *workspace) startBy(starter, caller string) {
+	w.t.Helper()
+	if err := testdir.TouchedLast(w.root, caller); err != nil {
+		w.t.Fatal(err)
+	}
+	if starter != "prewarm" {
+		w.hook(w.edit("s", caller, w.readFile(caller)))
+		return
+	}
+	start := mustJSON(w.t, map[string]any{"session_id": "s", "cwd": w.root, "hook_event_name": "SessionStart", "source": "startup"})
+	if r := w.run(start, nil, "hook", "claude"); r.exit != 0 || strings.TrimSpace(r.stdout) != "" {
+		w.t.Fatalf("SessionStart: exit %d, stdout %q", r.exit, r.stdout)
+	}
+	w.waitPrewarmed()
 }
