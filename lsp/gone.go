@@ -130,12 +130,12 @@ func (c *Client) deletedMark(paths []string) (uint64, bool) {
 
 // goneBeforeServer returns those of gone (deleted files) that were
 // deleted before the server's first answer (store.firstAnswer; none when
-// it has given none): the nearest directory
-// above each that still exists was last changed before then — a deletion
-// changes its directory's modification time, so the deletion was at or
-// before it. Such a file was gone when the server loaded the workspace;
-// its deletion was hooked late (a Bash rm, a patch, whose hook came after
-// a prewarm or another file's hook had started the server).
+// it has given none): the nearest directory above each that still
+// exists was last changed before then — a deletion changes its
+// directory's modification time, so the deletion was at or before it.
+// Such a file was gone when the server loaded the workspace; its
+// deletion was hooked late (a Bash rm, a patch, whose hook came after a
+// prewarm or another file's hook had started the server).
 func (c *Client) goneBeforeServer(gone []string) []string {
 	first := c.store.firstAnswer()
 	if first.IsZero() {
@@ -586,13 +586,14 @@ func (m *Manager) recheckGone(ctx context.Context, e *entry, closed []string, se
 		maps.Copy(o.Others, c.publishedSince(mark, skip))
 	}
 	// A file gone before the server's first answer was never in its view:
-	// what it said since it started of the files the deletion can reach
-	// (brokenBy) is the deletion's answer, though none of it came after
+	// the errors it gave since it started in the files the deletion can
+	// reach (brokenBy) are the deletion's answer, though none came after
 	// the re-check began — gopls publishes a closed importer once, and
 	// not again for a deletion it has no news of (TestGoneOlderThanServer).
+	// A file it said nothing wrong of adds nothing, and is not read.
 	if older := c.goneBeforeServer(closed); len(older) > 0 {
 		for path, ds := range c.publishedSince(0, skip) {
-			if _, have := o.Others[path]; !have && c.brokenBy(path, older) {
+			if _, have := o.Others[path]; !have && len(ds) > 0 && c.brokenBy(path, older) {
 				o.Others[path] = ds
 			}
 		}
