@@ -120,6 +120,10 @@ func raceable(file string) bool {
 // first is drawn. Both answers are judged: the newer one against the
 // final text, the older one against either text.
 func (r *runner) race(name string, o op, tool, cur, text string) error {
+	if r.startDue { // the race's hooks overlap its writes: the session starts first
+		r.startDue = false
+		r.startSession()
+	}
 	olderText := strings.TrimSuffix(cur, "\n") + "\n" + r.lang.comment("soak: an older text") + "\n"
 	older, err := r.write(o, tool, cur, true, olderText, false)
 	if err != nil {

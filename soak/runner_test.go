@@ -40,6 +40,13 @@ type runner struct {
 	starts  int         // sessions started (SessionStart hooks)
 	stopRng *rand.Rand  // draws the ends of turn (maybeStop), apart from the moves
 	stops   []*stopCall // the ends of turn played
+	// lateRng draws whether a new session's first move is made before
+	// its SessionStart (schedule.startLate), apart from the moves.
+	lateRng *rand.Rand
+	// startDue says the session's SessionStart is still to come: the
+	// next move's change is made first, then SessionStart, then its hook
+	// (startDeferred); startedLate marks that move's call.
+	startDue, startedLate bool
 }
 
 // newRunner sets up lang's workspace and mirror and submits the committed
@@ -57,6 +64,7 @@ func newRunner(t *testing.T, lang *language, bin, path string, seed uint64, lang
 		oracle:  newOracle(lang, mirror, ws.env),
 		rng:     rand.New(rand.NewPCG(seed, uint64(langIndex))),
 		stopRng: rand.New(rand.NewPCG(seed, uint64(langIndex)+1<<32)),
+		lateRng: rand.New(rand.NewPCG(seed, uint64(langIndex)+2<<32)),
 		session: fmt.Sprintf("soak-%s-%d", lang.name, seed),
 	}
 	r.base = r.snapshot()
@@ -79,8 +87,11 @@ func (r *runner) snapshot() snapshot {
 // background), then at once runs scenarios drawn at random until quota
 // hook calls were made (the last scenario may stop half way), checking
 // after each whole scenario that the project is back to its committed
-// state. After a step the agent may end its turn (maybeStop). The first moves race the prewarm's checks, and so do those of a
-// scenario that starts a new session (schedule.restart).
+// state. After a step the agent may end its turn (maybeStop). The first
+// moves race the prewarm's checks, and so do those of a scenario that
+// starts a new session (schedule.restart) — half of those only after the
+// first move's change is made, so that the new servers load it from disk
+// before its hook comes (schedule.startLate, startDeferred).
 func (r *runner) play(quota int) {
 	r.t.Helper()
 	r.startSession()
@@ -88,7 +99,11 @@ func (r *runner) play(quota int) {
 		sc := r.lang.scenarios[r.rng.IntN(len(r.lang.scenarios))]
 		if r.rng.Float64() < r.sched.restart {
 			r.ws.stop(r.t) // the daemon and its servers gone, as after the idle timeout
-			r.startSession()
+			if r.lateRng.Float64() < r.sched.startLate {
+				r.startDue = true // the first move's change is made with no daemon running
+			} else {
+				r.startSession()
+			}
 		}
 		for i, st := range sc.steps {
 			if len(r.calls) >= quota {
@@ -122,6 +137,19 @@ func (r *runner) startSession() {
 	}
 }
 
+// startDeferred runs the SessionStart hook a restart left for after the
+// next move's change (startDue), right before that move's hook waits:
+// the new daemon's servers then load a workspace that already holds the
+// change, and answer the prewarm's file before the change's hook comes
+// (TestChangeOlderThanServer plays it for one edit).
+func (r *runner) startDeferred() {
+	if !r.startDue {
+		return
+	}
+	r.startDue, r.startedLate = false, true
+	r.startSession()
+}
+
 // step makes one step: a single op, or several files as one batch or one
 // after another.
 func (r *runner) step(name string, st step) error {
@@ -150,6 +178,10 @@ func (r *runner) record(c *call) {
 	if c.before == "" {
 		c.before = r.state
 	}
+	if r.startedLate {
+		r.startedLate = false
+		c.move += ", made before SessionStart"
+	}
 	c.after = r.oracle.submit(r.snapshot())
 	r.state = c.after
 	r.calls = append(r.calls, c)
@@ -165,6 +197,7 @@ func (r *runner) hook(d time.Duration, event string) hookRun {
 
 // hookAs is hook for the agent's adapter (`lsp-hook hook <agent>`).
 func (r *runner) hookAs(agent string, d time.Duration, event string) hookRun {
+	r.startDeferred()
 	time.Sleep(d) // sets up the timing an agent gives the hook; never waits for a result
 	return r.ws.startHookAs(agent, event)()
 }
