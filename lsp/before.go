@@ -337,18 +337,22 @@ func (c *Client) before(b baseline, others map[string][]diag.Diagnostic) (out ma
 // olderThanServer returns the paths of the changed documents of docs
 // (those with a Doc.Before, not a Mirror) whose file was last written
 // before the server's first answer (store.firstAnswer; none when it has
-// given none) and that no check has answered to an agent since
-// (document.delivered): the server may have read their changed text
-// from disk as it loaded the workspace — gopls diagnoses every package
-// it loads, open or not — so what it has said of other files, a
-// prewarm's answer or another file's check, may already know the change,
-// and is no baseline of what the change introduced there. Their hook
-// came late: a Bash edit, a slow hook runner, the other hook of parallel
-// tool calls starting the daemon (TestChangeOlderThanServer; make test's
-// soak, seed 5339203591661381269, Go #11). A file system whose
-// modification times are coarse (FAT's 2 s, HFS+'s 1 s) rounds them
-// down: a write just after the answer may be listed too, which costs
-// showBefore's round trip, never a baseline.
+// given none), that no check has answered to an agent since
+// (document.delivered), and whose text before differs from their text
+// (changesText). The server may have read their changed text from disk
+// as it loaded the workspace — gopls diagnoses every package it loads,
+// open or not — so what it has said of other files, a prewarm's answer
+// or another file's check, may already know the change, and is no
+// baseline of what the change introduced there. Their hook came late: a
+// Bash edit, a slow hook runner, the other hook of parallel tool calls
+// starting the daemon (TestChangeOlderThanServer; make test's soak, seed
+// 5339203591661381269, Go #11). A file whose text is its git HEAD's, or
+// whose text before is unknown, is taken as unchanged, as everywhere
+// else: 50 hooks at once of files committed as they are would otherwise
+// each list the others' old errors (TestLoadConcurrentHooks). A file
+// system whose modification times are coarse (FAT's 2 s, HFS+'s 1 s)
+// rounds them down: a write just after the answer may be listed too,
+// which costs showBefore's round trip, never a baseline.
 func (c *Client) olderThanServer(docs []Doc) []string {
 	first := c.store.firstAnswer()
 	if first.IsZero() {
@@ -367,7 +371,7 @@ func (c *Client) olderThanServer(docs []Doc) []string {
 		doc, open := c.docs[pathToURI(d.Path)]
 		delivered := open && doc.delivered > 0
 		c.mu.Unlock()
-		if !delivered {
+		if !delivered && changesText(d) {
 			out = append(out, d.Path)
 		}
 	}
