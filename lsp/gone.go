@@ -129,23 +129,23 @@ func (c *Client) deletedMark(paths []string) (uint64, bool) {
 }
 
 // goneBeforeServer returns those of gone (deleted files) that were
-// deleted before the server's first answer (store.firstAnswer; none when
-// it has given none): the nearest directory above each that still
+// deleted before the client was made (Client.began), so before its
+// server read anything: the nearest directory above each that still
 // exists was last changed before then — a deletion changes its
 // directory's modification time, so the deletion was at or before it.
-// Such a file was gone when the server loaded the workspace; its
-// deletion was hooked late (a Bash rm, a patch, whose hook came after a
-// prewarm or another file's hook had started the server).
+// Such a file was never in the server's view; its deletion was hooked
+// late (a Bash rm, a patch, whose hook came after a prewarm or another
+// file's hook had started the server). A deletion while the server
+// loaded is not one: the server may have read the file, and what it
+// said then of the importers is older than the deletion (make soak,
+// seed 6715417223403443842, Python #45: a stale import error when the
+// bound was the server's first answer).
 func (c *Client) goneBeforeServer(gone []string) []string {
-	first := c.store.firstAnswer()
-	if first.IsZero() {
-		return nil
-	}
 	var out []string
 	for _, p := range gone {
 		for d := filepath.Dir(p); ws.Inside(c.root, d); d = filepath.Dir(d) {
 			if fi, err := os.Stat(d); err == nil {
-				if fi.ModTime().Before(first) {
+				if fi.ModTime().Before(c.began) {
 					out = append(out, p)
 				}
 				break
@@ -585,13 +585,15 @@ func (m *Manager) recheckGone(ctx context.Context, e *entry, closed []string, se
 	if mark, ok := c.deletedMark(closed); ok {
 		maps.Copy(o.Others, c.publishedSince(mark, skip))
 	}
-	// A file gone before the server's first answer was never in its view:
-	// the errors it gave since it started in the files the deletion can
-	// reach (brokenBy) are the deletion's answer, though none came after
-	// the re-check began — gopls publishes a closed importer once, and
-	// not again for a deletion it has no news of (TestGoneOlderThanServer).
-	// A file it said nothing wrong of adds nothing, and is not read.
-	if older := c.goneBeforeServer(closed); len(older) > 0 {
+	// A file gone before the server started was never in its view: the
+	// errors it gave since in the files the deletion can reach (brokenBy)
+	// are the deletion's answer, though none came after the re-check
+	// began — gopls publishes a closed importer once, and not again for
+	// a deletion it has no news of (TestGoneOlderThanServer). A server
+	// that diagnoses open files only (OpenDependents) answered the
+	// re-checked importers afresh. A file it said nothing wrong of adds
+	// nothing, and is not read.
+	if older := c.goneBeforeServer(closed); len(older) > 0 && !c.server.OpenDependents {
 		for path, ds := range c.publishedSince(0, skip) {
 			if _, have := o.Others[path]; !have && len(ds) > 0 && c.brokenBy(path, older) {
 				o.Others[path] = ds
