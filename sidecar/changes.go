@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -106,7 +107,16 @@ func (s *Server) changedFiles(ctx context.Context, p wire.ChangedFilesParams) (w
 	} else {
 		var err error
 		mark = time.Now()
-		if res, err = changedOnDisk(ctx, s.Engine.Root, since, span, p.DefaultSpan(), uncovered); err != nil {
+		// What the watcher saw since it started is in the span too, and
+		// modification times miss some of it: `mv` keeps a file's time
+		// (make soak, seed 6715417223403443842, Python #45: a module moved
+		// back went unchecked, and a server of another root went on
+		// answering its importer's import as unresolved, a stale error).
+		var gone []string
+		if m != nil {
+			gone, _ = m.DeletedSince(ctx, since)
+		}
+		if res, err = changedOnDisk(ctx, s.Engine.Root, since, span, p.DefaultSpan(), uncovered, inRoot(s.Engine.Root, watched), inRoot(s.Engine.Root, gone)); err != nil {
 			return res, fmt.Errorf("changed_files: %w", err)
 		}
 	}
@@ -125,23 +135,34 @@ func ChangedOnDisk(ctx context.Context, root string, p wire.ChangedFilesParams, 
 		return wire.ChangedFilesResult{}, err
 	}
 	since, span := spanStart(time.Time{}, false, p.Since(), p.DefaultSpan(), time.Now())
-	return changedOnDisk(ctx, root, since, span, p.DefaultSpan(), uncovered)
+	return changedOnDisk(ctx, root, since, span, p.DefaultSpan(), uncovered, nil, nil)
 }
 
 // changedOnDisk is the answer by modification time for the span from
 // since (widened by mtimeSlack).
-func changedOnDisk(ctx context.Context, root string, since time.Time, span string, def time.Duration, uncovered string) (wire.ChangedFilesResult, error) {
+func changedOnDisk(ctx context.Context, root string, since time.Time, span string, def time.Duration, uncovered string, watched, watchedGone []string) (wire.ChangedFilesResult, error) {
 	paths, err := ChangedSince(ctx, root, since.Add(-mtimeSlack))
 	if err != nil {
 		return wire.ChangedFilesResult{}, err
 	}
-	res := wire.ChangedFilesResult{Paths: paths, Source: wire.ChangedByMtime, Uncovered: uncovered}
+	res := wire.ChangedFilesResult{Paths: union(paths, watched), Source: wire.ChangedByMtime, Uncovered: uncovered}
 	// A file's time tells no deletion, but its directory's does: the
 	// files of git's HEAD gone from the work tree (`git mv`, `git rm`,
 	// `rm`) from a directory changed in the span.
-	res.Deleted = workspace.DirChangedSince(workspace.DeletedFromHead(ctx, root), since.Add(-mtimeSlack))
+	res.Deleted = union(workspace.DirChangedSince(workspace.DeletedFromHead(ctx, root), since.Add(-mtimeSlack)), watchedGone)
 	finish(&res, since, span, def)
 	return res, nil
+}
+
+// union returns the paths of a and b, each once, sorted; nil when both
+// are empty.
+func union(a, b []string) []string {
+	if len(b) == 0 {
+		return a
+	}
+	out := slices.Concat(a, b)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // finish completes res: the span, the cap on its paths, and its notes.

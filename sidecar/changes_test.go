@@ -338,7 +338,7 @@ func TestChangedOnDiskDeleted(t *testing.T) {
 	}
 	since := time.Now()
 	testdir.Git(t, root, "mv", "pkg/service.py", "pkg/services.py")
-	res, err := changedOnDisk(context.Background(), root, since, wire.SpanCommand, time.Minute, lsp.UncoveredStarted)
+	res, err := changedOnDisk(context.Background(), root, since, wire.SpanCommand, time.Minute, lsp.UncoveredStarted, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
