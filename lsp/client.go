@@ -216,6 +216,16 @@ func (c *Client) spawn(exe string, env []string) error {
 	outW.Close()
 	c.child = child
 	c.io = &stdio{r: outR, w: inW, writeTimeout: DefaultWriteTimeout, onWriteError: func(err error) {
+		if !errors.Is(err, os.ErrDeadlineExceeded) {
+			// A pipe that broke (EPIPE; ERROR_NO_DATA on Windows) is a
+			// server dying: its exit status, due in a moment, says why
+			// better than the pipe does. A stuck server's deadline is
+			// its own reason.
+			select {
+			case <-c.exited:
+			case <-time.After(exitReasonWait):
+			}
+		}
 		c.fail(err)
 	}}
 	c.connect(c.io)

@@ -69,6 +69,15 @@ func TestFaults(t *testing.T) {
 		// deadline.
 		{mode: "garbage-stdout", text: "x", wantFreshness: None, wantState: StateBroken, wantErr: ErrBroken,
 			maxElapsed: time.Second},
+		// The server dies as it is written to: the write fails (a broken
+		// pipe) before its exit status is known, and the reason given is
+		// the exit status, as for any other crash.
+		{mode: "close-stdin", text: "x", wantFreshness: None, wantState: StateBroken, wantErr: ErrBroken,
+			maxElapsed: time.Second, check: func(t *testing.T, o Outcome) {
+				if !strings.Contains(o.Err.Error(), "server process exited: exit status 4") {
+					t.Errorf("err = %v, want the exit status as the reason", o.Err)
+				}
+			}},
 		// 1 MiB of text fills the pipe of a server that does not read: the
 		// write times out instead of blocking.
 		{mode: "no-read", text: strings.Repeat("x", 1<<20), wantFreshness: None, wantState: StateBroken, wantErr: ErrBroken,

@@ -36,6 +36,9 @@
 //	garbage-stdout     on the first didOpen/didChange, write bytes that are not a
 //	                   framed message to stdout, then keep running
 //	no-read            answer initialize, then never read stdin again
+//	close-stdin        close stdin, answer initialize, and exit 4 50 ms later: a server
+//	                   dying while the client writes to it (its writes fail, EPIPE,
+//	                   before the exit status is known)
 //	server-requests    on the first didOpen, send the client workspace/applyEdit (an
 //	                   edit inserting "PWNED" at the top of the opened file) and
 //	                   window/showDocument (an external https URI, taking focus), then
@@ -163,6 +166,9 @@ func (s *server) serve() int {
 	for {
 		msg, err := readMessage(s.in)
 		if err != nil {
+			if s.mode == "close-stdin" {
+				time.Sleep(time.Hour) // closed by us: the exit is due
+			}
 			return 0 // stdin closed: the client is gone
 		}
 		var m message
@@ -205,6 +211,10 @@ func (s *server) dispatch(m message, p docParams) (code int, done bool) {
 		}
 		if s.mode == "sourcemap" {
 			s.sourcemapInit(m.Params)
+		}
+		if s.mode == "close-stdin" {
+			os.Stdin.Close()
+			time.AfterFunc(50*time.Millisecond, func() { os.Exit(4) })
 		}
 		s.reply(m.ID, map[string]any{"capabilities": s.capabilities(), "serverInfo": map[string]any{"name": "fakelsp", "version": s.mode}})
 		if s.mode == "no-read" {
