@@ -346,3 +346,42 @@ func TestChangedOnDiskDeleted(t *testing.T) {
 		t.Errorf("Deleted = %q, want %q", res.Deleted, want)
 	}
 }
+
+// TestShellSpanBeforeWatcher: a session's shell hook whose span began
+// before the watcher started is answered by modification time, and also
+// with what the watcher saw since it started: `mv` keeps a file's time,
+// so a module moved back is found only by the watcher (make soak, seed
+// 6715417223403443842, Python #45: it went unchecked, a stale error).
+func TestShellSpanBeforeWatcher(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	root, c := gitDaemon(ctx, t, map[string]string{"pkg/services.py": "x = 1\n", "app/main.py": "import pkg.service\n"})
+	testdir.Git(t, root, "add", "-A")
+	testdir.Git(t, root, "commit", "-q", "-m", "base")
+	past := time.Now().Add(-time.Hour)
+	for _, p := range []string{"pkg/services.py", "app/main.py", "pkg", "app"} {
+		if err := os.Chtimes(filepath.Join(root, filepath.FromSlash(p)), past, past); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var res wire.ChangedFilesResult
+	call := func(p wire.ChangedFilesParams) {
+		t.Helper()
+		res = wire.ChangedFilesResult{}
+		if err := c.Call(ctx, wire.MethodChangedFiles, p, &res); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const session = "claude/PostToolUse/s1"
+	call(wire.ChangedFilesParams{Session: session, RecordOnly: true}) // the session's hook, then the watcher starts
+	call(wire.ChangedFilesParams{SinceMS: time.Now().UnixMilli()})    // waits for it to be ready
+	if err := os.Rename(filepath.Join(root, "pkg", "services.py"), filepath.Join(root, "pkg", "service.py")); err != nil {
+		t.Fatal(err)
+	}
+	call(wire.ChangedFilesParams{Session: session, SinceMS: time.Now().UnixMilli()})
+	moved, gone := filepath.Join(root, "pkg", "service.py"), filepath.Join(root, "pkg", "services.py")
+	if res.Source != wire.ChangedByMtime || res.Span != wire.SpanSession || !reflect.DeepEqual(res.Paths, []string{moved}) ||
+		!reflect.DeepEqual(res.Deleted, []string{gone}) {
+		t.Errorf("shell hook after the mv = %+v, want by modification time with paths [%s] and deleted [%s]", res, moved, gone)
+	}
+}
