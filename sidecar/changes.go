@@ -33,17 +33,35 @@ const (
 // spanStart is the window rule. A shell hook's span starts where the
 // session's previous hook left off (prev; zero when unknown): when that
 // hook examined every change before prev (a shell hook's changed_files),
-// at prev; when it only recorded its time (a file tool's hook), at the
-// earlier of prev and since, the command's start by the event's timing
-// (zero when unknown): the union of both bounds, since neither is safe
-// alone (a hook may arrive seconds after its command, so since is late;
-// a session's tools and hooks may run in parallel, so prev may be late).
-// With neither it starts def before now. It returns the start and the
-// Span naming what bounded it.
-func spanStart(prev time.Time, examined bool, since time.Time, def time.Duration, now time.Time) (time.Time, string) {
+// at prev. When it only checked what a file tool changed, it vouches for
+// nothing else, and the span starts at the earlier of floor and since:
+// floor is when the chain's last shell hook examined the disk, or the
+// session started (hookMarks.lastOrSession; zero when unknown: then the
+// earlier of prev and def before now), since the
+// command's start by the event's timing (zero when unknown). Neither bound
+// is safe alone: a hook may arrive seconds after its command, so since is
+// late, and a session's tools and hooks may run in parallel, so a file
+// tool's hook may come between a command and its hook (the files that
+// hook checked and that did not change since are left out:
+// hookMark.checkedUnchanged). With no previous hook it starts at since,
+// else def before now. It returns the start and the Span naming what
+// bounded it.
+func spanStart(prev time.Time, examined bool, floor, since time.Time, def time.Duration, now time.Time) (time.Time, string) {
 	switch {
-	case !prev.IsZero() && (examined || since.IsZero() || !since.Before(prev)):
+	case !prev.IsZero() && examined:
 		return prev, wire.SpanSession
+	case !prev.IsZero():
+		start := floor
+		if start.IsZero() {
+			start = prev
+			if d := now.Add(-def); d.Before(start) {
+				start = d
+			}
+		}
+		if !since.IsZero() && since.Before(start) {
+			return since, wire.SpanCommand
+		}
+		return start, wire.SpanSession
 	case !since.IsZero():
 		return since, wire.SpanCommand
 	}
@@ -52,13 +70,36 @@ func spanStart(prev time.Time, examined bool, since time.Time, def time.Duration
 
 // markChain remembers a file tool's hook of chain as answered now, for
 // the chain's next shell hook (changed_files' record_only,
-// notify_change's chain), and starts the watcher, so that the next shell
+// notify_change's chain), with the texts it checked (checkedTexts, taken
+// as its check began), and starts the watcher, so that the next shell
 // hook finds it running.
-func (s *Server) markChain(chain string) {
+func (s *Server) markChain(chain string, began time.Time, checked map[string]uint64) {
+	s.hooks.markChecked(chain, began, checked)
 	s.hooks.mark(chain, time.Now(), false)
 	if m := s.Engine.Manager; m != nil {
 		m.StartWatching()
 	}
+}
+
+// checkedTexts returns, for the files of changes inside the workspace,
+// the textSum of their text: the event's, else the file's now. A file
+// that cannot be read, or is too large to sum, is left out (a shell hook
+// checks it again). Taken before the check reads the files, a sum is of
+// the checked text or an older one, never a newer.
+func (s *Server) checkedTexts(changes []wire.Change) map[string]uint64 {
+	out := make(map[string]uint64, len(changes))
+	for _, c := range changes {
+		p, err := workspace.Resolve(s.Engine.Root, c.Path)
+		if err != nil {
+			continue
+		}
+		if c.Content != nil {
+			out[p] = textSum([]byte(*c.Content))
+		} else if sum, ok := fileSum(p); ok {
+			out[p] = sum
+		}
+	}
+	return out
 }
 
 // changedFiles serves changed_files: it takes the span from the session's
@@ -74,11 +115,11 @@ func (s *Server) changedFiles(ctx context.Context, p wire.ChangedFilesParams) (w
 	now := time.Now()
 	m := s.Engine.Manager
 	if p.RecordOnly {
-		s.markChain(p.Session)
+		s.markChain(p.Session, now, nil)
 		return wire.ChangedFilesResult{Paths: []string{}}, nil
 	}
-	prev, examined := s.hooks.lastOrSession(p.Session, now)
-	since, span := spanStart(prev, examined, p.Since(), p.DefaultSpan(), now)
+	prev, floor := s.hooks.lastOrSession(p.Session, now)
+	since, span := spanStart(prev.at, prev.examined, floor, p.Since(), p.DefaultSpan(), now)
 	uncovered := "the daemon runs no language servers (lsp: false)"
 	var watched []string
 	if m != nil {
@@ -99,7 +140,7 @@ func (s *Server) changedFiles(ctx context.Context, p wire.ChangedFilesParams) (w
 	var res wire.ChangedFilesResult
 	mark := now
 	if uncovered == "" {
-		res = wire.ChangedFilesResult{Paths: inRoot(s.Engine.Root, watched), Source: wire.ChangedByWatcher}
+		res = wire.ChangedFilesResult{Paths: uncheckedSince(prev, inRoot(s.Engine.Root, watched)), Source: wire.ChangedByWatcher}
 		if gone, err := m.DeletedSince(ctx, since); err == nil && len(gone) > 0 {
 			res.Deleted = inRoot(s.Engine.Root, gone)
 		}
@@ -119,6 +160,7 @@ func (s *Server) changedFiles(ctx context.Context, p wire.ChangedFilesParams) (w
 		if res, err = changedOnDisk(ctx, s.Engine.Root, since, span, p.DefaultSpan(), uncovered, inRoot(s.Engine.Root, watched), inRoot(s.Engine.Root, gone)); err != nil {
 			return res, fmt.Errorf("changed_files: %w", err)
 		}
+		res.Paths = uncheckedSince(prev, res.Paths)
 	}
 	s.hooks.mark(p.Session, mark, true)
 	s.Log.Info("changed_files", "since", since.Format(time.RFC3339Nano), "span", span, "source", res.Source,
@@ -134,7 +176,7 @@ func ChangedOnDisk(ctx context.Context, root string, p wire.ChangedFilesParams, 
 	if err := p.Check(); err != nil {
 		return wire.ChangedFilesResult{}, err
 	}
-	since, span := spanStart(time.Time{}, false, p.Since(), p.DefaultSpan(), time.Now())
+	since, span := spanStart(time.Time{}, false, time.Time{}, p.Since(), p.DefaultSpan(), time.Now())
 	return changedOnDisk(ctx, root, since, span, p.DefaultSpan(), uncovered, nil, nil)
 }
 
@@ -152,6 +194,15 @@ func changedOnDisk(ctx context.Context, root string, since time.Time, span strin
 	res.Deleted = union(workspace.DirChangedSince(workspace.DeletedFromHead(ctx, root), since.Add(-mtimeSlack)), watchedGone)
 	finish(&res, since, span, def)
 	return res, nil
+}
+
+// uncheckedSince returns paths without those a file tool's hook of the
+// chain (prev) checked with the text they have now.
+func uncheckedSince(prev hookMark, paths []string) []string {
+	if len(prev.checked) == 0 {
+		return paths
+	}
+	return slices.DeleteFunc(paths, prev.checkedUnchanged)
 }
 
 // union returns the paths of a and b, each once, sorted; nil when both

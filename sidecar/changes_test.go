@@ -93,8 +93,9 @@ func TestServerChangedFiles(t *testing.T) {
 }
 
 // TestServerChangedFilesSession: a session's shell hook looks back to the
-// session's previous hook, however late it asks: a hook of the session
-// (changed_files' record_only, or notify_change's chain), then a command
+// session's previous hooks, however late it asks: a shell hook, a hook of
+// the session's file tool (changed_files' record_only, or notify_change's
+// chain, its m.json checked and not listed again), then a command
 // that changes c.go, creates and deletes gone.go, then a question whose
 // own since_ms starts after all that. The watcher answers with c.go alone;
 // the next question of the session starts where this one asked. Another
@@ -119,8 +120,8 @@ func testChangedFilesSession(t *testing.T, way string) {
 			t.Fatal(err)
 		}
 	}
-	call(wire.ChangedFilesParams{SinceMS: time.Now().UnixMilli()}) // starts the watcher
 	const session = "claude/PostToolUse/s1"
+	call(wire.ChangedFilesParams{Session: session, SinceMS: time.Now().UnixMilli()}) // starts the watcher; the session's shell hook
 	switch way {
 	case "record_only":
 		call(wire.ChangedFilesParams{Session: session, RecordOnly: true})
@@ -163,32 +164,36 @@ func testChangedFilesSession(t *testing.T, way string) {
 }
 
 // TestSpanStart is the window rule: where the session's previous hook
-// left off, joined with the command's start by the event when that hook
-// examined nothing; else the command's start; else the default.
+// left off when it examined the disk; else where its last shell hook did
+// (or a minute back when none did), joined with the command's start by
+// the event; else the command's start; else the default.
 func TestSpanStart(t *testing.T) {
 	now := time.Unix(10_000, 0)
 	ago := func(s int) time.Time { return now.Add(-time.Duration(s) * time.Second) }
 	var unknown time.Time
 	tests := []struct {
-		name        string
-		prev        time.Time
-		examined    bool
-		since, want time.Time
-		span        string
+		name               string
+		prev               time.Time
+		examined           bool
+		floor, since, want time.Time
+		span               string
 	}{
-		{"file hook before the command: a late hook still sees the command", ago(5), false, ago(2), ago(5), wire.SpanSession},
-		{"file hook after the command started (parallel tools)", ago(1), false, ago(3), ago(3), wire.SpanCommand},
-		{"shell hook after the command started: it examined what came before", ago(1), true, ago(3), ago(1), wire.SpanSession},
-		{"shell hook before the command", ago(5), true, ago(2), ago(5), wire.SpanSession},
-		{"both at once", ago(4), false, ago(4), ago(4), wire.SpanSession},
-		{"previous hook only (no duration in the event)", ago(30), false, unknown, ago(30), wire.SpanSession},
-		{"command only (first hook of the session)", unknown, false, ago(2), ago(2), wire.SpanCommand},
-		{"neither: the default", unknown, false, unknown, ago(60), wire.SpanDefault},
-		{"previous hook long ago", ago(1800), true, ago(1), ago(1800), wire.SpanSession},
+		{"file hook before the command: a late hook still sees the command", ago(5), false, ago(20), ago(2), ago(20), wire.SpanSession},
+		{"file hook after the command started (parallel tools)", ago(1), false, ago(2), ago(3), ago(3), wire.SpanCommand},
+		{"file hook after the command, the event's start late: back to the last shell hook", ago(1), false, ago(9), ago(3), ago(9), wire.SpanSession},
+		{"file hooks only: a minute back", ago(5), false, unknown, ago(2), ago(60), wire.SpanSession},
+		{"file hooks only, the first long ago", ago(90), false, unknown, ago(2), ago(90), wire.SpanSession},
+		{"shell hook after the command started: it examined what came before", ago(1), true, ago(1), ago(3), ago(1), wire.SpanSession},
+		{"shell hook before the command", ago(5), true, ago(5), ago(2), ago(5), wire.SpanSession},
+		{"both at once", ago(4), false, ago(4), ago(4), ago(4), wire.SpanSession},
+		{"previous hook only (no duration in the event)", ago(30), false, ago(40), unknown, ago(40), wire.SpanSession},
+		{"command only (first hook of the session)", unknown, false, unknown, ago(2), ago(2), wire.SpanCommand},
+		{"neither: the default", unknown, false, unknown, unknown, ago(60), wire.SpanDefault},
+		{"previous hook long ago", ago(1800), true, ago(1800), ago(1), ago(1800), wire.SpanSession},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, span := spanStart(tt.prev, tt.examined, tt.since, time.Minute, now)
+			got, span := spanStart(tt.prev, tt.examined, tt.floor, tt.since, time.Minute, now)
 			if !got.Equal(tt.want) || span != tt.span {
 				t.Errorf("spanStart = %v ago, %s; want %v ago, %s", now.Sub(got), span, now.Sub(tt.want), tt.span)
 			}
@@ -220,28 +225,57 @@ func TestSpanNotes(t *testing.T) {
 }
 
 // TestHookMarks: the memory of sessions is bounded, forgets idle chains,
-// and never moves a chain back in time.
+// never moves a chain back in time, keeps when a shell hook last examined
+// the disk, and what file tools' hooks checked since, within bounds.
 func TestHookMarks(t *testing.T) {
 	var h hookMarks
 	t0 := time.Unix(50_000, 0)
-	if at, _ := h.last("a", t0); !at.IsZero() {
+	if _, ok := h.last("a", t0); ok {
 		t.Fatal("an empty memory knows a chain")
 	}
 	h.mark("", t0, true)
-	if at, _ := h.last("", t0); !at.IsZero() {
+	if _, ok := h.last("", t0); ok {
 		t.Fatal("the empty chain is remembered")
 	}
 	h.mark("a", t0, true)
 	h.mark("a", t0.Add(-time.Second), false) // an overlapping hook that asked earlier
-	if at, examined := h.last("a", t0.Add(time.Minute)); !at.Equal(t0) || !examined {
-		t.Errorf("last(a) = %v, %v; want %v, examined", at, examined, t0)
+	if m, _ := h.last("a", t0.Add(time.Minute)); !m.at.Equal(t0) || !m.examined || !m.examinedAt.Equal(t0) {
+		t.Errorf("last(a) = %+v; want %v, examined", m, t0)
 	}
+	dir := t.TempDir()
+	x, y := filepath.Join(dir, "x.go"), filepath.Join(dir, "y.go")
+	testdir.WriteTree(t, dir, map[string]string{"x.go": "package x", "y.go": "package x"})
+	h.markChecked("a", t0.Add(500*time.Millisecond), map[string]uint64{x: textSum([]byte("package x"))})
 	h.mark("a", t0.Add(time.Second), false)
-	if at, examined := h.last("a", t0.Add(time.Minute)); !at.Equal(t0.Add(time.Second)) || examined {
-		t.Errorf("last(a) after a recording hook = %v, %v", at, examined)
+	m, _ := h.last("a", t0.Add(time.Minute))
+	if !m.at.Equal(t0.Add(time.Second)) || m.examined || !m.examinedAt.Equal(t0) {
+		t.Errorf("last(a) after a file tool's hook = %+v", m)
 	}
-	if at, _ := h.last("a", t0.Add(hookChainIdle+2*time.Second)); !at.IsZero() {
-		t.Errorf("an idle chain is remembered: %v", at)
+	if !m.checkedUnchanged(x) || m.checkedUnchanged(y) {
+		t.Errorf("checked files of a = %v: x as checked, y never checked", m.checked)
+	}
+	testdir.WriteTree(t, dir, map[string]string{"x.go": "package y"})
+	if m.checkedUnchanged(x) {
+		t.Error("x changed since its check, and is taken as unchanged")
+	}
+	h.mark("a", t0.Add(2*time.Second), true)
+	if m, _ := h.last("a", t0.Add(time.Minute)); !m.examinedAt.Equal(t0.Add(2*time.Second)) || len(m.checked) != 0 {
+		t.Errorf("last(a) after a shell hook = %+v, want the checked files forgotten", m)
+	}
+	many := map[string]uint64{y: textSum([]byte("package x"))}
+	for i := range maxCheckedFiles {
+		many[fmt.Sprint("/w/f", i)] = 0
+	}
+	h.markChecked("a", t0.Add(3*time.Second), many)
+	if m, _ := h.last("a", t0.Add(time.Minute)); !m.overflow || m.checkedUnchanged(y) {
+		t.Errorf("more than %d checked files: overflow %v, %d kept", maxCheckedFiles, m.overflow, len(m.checked))
+	}
+	h.markChecked("new", t0.Add(4*time.Second), map[string]uint64{x: 1})
+	if m, ok := h.last("new", t0.Add(time.Minute)); !ok || !m.at.Equal(t0.Add(4*time.Second)) || m.examined || !m.examinedAt.IsZero() {
+		t.Errorf("a chain first marked by a checked file = %+v, %v", m, ok)
+	}
+	if _, ok := h.last("a", t0.Add(hookChainIdle+5*time.Second)); ok {
+		t.Error("an idle chain is remembered")
 	}
 	for i := range maxHookChains + 10 {
 		h.mark(fmt.Sprint("s", i), t0.Add(time.Duration(i)*time.Millisecond), true)
@@ -249,9 +283,9 @@ func TestHookMarks(t *testing.T) {
 	if h.order.Len() != maxHookChains || len(h.byKey) != maxHookChains {
 		t.Errorf("remembering %d chains (%d keys), want %d", h.order.Len(), len(h.byKey), maxHookChains)
 	}
-	first, _ := h.last("s0", t0)
-	newest, _ := h.last(fmt.Sprint("s", maxHookChains+9), t0)
-	if !first.IsZero() || newest.IsZero() {
+	_, first := h.last("s0", t0)
+	_, newest := h.last(fmt.Sprint("s", maxHookChains+9), t0)
+	if first || !newest {
 		t.Error("the least recently marked chain was not the one forgotten")
 	}
 }
@@ -383,5 +417,62 @@ func TestShellSpanBeforeWatcher(t *testing.T) {
 	if res.Source != wire.ChangedByMtime || res.Span != wire.SpanSession || !reflect.DeepEqual(res.Paths, []string{moved}) ||
 		!reflect.DeepEqual(res.Deleted, []string{gone}) {
 		t.Errorf("shell hook after the mv = %+v, want by modification time with paths [%s] and deleted [%s]", res, moved, gone)
+	}
+}
+
+// TestShellHookAfterFileHook: a shell command's hook comes after a file
+// tool's hook that came after the command (parallel tools, a slow hook
+// runner, an event without the command's duration): the span reaches
+// back past the file tool's hook, to the session's last shell hook, or a
+// minute when there was none (before the watcher started: by
+// modification time), so the command's change is checked; the file the
+// file tool's hook checked, unchanged since, is not checked again.
+func TestShellHookAfterFileHook(t *testing.T) {
+	for _, shellBefore := range []bool{true, false} {
+		t.Run(fmt.Sprintf("shell hook before: %v", shellBefore), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			root, c := gitDaemon(ctx, t, map[string]string{"a.go": "package a", "m.json": "{}"})
+			past := time.Now().Add(-time.Hour)
+			for _, p := range []string{"a.go", "m.json"} {
+				if err := os.Chtimes(filepath.Join(root, p), past, past); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var res wire.ChangedFilesResult
+			call := func(p wire.ChangedFilesParams) {
+				t.Helper()
+				res = wire.ChangedFilesResult{}
+				if err := c.Call(ctx, wire.MethodChangedFiles, p, &res); err != nil {
+					t.Fatal(err)
+				}
+			}
+			call(wire.ChangedFilesParams{SinceMS: time.Now().UnixMilli()}) // starts the watcher
+			const session = "claude/PostToolUse/s1"
+			want := wire.ChangedByMtime
+			if shellBefore {
+				call(wire.ChangedFilesParams{Session: session, SinceMS: time.Now().UnixMilli()})
+				want = wire.ChangedByWatcher
+			}
+			time.Sleep(20 * time.Millisecond)
+			testdir.WriteTree(t, root, map[string]string{"c.go": "package a"}) // the shell command
+			time.Sleep(20 * time.Millisecond)
+			testdir.WriteTree(t, root, map[string]string{"m.json": `{"a": 1}`}) // the file tool, and its hook
+			var checked wire.Result
+			p := wire.NotifyChangeParams{Changes: []wire.Change{{Path: "m.json"}}, BudgetMS: 5000, Chain: session}
+			if err := c.Call(ctx, wire.MethodNotifyChange, p, &checked); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(50 * time.Millisecond)
+			call(wire.ChangedFilesParams{Session: session, SinceMS: time.Now().UnixMilli()}) // the command's late hook
+			if res.Source != want || !reflect.DeepEqual(res.Paths, []string{filepath.Join(root, "c.go")}) {
+				t.Errorf("the shell hook after the file tool's = %+v, want by %s [c.go]", res, want)
+			}
+			testdir.WriteTree(t, root, map[string]string{"m.json": `{"a": 2}`}) // another command
+			call(wire.ChangedFilesParams{Session: session, SinceMS: time.Now().UnixMilli()})
+			if !reflect.DeepEqual(res.Paths, []string{filepath.Join(root, "m.json")}) {
+				t.Errorf("the next shell hook, m.json changed again = %+v, want [m.json]", res)
+			}
+		})
 	}
 }

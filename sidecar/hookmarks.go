@@ -3,6 +3,10 @@ package sidecar
 import (
 	"container/list"
 	"crypto/sha256"
+	"hash/maphash"
+	"io"
+	"maps"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -36,28 +40,77 @@ type hookMarks struct {
 // hookMark is one chain's last hook: the chain's key (a hash, so that a
 // long session name costs no more than a short one), when it asked, and
 // whether it examined every change before then (a shell hook's
-// changed_files) or only recorded its time (record_only).
+// changed_files) or only recorded its time (record_only, a file tool's
+// checked change). examinedAt is when its last shell hook examined the
+// disk (zero: none yet). checked holds the files a file tool's hook of
+// the chain checked since, each with the text it checked (textSum), at
+// most maxCheckedFiles (overflow: more were, and none is known).
 type hookMark struct {
-	key      [sha256.Size]byte
-	at       time.Time
-	examined bool
+	key        [sha256.Size]byte
+	at         time.Time
+	examined   bool
+	examinedAt time.Time
+	checked    map[string]uint64
+	overflow   bool
 }
 
-// last returns when the chain's last hook asked and whether it examined
-// the changes before then; at is zero when the chain is unknown (""
-// included) or was last marked more than hookChainIdle before now.
-func (h *hookMarks) last(chain string, now time.Time) (at time.Time, examined bool) {
+// maxCheckedFiles bounds a chain's memory of the files its file tools'
+// hooks checked; past it, a shell hook checks them again.
+const maxCheckedFiles = 512
+
+// last returns a copy of the chain's last hook, ok false when the chain
+// is unknown ("" included) or was last marked more than hookChainIdle
+// before now.
+func (h *hookMarks) last(chain string, now time.Time) (m hookMark, ok bool) {
 	if chain == "" {
-		return time.Time{}, false
+		return hookMark{}, false
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.expireLocked(now)
-	if e, ok := h.byKey[sha256.Sum256([]byte(chain))]; ok && now.Sub(e.Value.(*hookMark).at) <= hookChainIdle {
-		m := e.Value.(*hookMark)
-		return m.at, m.examined
+	e, ok := h.byKey[sha256.Sum256([]byte(chain))]
+	if !ok || now.Sub(e.Value.(*hookMark).at) > hookChainIdle {
+		return hookMark{}, false
 	}
-	return time.Time{}, false
+	m = *e.Value.(*hookMark)
+	m.checked = maps.Clone(m.checked)
+	return m, true
+}
+
+// checkedUnchanged reports whether a file tool's hook of the chain (m)
+// checked path with the text it has now.
+func (m hookMark) checkedUnchanged(path string) bool {
+	sum, ok := m.checked[path]
+	if !ok || m.overflow {
+		return false
+	}
+	now, ok := fileSum(path)
+	return ok && now == sum
+}
+
+// textSums seeds textSum: the sums live as long as the daemon.
+var textSums = maphash.MakeSeed()
+
+// textSum is the hash of a file's text, for hookMark.checked.
+func textSum(text []byte) uint64 { return maphash.Bytes(textSums, text) }
+
+// maxSummedFile is the largest file whose text a hook mark keeps a sum
+// of; a larger one a shell hook checks again.
+const maxSummedFile = 4 << 20
+
+// fileSum is textSum of the file at path; ok is false when it cannot be
+// read or is larger than maxSummedFile.
+func fileSum(path string) (sum uint64, ok bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	text, err := io.ReadAll(io.LimitReader(f, maxSummedFile+1))
+	if err != nil || len(text) > maxSummedFile {
+		return 0, false
+	}
+	return textSum(text), true
 }
 
 // sessionChain is the chain that stands for every hook of an agent
@@ -89,12 +142,23 @@ func sessionOf(chain string) string {
 // for its session's chain (the session's start): a new daemon, or one
 // restarted since the chain's last hook, still knows when the session
 // began, and a late shell hook looks back to that, not only to its
-// command's start by the event's timing.
-func (h *hookMarks) lastOrSession(chain string, now time.Time) (at time.Time, examined bool) {
-	if at, examined = h.last(chain, now); at.IsZero() {
-		at, examined = h.last(sessionOf(chain), now)
+// command's start by the event's timing. It also returns the span's floor
+// (spanStart): since when every change was examined by a shell hook of
+// the chain, or is not the session's. That is the chain's last shell
+// hook; else the session's start, when it came before the chain's last
+// hook; else zero, unknown.
+func (h *hookMarks) lastOrSession(chain string, now time.Time) (m hookMark, floor time.Time) {
+	m, ok := h.last(chain, now)
+	s, sok := h.last(sessionOf(chain), now)
+	switch {
+	case !ok:
+		return s, s.at
+	case !m.examinedAt.IsZero():
+		return m, m.examinedAt
+	case sok && !s.at.After(m.at):
+		return m, s.at
 	}
-	return at, examined
+	return m, time.Time{}
 }
 
 // mark records that the chain's hook asked at at, having examined the
@@ -107,22 +171,62 @@ func (h *hookMarks) mark(chain string, at time.Time, examined bool) {
 	key := sha256.Sum256([]byte(chain))
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	m := h.markLocked(key)
+	if at.After(m.at) {
+		m.at, m.examined = at, examined
+	}
+	if examined && at.After(m.examinedAt) {
+		// The next span starts here: what file tools' hooks checked
+		// before is no longer in it.
+		m.examinedAt, m.checked, m.overflow = at, nil, false
+	}
+	h.expireLocked(at)
+}
+
+// markChecked records that a file tool's hook of the chain checked the
+// files of sums (absolute, clean path → textSum of the text checked), so
+// that the chain's next shell hook, whose span may reach back past it,
+// does not check them again while they keep that text. at is when the
+// check began.
+func (h *hookMarks) markChecked(chain string, at time.Time, sums map[string]uint64) {
+	if chain == "" || len(sums) == 0 {
+		return
+	}
+	key := sha256.Sum256([]byte(chain))
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	m := h.markLocked(key)
+	if at.After(m.at) {
+		m.at, m.examined = at, false
+	}
+	if m.overflow {
+		return
+	}
+	if m.checked == nil {
+		m.checked = make(map[string]uint64, len(sums))
+	}
+	maps.Copy(m.checked, sums)
+	if len(m.checked) > maxCheckedFiles {
+		m.checked, m.overflow = nil, true
+	}
+}
+
+// markLocked returns the chain's mark, made empty (its time zero) when
+// the chain is new, and moved to the front. h.mu must be held.
+func (h *hookMarks) markLocked(key [sha256.Size]byte) *hookMark {
 	if h.byKey == nil {
 		h.byKey = make(map[[sha256.Size]byte]*list.Element)
 	}
 	if e, ok := h.byKey[key]; ok {
-		m := e.Value.(*hookMark)
-		if at.After(m.at) {
-			m.at, m.examined = at, examined
-		}
 		h.order.MoveToFront(e)
-	} else {
-		h.byKey[key] = h.order.PushFront(&hookMark{key: key, at: at, examined: examined})
+		return e.Value.(*hookMark)
 	}
+	m := &hookMark{key: key}
+	h.byKey[key] = h.order.PushFront(m)
 	for h.order.Len() > maxHookChains {
 		h.removeLocked(h.order.Back())
 	}
-	h.expireLocked(at)
+	return m
 }
 
 // expireLocked forgets the chains last marked more than hookChainIdle

@@ -22,9 +22,12 @@ const lateHook = 1500 * time.Millisecond
 // TestAgentClaudeBashLateHook: session S's Edit hook, then 20 times a
 // `sed -i` that breaks greet.go anew and a Bash hook arriving 1.5 s after
 // the command with duration_ms of the sed alone. Every answer must show
-// the error this sed made (a stale or missing one fails), with no note:
-// the watcher, running since S's first hook, covers the span since S's
-// previous hook.
+// the error this sed made (a stale or missing one fails). The first has
+// S's Edit hook as its previous one, which vouches for greet.go alone,
+// and no SessionStart before it, so its span reaches back a minute,
+// before the watcher started, and its note says the files were found by
+// modification time; after it, the watcher, running since S's first hook,
+// covers the span since S's previous hook: no note.
 func TestAgentClaudeBashLateHook(t *testing.T) {
 	e2e(t)
 	requireExe(t, "gopls")
@@ -38,7 +41,9 @@ func TestAgentClaudeBashLateHook(t *testing.T) {
 		ident := fmt.Sprintf("nam%d", i)
 		ev := w.bashLate(session, "greet.go", `s/TrimSpace([a-z0-9]*)/TrimSpace(`+ident+`)/`, true)
 		block := w.hook(ev)
-		if notes := hookNotes(block); len(notes) > 0 {
+		if notes := hookNotes(block); i == 0 {
+			checkNote(t, block, "found by modification time")
+		} else if len(notes) > 0 {
 			t.Errorf("run %d: notes where the watcher covered the span:\n%s", i, indent(strings.Join(notes, "\n")))
 		}
 		checkLint(t, withoutNotes(block), []wantDiag{{file: "greet.go", line: 10, col: 52, msg: "undefined: " + ident, code: "UndeclaredName"}})
@@ -79,11 +84,57 @@ func TestAgentClaudeBashWatcherGap(t *testing.T) {
 	})
 }
 
+// TestAgentClaudeBashHookAfterEdit: a Bash command's hook comes after
+// the hook of an Edit made after the command (parallel tool calls, a
+// slow hook runner): 10 times, a `sed -i` breaks greet.go anew, an Edit
+// of config.json is hooked, and the sed's Bash hook arrives 1.5 s after
+// the command, with and without duration_ms. The Edit's hook vouches for
+// config.json alone, so every Bash hook must show the error its sed made
+// (until d6cdcd7 its span started at the Edit's hook: no file, no block,
+// a false clean), and not config.json, which the Edit's hook checked.
+// The session began with SessionStart, whose prewarm started the watcher:
+// it covers every span, so there is no note.
+func TestAgentClaudeBashHookAfterEdit(t *testing.T) {
+	e2e(t)
+	requireExe(t, "gopls")
+	w := newWorkspace(t)
+	w.ageFiles()
+	const session = "after-edit"
+	start := mustJSON(t, map[string]any{"session_id": session, "cwd": w.root, "hook_event_name": "SessionStart", "source": "startup"})
+	if r := w.run(start, nil, "hook", "claude"); r.exit != 0 || strings.TrimSpace(r.stdout) != "" {
+		t.Fatalf("SessionStart: exit %d, stdout %q", r.exit, r.stdout)
+	}
+	w.waitPrewarmed()
+	config := w.readFile("config.json")
+	for i := range 10 {
+		ident := fmt.Sprintf("nam%d", i)
+		withDuration := i%2 == 0
+		ev := w.bashThen(session, "greet.go", `s/TrimSpace([a-z0-9]*)/TrimSpace(`+ident+`)/`, withDuration, func() {
+			if block := w.hook(w.edit(session, "config.json", config)); block != "" {
+				t.Errorf("run %d: the unchanged config.json reported:\n%s", i, indent(block))
+			}
+		})
+		block := w.hook(ev)
+		t.Logf("run %d (duration_ms given: %v):\n%s", i, withDuration, indent(block))
+		if notes := hookNotes(block); len(notes) > 0 {
+			t.Errorf("run %d: notes where the watcher covered the span:\n%s", i, indent(strings.Join(notes, "\n")))
+		}
+		checkLint(t, withoutNotes(block), []wantDiag{{file: "greet.go", line: 10, col: 52, msg: "undefined: " + ident, code: "UndeclaredName"}})
+	}
+}
+
 // bashLate runs `sed -i script rel` in the workspace, as Claude Code's
 // Bash tool would (also creating and deleting gone.json), waits lateHook,
 // and returns the Bash PostToolUse event of session, with the command's
 // duration_ms when withDuration.
 func (w *workspace) bashLate(session, rel, script string, withDuration bool) string {
+	w.t.Helper()
+	return w.bashThen(session, rel, script, withDuration, nil)
+}
+
+// bashThen is bashLate that runs between (when not nil) right after the
+// command, before the wait.
+func (w *workspace) bashThen(session, rel, script string, withDuration bool, between func()) string {
 	w.t.Helper()
 	sh, err := exec.LookPath("sh")
 	if err != nil {
@@ -97,6 +148,9 @@ func (w *workspace) bashLate(session, rel, script string, withDuration bool) str
 		w.t.Fatalf("%s: %v\n%s", command, err, out)
 	}
 	d := time.Since(begin)
+	if between != nil {
+		between()
+	}
 	time.Sleep(lateHook) // sets up the race: the hook arrives late
 	input := map[string]any{"command": command, "description": "Edit " + rel}
 	response := map[string]any{"stdout": "", "stderr": "", "interrupted": false, "isImage": false}
