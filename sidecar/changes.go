@@ -235,7 +235,7 @@ func finish(res *wire.ChangedFilesResult, since time.Time, span string, def time
 func spanNotes(span string, def time.Duration, uncovered string) []string {
 	var notes []string
 	what := map[string]string{
-		wire.SpanSession: "since this session's previous hook",
+		wire.SpanSession: "since an earlier hook of this session",
 		wire.SpanCommand: "while the shell command ran",
 		wire.SpanDefault: "in the last " + def.String(),
 	}[span]

@@ -210,7 +210,7 @@ func TestSpanNotes(t *testing.T) {
 	}{
 		{wire.SpanSession, "", nil},
 		{wire.SpanCommand, "", nil},
-		{wire.SpanSession, lsp.UncoveredStarted, []string{"files changed since this session's previous hook were found by modification time and git (" + lsp.UncoveredStarted + "); a file the command gave an older time, or an untracked file it deleted, is not checked"}},
+		{wire.SpanSession, lsp.UncoveredStarted, []string{"files changed since an earlier hook of this session were found by modification time and git (" + lsp.UncoveredStarted + "); a file the command gave an older time, or an untracked file it deleted, is not checked"}},
 		{wire.SpanDefault, "", []string{"the hook event did not say how long the shell command ran and no earlier hook of this session is known: only files changed in the last 1m0s were checked"}},
 		{wire.SpanDefault, lsp.UncoveredLost, []string{
 			"the hook event did not say how long the shell command ran and no earlier hook of this session is known: only files changed in the last 1m0s were checked",

@@ -67,7 +67,7 @@ const (
 
 // Spans of a ChangedFilesResult: what bounded its start.
 const (
-	SpanSession = "session" // when the session's previous hook asked
+	SpanSession = "session" // when an earlier hook of the session asked: its last shell hook, else its start, else its previous hook
 	SpanCommand = "command" // since_ms: the command's start, by the event's timing
 	SpanDefault = "default" // default_ms before the question: nothing else was known
 )
