@@ -169,6 +169,18 @@ func (m *Manager) DeletedSince(ctx context.Context, t time.Time) ([]string, erro
 // the Watcher could not be made, it returns no paths and says so in
 // uncovered. After Shutdown it returns ErrClosed.
 func (m *Manager) ChangedSince(ctx context.Context, t time.Time) (paths []string, uncovered string, err error) {
+	w, uncovered, err := m.readyWatcher(ctx)
+	if w == nil {
+		return nil, uncovered, err
+	}
+	return w.ChangedSince(ctx, t)
+}
+
+// readyWatcher starts the workspace's Watcher when no server has, and
+// waits, within ctx, until it is ready. Without one it says why: the
+// manager is closed (ErrClosed) or ctx ended (an error), or, as an
+// Uncovered… text, WatchFiles is off or the Watcher could not start.
+func (m *Manager) readyWatcher(ctx context.Context) (w *Watcher, uncovered string, err error) {
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
@@ -195,7 +207,7 @@ func (m *Manager) ChangedSince(ctx context.Context, t time.Time) (paths []string
 	if w == nil {
 		return nil, UncoveredNoWatcher, nil
 	}
-	return w.ChangedSince(ctx, t)
+	return w, "", nil
 }
 
 // WatchingSince starts the workspace's Watcher, as StartWatching does,
@@ -204,22 +216,7 @@ func (m *Manager) ChangedSince(ctx context.Context, t time.Time) (paths []string
 // false without WatchFiles, when the Watcher could not start, or when ctx
 // ended first.
 func (m *Manager) WatchingSince(ctx context.Context) (since time.Time, ok bool) {
-	m.mu.Lock()
-	if !m.WatchFiles || m.closed {
-		m.mu.Unlock()
-		return time.Time{}, false
-	}
-	m.startWatcherLocked()
-	ready := m.watchReady
-	m.mu.Unlock()
-	select {
-	case <-ready:
-	case <-ctx.Done():
-		return time.Time{}, false
-	}
-	m.mu.Lock()
-	w := m.watcher
-	m.mu.Unlock()
+	w, _, _ := m.readyWatcher(ctx)
 	if w == nil {
 		return time.Time{}, false
 	}

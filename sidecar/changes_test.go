@@ -392,27 +392,14 @@ func TestShellSpanBeforeWatcher(t *testing.T) {
 	root, c := gitDaemon(ctx, t, map[string]string{"pkg/services.py": "x = 1\n", "app/main.py": "import pkg.service\n"})
 	testdir.Git(t, root, "add", "-A")
 	testdir.Git(t, root, "commit", "-q", "-m", "base")
-	past := time.Now().Add(-time.Hour)
-	for _, p := range []string{"pkg/services.py", "app/main.py", "pkg", "app"} {
-		if err := os.Chtimes(filepath.Join(root, filepath.FromSlash(p)), past, past); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var res wire.ChangedFilesResult
-	call := func(p wire.ChangedFilesParams) {
-		t.Helper()
-		res = wire.ChangedFilesResult{}
-		if err := c.Call(ctx, wire.MethodChangedFiles, p, &res); err != nil {
-			t.Fatal(err)
-		}
-	}
+	ageFiles(t, root, "pkg/services.py", "app/main.py", "pkg", "app")
 	const session = "claude/PostToolUse/s1"
-	call(wire.ChangedFilesParams{Session: session, RecordOnly: true}) // the session's hook, then the watcher starts
-	call(wire.ChangedFilesParams{SinceMS: time.Now().UnixMilli()})    // waits for it to be ready
+	askChanged(ctx, t, c, wire.ChangedFilesParams{Session: session, RecordOnly: true}) // the session's hook, then the watcher starts
+	askChanged(ctx, t, c, wire.ChangedFilesParams{SinceMS: time.Now().UnixMilli()})    // waits for it to be ready
 	if err := os.Rename(filepath.Join(root, "pkg", "services.py"), filepath.Join(root, "pkg", "service.py")); err != nil {
 		t.Fatal(err)
 	}
-	call(wire.ChangedFilesParams{Session: session, SinceMS: time.Now().UnixMilli()})
+	res := askChanged(ctx, t, c, wire.ChangedFilesParams{Session: session, SinceMS: time.Now().UnixMilli()})
 	moved, gone := filepath.Join(root, "pkg", "service.py"), filepath.Join(root, "pkg", "services.py")
 	if res.Source != wire.ChangedByMtime || res.Span != wire.SpanSession || !reflect.DeepEqual(res.Paths, []string{moved}) ||
 		!reflect.DeepEqual(res.Deleted, []string{gone}) {
@@ -433,25 +420,12 @@ func TestShellHookAfterFileHook(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			root, c := gitDaemon(ctx, t, map[string]string{"a.go": "package a", "m.json": "{}"})
-			past := time.Now().Add(-time.Hour)
-			for _, p := range []string{"a.go", "m.json"} {
-				if err := os.Chtimes(filepath.Join(root, p), past, past); err != nil {
-					t.Fatal(err)
-				}
-			}
-			var res wire.ChangedFilesResult
-			call := func(p wire.ChangedFilesParams) {
-				t.Helper()
-				res = wire.ChangedFilesResult{}
-				if err := c.Call(ctx, wire.MethodChangedFiles, p, &res); err != nil {
-					t.Fatal(err)
-				}
-			}
-			call(wire.ChangedFilesParams{SinceMS: time.Now().UnixMilli()}) // starts the watcher
+			ageFiles(t, root, "a.go", "m.json")
+			askChanged(ctx, t, c, wire.ChangedFilesParams{SinceMS: time.Now().UnixMilli()}) // starts the watcher
 			const session = "claude/PostToolUse/s1"
 			want := wire.ChangedByMtime
 			if shellBefore {
-				call(wire.ChangedFilesParams{Session: session, SinceMS: time.Now().UnixMilli()})
+				askChanged(ctx, t, c, wire.ChangedFilesParams{Session: session, SinceMS: time.Now().UnixMilli()})
 				want = wire.ChangedByWatcher
 			}
 			time.Sleep(20 * time.Millisecond)
@@ -464,15 +438,38 @@ func TestShellHookAfterFileHook(t *testing.T) {
 				t.Fatal(err)
 			}
 			time.Sleep(50 * time.Millisecond)
-			call(wire.ChangedFilesParams{Session: session, SinceMS: time.Now().UnixMilli()}) // the command's late hook
+			res := askChanged(ctx, t, c, wire.ChangedFilesParams{Session: session, SinceMS: time.Now().UnixMilli()}) // the command's late hook
 			if res.Source != want || !reflect.DeepEqual(res.Paths, []string{filepath.Join(root, "c.go")}) {
 				t.Errorf("the shell hook after the file tool's = %+v, want by %s [c.go]", res, want)
 			}
 			testdir.WriteTree(t, root, map[string]string{"m.json": `{"a": 2}`}) // another command
-			call(wire.ChangedFilesParams{Session: session, SinceMS: time.Now().UnixMilli()})
+			res = askChanged(ctx, t, c, wire.ChangedFilesParams{Session: session, SinceMS: time.Now().UnixMilli()})
 			if !reflect.DeepEqual(res.Paths, []string{filepath.Join(root, "m.json")}) {
 				t.Errorf("the next shell hook, m.json changed again = %+v, want [m.json]", res)
 			}
 		})
+	}
+}
+
+// askChanged asks the daemon at c changed_files with p, failing t on an
+// error.
+func askChanged(ctx context.Context, t *testing.T, c *wire.Client, p wire.ChangedFilesParams) wire.ChangedFilesResult {
+	t.Helper()
+	var res wire.ChangedFilesResult
+	if err := c.Call(ctx, wire.MethodChangedFiles, p, &res); err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// ageFiles sets the modification time of root's files and directories
+// rels (slash-separated) an hour back.
+func ageFiles(t *testing.T, root string, rels ...string) {
+	t.Helper()
+	past := time.Now().Add(-time.Hour)
+	for _, rel := range rels {
+		if err := os.Chtimes(filepath.Join(root, filepath.FromSlash(rel)), past, past); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -165,6 +165,23 @@ func (h *hookMarks) lastOrSession(chain string, now time.Time) (m hookMark, floo
 // changes before then or not; a mark never moves a chain back in time
 // (hooks of one chain may overlap).
 func (h *hookMarks) mark(chain string, at time.Time, examined bool) {
+	h.markWith(chain, at, examined, nil)
+}
+
+// markChecked records that a file tool's hook of the chain checked the
+// files of sums (absolute, clean path → textSum of the text checked), so
+// that the chain's next shell hook, whose span may reach back past it,
+// does not check them again while they keep that text. at is when the
+// check began.
+func (h *hookMarks) markChecked(chain string, at time.Time, sums map[string]uint64) {
+	if len(sums) > 0 {
+		h.markWith(chain, at, false, sums)
+	}
+}
+
+// markWith is mark, adding sums (markChecked) to the chain's checked
+// files.
+func (h *hookMarks) markWith(chain string, at time.Time, examined bool, sums map[string]uint64) {
 	if chain == "" {
 		return
 	}
@@ -180,35 +197,16 @@ func (h *hookMarks) mark(chain string, at time.Time, examined bool) {
 		// before is no longer in it.
 		m.examinedAt, m.checked, m.overflow = at, nil, false
 	}
+	if len(sums) > 0 && !m.overflow {
+		if m.checked == nil {
+			m.checked = make(map[string]uint64, len(sums))
+		}
+		maps.Copy(m.checked, sums)
+		if len(m.checked) > maxCheckedFiles {
+			m.checked, m.overflow = nil, true
+		}
+	}
 	h.expireLocked(at)
-}
-
-// markChecked records that a file tool's hook of the chain checked the
-// files of sums (absolute, clean path → textSum of the text checked), so
-// that the chain's next shell hook, whose span may reach back past it,
-// does not check them again while they keep that text. at is when the
-// check began.
-func (h *hookMarks) markChecked(chain string, at time.Time, sums map[string]uint64) {
-	if chain == "" || len(sums) == 0 {
-		return
-	}
-	key := sha256.Sum256([]byte(chain))
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	m := h.markLocked(key)
-	if at.After(m.at) {
-		m.at, m.examined = at, false
-	}
-	if m.overflow {
-		return
-	}
-	if m.checked == nil {
-		m.checked = make(map[string]uint64, len(sums))
-	}
-	maps.Copy(m.checked, sums)
-	if len(m.checked) > maxCheckedFiles {
-		m.checked, m.overflow = nil, true
-	}
 }
 
 // markLocked returns the chain's mark, made empty (its time zero) when

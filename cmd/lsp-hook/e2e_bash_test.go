@@ -27,7 +27,7 @@ const lateHook = 1500 * time.Millisecond
 // and no SessionStart before it, so its span reaches back a minute,
 // before the watcher started, and its note says the files were found by
 // modification time; after it, the watcher, running since S's first hook,
-// covers the span since S's previous hook: no note.
+// covers the span since S's previous shell hook: no note.
 func TestAgentClaudeBashLateHook(t *testing.T) {
 	e2e(t)
 	requireExe(t, "gopls")
@@ -41,13 +41,22 @@ func TestAgentClaudeBashLateHook(t *testing.T) {
 		ident := fmt.Sprintf("nam%d", i)
 		ev := w.bashLate(session, "greet.go", `s/TrimSpace([a-z0-9]*)/TrimSpace(`+ident+`)/`, true)
 		block := w.hook(ev)
-		if notes := hookNotes(block); i == 0 {
+		if i == 0 {
 			checkNote(t, block, "found by modification time")
-		} else if len(notes) > 0 {
-			t.Errorf("run %d: notes where the watcher covered the span:\n%s", i, indent(strings.Join(notes, "\n")))
 		}
-		checkLint(t, withoutNotes(block), []wantDiag{{file: "greet.go", line: 10, col: 52, msg: "undefined: " + ident, code: "UndeclaredName"}})
+		checkSedError(t, i, block, ident, i > 0)
 	}
+}
+
+// checkSedError fails t unless block of run i lists the error a sed made
+// in greet.go by naming ident, and, when covered, has no note (the
+// watcher covered the span).
+func checkSedError(t *testing.T, i int, block, ident string, covered bool) {
+	t.Helper()
+	if notes := hookNotes(block); covered && len(notes) > 0 {
+		t.Errorf("run %d: notes where the watcher covered the span:\n%s", i, indent(strings.Join(notes, "\n")))
+	}
+	checkLint(t, withoutNotes(block), []wantDiag{{file: "greet.go", line: 10, col: 52, msg: "undefined: " + ident, code: "UndeclaredName"}})
 }
 
 // TestAgentClaudeBashWatcherGap: spans the daemon's watcher cannot vouch
@@ -90,7 +99,7 @@ func TestAgentClaudeBashWatcherGap(t *testing.T) {
 // of config.json is hooked, and the sed's Bash hook arrives 1.5 s after
 // the command, with and without duration_ms. The Edit's hook vouches for
 // config.json alone, so every Bash hook must show the error its sed made
-// (until d6cdcd7 its span started at the Edit's hook: no file, no block,
+// (before 46eb6a8 its span started at the Edit's hook: no file, no block,
 // a false clean), and not config.json, which the Edit's hook checked.
 // The session began with SessionStart, whose prewarm started the watcher:
 // it covers every span, so there is no note.
@@ -116,10 +125,7 @@ func TestAgentClaudeBashHookAfterEdit(t *testing.T) {
 		})
 		block := w.hook(ev)
 		t.Logf("run %d (duration_ms given: %v):\n%s", i, withDuration, indent(block))
-		if notes := hookNotes(block); len(notes) > 0 {
-			t.Errorf("run %d: notes where the watcher covered the span:\n%s", i, indent(strings.Join(notes, "\n")))
-		}
-		checkLint(t, withoutNotes(block), []wantDiag{{file: "greet.go", line: 10, col: 52, msg: "undefined: " + ident, code: "UndeclaredName"}})
+		checkSedError(t, i, block, ident, true)
 	}
 }
 
