@@ -145,7 +145,13 @@ func newChecker(t *testing.T, c serverCase) *checker {
 	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "testdata", "langs", c.lang))); err != nil {
 		t.Fatal(err)
 	}
-	m := NewManager(config.Default(), dir, testLogger(t))
+	cfg := config.Default()
+	// A cold server under make test's load (every package at once, the
+	// race detector) has taken over the default 10 s to its first answer
+	// (make test at 65efb45: tsserver, TestTSServerPull); these tests
+	// judge answers, not start-up time.
+	cfg.LSP.FirstTouchTimeout = 30 * time.Second
+	m := NewManager(cfg, dir, testLogger(t))
 	t.Cleanup(m.Shutdown)
 	return &checker{t: t, m: m, c: c, dir: dir}
 }
