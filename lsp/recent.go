@@ -210,21 +210,6 @@ func (m *Manager) readyWatcher(ctx context.Context) (w *Watcher, uncovered strin
 	return w, "", nil
 }
 
-// WatchingSince starts the workspace's Watcher, as StartWatching does,
-// and waits, within ctx, until it is ready; it returns since when the
-// Watcher has recorded every change (nothing before it is known). ok is
-// false without WatchFiles, when the Watcher could not start, or when ctx
-// ended first.
-func (m *Manager) WatchingSince(ctx context.Context) (since time.Time, ok bool) {
-	w, _, _ := m.readyWatcher(ctx)
-	if w == nil {
-		return time.Time{}, false
-	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.recent.start, true
-}
-
 // StartWatching starts the workspace's Watcher, when WatchFiles is set and
 // no server has started it yet, without waiting for it: a later
 // ChangedSince then covers the span from when it is ready. A daemon calls

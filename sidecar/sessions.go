@@ -159,27 +159,8 @@ func (s *Server) beginSession(p wire.SessionParams, at time.Time) {
 	}
 	s.registry().Touch(p.Session, p.Agent, nil)
 	s.noteBegan(p.Session)
-	chain := sessionChain(p.Agent, p.Session)
-	s.hooks.mark(chain, at, false)
-	if m := s.Engine.Manager; m != nil {
-		// From when the watcher records every change, the session's
-		// shell hooks ask it: the session's mark moves there (a moment
-		// later, before the session's first tool), so that a span
-		// reaching back to the session's start is the watcher's to
-		// answer, not modification times' with a note.
-		go func() {
-			ctx, cancel := context.WithTimeout(context.Background(), watchStartWait)
-			defer cancel()
-			if since, ok := m.WatchingSince(ctx); ok {
-				s.hooks.mark(chain, since, false)
-			}
-		}()
-	}
+	s.hooks.mark(sessionChain(p.Agent, p.Session), at, false)
 }
-
-// watchStartWait bounds how long a session's start waits, in the
-// background, for the file watcher it starts (beginSession).
-const watchStartWait = 30 * time.Second
 
 // samplePaths lists, within prewarmFiles and prewarmLook, one workspace
 // file per language server and root marker directory — enough for
