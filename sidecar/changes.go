@@ -71,11 +71,10 @@ func spanStart(prev time.Time, examined bool, floor, since time.Time, def time.D
 // markChain remembers a file tool's hook of chain as answered now, for
 // the chain's next shell hook (changed_files' record_only,
 // notify_change's chain), with the texts it checked (checkedTexts, taken
-// as its check began), and starts the watcher, so that the next shell
-// hook finds it running.
-func (s *Server) markChain(chain string, began time.Time, checked map[string]uint64) {
-	s.hooks.markChecked(chain, began, checked)
-	s.hooks.mark(chain, time.Now(), false)
+// before its check began), and starts the watcher, so that the next
+// shell hook finds it running.
+func (s *Server) markChain(chain string, checked map[string]uint64) {
+	s.hooks.markChecked(chain, time.Now(), checked)
 	if m := s.Engine.Manager; m != nil {
 		m.StartWatching()
 	}
@@ -115,7 +114,7 @@ func (s *Server) changedFiles(ctx context.Context, p wire.ChangedFilesParams) (w
 	now := time.Now()
 	m := s.Engine.Manager
 	if p.RecordOnly {
-		s.markChain(p.Session, now, nil)
+		s.markChain(p.Session, nil)
 		return wire.ChangedFilesResult{Paths: []string{}}, nil
 	}
 	prev, floor := s.hooks.lastOrSession(p.Session, now)

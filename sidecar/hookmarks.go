@@ -168,15 +168,13 @@ func (h *hookMarks) mark(chain string, at time.Time, examined bool) {
 	h.markWith(chain, at, examined, nil)
 }
 
-// markChecked records that a file tool's hook of the chain checked the
-// files of sums (absolute, clean path → textSum of the text checked), so
+// markChecked records a file tool's hook of the chain answered at at
+// (mark, examining nothing) that checked the files of sums (absolute,
+// clean path → textSum of the text checked; none for record_only), so
 // that the chain's next shell hook, whose span may reach back past it,
-// does not check them again while they keep that text. at is when the
-// check began.
+// does not check them again while they keep that text.
 func (h *hookMarks) markChecked(chain string, at time.Time, sums map[string]uint64) {
-	if len(sums) > 0 {
-		h.markWith(chain, at, false, sums)
-	}
+	h.markWith(chain, at, false, sums)
 }
 
 // markWith is mark, adding sums (markChecked) to the chain's checked

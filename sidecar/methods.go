@@ -163,13 +163,12 @@ func (s *Server) notifyChange(ctx context.Context, _ call, p wire.NotifyChangePa
 	if p.Chain != "" {
 		checked = s.checkedTexts(p.Changes)
 	}
-	began := time.Now()
 	res, othersBefore := s.Engine.CheckBaselines(ctx, p)
 	if p.Session != "" {
 		s.registry().SetOthersBefore(p.Session, othersBefore)
 	}
 	if p.Chain != "" {
-		s.markChain(p.Chain, began, checked)
+		s.markChain(p.Chain, checked)
 	}
 	s.Log.Info("notify_change", "source", p.Source, "changes", len(p.Changes), "files", len(res.Files),
 		"elapsed_ms", res.ElapsedMS, "notes", res.Notes)
