@@ -47,10 +47,11 @@ type budgetKeeper struct {
 	// finished is closed once run has returned and removed the record.
 	finished chan struct{}
 
-	mu      sync.Mutex       // guards self, total, daemons
+	mu      sync.Mutex       // guards self, total, daemons, at
 	self    membudget.Record // this daemon's record as last written
 	total   int64            // bytes held by all daemons at the last round
 	daemons int              // daemons counted at the last round
+	at      time.Time        // when the last round measured total
 }
 
 // resolveBudget turns config's MemoryBudget into bytes: the configured
@@ -124,7 +125,7 @@ func (b *budgetKeeper) round(now time.Time) {
 	records = append(records, self) // this daemon's own, fresh from memory
 	plan := membudget.Choose(records, b.budget, b.minIdle, now)
 	b.mu.Lock()
-	b.total, b.daemons = plan.Total, len(records)
+	b.total, b.daemons, b.at = plan.Total, len(records), now
 	b.mu.Unlock()
 	stopped := false
 	for _, v := range plan.Stop {
@@ -198,7 +199,7 @@ func (b *budgetKeeper) stop(v membudget.Victim, running map[membudget.Key]lsp.Ru
 func (b *budgetKeeper) status() *MemoryStatus {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return &MemoryStatus{Budget: b.budget, Total: b.total, Daemons: b.daemons, RSS: b.self.RSS,
+	return &MemoryStatus{Budget: b.budget, Total: b.total, At: b.at, Daemons: b.daemons, RSS: b.self.RSS,
 		Servers: slices.Clone(b.self.Servers), Stopped: slices.Clone(b.self.Stopped), Records: b.dir}
 }
 

@@ -12,15 +12,25 @@ import (
 )
 
 // memoryLine is status's line for the budget: "memory  budget 2.0 GiB,
-// all 3 daemons hold 1.3 GiB (this one 21 MiB; lsp-hook status --all)",
-// or "no budget".
+// all 3 daemons held 1.3 GiB at 15:04:05 (this one 21 MiB; lsp-hook status
+// --all)" ("no budget" for the budget). The figures are the last round's
+// (every BudgetEvery), so the line says when that was: a server started
+// since is not in them yet. Before the first round: "memory  budget 2.0
+// GiB, not measured yet".
 func memoryLine(m *MemoryStatus) string {
 	budget := "no budget"
 	if m.Budget > 0 {
 		budget = "budget " + config.FormatSize(m.Budget)
 	}
-	return fmt.Sprintf("memory  %s, all %d daemons hold %s (this one %s; lsp-hook status --all)",
-		budget, m.Daemons, config.FormatSize(m.Total), config.FormatSize(m.RSS))
+	if m.At.IsZero() {
+		return fmt.Sprintf("memory  %s, not measured yet", budget)
+	}
+	daemons := fmt.Sprintf("all %d daemons", m.Daemons)
+	if m.Daemons == 1 {
+		daemons = "the 1 daemon"
+	}
+	return fmt.Sprintf("memory  %s, %s held %s at %s (this one %s; lsp-hook status --all)",
+		budget, daemons, config.FormatSize(m.Total), m.At.Local().Format(time.TimeOnly), config.FormatSize(m.RSS))
 }
 
 // stoppedLine says which server the budget stopped and why: "stopped for

@@ -1,6 +1,8 @@
 package sidecar
 
 import (
+	"time"
+
 	"github.com/lsp-hook/lsp-hook/engine"
 	"github.com/lsp-hook/lsp-hook/internal/membudget"
 	"github.com/lsp-hook/lsp-hook/internal/session"
@@ -58,8 +60,11 @@ type MemoryStatus struct {
 	// Budget is what all of the user's daemons and their servers may hold
 	// together; 0 means none.
 	Budget int64 `json:"budget"`
-	// Total is what they held at the daemon's last round (every BudgetEvery).
+	// Total is what they held at the daemon's last round (every
+	// BudgetEvery), at At.
 	Total int64 `json:"total"`
+	// At is when the last round measured Total (RFC 3339 on the wire).
+	At time.Time `json:"at"`
 	// Daemons is how many daemons Total counts.
 	Daemons int `json:"daemons"`
 	// RSS is this daemon process's own resident set.
