@@ -63,8 +63,9 @@ type MemoryStatus struct {
 	// Total is what they held at the daemon's last round (every
 	// BudgetEvery), at At.
 	Total int64 `json:"total"`
-	// At is when the last round measured Total (RFC 3339 on the wire).
-	At time.Time `json:"at"`
+	// At is when the last round measured Total (RFC 3339 on the wire; left
+	// out before the first round).
+	At time.Time `json:"at,omitzero"`
 	// Daemons is how many daemons Total counts.
 	Daemons int `json:"daemons"`
 	// RSS is this daemon process's own resident set.
