@@ -409,6 +409,7 @@ func Catalogue() []Server {
 			Command:           []string{"gopls"},
 			Extensions:        []string{".go"},
 			FileNames:         []string{"go.mod", "go.work"},
+			SavedOnlyFiles:    []string{"go.mod", "go.sum", "go.work", "go.work.sum"}, // see Server.SavedOnlyFiles
 			LanguageIDs:       map[string]string{".go": "go", "go.mod": "go.mod", "go.work": "go.work"},
 			RootMarkers:       []string{"go.work"},
 			LoadErrorProgress: []string{"Error loading workspace"},         // gopls server/diagnostics.go, WorkspaceLoadFailure

@@ -222,6 +222,23 @@ type Server struct {
 	// tsc reported errors. A server that takes such a file as a document
 	// (gopls: go.mod, FileNames) needs none. Catalogue only.
 	ProjectFiles []string
+	// SavedOnlyFiles are the base names of the documents the server
+	// takes only as saved on disk when it loads the files under them: a
+	// text the client sends for one (didOpen, didChange) that differs from
+	// the file is not what the server checks the other files against.
+	// gopls loads package metadata — the module's requirements and its
+	// language version — with the go command, which reads go.mod, go.sum
+	// and go.work from disk, and loads it again only when one is saved
+	// (golang/go#43305). Measured with v0.23.0: go.mod at "go 1.20" on
+	// disk and a file using the max builtin (go1.21); a didOpen of go.mod
+	// at "go 1.25.0" got go.mod's own empty publication and no new one for
+	// that file, whose error stood. So the text before a change of one
+	// cannot be shown to the server (lsp.Client.showBefore), and what a
+	// server that may have read the change from disk as it loaded says of
+	// the files the change can reach is no baseline of what it introduced
+	// there: the soak's "older-go-configured" at a cold daemon (seed
+	// 5686079508259208714, Go #1) was a false clean. Catalogue only.
+	SavedOnlyFiles []string
 	// OpenDependents says the server diagnoses open documents only: a
 	// file that imports a changed one gets no diagnostics (pushed, or in
 	// a pull's answer) until it is opened, so a check that wants the
@@ -470,6 +487,12 @@ func (s Server) IsProjectFile(path string) bool {
 		ok, _ := pathpkg.Match(pat, base)
 		return ok
 	})
+}
+
+// IsSavedOnly reports whether path's base name is one of s's
+// SavedOnlyFiles.
+func (s Server) IsSavedOnly(path string) bool {
+	return slices.Contains(s.SavedOnlyFiles, filepath.Base(path))
 }
 
 // ServersForPath returns the enabled servers that serve the file at path,

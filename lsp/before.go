@@ -378,6 +378,48 @@ func (c *Client) olderThanServer(docs []Doc) []string {
 	return out
 }
 
+// savedOnlyChanged returns the paths of the changed documents of docs, not
+// among have, that the server takes only as saved
+// (config.Server.SavedOnlyFiles) and whose text before differs from their
+// text (changesText): a server that loads the workspace reads them from
+// disk, changed, and showBefore cannot show it their text before.
+func (c *Client) savedOnlyChanged(docs []Doc, have []string) []string {
+	var out []string
+	for _, d := range docs {
+		if !d.Mirror && c.server.IsSavedOnly(d.Path) && !slices.Contains(have, d.Path) && changesText(d) {
+			out = append(out, d.Path)
+		}
+	}
+	return out
+}
+
+// addBlindOthers adds to out.Others the errors the server has published,
+// since it started, in the files the blind changes can reach (brokenBy)
+// and that out does not hold yet. The server read those changes from disk
+// as it loaded, so what it said of those files then was already their
+// answer, and it may say nothing again: gopls publishes a file when its
+// diagnostics change, and a text it loaded — or a go.mod, which it reads
+// only as saved (config.Server.SavedOnlyFiles) — changes none
+// (TestSavedOnlyChangeOlderThanServer: a go.mod lowered to go 1.20 before
+// another file's hook started gopls, whose load published the file the
+// change broke, and nothing after). A server that diagnoses open files
+// only re-checks the importers instead. A file with nothing wrong adds
+// nothing.
+func (c *Client) addBlindOthers(out *Outcome, blind []string) {
+	skip := make(map[string]bool, len(out.Files)+len(out.Others))
+	for p := range out.Files {
+		skip[p] = true
+	}
+	for p := range out.Others {
+		skip[p] = true
+	}
+	for path, ds := range c.publishedSince(0, skip) {
+		if len(ds) > 0 && c.brokenBy(path, blind) {
+			out.Others[path] = ds
+		}
+	}
+}
+
 // changedTexts returns the paths of docs when one of them changes a text
 // (changesText); else nil.
 func changedTexts(docs []Doc) []string {
@@ -449,11 +491,18 @@ func (c *Client) openAt(uri string, mark uint64) (open, syncedSince bool) {
 // change, even where that text is the changed one (an edit that restored
 // it), whose run of equal texts then began with showBefore's send. It
 // also waits for the pulls of the other open documents: a pull server
-// says nothing of them unasked.
+// says nothing of them unasked. A document the server takes only as
+// saved (config.Server.SavedOnlyFiles: gopls's go.mod) cannot be shown
+// its text before: when one changes a text, the answer is not whole.
 func (c *Client) showBefore(ctx context.Context, docs []Doc) (whole bool, floor, shown uint64) {
 	want := make(map[string]int32)
+	unshown := false
 	for _, d := range docs {
 		if d.Before == nil {
+			continue
+		}
+		if c.server.IsSavedOnly(d.Path) {
+			unshown = unshown || changesText(d)
 			continue
 		}
 		before, ok := d.Before()
@@ -502,7 +551,7 @@ func (c *Client) showBefore(ctx context.Context, docs []Doc) (whole bool, floor,
 		return false, floor, 0
 	}
 	shown, _ = c.store.mark()
-	return len(w.fresh) == len(want), floor, shown
+	return len(w.fresh) == len(want) && !unshown, floor, shown
 }
 
 // saidAfter reports whether each of the answers about uri described by

@@ -194,7 +194,11 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	// before the server's first answer may have been read from disk as it
 	// loaded, and then nothing it has said knows the text before it: it
 	// is shown that text too, and when it could not be, the files the
-	// change can reach have no baseline (olderThanServer, blind).
+	// change can reach have no baseline (olderThanServer, blind). A
+	// changed document the server takes only as saved (gopls's go.mod)
+	// cannot be shown its text before, and a server with no whole answer
+	// yet has loaded it, changed, from disk: it is blind too
+	// (savedOnlyChanged).
 	touchedAt := c.touchedMark()
 	var floor, shown uint64
 	var blind []string
@@ -209,6 +213,9 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 			// (make test at b4b692b, TestPrewarmRacesFirstEdit/go: the
 			// prewarm's answers about the callers stood as their baseline).
 			blind = c.olderThanServer(docs)
+			if touchedAt == 0 {
+				blind = append(blind, c.savedOnlyChanged(docs, blind)...)
+			}
 		}
 	}
 	if !c.syncWatched(ctx) {
@@ -326,6 +333,8 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 		// What the server said of the other files may be about the
 		// overtaken text or the newer one: the newer check reports them.
 		clear(out.Others)
+	} else if len(blind) > 0 && !c.server.OpenDependents {
+		c.addBlindOthers(&out, blind)
 	}
 	out.OthersBefore, out.OthersBeforeKnown = c.before(baseline{
 		mark:      max(base, shown),

@@ -74,6 +74,12 @@ int main(void)
 }
 
 var cScenarios = []scenario{
+	// The project's flags break every file the edit does not touch:
+	// without -Iinclude, shapes.h is not found (clangd is started afresh
+	// to read compile_flags.txt, lsp/project.go).
+	{"include-path-removed", steps(
+		edit("compile_flags.txt", "-Iinclude\n", ""),
+		revert("compile_flags.txt"))},
 	{"local-type", steps(edit("src/math.c", "return a + b;", "return a + b.x;"), revert("src/math.c"))},
 	{"local-undefined", steps(
 		edit("src/label.c", "return names[code];", "return name[code];"),

@@ -126,6 +126,13 @@ func scale(n int64) int64 {
 `
 
 var goScenarios = []scenario{
+	// The module's configuration breaks files the edit does not touch:
+	// at language version 1.20, the min and max builtins (1.21) and
+	// every later feature the copy uses are errors (gopls reloads go.mod
+	// itself; the go command reads it on each build).
+	{"older-go-configured", steps(
+		edit("go.mod", "\ngo 1.25.0\n", "\ngo 1.20\n"),
+		revert("go.mod"))},
 	{"local-type", steps(
 		edit("semaphore/semaphore.go", "w := &Weighted{size: n}", `w := &Weighted{size: "n"}`),
 		revert("semaphore/semaphore.go"))},

@@ -272,3 +272,49 @@ func (w *workspace) startBy(starter, caller string) {
 	}
 	w.waitPrewarmed()
 }
+
+// TestSavedOnlyChangeOlderThanServer: go.mod's language version lowered
+// to go 1.20 before gopls gave any answer, so that a file using the max
+// builtin (go1.21) breaks, and the Edit of go.mod hooked as the daemon's
+// first check, or after a prewarm or another file's hook started it.
+// gopls reads go.mod from disk, not from the text a client sends
+// (config.Server.SavedOnlyFiles): it cannot be shown go.mod as it was
+// before the change, and all it says of the other files already knows
+// the change, so none of it is a baseline of what the change
+// introduced. The first timing was a false clean (the soak's
+// older-go-configured, seed 5686079508259208714, Go #1: the hook started
+// the daemon, and the error gopls published at its load stood as old).
+// Judged by go build; each timing, two fresh workspaces; 0 failures
+// allowed.
+func TestSavedOnlyChangeOlderThanServer(t *testing.T) {
+	e2e(t)
+	requireExe(t, "gopls")
+	check := memoTruth("langs/go+clamp", goErrors) // each round ends in the same files
+	for _, starter := range []string{"the change's hook", "prewarm", "another hook"} {
+		t.Run(strings.ReplaceAll(starter, " ", "-"), func(t *testing.T) {
+			for round := range 2 {
+				w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath(), "LSP_HOOK_LOG_LEVEL=debug"})
+				w.writeFile("clamp.go", "package main\n\n// clamp returns n, at least 0.\nfunc clamp(n int) int {\n\treturn max(n, 0)\n}\n")
+				commitAll(t, w.root)
+				mod := w.readFile("go.mod")
+				if !strings.Contains(mod, "\ngo 1.22\n") {
+					t.Fatalf("testdata/langs/go/go.mod has no go 1.22 line:\n%s", mod)
+				}
+				ev := w.edit("s", "go.mod", strings.Replace(mod, "\ngo 1.22\n", "\ngo 1.20\n", 1))
+				if starter != "the change's hook" {
+					w.startBy(starter, "main.go")
+				}
+				block := w.hook(ev)
+				truth := check(t, w.root)
+				if len(truth) == 0 {
+					t.Fatal("go build reports no error at go 1.20, want clamp.go's max")
+				}
+				if p := judge(t, w.root, block, truth); p != "" {
+					log, _ := w.logSince(0)
+					t.Errorf("round %d, %s started the daemon: %s\nhook:\n%s\ndaemon log:\n%s", round, starter, p, indent(block), indent(log))
+				}
+				w.stopAll()
+			}
+		})
+	}
+}
