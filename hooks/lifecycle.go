@@ -35,6 +35,9 @@ func lifecycle(ctx context.Context, a Adapter, ev Event, root string, stdout io.
 		c.Close()
 		err = errOldDaemon
 	}
+	if err == nil && c.Hello.ConfigChanged && ev.Lifecycle != LifecycleEnd {
+		c, err = replaceForConfig(ctx, c, ev, root, opts, log)
+	}
 	switch ev.Lifecycle {
 	case LifecycleStart:
 		if err != nil {
@@ -101,6 +104,31 @@ func lifecycle(ctx context.Context, a Adapter, ev Event, root string, stdout io.
 	log.Info("end of turn", "session", ev.Session, "decision", res.Decision, "errors", res.Errors, "files", res.Files)
 	return Outcome{Exit: ans.Exit}
 }
+
+// replaceForConfig replaces c's daemon, whose config changed since it
+// started (wire.HelloResult.ConfigChanged), for a session's start or end
+// of turn: it stops it (its sessions are saved for the next daemon), and
+// for an end of turn connects to a new one, which loads the config as it
+// is now — `stop_gate: off` just written must not block — and the
+// sessions; for a start, the caller starts one to prewarm (an error).
+func replaceForConfig(ctx context.Context, c *wire.Client, ev Event, root string, opts Options, log *slog.Logger) (*wire.Client, error) {
+	log.Info("the daemon's config changed since it started; replacing it", "pid", c.Hello.Pid, "event", ev.Lifecycle)
+	rctx, cancel := context.WithTimeout(ctx, opts.ColdBudget/2)
+	defer cancel()
+	if err := wire.Retire(rctx, c, opts.Socket); err != nil {
+		return nil, err
+	}
+	if ev.Lifecycle != LifecycleStop {
+		return nil, errConfigChanged
+	}
+	nc, _, err := wire.Connect(rctx, opts.Version, wire.StartOptions{Executable: opts.Executable, Root: root, Socket: opts.Socket,
+		Wait: opts.ColdBudget / 4})
+	return nc, err
+}
+
+// errConfigChanged says the daemon that answered runs with a config that
+// changed since it started; it was stopped.
+var errConfigChanged = errors.New("the running daemon's config changed; it was stopped")
 
 // errOldDaemon says the daemon that answered speaks an older protocol,
 // without the session methods.

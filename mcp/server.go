@@ -26,6 +26,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/lsp-hook/lsp-hook/wire"
 )
 
 // Daemon is a connection to the workspace daemon; *wire.Client is one.
@@ -87,7 +89,9 @@ type daemon struct {
 
 // call sends one request to the daemon, connecting first when there is no
 // connection, and once more on a fresh connection when the old one turns
-// out closed (the daemon idled out or was restarted).
+// out closed (the daemon idled out or was restarted) or its daemon refused
+// the request because its config changed (wire.CodeConfigChanged:
+// connecting again replaces it).
 func (d *daemon) call(ctx context.Context, method string, params, result any) error {
 	for attempt := 0; ; attempt++ {
 		c, err := d.get(ctx)
@@ -95,7 +99,7 @@ func (d *daemon) call(ctx context.Context, method string, params, result any) er
 			return fmt.Errorf("connecting to the lsp-hook daemon: %w", err)
 		}
 		err = c.Call(ctx, method, params, result)
-		if errors.Is(err, jsonrpc2.ErrClosed) && attempt == 0 && ctx.Err() == nil {
+		if (errors.Is(err, jsonrpc2.ErrClosed) || wire.IsConfigChanged(err)) && attempt == 0 && ctx.Err() == nil {
 			d.drop(c)
 			continue
 		}

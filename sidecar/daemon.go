@@ -81,6 +81,8 @@ func RunDaemon(ctx context.Context, opts DaemonOptions) error {
 		log.Debug("open file limit (RLIMIT_NOFILE)", "nofile", nofile)
 	}
 
+	inputs := config.Inputs(root)
+	print := config.Fingerprint(inputs) // before reading: a write while it loads is a change
 	cfg, problems := engine.LoadConfig(root)
 	for _, p := range problems {
 		log.Warn("config problem; using the default for it", "problem", p.Error())
@@ -91,11 +93,13 @@ func RunDaemon(ctx context.Context, opts DaemonOptions) error {
 	}
 	manager := lsp.NewManager(cfg, root, log)
 	srv := &Server{
-		Engine:      engine.NewEngine(root, cfg, manager, log),
-		Version:     opts.Version,
-		IdleTimeout: max(idle, 0),
-		LogFile:     logFile,
-		Log:         log,
+		Engine:       engine.NewEngine(root, cfg, manager, log),
+		Version:      opts.Version,
+		IdleTimeout:  max(idle, 0),
+		LogFile:      logFile,
+		Log:          log,
+		ConfigInputs: inputs,
+		ConfigPrint:  print,
 	}
 	if logErr != nil {
 		srv.LogError = logErr.Error()

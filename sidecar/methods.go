@@ -29,9 +29,16 @@ type call struct {
 // naming the problem. A cancellable request is tracked by its id while it
 // runs (track): cancel_request and `$/cancelRequest` cancel its context,
 // and so does its connection closing.
+//
+// A method that answers by the config (notify_change, a check, a Stop
+// gate, a server's request: everything but the rows marked anyConfig) is
+// refused with wire.CodeConfigChanged once a file the config was loaded
+// from has changed (Server.configChanged): its answer would follow a
+// config that is no longer the user's. The client replaces the daemon.
 type method struct {
 	serve       func(s *Server, ctx context.Context, c call, raw json.RawMessage) (any, error)
 	cancellable bool
+	anyConfig   bool
 }
 
 // decoded makes a method's serve from fn, which takes the params decoded
@@ -58,18 +65,19 @@ func ignoringParams(fn func(s *Server, ctx context.Context, c call) (any, error)
 // dropped), counted under counterUnknown.
 var methods = map[string]method{
 	wire.MethodHello: {serve: ignoringParams(func(s *Server, _ context.Context, _ call) (any, error) {
-		return wire.HelloResult{Version: s.Version, Protocol: wire.ProtocolVersion, Pid: os.Getpid(), Root: s.Engine.Root}, nil
-	})},
+		return wire.HelloResult{Version: s.Version, Protocol: wire.ProtocolVersion, Pid: os.Getpid(), Root: s.Engine.Root,
+			ConfigChanged: s.configChanged()}, nil
+	}), anyConfig: true},
 	wire.MethodNotifyChange: {serve: decoded((*Server).notifyChange), cancellable: true},
 	wire.MethodDiagnostics: {serve: decoded(func(s *Server, _ context.Context, _ call, p wire.DiagnosticsParams) (any, error) {
 		return s.Engine.Current(p.Paths), nil
 	})},
 	wire.MethodStatus: {serve: ignoringParams(func(s *Server, _ context.Context, _ call) (any, error) {
 		return s.status(), nil
-	})},
+	}), anyConfig: true},
 	wire.MethodSubscribe: {serve: ignoringParams(func(s *Server, _ context.Context, c call) (any, error) {
 		return s.subscribe(c.conn)
-	})},
+	}), anyConfig: true},
 	wire.MethodRestart: {serve: decoded(func(s *Server, _ context.Context, _ call, p wire.RestartParams) (any, error) {
 		return s.restart(p)
 	})},
@@ -90,16 +98,16 @@ var methods = map[string]method{
 	}), cancellable: true},
 	wire.MethodSessionStart:  {serve: decoded((*Server).sessionStart)},
 	wire.MethodSessionStop:   {serve: decoded((*Server).sessionStop), cancellable: true},
-	wire.MethodSessionEnd:    {serve: decoded((*Server).sessionEnd)},
+	wire.MethodSessionEnd:    {serve: decoded((*Server).sessionEnd), anyConfig: true},
 	wire.MethodCancelRequest: cancelMethod,
 	lspCancelRequest:         cancelMethod,
-	wire.MethodShutdown:      {serve: ignoringParams((*Server).shutdownRequested)},
+	wire.MethodShutdown:      {serve: ignoringParams((*Server).shutdownRequested), anyConfig: true},
 }
 
 // cancelMethod serves cancel_request and LSP's `$/cancelRequest` alike.
 var cancelMethod = method{serve: decoded(func(s *Server, _ context.Context, c call, p wire.CancelParams) (any, error) {
 	return s.cancel(c.conn, p)
-})}
+}), anyConfig: true}
 
 // counterUnknown counts requests for methods the daemon does not serve,
 // so that made-up method names cannot grow the counters (and status)
@@ -137,6 +145,10 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 			return nil, nil
 		}
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "unknown method " + req.Method}
+	}
+	if !m.anyConfig && s.configChanged() {
+		return nil, &jsonrpc2.Error{Code: wire.CodeConfigChanged,
+			Message: "the lsp-hook config changed since this daemon started; connect again to get a daemon with it"}
 	}
 	if m.cancellable {
 		var done func()

@@ -29,6 +29,11 @@ type Server struct {
 	LogFile     string
 	LogError    string // why LogFile could not be opened ("" when it is written); shown by status
 	Log         *slog.Logger
+	// ConfigInputs are the files the Engine's config was loaded from
+	// (config.Inputs), and ConfigPrint their config.Fingerprint, taken
+	// before they were read; nil inputs: the config is not watched.
+	ConfigInputs []string
+	ConfigPrint  string
 
 	socket string
 	ln     *net.UnixListener
@@ -36,6 +41,8 @@ type Server struct {
 	start  time.Time
 
 	budget *budgetKeeper // the memory budget's rounds; nil when not kept (RunDaemon keeps it)
+
+	configStale atomic.Bool // a file of ConfigInputs changed (configChanged)
 
 	inflight atomic.Int64
 	lastUse  atomic.Int64 // unix nanoseconds of the last request's end
@@ -185,7 +192,7 @@ func (s *Server) status() StatusResult {
 	st := StatusResult{
 		Running: true, Pid: os.Getpid(), Version: s.Version, UptimeS: int64(time.Since(s.start).Seconds()),
 		Root: s.Engine.Root, LogFile: s.LogFile, LogError: s.LogError, Socket: s.socket, Counters: map[string]int64{}, Servers: []ServerStatus{},
-		Process: new(ReadProcessStats()),
+		Process: new(ReadProcessStats()), ConfigChanged: s.configChanged(),
 	}
 	s.counters.Range(func(k, v any) bool {
 		st.Counters[k.(string)] = v.(*atomic.Int64).Load()

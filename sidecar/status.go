@@ -43,6 +43,9 @@ func WriteStatus(w io.Writer, st StatusResult) error {
 	if st.Watcher != nil {
 		fmt.Fprintln(w, st.Watcher.Note())
 	}
+	if st.ConfigChanged {
+		fmt.Fprintln(w, "config  changed since the daemon started: the next hook replaces this daemon with one that loads it")
+	}
 	if len(st.Untrusted) > 0 {
 		fmt.Fprintf(w, "untrusted: %s (run `lsp-hook trust` to allow them)\n", strings.Join(st.Untrusted, ", "))
 	}

@@ -41,6 +41,10 @@ type StatusResult struct {
 	// LogError says why the daemon cannot write LogFile (it serves on,
 	// logging nowhere); "" when the log is written.
 	LogError string `json:"log_error,omitempty"`
+	// ConfigChanged says a file the daemon's config was loaded from has
+	// changed since it started (wire.HelloResult.ConfigChanged): the next
+	// hook replaces it with one that loads the config as it is.
+	ConfigChanged bool `json:"config_changed,omitempty"`
 	// Watcher is the workspace file watcher's coverage (lsp.WatcherStatus:
 	// backend, watched and scanned directories and files, budget, scan
 	// round); nil while it does not run, or from an older daemon.

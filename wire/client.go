@@ -52,8 +52,10 @@ type Call struct {
 	Err  error
 }
 
-// dial is Dial, sending first (when not nil) right after hello. An older
-// daemon gets first too; its answer is not read (Connect replaces it).
+// dial is Dial, sending first (when not nil) right after hello. A daemon
+// not to use (HelloResult.Current) gets first too; its answer is not read
+// (Connect replaces it), and one whose config changed refuses it
+// (CodeConfigChanged).
 func dial(ctx context.Context, socket, version string, first *Call) (*Client, error) {
 	var d net.Dialer
 	nc, err := d.DialContext(ctx, "unix", socket)
@@ -71,7 +73,7 @@ func dial(ctx context.Context, socket, version string, first *Call) (*Client, er
 		c.Close()
 		return nil, fmt.Errorf("greeting daemon at %s: %w", socket, err)
 	}
-	if answer != nil && c.Hello.Protocol >= ProtocolVersion {
+	if answer != nil && c.Hello.Current() {
 		first.Sent, first.Err = true, answer(ctx)
 	}
 	return c, nil
@@ -169,8 +171,9 @@ type StartOptions struct {
 
 // Connect returns a client for the daemon on opts.Socket, starting one
 // (detached: its own session, stdio on /dev/null) when none answers, or when
-// the one that answers speaks an older protocol (it is asked to shut down
-// first). started reports whether a daemon was started.
+// the one that answers is not to be used (HelloResult.Current: it speaks an
+// older protocol, or its config changed since it started; it is asked to
+// shut down first). started reports whether a daemon was started.
 func Connect(ctx context.Context, version string, opts StartOptions) (c *Client, started bool, err error) {
 	return ConnectWith(ctx, version, opts, nil)
 }
@@ -183,7 +186,7 @@ func Connect(ctx context.Context, version string, opts StartOptions) (c *Client,
 func ConnectWith(ctx context.Context, version string, opts StartOptions, first *Call) (c *Client, started bool, err error) {
 	c, err = dial(ctx, opts.Socket, version, first)
 	if err == nil {
-		if c.Hello.Protocol >= ProtocolVersion {
+		if c.Hello.Current() {
 			return c, false, nil
 		}
 		_ = c.Call(ctx, MethodShutdown, struct{}{}, nil)
@@ -220,7 +223,7 @@ func ConnectWith(ctx context.Context, version string, opts StartOptions, first *
 		if err != nil {
 			return false
 		}
-		if d.Hello.Protocol < ProtocolVersion {
+		if !d.Hello.Current() {
 			d.Close()
 			return false
 		}
@@ -235,7 +238,7 @@ func ConnectWith(ctx context.Context, version string, opts StartOptions, first *
 	}
 	defer unlock()
 	if c, err = Dial(wctx, opts.Socket, version); err == nil {
-		if c.Hello.Protocol >= ProtocolVersion {
+		if c.Hello.Current() {
 			return withFirst(ctx, c, first), false, nil
 		}
 		c.Close() // an old daemon that another hook is replacing: start ours
@@ -294,7 +297,7 @@ func awaitDaemonLock(ctx context.Context, socket, version string) (c *Client, er
 			return true
 		}
 		if d, err := Dial(ctx, socket, version); err == nil {
-			if d.Hello.Protocol >= ProtocolVersion {
+			if d.Hello.Current() {
 				c = d
 				return true
 			}
@@ -346,6 +349,29 @@ func StartDaemon(opts StartOptions) (<-chan struct{}, error) {
 		close(exited)
 	}()
 	return exited, nil
+}
+
+// Retire asks c's daemon, one a client should not use (HelloResult.Current:
+// an older protocol, or a config changed since it started), to shut down,
+// closes c, and waits, within ctx, until the daemon has released the
+// socket's lock — its servers stopped and its sessions saved for the next
+// daemon (which takes the lock to listen, and would exit finding it
+// taken). The error is ctx's.
+func Retire(ctx context.Context, c *Client, socket string) error {
+	_ = c.Call(ctx, MethodShutdown, struct{}{}, nil)
+	c.Close()
+	err := poll.Until(ctx, 5*time.Millisecond, 100*time.Millisecond, func() bool {
+		f, err := TakeLock(socket)
+		if err != nil {
+			return false
+		}
+		f.Close() // free: the daemon about to start takes it
+		return true
+	})
+	if err != nil {
+		return fmt.Errorf("waiting for the daemon on %s to stop: %w", socket, err)
+	}
+	return nil
 }
 
 // waitGone waits until nothing answers on socket, or ctx ends.

@@ -1,8 +1,11 @@
 package wire
 
 import (
+	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/sourcegraph/jsonrpc2"
 
 	"github.com/lsp-hook/lsp-hook/diag"
 )
@@ -24,8 +27,9 @@ import (
 // the refactoring methods for `lsp-hook mcp` (request's call hierarchy,
 // rename, code action and willRenameFiles methods, execute_command and
 // check_edit); version 12 notify_change's chain (the hook's mark for its
-// chain's next shell hook, which took a changed_files call of its own).
-const ProtocolVersion = 12
+// chain's next shell hook, which took a changed_files call of its own);
+// version 13 hello's config_changed and the CodeConfigChanged refusal.
+const ProtocolVersion = 13
 
 // Method names served by the daemon (DESIGN.md "Socket and wire protocol").
 const (
@@ -44,12 +48,38 @@ type HelloParams struct {
 }
 
 // HelloResult identifies the daemon: its version, protocol, process ID and
-// workspace root (absolute).
+// workspace root (absolute). ConfigChanged says that a file its config was
+// loaded from (config.Inputs: the workspace's and the user's config
+// files, the imported server definitions, the trust store) has changed
+// since it started, so what it would answer follows a config that is no
+// longer the user's: a client replaces it (Current).
 type HelloResult struct {
-	Version  string `json:"version"`
-	Protocol int    `json:"protocol"`
-	Pid      int    `json:"pid"`
-	Root     string `json:"root"`
+	Version       string `json:"version"`
+	Protocol      int    `json:"protocol"`
+	Pid           int    `json:"pid"`
+	Root          string `json:"root"`
+	ConfigChanged bool   `json:"config_changed,omitempty"`
+}
+
+// CodeConfigChanged is the JSON-RPC error code of a request a daemon
+// refuses because its config changed since it started
+// (HelloResult.ConfigChanged): a client connects again (Connect), which
+// replaces it. In the range JSON-RPC 2.0 leaves to implementations
+// (-32000 to -32099, "Server error"), beside CodeUnsupported.
+const CodeConfigChanged = -32002
+
+// IsConfigChanged reports whether err is a daemon's CodeConfigChanged
+// refusal.
+func IsConfigChanged(err error) bool {
+	var rpcErr *jsonrpc2.Error
+	return errors.As(err, &rpcErr) && rpcErr.Code == CodeConfigChanged
+}
+
+// Current reports whether the daemon that said h is one to use: it speaks
+// this protocol and runs with the config as it is now. A client that
+// finds another asks it to shut down and starts its own (ConnectWith).
+func (h HelloResult) Current() bool {
+	return h.Protocol >= ProtocolVersion && !h.ConfigChanged
 }
 
 // Change modes: an edit shows diagnostics of the edited file and the

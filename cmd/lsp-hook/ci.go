@@ -289,14 +289,14 @@ func hostBuild(path string) bool {
 }
 
 // diagnoseChecker returns how diagnose checks a chunk: through the
-// workspace's running daemon when one answers with this protocol (its warm
-// servers), else an engine in this process. Either way servers get the
+// workspace's running daemon when one answers with this protocol and the
+// config as it is now (its warm servers), else an engine in this process. Either way servers get the
 // whole --timeout of a chunk (Manager.CheckWithin), not a hook's per-edit
 // timeouts. The second value releases it.
 func diagnoseChecker(c *cli.Context, root string, cfg *config.Config) (engine.CheckFunc, func()) {
 	if !c.Bool("no-daemon") {
 		if cl, err := wire.Dial(c.Context, socketFor(c, root), buildVersion()); err == nil {
-			if cl.Hello.Protocol == wire.ProtocolVersion {
+			if cl.Hello.Protocol == wire.ProtocolVersion && !cl.Hello.ConfigChanged {
 				return engine.ClientChecker(cl), func() { cl.Close() }
 			}
 			cl.Close()

@@ -1,0 +1,66 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+func TestFingerprint(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.yaml"), filepath.Join(dir, "b.yaml")
+	write := func(p, s string) {
+		t.Helper()
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files := []string{a, b}
+	none := Fingerprint(files)
+	if none != Fingerprint(files) {
+		t.Fatal("two fingerprints of the same absent files differ")
+	}
+	steps := []struct {
+		name string
+		do   func()
+		same bool // the fingerprint equals the one before the step
+	}{
+		{"a created", func() { write(a, "severity: error\n") }, false},
+		{"nothing done", func() {}, true},
+		{"a written with the same bytes", func() { write(a, "severity: error\n") }, true},
+		{"a written, same size", func() { write(a, "severity: hint!\n") }, false},
+		{"b created empty", func() { write(b, "") }, false},
+		{"b removed", func() { os.Remove(b) }, false},
+		{"a replaced by a directory", func() { os.Remove(a); os.Mkdir(a, 0o755) }, false},
+	}
+	prev := none
+	for _, s := range steps {
+		s.do()
+		now := Fingerprint(files)
+		if (now == prev) != s.same {
+			t.Errorf("%s: fingerprint unchanged %v, want %v", s.name, now == prev, s.same)
+		}
+		prev = now
+	}
+	if Fingerprint([]string{a, b}) == Fingerprint([]string{b, a}) {
+		t.Error("the fingerprint does not depend on which file holds what")
+	}
+}
+
+func TestInputs(t *testing.T) {
+	cfgHome, stateHome, root := t.TempDir(), t.TempDir(), t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", cfgHome)
+	t.Setenv("XDG_STATE_HOME", stateHome)
+	want := []string{filepath.Join(cfgHome, "lsp-hook", "config.yaml")}
+	for _, n := range FileNames {
+		want = append(want, filepath.Join(root, n))
+	}
+	for _, n := range ImportFiles {
+		want = append(want, filepath.Join(root, n))
+	}
+	want = append(want, filepath.Join(stateHome, "lsp-hook", "trust.json"))
+	if got := Inputs(root); !slices.Equal(got, want) {
+		t.Errorf("Inputs(%s) = %v\nwant %v", root, got, want)
+	}
+}
