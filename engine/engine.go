@@ -150,6 +150,7 @@ func (e *Engine) CheckBaselines(ctx context.Context, p wire.NotifyChangeParams) 
 	}()
 	validated, partial := e.validate(targets, texts, byFile)
 	res.Servers = append(res.Servers, validated...)
+	res.Servers = append(res.Servers, e.checkConfigFiles(targets, byFile)...)
 	outcomes := <-lspDone
 	<-lintDone
 	for path, ds := range lintByFile {
