@@ -3,8 +3,12 @@ package main_test
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/lsp-hook/lsp-hook/sidecar"
 )
 
 // TestConfigChangeTakesEffect: the user (or the agent) writes the
@@ -79,6 +83,26 @@ func TestConfigChangeTakesEffect(t *testing.T) {
 	}
 	if block := w.hook(editEvent("s1", "data.json", w.readFile("data.json"))); !strings.Contains(block, `<diagnostics file="data.json">`) {
 		t.Errorf("the hook once the config was removed: %q, want data.json's error again", block)
+	}
+
+	// A session starting after a config change: the daemon is replaced,
+	// and the new one prewarms (its gopls starts before any edit).
+	before := pid()
+	w.writeFile(".lsp-hook.yaml", "severity: warning\n")
+	if out := lifecycle("s2", "SessionStart", map[string]any{"source": "startup"}); out != "" {
+		t.Errorf("SessionStart printed %q, want nothing", out)
+	}
+	replaced := func() bool {
+		st, ok := w.status()
+		if !ok || st.Pid == before || st.ConfigChanged {
+			return false
+		}
+		return slices.ContainsFunc(st.Servers, func(s sidecar.ServerStatus) bool { return s.Name == "gopls" && s.Pid != 0 })
+	}
+	if !pollUntil(15*time.Second, replaced) {
+		st, _ := w.status()
+		t.Errorf("after SessionStart with a changed config: daemon pid %d (was %d), config_changed %v, servers %+v; want a new daemon prewarming gopls",
+			st.Pid, before, st.ConfigChanged, st.Servers)
 	}
 	w.stopAll()
 }
