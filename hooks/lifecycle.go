@@ -27,6 +27,7 @@ const dialWait = 500 * time.Millisecond
 // lifecycle answers ev, a session event, for the workspace at root.
 func lifecycle(ctx context.Context, a Adapter, ev Event, root string, stdout io.Writer, opts Options, log *slog.Logger) Outcome {
 	opts = opts.withDefaults()
+	deadline := time.Now().Add(opts.ColdBudget) // the whole event's: a daemon replaced for its config included
 	params := wire.SessionParams{Session: ev.Session, Agent: ev.Agent}
 	dctx, cancel := context.WithTimeout(ctx, dialWait)
 	c, err := wire.Dial(dctx, opts.Socket, opts.Version)
@@ -36,7 +37,7 @@ func lifecycle(ctx context.Context, a Adapter, ev Event, root string, stdout io.
 		err = errOldDaemon
 	}
 	if err == nil && c.Hello.ConfigChanged && ev.Lifecycle != LifecycleEnd {
-		c, err = replaceForConfig(ctx, c, ev, root, opts, log)
+		c, err = replaceForConfig(ctx, c, ev, root, opts, deadline, log)
 	}
 	switch ev.Lifecycle {
 	case LifecycleStart:
@@ -82,8 +83,8 @@ func lifecycle(ctx context.Context, a Adapter, ev Event, root string, stdout io.
 		log.Info("end of turn: this agent's answer cannot block it", "agent", a.Name())
 		return Outcome{}
 	}
-	budget := opts.ColdBudget - time.Second // leave time to answer
-	sctx, cancel := context.WithTimeout(ctx, opts.ColdBudget)
+	budget := time.Until(deadline) - time.Second // leave time to answer
+	sctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	var res wire.SessionStopResult
 	p := wire.SessionStopParams{SessionParams: params, Active: ev.StopActive, BudgetMS: int(max(budget, time.Second) / time.Millisecond)}
@@ -110,10 +111,11 @@ func lifecycle(ctx context.Context, a Adapter, ev Event, root string, stdout io.
 // of turn: it stops it (its sessions are saved for the next daemon), and
 // for an end of turn connects to a new one, which loads the config as it
 // is now — `stop_gate: off` just written must not block — and the
-// sessions; for a start, the caller starts one to prewarm (an error).
-func replaceForConfig(ctx context.Context, c *wire.Client, ev Event, root string, opts Options, log *slog.Logger) (*wire.Client, error) {
+// sessions; for a start, the caller starts one to prewarm (an error). It
+// takes at most half of what is left until deadline, the event's.
+func replaceForConfig(ctx context.Context, c *wire.Client, ev Event, root string, opts Options, deadline time.Time, log *slog.Logger) (*wire.Client, error) {
 	log.Info("the daemon's config changed since it started; replacing it", "pid", c.Hello.Pid, "event", ev.Lifecycle)
-	rctx, cancel := context.WithTimeout(ctx, opts.ColdBudget/2)
+	rctx, cancel := context.WithTimeout(ctx, time.Until(deadline)/2)
 	defer cancel()
 	if err := wire.Retire(rctx, c, opts.Socket); err != nil {
 		return nil, err
@@ -122,7 +124,7 @@ func replaceForConfig(ctx context.Context, c *wire.Client, ev Event, root string
 		return nil, errConfigChanged
 	}
 	nc, _, err := wire.Connect(rctx, opts.Version, wire.StartOptions{Executable: opts.Executable, Root: root, Socket: opts.Socket,
-		Wait: opts.ColdBudget / 4})
+		Wait: time.Until(deadline) / 4})
 	return nc, err
 }
 
