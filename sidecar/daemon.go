@@ -82,7 +82,7 @@ func RunDaemon(ctx context.Context, opts DaemonOptions) error {
 	}
 
 	inputs := config.Inputs(root)
-	print := config.Fingerprint(inputs) // before reading: a write while it loads is a change
+	fingerprint := config.Fingerprint(inputs) // before reading: a write while it loads is a change
 	cfg, problems := engine.LoadConfig(root)
 	for _, p := range problems {
 		log.Warn("config problem; using the default for it", "problem", p.Error())
@@ -99,7 +99,7 @@ func RunDaemon(ctx context.Context, opts DaemonOptions) error {
 		LogFile:      logFile,
 		Log:          log,
 		ConfigInputs: inputs,
-		ConfigPrint:  print,
+		ConfigPrint:  fingerprint,
 	}
 	if logErr != nil {
 		srv.LogError = logErr.Error()

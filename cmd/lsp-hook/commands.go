@@ -379,6 +379,16 @@ func restartCommand() *cli.Command {
 				fmt.Fprintf(c.App.Writer, "no daemon running for %s; servers start fresh with the next one\n", root)
 				return nil
 			}
+			if cl.Hello.ConfigChanged {
+				// It would restart servers with the config it loaded: stop
+				// it instead, and the next change starts every server
+				// with the config as it is.
+				if err := wire.Retire(ctx, cl, socketFor(c, root)); err != nil {
+					return cli.Exit("restart: stopping the daemon whose config changed: "+err.Error(), exitError)
+				}
+				fmt.Fprintf(c.App.Writer, "the config changed since the daemon for %s started: stopped it; the next change starts it and its servers with the config as it is\n", root)
+				return nil
+			}
 			defer cl.Close()
 			var res sidecar.RestartResult
 			if err := cl.Call(ctx, wire.MethodRestart, wire.RestartParams{Server: c.Args().First()}, &res); err != nil {
