@@ -17,12 +17,12 @@ import (
 // time instead.
 const maxInputRead = 1 << 20
 
-// Inputs returns the files Load reads for the workspace at root, in a
-// fixed order, each whether it exists or not: the user file (UserFile),
-// every name a workspace config file may have (FileNames: creating one is
-// a change too), the files whose servers Load imports (ImportFiles), and
-// the trust store (TrustFile), which decides what of them applies. A path
-// that cannot be determined (no home directory) is left out.
+// Inputs returns the config files Load reads for the workspace at root,
+// in a fixed order, each whether it exists or not: the user file
+// (UserFile), every name a workspace config file may have (FileNames:
+// creating one is a change too), and the files whose servers Load imports
+// (ImportFiles). A path that cannot be determined (no home directory) is
+// left out. What of them applies is the trust store's say too (Stamp).
 func Inputs(root string) []string {
 	var out []string
 	if f := UserFile(); f != "" {
@@ -34,19 +34,36 @@ func Inputs(root string) []string {
 	for _, n := range ImportFiles {
 		out = append(out, filepath.Join(root, n))
 	}
-	if f := TrustFile(); f != "" {
-		out = append(out, f)
-	}
 	return out
+}
+
+// Stamp sums up the config Load would read for the workspace at root now:
+// the Fingerprint of its Inputs, and the trust store's entries for the
+// workspace and for each of them (TrustFile; an entry of another
+// workspace changes nothing here). Equal stamps mean Load reads the same
+// config; a daemon compares the one it took before it loaded its config
+// with the one of now to tell that its config changed
+// (wire.HelloResult.ConfigChanged). An unreadable trust store counts as
+// empty, as Load takes it.
+func Stamp(root string) string {
+	inputs := Inputs(root)
+	st, err := readTrust()
+	if err != nil {
+		st = trustState{}
+	}
+	h := sha256.New()
+	io.WriteString(h, Fingerprint(inputs))
+	fmt.Fprintf(h, "\x00%s\x00", st[workspaceKey(root)])
+	for _, f := range inputs {
+		fmt.Fprintf(h, "%s\x00", st[f])
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // Fingerprint sums up what files hold: the hex SHA-256 of each path, in
 // order, with its content, or with "absent" when it does not exist, with
 // its size and modification time (nanoseconds) when it is larger than 1
-// MiB, or with the error that kept it from being read. Equal fingerprints
-// of Inputs mean that Load reads the same config; a daemon compares the
-// one it took before it loaded its config with the one of now to tell
-// that its config changed (wire.HelloResult.ConfigChanged).
+// MiB, or with the error that kept it from being read.
 func Fingerprint(files []string) string {
 	h := sha256.New()
 	for _, f := range files {

@@ -59,8 +59,52 @@ func TestInputs(t *testing.T) {
 	for _, n := range ImportFiles {
 		want = append(want, filepath.Join(root, n))
 	}
-	want = append(want, filepath.Join(stateHome, "lsp-hook", "trust.json"))
 	if got := Inputs(root); !slices.Equal(got, want) {
 		t.Errorf("Inputs(%s) = %v\nwant %v", root, got, want)
+	}
+}
+
+// TestStamp: the stamp changes with a config file's content and with the
+// trust store's say on this workspace and its files, not with another
+// workspace's trust.
+func TestStamp(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	root, other := t.TempDir(), t.TempDir()
+	file := filepath.Join(root, ".lsp-hook.yaml")
+	if err := os.WriteFile(file, []byte("severity: warning\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(other, ".lsp-hook.yaml"), []byte("severity: hint\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prev := Stamp(root)
+	steps := []struct {
+		name string
+		do   func() error
+		same bool
+	}{
+		{"nothing done", func() error { return nil }, true},
+		{"another workspace trusted", func() error { _, err := Trust(other); return err }, true},
+		{"this workspace trusted", func() error { _, err := Trust(root); return err }, false},
+		{"its config written", func() error { return os.WriteFile(file, []byte("severity: error\n"), 0o644) }, false},
+		{"trusted again", func() error { _, err := Trust(root); return err }, false},
+		{"the user file written", func() error {
+			u := UserFile()
+			if err := os.MkdirAll(filepath.Dir(u), 0o755); err != nil {
+				return err
+			}
+			return os.WriteFile(u, []byte("memory_budget: 1GiB\n"), 0o644)
+		}, false},
+	}
+	for _, s := range steps {
+		if err := s.do(); err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		now := Stamp(root)
+		if (now == prev) != s.same {
+			t.Errorf("%s: stamp unchanged %v, want %v", s.name, now == prev, s.same)
+		}
+		prev = now
 	}
 }

@@ -18,6 +18,8 @@ import (
 // is refused with wire.CodeConfigChanged, while hello, status and
 // shutdown still answer; until then, nothing is refused.
 func TestConfigChangedRefuses(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	root := t.TempDir()
 	cfgFile := filepath.Join(root, ".lsp-hook.yaml")
 	data := filepath.Join(root, "a.json")
@@ -27,8 +29,7 @@ func TestConfigChangedRefuses(t *testing.T) {
 	cfg := config.Default()
 	cfg.LSP.Enabled = false
 	e := engine.NewEngine(root, cfg, nil, testdaemon.Discard())
-	inputs := []string{cfgFile}
-	srv := &Server{Engine: e, Version: "test", Log: e.Log, ConfigInputs: inputs, ConfigPrint: config.Fingerprint(inputs)}
+	srv := &Server{Engine: e, Version: "test", Log: e.Log, ConfigStamp: config.Stamp(root)}
 	socket := testdaemon.Socket(t)
 	testdaemon.Serve(t, srv, socket)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -81,8 +81,7 @@ func RunDaemon(ctx context.Context, opts DaemonOptions) error {
 		log.Debug("open file limit (RLIMIT_NOFILE)", "nofile", nofile)
 	}
 
-	inputs := config.Inputs(root)
-	fingerprint := config.Fingerprint(inputs) // before reading: a write while it loads is a change
+	stamp := config.Stamp(root) // before reading: a write while it loads is a change
 	cfg, problems := engine.LoadConfig(root)
 	for _, p := range problems {
 		log.Warn("config problem; using the default for it", "problem", p.Error())
@@ -93,13 +92,12 @@ func RunDaemon(ctx context.Context, opts DaemonOptions) error {
 	}
 	manager := lsp.NewManager(cfg, root, log)
 	srv := &Server{
-		Engine:       engine.NewEngine(root, cfg, manager, log),
-		Version:      opts.Version,
-		IdleTimeout:  max(idle, 0),
-		LogFile:      logFile,
-		Log:          log,
-		ConfigInputs: inputs,
-		ConfigPrint:  fingerprint,
+		Engine:      engine.NewEngine(root, cfg, manager, log),
+		Version:     opts.Version,
+		IdleTimeout: max(idle, 0),
+		LogFile:     logFile,
+		Log:         log,
+		ConfigStamp: stamp,
 	}
 	if logErr != nil {
 		srv.LogError = logErr.Error()

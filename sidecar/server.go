@@ -29,11 +29,9 @@ type Server struct {
 	LogFile     string
 	LogError    string // why LogFile could not be opened ("" when it is written); shown by status
 	Log         *slog.Logger
-	// ConfigInputs are the files the Engine's config was loaded from
-	// (config.Inputs), and ConfigPrint their config.Fingerprint, taken
-	// before they were read; nil inputs: the config is not watched.
-	ConfigInputs []string
-	ConfigPrint  string
+	// ConfigStamp is the config.Stamp of the Engine's root, taken before
+	// its config was loaded; "": the config is not watched.
+	ConfigStamp string
 
 	socket string
 	ln     *net.UnixListener
@@ -42,7 +40,7 @@ type Server struct {
 
 	budget *budgetKeeper // the memory budget's rounds; nil when not kept (RunDaemon keeps it)
 
-	configStale atomic.Bool // a file of ConfigInputs changed (configChanged)
+	configStale atomic.Bool // the config changed since ConfigStamp (configChanged)
 
 	inflight atomic.Int64
 	lastUse  atomic.Int64 // unix nanoseconds of the last request's end

@@ -48,11 +48,12 @@ type HelloParams struct {
 }
 
 // HelloResult identifies the daemon: its version, protocol, process ID and
-// workspace root (absolute). ConfigChanged says that a file its config was
-// loaded from (config.Inputs: the workspace's and the user's config
-// files, the imported server definitions, the trust store) has changed
-// since it started, so what it would answer follows a config that is no
-// longer the user's: a client replaces it (Current).
+// workspace root (absolute). ConfigChanged says that the config it would
+// load now differs from the one it loaded as it started (config.Stamp: the
+// workspace's and the user's config files, the imported server
+// definitions, the trust store's say on them), so what it would answer
+// follows a config that is no longer the user's: a client replaces it
+// (Current).
 type HelloResult struct {
 	Version       string `json:"version"`
 	Protocol      int    `json:"protocol"`
