@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/shirou/gopsutil/v4/process"
 
@@ -89,9 +90,19 @@ func readProcMem(pid int) (m procMem, ok bool) {
 	return m, true
 }
 
+// bootTimeCached makes gopsutil read the boot time once: in a container
+// (docker, lxc) it takes it from /proc/uptime, now minus the uptime in
+// whole seconds, so CreateTime of one process came out 1,000 ms apart
+// between calls (86 of 300 reads here) — a leftover's start time then
+// never matched the one sampled, and reapLeftovers left it running
+// (make test: TestMeasureProc, "leftover = []").
+var bootTimeCached sync.Once
+
 // startTime is pid's start time in milliseconds since the epoch
-// (gopsutil's CreateTime); ok is false when the process is gone.
+// (gopsutil's CreateTime, over a boot time read once: bootTimeCached); ok
+// is false when the process is gone.
 func startTime(pid int) (ms int64, ok bool) {
+	bootTimeCached.Do(func() { process.EnableBootTimeCache(true) })
 	p, err := process.NewProcess(int32(pid))
 	if err != nil {
 		return 0, false
