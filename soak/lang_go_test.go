@@ -21,13 +21,14 @@ const goModule = "soak.example/sync"
 // of them, checked by gopls and the go command.
 func goLanguage() *language {
 	return &language{
-		name:      "go",
-		tools:     []string{"go", "gopls", "gofmt"},
-		files:     goFiles,
-		compile:   compileGo,
-		format:    []string{"gofmt", "-w"},
-		comment:   slashComment,
-		scenarios: goScenarios,
+		name:       "go",
+		tools:      []string{"go", "gopls", "gofmt"},
+		files:      goFiles,
+		compile:    compileGo,
+		format:     []string{"gofmt", "-w"},
+		formatExts: []string{".go"},
+		comment:    slashComment,
+		scenarios:  goScenarios,
 	}
 }
 

@@ -50,7 +50,7 @@ func (r *runner) single(name string, o op) error {
 	if exists && r.rng.Float64() < r.sched.race && raceable(o.file) {
 		return r.race(name, o, tool, string(cur), text)
 	}
-	format := r.rng.Float64() < r.sched.format
+	format := r.rng.Float64() < r.sched.format && r.lang.formats(o.file)
 	c, err := r.write(o, tool, string(cur), exists, text, format)
 	if err != nil {
 		return err
@@ -172,7 +172,7 @@ func (r *runner) batch(name string, st step) error {
 			return err
 		}
 		tool := pick(r.rng, weighted{"Write", 1}, weighted{"Edit", 1})
-		c, err := r.write(o, tool, string(cur), existed, text, format)
+		c, err := r.write(o, tool, string(cur), existed, text, format && r.lang.formats(o.file))
 		if err != nil {
 			return err
 		}

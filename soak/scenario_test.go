@@ -3,6 +3,8 @@ package soak
 import (
 	"context"
 	"fmt"
+	"path"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -117,11 +119,19 @@ type language struct {
 	// files are s.
 	compile func(ctx context.Context, dir string, env []string, s snapshot) (*truth, error)
 	// format is the formatter run between a write and its hook; the file's
-	// path is appended. It must not move lines.
-	format []string
+	// path is appended. It must not move lines. formatExts are the
+	// extensions it takes (nil: every file): gofmt refuses go.mod, whose
+	// white space the soak dirtied for it would then stay.
+	format     []string
+	formatExts []string
 	// comment returns a one-line comment saying text.
 	comment   func(text string) string
 	scenarios []scenario
+}
+
+// formats reports whether l's formatter takes file (formatExts).
+func (l *language) formats(file string) bool {
+	return l.formatExts == nil || slices.Contains(l.formatExts, path.Ext(file))
 }
 
 // stripTrailingSpace is the formatter of the languages without one in the
