@@ -5,10 +5,12 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/lsp-hook/lsp-hook/internal/testdir"
 )
 
 func TestFingerprint(t *testing.T) {
-	dir := t.TempDir()
+	dir := testdir.New(t)
 	a, b := filepath.Join(dir, "a.yaml"), filepath.Join(dir, "b.yaml")
 	write := func(p, s string) {
 		t.Helper()
@@ -49,7 +51,7 @@ func TestFingerprint(t *testing.T) {
 }
 
 func TestInputs(t *testing.T) {
-	cfgHome, stateHome, root := t.TempDir(), t.TempDir(), t.TempDir()
+	cfgHome, stateHome, root := testdir.New(t), testdir.New(t), testdir.New(t)
 	t.Setenv("XDG_CONFIG_HOME", cfgHome)
 	t.Setenv("XDG_STATE_HOME", stateHome)
 	want := []string{filepath.Join(cfgHome, "lsp-hook", "config.yaml")}
@@ -68,9 +70,9 @@ func TestInputs(t *testing.T) {
 // trust store's say on this workspace and its files, not with another
 // workspace's trust.
 func TestStamp(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	root, other := t.TempDir(), t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", testdir.New(t))
+	t.Setenv("XDG_STATE_HOME", testdir.New(t))
+	root, other := testdir.New(t), testdir.New(t)
 	file := filepath.Join(root, ".lsp-hook.yaml")
 	if err := os.WriteFile(file, []byte("severity: warning\n"), 0o644); err != nil {
 		t.Fatal(err)
