@@ -413,9 +413,19 @@ func (c *Client) addBlindOthers(out *Outcome, blind []string) {
 	for p := range out.Others {
 		skip[p] = true
 	}
+	c.addReachable(out.Others, skip, blind)
+}
+
+// addReachable adds to others the errors the server has published since
+// it started in each file, neither in skip nor in others, that a change
+// of changed can reach (brokenBy): what it said of them as it loaded a
+// workspace that already held the change (addBlindOthers; a deletion
+// older than the server, Manager's re-check after it). A file it said
+// nothing wrong of adds nothing, and is not read.
+func (c *Client) addReachable(others map[string][]diag.Diagnostic, skip map[string]bool, changed []string) {
 	for path, ds := range c.publishedSince(0, skip) {
-		if len(ds) > 0 && c.brokenBy(path, blind) {
-			out.Others[path] = ds
+		if _, have := others[path]; !have && len(ds) > 0 && c.brokenBy(path, changed) {
+			others[path] = ds
 		}
 	}
 }

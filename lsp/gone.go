@@ -594,11 +594,7 @@ func (m *Manager) recheckGone(ctx context.Context, e *entry, closed []string, se
 	// re-checked importers afresh. A file it said nothing wrong of adds
 	// nothing, and is not read.
 	if older := c.goneBeforeServer(closed); len(older) > 0 && !c.server.OpenDependents {
-		for path, ds := range c.publishedSince(0, skip) {
-			if _, have := o.Others[path]; !have && len(ds) > 0 && c.brokenBy(path, older) {
-				o.Others[path] = ds
-			}
-		}
+		c.addReachable(o.Others, skip, older)
 	}
 	m.log.Info("re-checked after deletion", "server", c.server.Name, "root", c.root,
 		"deleted", closed, "rechecked", len(docs), "freshness", o.Freshness)
