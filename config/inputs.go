@@ -9,21 +9,20 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 )
 
-// maxInputRead bounds how much of one input Fingerprint reads: a config
+// maxInputRead bounds how much of one input fingerprint reads: a config
 // file is a few KiB; one past this is summed by its size and modification
 // time instead.
 const maxInputRead = 1 << 20
 
-// Inputs returns the config files Load reads for the workspace at root,
+// inputs returns the config files Load reads for the workspace at root,
 // in a fixed order, each whether it exists or not: the user file
 // (UserFile), every name a workspace config file may have (FileNames:
 // creating one is a change too), and the files whose servers Load imports
 // (ImportFiles). A path that cannot be determined (no home directory) is
 // left out. What of them applies is the trust store's say too (Stamp).
-func Inputs(root string) []string {
+func inputs(root string) []string {
 	var out []string
 	if f := UserFile(); f != "" {
 		out = append(out, f)
@@ -38,7 +37,7 @@ func Inputs(root string) []string {
 }
 
 // Stamp sums up the config Load would read for the workspace at root now:
-// the Fingerprint of its Inputs, and the trust store's entries for the
+// the fingerprint of its inputs, and the trust store's entries for the
 // workspace and for each of them (TrustFile; an entry of another
 // workspace changes nothing here). Equal stamps mean Load reads the same
 // config; a daemon compares the one it took before it loaded its config
@@ -46,25 +45,25 @@ func Inputs(root string) []string {
 // (wire.HelloResult.ConfigChanged). An unreadable trust store counts as
 // empty, as Load takes it.
 func Stamp(root string) string {
-	inputs := Inputs(root)
+	files := inputs(root)
 	st, err := readTrust()
 	if err != nil {
 		st = trustState{}
 	}
 	h := sha256.New()
-	io.WriteString(h, Fingerprint(inputs))
+	io.WriteString(h, fingerprint(files))
 	fmt.Fprintf(h, "\x00%s\x00", st[workspaceKey(root)])
-	for _, f := range inputs {
+	for _, f := range files {
 		fmt.Fprintf(h, "%s\x00", st[f])
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// Fingerprint sums up what files hold: the hex SHA-256 of each path, in
+// fingerprint sums up what files hold: the hex SHA-256 of each path, in
 // order, with its content, or with "absent" when it does not exist, with
 // its size and modification time (nanoseconds) when it is larger than 1
 // MiB, or with the error that kept it from being read.
-func Fingerprint(files []string) string {
+func fingerprint(files []string) string {
 	h := sha256.New()
 	for _, f := range files {
 		fmt.Fprintf(h, "%s\x00", f)
@@ -74,7 +73,7 @@ func Fingerprint(files []string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// sumInput writes the state of the file at path to w, as Fingerprint
+// sumInput writes the state of the file at path to w, as fingerprint
 // says.
 func sumInput(w io.Writer, path string) {
 	file, err := os.Open(path)
@@ -94,21 +93,4 @@ func sumInput(w io.Writer, path string) {
 	if _, err := io.Copy(w, io.LimitReader(file, maxInputRead)); err != nil {
 		fmt.Fprintf(w, "error %v", err)
 	}
-}
-
-// CheckFile returns the problems Load would report of the config file at
-// path were its content data, and the config it would make of it over the
-// defaults (for the checks the caller adds: a linter's parser). ok is false
-// when path is not a config file of the workspace at root (one of
-// FileNames there) nor the user file (UserFile, which alone may set the
-// per-user keys): data is then not read. Problems are as Load's: file,
-// 1-based line (0: the whole file), dotted key ("" for a file that does not
-// parse), message.
-func CheckFile(root, path string, data []byte) (problems []Problem, c *Config, ok bool) {
-	user := path == UserFile()
-	if !user && (filepath.Dir(path) != root || !slices.Contains(FileNames, filepath.Base(path))) {
-		return nil, nil, false
-	}
-	c = Default()
-	return applyFile(c, path, data, user), c, true
 }

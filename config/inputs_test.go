@@ -3,7 +3,6 @@ package config
 import (
 	"os"
 	"path/filepath"
-	"slices"
 	"testing"
 
 	"github.com/lsp-hook/lsp-hook/internal/testdir"
@@ -19,8 +18,8 @@ func TestFingerprint(t *testing.T) {
 		}
 	}
 	files := []string{a, b}
-	none := Fingerprint(files)
-	if none != Fingerprint(files) {
+	none := fingerprint(files)
+	if none != fingerprint(files) {
 		t.Fatal("two fingerprints of the same absent files differ")
 	}
 	steps := []struct {
@@ -39,36 +38,21 @@ func TestFingerprint(t *testing.T) {
 	prev := none
 	for _, s := range steps {
 		s.do()
-		now := Fingerprint(files)
+		now := fingerprint(files)
 		if (now == prev) != s.same {
 			t.Errorf("%s: fingerprint unchanged %v, want %v", s.name, now == prev, s.same)
 		}
 		prev = now
 	}
-	if Fingerprint([]string{a, b}) == Fingerprint([]string{b, a}) {
+	if fingerprint([]string{a, b}) == fingerprint([]string{b, a}) {
 		t.Error("the fingerprint does not depend on which file holds what")
 	}
 }
 
-func TestInputs(t *testing.T) {
-	cfgHome, stateHome, root := testdir.New(t), testdir.New(t), testdir.New(t)
-	t.Setenv("XDG_CONFIG_HOME", cfgHome)
-	t.Setenv("XDG_STATE_HOME", stateHome)
-	want := []string{filepath.Join(cfgHome, "lsp-hook", "config.yaml")}
-	for _, n := range FileNames {
-		want = append(want, filepath.Join(root, n))
-	}
-	for _, n := range ImportFiles {
-		want = append(want, filepath.Join(root, n))
-	}
-	if got := Inputs(root); !slices.Equal(got, want) {
-		t.Errorf("Inputs(%s) = %v\nwant %v", root, got, want)
-	}
-}
-
-// TestStamp: the stamp changes with a config file's content and with the
-// trust store's say on this workspace and its files, not with another
-// workspace's trust.
+// TestStamp: the stamp changes with the content of each file Load reads
+// (the user file, the workspace file under another of its names, an
+// imported server definition) and with the trust store's say on this
+// workspace and its files, not with another workspace's trust.
 func TestStamp(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", testdir.New(t))
 	t.Setenv("XDG_STATE_HOME", testdir.New(t))
@@ -98,6 +82,15 @@ func TestStamp(t *testing.T) {
 			}
 			return os.WriteFile(u, []byte("memory_budget: 1GiB\n"), 0o644)
 		}, false},
+		{"a workspace file of another name created", func() error {
+			return os.WriteFile(filepath.Join(root, ".lsp-hook.toml"), []byte("severity = \"hint\"\n"), 0o644)
+		}, false},
+		{"an imported server definition created", func() error {
+			return os.WriteFile(filepath.Join(root, "opencode.json"), []byte(`{"lsp": false}`), 0o644)
+		}, false},
+		{"a file of no concern written", func() error {
+			return os.WriteFile(filepath.Join(root, "notes.yaml"), []byte("severity: hint\n"), 0o644)
+		}, true},
 	}
 	for _, s := range steps {
 		if err := s.do(); err != nil {

@@ -482,3 +482,20 @@ func SplitSource(s string) (file string, line int) {
 	}
 	return s[:i], n
 }
+
+// CheckFile returns the problems Load would report of the config file at
+// path were its content data, and the config it would make of it over the
+// defaults (for the checks the caller adds: a linter's parser). ok is false
+// when path is not a config file of the workspace at root (one of
+// FileNames there) nor the user file (UserFile, which alone may set the
+// per-user keys): data is then not read. Problems are as Load's: file,
+// 1-based line (0: the whole file), dotted key ("" for a file that does not
+// parse), message.
+func CheckFile(root, path string, data []byte) (problems []Problem, c *Config, ok bool) {
+	user := path == UserFile()
+	if !user && (filepath.Dir(path) != root || !slices.Contains(FileNames, filepath.Base(path))) {
+		return nil, nil, false
+	}
+	c = Default()
+	return applyFile(c, path, data, user), c, true
+}

@@ -108,24 +108,26 @@ func lifecycle(ctx context.Context, a Adapter, ev Event, root string, stdout io.
 
 // replaceForConfig replaces c's daemon, whose config changed since it
 // started (wire.HelloResult.ConfigChanged), for a session's start or end
-// of turn: it stops it (its sessions are saved for the next daemon), and
-// for an end of turn connects to a new one, which loads the config as it
-// is now — `stop_gate: off` just written must not block — and the
-// sessions; for a start, the caller starts one to prewarm (an error). It
-// takes at most half of what is left until deadline, the event's.
+// of turn, within half of what is left until deadline, the event's. For
+// an end of turn it connects again (wire.Connect stops such a daemon, its
+// sessions saved, and starts one that loads the config as it is now —
+// `stop_gate: off` just written must not block — and the sessions). For a
+// start it stops it (wire.Retire) and returns an error: the caller starts
+// one to prewarm, without waiting for it.
 func replaceForConfig(ctx context.Context, c *wire.Client, ev Event, root string, opts Options, deadline time.Time, log *slog.Logger) (*wire.Client, error) {
 	log.Info("the daemon's config changed since it started; replacing it", "pid", c.Hello.Pid, "event", ev.Lifecycle)
 	rctx, cancel := context.WithTimeout(ctx, time.Until(deadline)/2)
 	defer cancel()
+	if ev.Lifecycle == LifecycleStop {
+		c.Close()
+		nc, _, err := wire.Connect(rctx, opts.Version, wire.StartOptions{Executable: opts.Executable, Root: root, Socket: opts.Socket,
+			Wait: time.Until(deadline) / 4})
+		return nc, err
+	}
 	if err := wire.Retire(rctx, c, opts.Socket); err != nil {
 		return nil, err
 	}
-	if ev.Lifecycle != LifecycleStop {
-		return nil, errConfigChanged
-	}
-	nc, _, err := wire.Connect(rctx, opts.Version, wire.StartOptions{Executable: opts.Executable, Root: root, Socket: opts.Socket,
-		Wait: time.Until(deadline) / 4})
-	return nc, err
+	return nil, errConfigChanged
 }
 
 // errConfigChanged says the daemon that answered runs with a config that
