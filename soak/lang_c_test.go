@@ -94,6 +94,16 @@ var cScenarios = []scenario{
 		{revert("include/shapes.h")},
 		{revert("src/main.c"), revert("src/label.c")},
 	}},
+	// The declaration, the definition and the caller change in one step:
+	// clean; then the header and the definition turned back together
+	// leave the caller calling a function nothing declares.
+	{"renamed-everywhere", []step{
+		{edit("include/shapes.h", "const char *label(int code);", "const char *label_of(int code);"),
+			edit("src/main.c", "label(add(", "label_of(add("),
+			edit("src/label.c", "const char *label(int code)", "const char *label_of(int code)")},
+		{revert("include/shapes.h"), revert("src/label.c")},
+		{revert("src/main.c")},
+	}},
 	{"renamed-field", steps(edit("include/shapes.h", "\tint y;\n", "\tint z;\n"), revert("include/shapes.h"))},
 	{"removed-declaration", steps(
 		edit("include/shapes.h", "int dot(struct point p, struct point q);\n", ""),

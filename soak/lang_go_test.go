@@ -153,6 +153,16 @@ var goScenarios = []scenario{
 		{revert("singleflight/singleflight.go")},
 		{revert("jobs/jobs.go"), revert("singleflight/singleflight_test.go")},
 	}},
+	// The definition and its callers change in one step (one shell
+	// command, a batch, or one call each): clean; the callers turned back
+	// alone break every one of them, in files the hook may not name.
+	{"renamed-everywhere", []step{
+		{edit("singleflight/singleflight.go", "func (g *Group) Forget(key string) {", "func (g *Group) ForgetKey(key string) {"),
+			edit("jobs/jobs.go", "flights.Forget(key)", "flights.ForgetKey(key)"),
+			edit("singleflight/singleflight_test.go", `g.Forget("key")`, `g.ForgetKey("key")`)},
+		{revert("jobs/jobs.go"), revert("singleflight/singleflight_test.go")},
+		{revert("singleflight/singleflight.go")},
+	}},
 	{"removed-function", steps(edit("jobs/helpers.go", goScale, ""), revert("jobs/helpers.go"))},
 	{"removed-method", steps(
 		edit("errgroup/errgroup.go", "func (g *Group) TryGo(f func() error) bool {", "func (g *Group) tryGo(f func() error) bool {"),

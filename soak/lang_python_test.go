@@ -139,6 +139,15 @@ var pythonScenarios = []scenario{
 		{revert("pkg/util.py")},
 		{revert("pkg/models.py"), revert("pkg/api.py")},
 	}},
+	// The definition and its importers change in one step: clean; the
+	// definition turned back alone breaks both importers.
+	{"renamed-everywhere", []step{
+		{edit("pkg/util.py", "def slug(text: str) -> str:", "def slugify(text: str) -> str:"),
+			edit("pkg/models.py", "from pkg.util import slug", "from pkg.util import slugify as slug"),
+			edit("pkg/api.py", "from pkg.util import slug", "from pkg.util import slugify as slug")},
+		{revert("pkg/util.py")},
+		{revert("pkg/models.py"), revert("pkg/api.py")},
+	}},
 	{"removed-function", steps(edit("pkg/service.py", pyGreet, ""), revert("pkg/service.py"))},
 	{"removed-field", steps(
 		edit("pkg/models.py", "    handle: str\n", ""),

@@ -126,6 +126,15 @@ var tsScenarios = []scenario{
 		{revert("src/util.ts")},
 		{revert("src/models.ts"), revert("src/api.ts")},
 	}},
+	// The definition and its importers change in one step: clean; the
+	// definition turned back alone breaks both importers.
+	{"renamed-everywhere", []step{
+		{edit("src/util.ts", "export function slug(", "export function slugify("),
+			edit("src/models.ts", `import { slug } from "./util";`, `import { slugify as slug } from "./util";`),
+			edit("src/api.ts", `import { slug } from "./util";`, `import { slugify as slug } from "./util";`)},
+		{revert("src/util.ts")},
+		{revert("src/models.ts"), revert("src/api.ts")},
+	}},
 	{"renamed-field", steps(
 		edit("src/models.ts", "  handle: string;\n", "  nick: string;\n"),
 		revert("src/models.ts"))},

@@ -234,44 +234,103 @@ func diffMiddle(a, b string) (string, string) {
 // runs the Bash hook with the command's real duration: sed -i for an
 // edit, git checkout for a revert, rm, and mv or git mv.
 func (r *runner) bash(name string, o op) error {
-	var cmd string
-	switch o.kind {
-	case opEdit:
-		cmd = fmt.Sprintf("sed -i %s %s", shellQuote(sedScript(o.subs)), shellQuote(o.file))
-	case opRevert:
-		cmd = "git checkout -- " + shellQuote(o.file)
-	case opRemove:
-		cmd = "rm " + shellQuote(o.file)
-	case opMove:
-		cmd = fmt.Sprintf("mv %s %s", shellQuote(o.file), shellQuote(o.to))
-		if r.tracked(o.file) && r.rng.IntN(3) == 0 {
-			cmd = "git " + cmd
+	return r.shell(name, []op{o})
+}
+
+// shell makes every op of ops with one shell command, their commands
+// (shellCommand) joined by &&, as an agent's Bash tool does when one
+// command changes several files (a rename carried to its callers with
+// sed, a checkout of two files), and runs the Bash hook once, with the
+// command's real duration: the hook names no file, so what changed is the
+// daemon's to find.
+func (r *runner) shell(name string, ops []op) error {
+	var cmds, changed []string
+	wants := make(map[string]string)
+	for _, o := range ops {
+		cmd, err := r.shellCommand(o)
+		if err != nil {
+			return err
 		}
-	default:
-		return fmt.Errorf("%v: no shell command", o)
+		want, hasText, err := r.target(o)
+		if err != nil {
+			return err
+		}
+		if hasText {
+			wants[o.file] = want
+		}
+		cmds = append(cmds, cmd)
+		changed = append(changed, o.files()...)
 	}
-	want, hasText, err := r.target(o)
-	if err != nil {
-		return err
-	}
+	cmd := strings.Join(cmds, " && ")
 	begin := time.Now()
 	out, code, err := runTool(context.Background(), r.ws.root, r.ws.env, "sh", "-c", cmd)
 	took := time.Since(begin)
 	if err != nil || code != 0 {
 		return fmt.Errorf("%s: exit %d, %v: %s", cmd, code, err, out)
 	}
-	if hasText {
-		if got := r.snapshot()[o.file]; got != want {
-			return fmt.Errorf("%s did not make the text the scenario wants", cmd)
+	snap := r.snapshot()
+	for file, want := range wants {
+		if snap[file] != want {
+			return fmt.Errorf("%s did not make the text the scenario wants in %s", cmd, file)
 		}
 	}
 	d := r.sched.delay(r.rng)
 	r.record(&call{
-		scenario: name, tool: "Bash", changed: o.files(),
+		scenario: name, tool: "Bash", changed: changed,
 		move: fmt.Sprintf("Bash `%s` (%v), hook after %v", cmd, took.Round(time.Millisecond), d.Round(time.Millisecond)),
 		run:  r.hook(d, postToolUse(r.ws, r.session, bashCall(cmd, out), took)),
 	})
 	return nil
+}
+
+// shellCommand is the shell command that makes o: sed -i for an edit
+// (sedable only), git checkout for a revert, rm, and mv or, for a tracked
+// file one time in three, git mv.
+func (r *runner) shellCommand(o op) (string, error) {
+	switch o.kind {
+	case opEdit:
+		if !sedable(o.subs) {
+			return "", fmt.Errorf("%v: sed cannot make it", o)
+		}
+		return fmt.Sprintf("sed -i %s %s", shellQuote(sedScript(o.subs)), shellQuote(o.file)), nil
+	case opRevert:
+		return "git checkout -- " + shellQuote(o.file), nil
+	case opRemove:
+		return "rm " + shellQuote(o.file), nil
+	case opMove:
+		cmd := fmt.Sprintf("mv %s %s", shellQuote(o.file), shellQuote(o.to))
+		if r.tracked(o.file) && r.rng.IntN(3) == 0 {
+			cmd = "git " + cmd
+		}
+		return cmd, nil
+	}
+	return "", fmt.Errorf("%v: no shell command", o)
+}
+
+// shellable reports whether one shell command can make every op of st:
+// each is an edit sed can make, a revert, a removal or a move, and no
+// two touch the same file (each op's text is computed from the state
+// before the command).
+func shellable(st step) bool {
+	seen := make(map[string]bool)
+	for _, o := range st {
+		switch o.kind {
+		case opEdit:
+			if !sedable(o.subs) {
+				return false
+			}
+		case opRevert, opRemove, opMove:
+		default:
+			return false
+		}
+		for _, f := range o.files() {
+			if seen[f] {
+				return false
+			}
+			seen[f] = true
+		}
+	}
+	return true
 }
 
 // patch makes o as Codex's apply_patch does (Copilot CLI's and OpenCode's

@@ -150,11 +150,14 @@ func (r *runner) startDeferred() {
 	r.startSession()
 }
 
-// step makes one step: a single op, or several files as one batch or one
-// after another.
+// step makes one step: a single op, or several files with one shell
+// command, as one batch or one after another.
 func (r *runner) step(name string, st step) error {
 	if len(st) == 1 {
 		return r.single(name, st[0])
+	}
+	if shellable(st) && r.rng.Float64() < r.sched.shell {
+		return r.shell(name, st)
 	}
 	allContent := true
 	for _, o := range st {

@@ -129,6 +129,26 @@ type language struct {
 	scenarios []scenario
 }
 
+// only returns l with only the scenarios names lists (comma-separated),
+// or l itself when names is empty or lists none of l's.
+func (l *language) only(names string) *language {
+	if names == "" {
+		return l
+	}
+	var kept []scenario
+	for _, sc := range l.scenarios {
+		if slices.Contains(strings.Split(names, ","), sc.name) {
+			kept = append(kept, sc)
+		}
+	}
+	if len(kept) == 0 {
+		return l
+	}
+	c := *l
+	c.scenarios = kept
+	return &c
+}
+
 // formats reports whether l's formatter takes file (formatExts).
 func (l *language) formats(file string) bool {
 	return l.formatExts == nil || slices.Contains(l.formatExts, path.Ext(file))

@@ -10,7 +10,8 @@ import (
 // variation, and the delays. Draws come from the runner's seeded source,
 // so a seed replays the same moves (the timing of servers varies).
 type schedule struct {
-	batch     float64       // a step of several files made as one batch (PostToolBatch), else one call each
+	shell     float64       // a step of several files made with one shell command (one Bash hook)
+	batch     float64       // else, as one batch (PostToolBatch), else one call each
 	race      float64       // a content move overtaking an older text of the same file, the two hooks overlapping
 	format    float64       // a formatter rewrites the file between the tool and the hook
 	restart   float64       // a scenario starts a new session: the daemon stopped, then SessionStart (it prewarms), and the first move at once
@@ -22,7 +23,7 @@ type schedule struct {
 
 // defaultSchedule is the schedule of both forms: the long form only makes
 // more calls.
-var defaultSchedule = schedule{batch: 0.6, race: 0.12, format: 0.2, restart: 0.08, startLate: 0.5, stop: 0.3, maxDelay: 3 * time.Second}
+var defaultSchedule = schedule{shell: 0.3, batch: 0.6, race: 0.12, format: 0.2, restart: 0.08, startLate: 0.5, stop: 0.3, maxDelay: 3 * time.Second}
 
 // delay draws the time from a change to its hook: none half the time (the
 // hook right after the tool), up to 400 ms a third of the time (another

@@ -23,13 +23,18 @@ type options struct {
 	verbose bool   // SOAK_VERBOSE=1: log every call (with go test -v)
 	logDir  string // SOAK_LOGDIR: where each language's daemon log is copied at the end
 	langs   string // SOAK_LANGS: the languages to run, comma-separated (default all)
+	// scenarios is SOAK_SCENARIOS: the scenarios drawn, comma-separated
+	// names (default all); a language that has none of them plays all
+	// of its own.
+	scenarios string
 }
 
-// loadOptions reads SOAK_SEED, SOAK_CALLS, SOAK_VERBOSE, SOAK_LOGDIR and
-// SOAK_LANGS.
+// loadOptions reads SOAK_SEED, SOAK_CALLS, SOAK_VERBOSE, SOAK_LOGDIR,
+// SOAK_LANGS and SOAK_SCENARIOS.
 func loadOptions(t *testing.T) options {
 	t.Helper()
-	o := options{seed: rand.Uint64() >> 1, calls: defaultCalls, verbose: os.Getenv("SOAK_VERBOSE") == "1", logDir: os.Getenv("SOAK_LOGDIR"), langs: os.Getenv("SOAK_LANGS")}
+	o := options{seed: rand.Uint64() >> 1, calls: defaultCalls, verbose: os.Getenv("SOAK_VERBOSE") == "1", logDir: os.Getenv("SOAK_LOGDIR"), langs: os.Getenv("SOAK_LANGS"),
+		scenarios: os.Getenv("SOAK_SCENARIOS")}
 	if s := os.Getenv("SOAK_SEED"); s != "" {
 		n, err := strconv.ParseUint(s, 10, 64)
 		if err != nil {
@@ -76,6 +81,7 @@ func TestSoak(t *testing.T) {
 					t.Skipf("not in SOAK_LANGS=%s", o.langs)
 				}
 				requireTools(t, path, l.tools)
+				l = l.only(o.scenarios)
 				r := newRunner(t, l, bin, path, o.seed, i, sched)
 				if o.logDir != "" {
 					t.Cleanup(func() { copyLog(t, r.ws, filepath.Join(o.logDir, l.name+".log")) })
