@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -207,6 +208,79 @@ func TestHooksRunPublish(t *testing.T) {
 	}
 	if !strings.Contains(sub.stderr, "subscribed to daemon pid") {
 		t.Errorf("subscribe stderr = %q", sub.stderr)
+	}
+}
+
+// TestSubscribeFollowsReplacedDaemon: `lsp-hook subscribe` outlives the
+// daemon it subscribed to. A config written while the daemon runs makes
+// the next hook replace it (wire.HelloResult.Current); the subscriber
+// subscribes again, to the new daemon, and prints what that daemon
+// publishes. Before, it exited 2 ("the daemon closed the connection") at
+// the first config change.
+func TestSubscribeFollowsReplacedDaemon(t *testing.T) {
+	e2e(t)
+	w := newWorkspace(t)
+	decl := "lsp: false\n" + `hooks:
+  - id: pub
+    "on": tool_end
+    condition: {type: tool_name, match: "fs.*"}
+    action: {type: lsp_diagnose, path_field: args.path, content_field: args.text, publish: true}
+`
+	w.writeFile(".lsp-hook.yaml", decl)
+	wait := w.start("", nil, "subscribe", "--count", "2")
+	subscribed := func(notPid int) (pid int, ok bool) {
+		return pid, pollUntil(20*time.Second, func() bool {
+			st, up := w.status()
+			pid = st.Pid
+			return up && st.Pid != notPid && st.Counters["subscriptions"] >= 1
+		})
+	}
+	first, ok := subscribed(0)
+	if !ok {
+		t.Fatal("lsp-hook subscribe did not subscribe within 20s")
+	}
+	publish := func(rel string) {
+		ev := `{"event":"tool_end","tool_name":"fs.write","args":{"path":"` + rel + `","text":"[1,,2]"}}` + "\n"
+		if r := w.run(ev, nil, "hooks", "run"); r.exit != 0 {
+			t.Fatalf("hooks run: exit %d\n%s", r.exit, r.stderr)
+		}
+	}
+	publish("cfg/a.json")
+	// The config changes; a hook replaces the daemon.
+	w.writeFile(".lsp-hook.yaml", decl+"severity: warning\n")
+	w.writeFile("b.json", "{}")
+	w.hook(w.claudeEvent("s1", "Write", map[string]any{"file_path": w.path("b.json")}))
+	second, ok := subscribed(first)
+	if !ok {
+		t.Fatalf("no subscription to a new daemon within 20s (the first was pid %d)", first)
+	}
+	publish("cfg/c.json")
+	sub, err := wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sub.exit != 0 {
+		t.Fatalf("subscribe exited %d: %s", sub.exit, sub.stderr)
+	}
+	var rels []string
+	for _, line := range strings.Split(strings.TrimSuffix(sub.stdout, "\n"), "\n") {
+		var p wire.Published
+		if err := json.Unmarshal([]byte(line), &p); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		rels = append(rels, p.Rel)
+	}
+	if want := []string{"cfg/a.json", "cfg/c.json"}; !slices.Equal(rels, want) {
+		t.Errorf("published files = %q, want %q\n%s", rels, want, sub.stdout)
+	}
+	for _, want := range []string{
+		fmt.Sprintf("subscribed to daemon pid %d", first),
+		"the daemon closed the connection; subscribing again",
+		fmt.Sprintf("subscribed to daemon pid %d", second),
+	} {
+		if !strings.Contains(sub.stderr, want) {
+			t.Errorf("subscribe's stderr lacks %q:\n%s", want, sub.stderr)
+		}
 	}
 }
 

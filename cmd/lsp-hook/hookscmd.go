@@ -95,8 +95,19 @@ func loadDeclarations(c *cli.Context) (string, []hooks.Declaration, error) {
 	return root, decls, nil
 }
 
+// resubscribeQuick and resubscribeTries bound `lsp-hook subscribe`'s
+// subscribing again after the daemon closed the connection: it gives up
+// when that happened resubscribeTries times in a row, each within
+// resubscribeQuick of subscribing (or before the subscription was made).
+const (
+	resubscribeQuick = time.Second
+	resubscribeTries = 5
+)
+
 // subscribeCommand is `lsp-hook subscribe`: the daemon's publish channel as
-// JSON lines (sidecar/subscribe.go).
+// JSON lines (sidecar/subscribe.go), followed across daemons: when the
+// daemon closes the connection (replaced for a changed config, restarted,
+// stopped), it subscribes again, to a daemon it starts if none answers.
 func subscribeCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "subscribe",
@@ -116,17 +127,41 @@ func subscribeCommand() *cli.Command {
 			enc := json.NewEncoder(c.App.Writer)
 			enc.SetEscapeHTML(false)
 			var writeErr error
+			var since time.Time // when the current subscription was made
 			ready := func(h wire.HelloResult) {
+				since = time.Now()
 				fmt.Fprintf(c.App.ErrWriter, "lsp-hook: subscribed to daemon pid %d for %s\n", h.Pid, h.Root)
 			}
-			err = wire.Subscribe(ctx, buildVersion(), wire.StartOptions{Root: root, Socket: socketFor(c, root), Wait: 10 * time.Second}, ready,
-				func(m wire.Published) bool {
-					if writeErr = enc.Encode(m); writeErr != nil {
-						return false
-					}
-					seen++
-					return count <= 0 || seen < count
-				})
+			opts := wire.StartOptions{Root: root, Socket: socketFor(c, root), Wait: 10 * time.Second}
+			for quick := 0; ; {
+				since = time.Time{}
+				err = wire.Subscribe(ctx, buildVersion(), opts, ready,
+					func(m wire.Published) bool {
+						if writeErr = enc.Encode(m); writeErr != nil {
+							return false
+						}
+						seen++
+						return count <= 0 || seen < count
+					})
+				if !errors.Is(err, wire.ErrDaemonClosed) || ctx.Err() != nil {
+					break
+				}
+				// The daemon went away: replaced because its config
+				// changed (the next hook replaces it), restarted, or
+				// stopped. Subscribe again, to a daemon started if none
+				// answers, as the first subscription was; a daemon that
+				// closes subscriptions at once, again and again, ends it.
+				if since.IsZero() || time.Since(since) < resubscribeQuick {
+					quick++
+				} else {
+					quick = 0
+				}
+				if quick >= resubscribeTries {
+					err = fmt.Errorf("%w %d times in a row within %v of subscribing", err, quick, resubscribeQuick)
+					break
+				}
+				fmt.Fprintf(c.App.ErrWriter, "lsp-hook: %v; subscribing again (checks published until then are not shown)\n", err)
+			}
 			switch {
 			case writeErr != nil:
 				return cli.Exit("subscribe: writing: "+writeErr.Error(), exitError)
