@@ -80,6 +80,7 @@ var cScenarios = []scenario{
 	{"include-path-removed", steps(
 		edit("compile_flags.txt", "-Iinclude\n", ""),
 		revert("compile_flags.txt"))},
+	configWritten("src/math.c", "return a + b;", "return a + b.x;"),
 	{"local-type", steps(edit("src/math.c", "return a + b;", "return a + b.x;"), revert("src/math.c"))},
 	{"local-undefined", steps(
 		edit("src/label.c", "return names[code];", "return name[code];"),

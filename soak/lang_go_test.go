@@ -134,6 +134,7 @@ var goScenarios = []scenario{
 	{"older-go-configured", steps(
 		edit("go.mod", "\ngo 1.25.0\n", "\ngo 1.20\n"),
 		revert("go.mod"))},
+	configWritten("semaphore/semaphore.go", "w := &Weighted{size: n}", `w := &Weighted{size: "n"}`),
 	{"local-type", steps(
 		edit("semaphore/semaphore.go", "w := &Weighted{size: n}", `w := &Weighted{size: "n"}`),
 		revert("semaphore/semaphore.go"))},

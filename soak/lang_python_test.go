@@ -117,6 +117,7 @@ var pythonScenarios = []scenario{
 	{"older-python-configured", steps(
 		edit("pyrightconfig.json", `"pythonVersion": "3.11"`, `"pythonVersion": "3.8"`),
 		revert("pyrightconfig.json"))},
+	configWritten("pkg/api.py", "return len({slug(n) for n in names})", "return {slug(n) for n in names}"),
 	{"local-type", steps(
 		edit("pkg/api.py", "return len({slug(n) for n in names})", "return {slug(n) for n in names}"),
 		revert("pkg/api.py"))},

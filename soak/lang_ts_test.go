@@ -104,6 +104,7 @@ var tsScenarios = []scenario{
 	{"older-library-configured", steps(
 		edit("src/tsconfig.json", `"target": "es2020",`, `"target": "es2020", "lib": ["es5"],`),
 		revert("src/tsconfig.json"))},
+	configWritten("src/api.ts", "return new Set(names.map((n) => slug(n))).size;", "return new Set(names.map((n) => slug(n)));"),
 	{"local-type", steps(
 		edit("src/api.ts", "return new Set(names.map((n) => slug(n))).size;", "return new Set(names.map((n) => slug(n)));"),
 		revert("src/api.ts"))},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -284,8 +285,9 @@ func (r *runner) shell(name string, ops []op) error {
 }
 
 // shellCommand is the shell command that makes o: sed -i for an edit
-// (sedable only), git checkout for a revert, rm, and mv or, for a tracked
-// file one time in three, git mv.
+// (sedable only), printf for a new text (its directory made first),
+// git checkout for a revert, rm, and mv or, for a tracked file one time
+// in three, git mv.
 func (r *runner) shellCommand(o op) (string, error) {
 	switch o.kind {
 	case opEdit:
@@ -293,6 +295,12 @@ func (r *runner) shellCommand(o op) (string, error) {
 			return "", fmt.Errorf("%v: sed cannot make it", o)
 		}
 		return fmt.Sprintf("sed -i %s %s", shellQuote(sedScript(o.subs)), shellQuote(o.file)), nil
+	case opCreate:
+		cmd := fmt.Sprintf("printf %%s %s > %s", shellQuote(o.content), shellQuote(o.file))
+		if dir := path.Dir(o.file); dir != "." {
+			cmd = fmt.Sprintf("mkdir -p %s && %s", shellQuote(dir), cmd)
+		}
+		return cmd, nil
 	case opRevert:
 		return "git checkout -- " + shellQuote(o.file), nil
 	case opRemove:
@@ -308,7 +316,8 @@ func (r *runner) shellCommand(o op) (string, error) {
 }
 
 // shellable reports whether one shell command can make every op of st:
-// each is an edit sed can make, a revert, a removal or a move, and no
+// each is an edit sed can make, a new text, a revert, a removal or a
+// move, and no
 // two touch the same file (each op's text is computed from the state
 // before the command).
 func shellable(st step) bool {
@@ -319,7 +328,7 @@ func shellable(st step) bool {
 			if !sedable(o.subs) {
 				return false
 			}
-		case opRevert, opRemove, opMove:
+		case opCreate, opRevert, opRemove, opMove:
 		default:
 			return false
 		}

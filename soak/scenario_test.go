@@ -44,6 +44,22 @@ type scenario struct {
 	steps []step
 }
 
+// configWritten is a scenario every language plays: lsp-hook's own
+// config file written in the same step as an edit of file (old → new)
+// that breaks it, then removed in the same step as the file's revert.
+// A config written while the daemon runs makes the next hook replace the
+// daemon (config.Stamp), so the edit is checked by a daemon and servers
+// started after it was made, and the session's record crosses daemons;
+// the step may be one shell command, a batch or one call each. The
+// config's text is a comment: it changes nothing the soak judges.
+func configWritten(file, old, new string) scenario {
+	const text = "# written by the soak: a changed config replaces the daemon at the next hook\n"
+	return scenario{"config-written", []step{
+		{create(".lsp-hook.yaml", text), edit(file, old, new)},
+		{remove(".lsp-hook.yaml"), revert(file)},
+	}}
+}
+
 // edit is a step editing file with the replacements old, new, old, new, ….
 func edit(file string, oldNew ...string) op {
 	if len(oldNew)%2 != 0 {
