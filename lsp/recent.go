@@ -151,6 +151,62 @@ func (w *Watcher) DeletedSince(ctx context.Context, t time.Time) ([]string, erro
 	return gone, nil
 }
 
+// LastChanged returns, for each of paths (absolute, clean) the Watcher saw
+// created, changed, deleted or renamed within its memory, when it last
+// did (when it read the event); a path it did not see is not in the map.
+// It does not wait for changes not yet read (ChangedSince and
+// DeletedSince do): asked right after them, it knows every change made
+// before they were called. A path the ring forgot is not known either,
+// which ChangedSince's uncovered tells.
+func (w *Watcher) LastChanged(paths []string) map[string]time.Time {
+	want := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		want[p] = true
+	}
+	out := make(map[string]time.Time)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, c := range w.recent.ring {
+		if want[c.path] && c.at.After(out[c.path]) {
+			out[c.path] = c.at
+		}
+	}
+	return out
+}
+
+// ReadChanges returns once the workspace's Watcher has read every change
+// made on disk before the call (the barrier ChangedSince waits for),
+// reporting whether it did: false, at once, when no Watcher is running
+// and ready (none is started for it), or when ctx ends or the Watcher
+// closes first. A change read by then was made before the call; one
+// LastChanged later dates after it was made after.
+func (m *Manager) ReadChanges(ctx context.Context) bool {
+	m.mu.Lock()
+	w, ready := m.watcher, m.watchReady
+	m.mu.Unlock()
+	if w == nil || ready == nil {
+		return false
+	}
+	select {
+	case <-ready:
+	default:
+		return false
+	}
+	return w.handOver(ctx) == nil
+}
+
+// LastChanged is Watcher.LastChanged for the workspace's Watcher; nil when
+// it is not running.
+func (m *Manager) LastChanged(paths []string) map[string]time.Time {
+	m.mu.Lock()
+	w := m.watcher
+	m.mu.Unlock()
+	if w == nil {
+		return nil
+	}
+	return w.LastChanged(paths)
+}
+
 // DeletedSince is Watcher.DeletedSince for the workspace's Watcher, none
 // when it is not running.
 func (m *Manager) DeletedSince(ctx context.Context, t time.Time) ([]string, error) {

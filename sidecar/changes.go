@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/internal/workspace"
+	"github.com/lsp-hook/lsp-hook/lsp"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
 
@@ -73,7 +74,7 @@ func spanStart(prev time.Time, examined bool, floor, since time.Time, def time.D
 // notify_change's chain), with the texts it checked (checkedTexts, taken
 // before its check began), and starts the watcher, so that the next
 // shell hook finds it running.
-func (s *Server) markChain(chain string, checked map[string]uint64) {
+func (s *Server) markChain(chain string, checked map[string]checkedText) {
 	s.hooks.markChecked(chain, time.Now(), checked)
 	if m := s.Engine.Manager; m != nil {
 		m.StartWatching()
@@ -81,23 +82,48 @@ func (s *Server) markChain(chain string, checked map[string]uint64) {
 }
 
 // checkedTexts returns, for the files of changes inside the workspace,
-// the textSum of their text: the event's, else the file's now. A file
-// that cannot be read, or is too large to sum, is left out (a shell hook
-// checks it again). Taken before the check reads the files, a sum is of
-// the checked text or an older one, never a newer.
-func (s *Server) checkedTexts(changes []wire.Change) map[string]uint64 {
-	out := make(map[string]uint64, len(changes))
+// the textSum of their text (the event's, else the file's now) and the
+// time now. A file that cannot be read, or is too large to sum, is left
+// out (a shell hook checks it again). Taken before the check reads the
+// files, a sum is of the checked text or an older one, never a newer.
+func (s *Server) checkedTexts(changes []wire.Change) map[string]checkedText {
+	at := time.Now()
+	out := make(map[string]checkedText, len(changes))
 	for _, c := range changes {
 		p, err := workspace.Resolve(s.Engine.Root, c.Path)
 		if err != nil {
 			continue
 		}
 		if c.Content != nil {
-			out[p] = textSum([]byte(*c.Content))
+			out[p] = checkedText{textSum([]byte(*c.Content)), at}
 		} else if sum, ok := fileSum(p); ok {
-			out[p] = sum
+			out[p] = checkedText{sum, at}
 		}
 	}
+	return out
+}
+
+// changesRead has the watcher read every change made before it was
+// called, in the background, and sends when it had (time zero when no
+// watcher was running, or ctx ended first): a file tool's hook dates the
+// texts it checked by it (checkedText.at), so that the tool's own write,
+// read by the watcher after the hook began, does not count as a change
+// made after the check (the file would be checked, and reported, again
+// by the chain's next shell hook).
+func (s *Server) changesRead(ctx context.Context) <-chan time.Time {
+	out := make(chan time.Time, 1)
+	m := s.Engine.Manager
+	if m == nil {
+		out <- time.Time{}
+		return out
+	}
+	go func() {
+		var at time.Time
+		if m.ReadChanges(ctx) {
+			at = time.Now()
+		}
+		out <- at
+	}()
 	return out
 }
 
@@ -139,7 +165,8 @@ func (s *Server) changedFiles(ctx context.Context, p wire.ChangedFilesParams) (w
 	var res wire.ChangedFilesResult
 	mark := now
 	if uncovered == "" {
-		res = wire.ChangedFilesResult{Paths: uncheckedSince(prev, inRoot(s.Engine.Root, watched)), Source: wire.ChangedByWatcher}
+		paths := inRoot(s.Engine.Root, watched)
+		res = wire.ChangedFilesResult{Paths: uncheckedSince(prev, paths, watchedAfter(m, paths, false)), Source: wire.ChangedByWatcher}
 		if gone, err := m.DeletedSince(ctx, since); err == nil && len(gone) > 0 {
 			res.Deleted = inRoot(s.Engine.Root, gone)
 		}
@@ -159,7 +186,7 @@ func (s *Server) changedFiles(ctx context.Context, p wire.ChangedFilesParams) (w
 		if res, err = changedOnDisk(ctx, s.Engine.Root, since, span, p.DefaultSpan(), uncovered, inRoot(s.Engine.Root, watched), inRoot(s.Engine.Root, gone)); err != nil {
 			return res, fmt.Errorf("changed_files: %w", err)
 		}
-		res.Paths = uncheckedSince(prev, res.Paths)
+		res.Paths = uncheckedSince(prev, res.Paths, watchedAfter(m, res.Paths, true))
 	}
 	s.hooks.mark(p.Session, mark, true)
 	s.Log.Info("changed_files", "since", since.Format(time.RFC3339Nano), "span", span, "source", res.Source,
@@ -196,12 +223,36 @@ func changedOnDisk(ctx context.Context, root string, since time.Time, span strin
 }
 
 // uncheckedSince returns paths without those a file tool's hook of the
-// chain (prev) checked with the text they have now.
-func uncheckedSince(prev hookMark, paths []string) []string {
+// chain (prev) checked with the text they have now, unchanged since
+// (hookMark.checkedUnchanged, changedAfter).
+func uncheckedSince(prev hookMark, paths []string, changedAfter func(path string, t time.Time) bool) []string {
 	if len(prev.checked) == 0 {
 		return paths
 	}
-	return slices.DeleteFunc(paths, prev.checkedUnchanged)
+	return slices.DeleteFunc(paths, func(p string) bool { return prev.checkedUnchanged(p, changedAfter) })
+}
+
+// watchedAfter returns checkedUnchanged's changedAfter for paths: the
+// watcher of m saw the path changed after t (Manager.LastChanged, asked
+// once, after changed_files' own question made it read every change
+// before); and, when the watcher does not cover the span (byMtime), or a
+// path is not among its changes, the file's modification time is after
+// t, or it cannot be read.
+func watchedAfter(m *lsp.Manager, paths []string, byMtime bool) func(path string, t time.Time) bool {
+	var last map[string]time.Time
+	if m != nil {
+		last = m.LastChanged(paths)
+	}
+	return func(path string, t time.Time) bool {
+		if at, ok := last[path]; ok && at.After(t) {
+			return true
+		}
+		if !byMtime {
+			return false
+		}
+		fi, err := os.Stat(path)
+		return err != nil || fi.ModTime().After(t)
+	}
 }
 
 // union returns the paths of a and b, each once, sorted; nil when both

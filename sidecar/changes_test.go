@@ -245,32 +245,37 @@ func TestHookMarks(t *testing.T) {
 	dir := t.TempDir()
 	x, y := filepath.Join(dir, "x.go"), filepath.Join(dir, "y.go")
 	testdir.WriteTree(t, dir, map[string]string{"x.go": "package x", "y.go": "package x"})
-	h.markChecked("a", t0.Add(500*time.Millisecond), map[string]uint64{x: textSum([]byte("package x"))})
+	h.markChecked("a", t0.Add(500*time.Millisecond), map[string]checkedText{x: {textSum([]byte("package x")), t0}})
 	h.mark("a", t0.Add(time.Second), false)
 	m, _ := h.last("a", t0.Add(time.Minute))
 	if !m.at.Equal(t0.Add(time.Second)) || m.examined || !m.examinedAt.Equal(t0) {
 		t.Errorf("last(a) after a file tool's hook = %+v", m)
 	}
-	if !m.checkedUnchanged(x) || m.checkedUnchanged(y) {
+	never := func(string, time.Time) bool { return false }
+	if !m.checkedUnchanged(x, never) || m.checkedUnchanged(y, never) {
 		t.Errorf("checked files of a = %v: x as checked, y never checked", m.checked)
 	}
+	changedAfterCheck := func(p string, at time.Time) bool { return p == x && at.Equal(t0) }
+	if m.checkedUnchanged(x, changedAfterCheck) {
+		t.Error("x changed after its check (then back to the text checked), and is taken as unchanged")
+	}
 	testdir.WriteTree(t, dir, map[string]string{"x.go": "package y"})
-	if m.checkedUnchanged(x) {
+	if m.checkedUnchanged(x, never) {
 		t.Error("x changed since its check, and is taken as unchanged")
 	}
 	h.mark("a", t0.Add(2*time.Second), true)
 	if m, _ := h.last("a", t0.Add(time.Minute)); !m.examinedAt.Equal(t0.Add(2*time.Second)) || len(m.checked) != 0 {
 		t.Errorf("last(a) after a shell hook = %+v, want the checked files forgotten", m)
 	}
-	many := map[string]uint64{y: textSum([]byte("package x"))}
+	many := map[string]checkedText{y: {textSum([]byte("package x")), t0}}
 	for i := range maxCheckedFiles {
-		many[fmt.Sprint("/w/f", i)] = 0
+		many[fmt.Sprint("/w/f", i)] = checkedText{}
 	}
 	h.markChecked("a", t0.Add(3*time.Second), many)
-	if m, _ := h.last("a", t0.Add(time.Minute)); !m.overflow || m.checkedUnchanged(y) {
+	if m, _ := h.last("a", t0.Add(time.Minute)); !m.overflow || m.checkedUnchanged(y, never) {
 		t.Errorf("more than %d checked files: overflow %v, %d kept", maxCheckedFiles, m.overflow, len(m.checked))
 	}
-	h.markChecked("new", t0.Add(4*time.Second), map[string]uint64{x: 1})
+	h.markChecked("new", t0.Add(4*time.Second), map[string]checkedText{x: {1, t0}})
 	if m, ok := h.last("new", t0.Add(time.Minute)); !ok || !m.at.Equal(t0.Add(4*time.Second)) || m.examined || !m.examinedAt.IsZero() {
 		t.Errorf("a chain first marked by a checked file = %+v, %v", m, ok)
 	}
@@ -413,7 +418,8 @@ func TestShellSpanBeforeWatcher(t *testing.T) {
 // back past the file tool's hook, to the session's last shell hook, or a
 // minute when there was none (before the watcher started: by
 // modification time), so the command's change is checked; the file the
-// file tool's hook checked, unchanged since, is not checked again.
+// file tool's hook checked, unchanged since, is not checked again, while
+// one changed since and given the checked text back is.
 func TestShellHookAfterFileHook(t *testing.T) {
 	for _, shellBefore := range []bool{true, false} {
 		t.Run(fmt.Sprintf("shell hook before: %v", shellBefore), func(t *testing.T) {
@@ -446,6 +452,22 @@ func TestShellHookAfterFileHook(t *testing.T) {
 			res = askChanged(ctx, t, c, wire.ChangedFilesParams{Session: session, SinceMS: time.Now().UnixMilli()})
 			if !reflect.DeepEqual(res.Paths, []string{filepath.Join(root, "m.json")}) {
 				t.Errorf("the next shell hook, m.json changed again = %+v, want [m.json]", res)
+			}
+			// The file tool's hook checks m.json; another hand (the
+			// user, another chain's hook) changes it; then a command
+			// gives it the text that was checked again: the command's
+			// hook must check it, not take it as checked.
+			testdir.WriteTree(t, root, map[string]string{"m.json": `{"a": 3}`})
+			if err := c.Call(ctx, wire.MethodNotifyChange, p, &checked); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(20 * time.Millisecond)
+			testdir.WriteTree(t, root, map[string]string{"m.json": `{"a": 4}`}) // another hand, no hook of this chain
+			time.Sleep(20 * time.Millisecond)
+			testdir.WriteTree(t, root, map[string]string{"m.json": `{"a": 3}`}) // the command
+			res = askChanged(ctx, t, c, wire.ChangedFilesParams{Session: session, SinceMS: time.Now().UnixMilli()})
+			if !reflect.DeepEqual(res.Paths, []string{filepath.Join(root, "m.json")}) {
+				t.Errorf("the shell hook after m.json was changed and given the checked text back = %+v, want [m.json]", res)
 			}
 		})
 	}

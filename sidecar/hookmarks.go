@@ -43,15 +43,24 @@ type hookMarks struct {
 // changed_files) or only recorded its time (record_only, a file tool's
 // checked change). examinedAt is when its last shell hook examined the
 // disk (zero: none yet). checked holds the files a file tool's hook of
-// the chain checked since, each with the text it checked (textSum), at
-// most maxCheckedFiles (overflow: more were, and none is known).
+// the chain checked since, each with the text it checked and when
+// (checkedText), at most maxCheckedFiles (overflow: more were, and none
+// is known).
 type hookMark struct {
 	key        [sha256.Size]byte
 	at         time.Time
 	examined   bool
 	examinedAt time.Time
-	checked    map[string]uint64
+	checked    map[string]checkedText
 	overflow   bool
+}
+
+// checkedText is one file a file tool's hook checked: the textSum of the
+// text it checked, and when that sum was taken, right before the check
+// began (the tool's write came before it).
+type checkedText struct {
+	sum uint64
+	at  time.Time
 }
 
 // maxCheckedFiles bounds a chain's memory of the files its file tools'
@@ -78,14 +87,22 @@ func (h *hookMarks) last(chain string, now time.Time) (m hookMark, ok bool) {
 }
 
 // checkedUnchanged reports whether a file tool's hook of the chain (m)
-// checked path with the text it has now.
-func (m hookMark) checkedUnchanged(path string) bool {
-	sum, ok := m.checked[path]
-	if !ok || m.overflow {
+// checked path with the text it has now, and nothing changed it since:
+// changedAfter(path, t) reports whether path was changed after t (the
+// watcher saw it, or its modification time says so). The text alone
+// cannot tell: a file checked broken, fixed by another hand (the user, a
+// hook of another chain), then broken the same way by a shell command,
+// has the text that was checked, and the answer the agent had since for
+// it was the fix's; taken as unchanged, the command's error went
+// unreported (make soak, seed 4827202654485640545, TypeScript #24, a
+// false clean).
+func (m hookMark) checkedUnchanged(path string, changedAfter func(path string, t time.Time) bool) bool {
+	c, ok := m.checked[path]
+	if !ok || m.overflow || changedAfter(path, c.at) {
 		return false
 	}
 	now, ok := fileSum(path)
-	return ok && now == sum
+	return ok && now == c.sum
 }
 
 // textSums seeds textSum: the sums live as long as the daemon.
@@ -170,16 +187,16 @@ func (h *hookMarks) mark(chain string, at time.Time, examined bool) {
 
 // markChecked records a file tool's hook of the chain answered at at
 // (mark, examining nothing) that checked the files of sums (absolute,
-// clean path → textSum of the text checked; none for record_only), so
-// that the chain's next shell hook, whose span may reach back past it,
-// does not check them again while they keep that text.
-func (h *hookMarks) markChecked(chain string, at time.Time, sums map[string]uint64) {
+// clean path → the text checked; none for record_only), so that the
+// chain's next shell hook, whose span may reach back past it, does not
+// check them again while nothing changed them.
+func (h *hookMarks) markChecked(chain string, at time.Time, sums map[string]checkedText) {
 	h.markWith(chain, at, false, sums)
 }
 
 // markWith is mark, adding sums (markChecked) to the chain's checked
 // files.
-func (h *hookMarks) markWith(chain string, at time.Time, examined bool, sums map[string]uint64) {
+func (h *hookMarks) markWith(chain string, at time.Time, examined bool, sums map[string]checkedText) {
 	if chain == "" {
 		return
 	}
@@ -197,7 +214,7 @@ func (h *hookMarks) markWith(chain string, at time.Time, examined bool, sums map
 	}
 	if len(sums) > 0 && !m.overflow {
 		if m.checked == nil {
-			m.checked = make(map[string]uint64, len(sums))
+			m.checked = make(map[string]checkedText, len(sums))
 		}
 		maps.Copy(m.checked, sums)
 		if len(m.checked) > maxCheckedFiles {

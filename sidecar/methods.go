@@ -171,15 +171,22 @@ func (s *Server) notifyChange(ctx context.Context, _ call, p wire.NotifyChangePa
 		return nil, invalidParams(fmt.Sprintf("notify_change: chain longer than %d bytes", wire.MaxSessionLen))
 	}
 	s.touchSession(p)
-	var checked map[string]uint64
+	var checked map[string]checkedText
+	var read <-chan time.Time
 	if p.Chain != "" {
 		checked = s.checkedTexts(p.Changes)
+		read = s.changesRead(ctx)
 	}
 	res, othersBefore := s.Engine.CheckBaselines(ctx, p)
 	if p.Session != "" {
 		s.registry().SetOthersBefore(p.Session, othersBefore)
 	}
 	if p.Chain != "" {
+		if at := <-read; !at.IsZero() {
+			for path, c := range checked {
+				checked[path] = checkedText{c.sum, at}
+			}
+		}
 		s.markChain(p.Chain, checked)
 	}
 	s.Log.Info("notify_change", "source", p.Source, "changes", len(p.Changes), "files", len(res.Files),
