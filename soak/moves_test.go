@@ -231,9 +231,8 @@ func diffMiddle(a, b string) (string, string) {
 	return a[p : len(a)-s], b[p : len(b)-s]
 }
 
-// bash makes o with a shell command, as an agent's Bash tool does, and
-// runs the Bash hook with the command's real duration: sed -i for an
-// edit, git checkout for a revert, rm, and mv or git mv.
+// bash makes o with a shell command (shellCommand), as an agent's Bash
+// tool does, and runs the Bash hook with the command's real duration.
 func (r *runner) bash(name string, o op) error {
 	return r.shell(name, []op{o})
 }
@@ -317,9 +316,8 @@ func (r *runner) shellCommand(o op) (string, error) {
 
 // shellable reports whether one shell command can make every op of st:
 // each is an edit sed can make, a new text, a revert, a removal or a
-// move, and no
-// two touch the same file (each op's text is computed from the state
-// before the command).
+// move, and no two touch the same file (each op's text is computed from
+// the state before the command).
 func shellable(st step) bool {
 	seen := make(map[string]bool)
 	for _, o := range st {
