@@ -135,6 +135,8 @@ var goScenarios = []scenario{
 		edit("go.mod", "\ngo 1.25.0\n", "\ngo 1.20\n"),
 		revert("go.mod"))},
 	configWritten("semaphore/semaphore.go", "w := &Weighted{size: n}", `w := &Weighted{size: "n"}`),
+	createdLater("jobs/helpers.go", []string{"return max(n, 1)", "return max(n, extra())"},
+		"jobs/extra.go", "package jobs\n\n// extra is the least weight.\nfunc extra() int64 { return 1 }\n"),
 	{"local-type", steps(
 		edit("semaphore/semaphore.go", "w := &Weighted{size: n}", `w := &Weighted{size: "n"}`),
 		revert("semaphore/semaphore.go"))},

@@ -118,6 +118,9 @@ var pythonScenarios = []scenario{
 		edit("pyrightconfig.json", `"pythonVersion": "3.11"`, `"pythonVersion": "3.8"`),
 		revert("pyrightconfig.json"))},
 	configWritten("pkg/api.py", "return len({slug(n) for n in names})", "return {slug(n) for n in names}"),
+	createdLater("pkg/api.py", []string{"from pkg.util import slug\n", "from pkg.util import slug\nfrom pkg.extra import extra\n",
+		"return len({slug(n) for n in names})", "return len({slug(n) for n in names}) + extra()"},
+		"pkg/extra.py", "\"\"\"One more.\"\"\"\n\n\ndef extra() -> int:\n    \"\"\"Return one.\"\"\"\n    return 1\n"),
 	{"local-type", steps(
 		edit("pkg/api.py", "return len({slug(n) for n in names})", "return {slug(n) for n in names}"),
 		revert("pkg/api.py"))},

@@ -105,6 +105,9 @@ var tsScenarios = []scenario{
 		edit("src/tsconfig.json", `"target": "es2020",`, `"target": "es2020", "lib": ["es5"],`),
 		revert("src/tsconfig.json"))},
 	configWritten("src/api.ts", "return new Set(names.map((n) => slug(n))).size;", "return new Set(names.map((n) => slug(n)));"),
+	createdLater("src/api.ts", []string{`import { slug } from "./util";` + "\n", `import { slug } from "./util";` + "\n" + `import { extra } from "./extra";` + "\n",
+		"return new Set(names.map((n) => slug(n))).size;", "return new Set(names.map((n) => slug(n))).size + extra();"},
+		"src/extra.ts", "export function extra(): number {\n  return 1;\n}\n"),
 	{"local-type", steps(
 		edit("src/api.ts", "return new Set(names.map((n) => slug(n))).size;", "return new Set(names.map((n) => slug(n)));"),
 		revert("src/api.ts"))},

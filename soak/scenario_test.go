@@ -60,6 +60,15 @@ func configWritten(file, old, new string) scenario {
 	}}
 }
 
+// createdLater is a scenario every language plays: user made to use what
+// a file not yet written would define, as an agent writes a caller before
+// its callee (subs: edit's old, new, … pairs), that file then created,
+// which fixes the user; then the user turned back, and the new file
+// removed.
+func createdLater(user string, subs []string, file, content string) scenario {
+	return scenario{"created-later", steps(edit(user, subs...), create(file, content), revert(user), remove(file))}
+}
+
 // edit is a step editing file with the replacements old, new, old, new, ….
 func edit(file string, oldNew ...string) op {
 	if len(oldNew)%2 != 0 {
