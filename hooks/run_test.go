@@ -111,7 +111,8 @@ func TestRunCopilotSameTurnOnce(t *testing.T) {
 
 // TestRunDeliverOnce: Cursor runs both its own hook and the Claude Code
 // hook for one edit; the block is delivered once, and again once the
-// file's content changes.
+// file's content changes, or the file is written again with a text
+// delivered before.
 func TestRunDeliverOnce(t *testing.T) {
 	root := hookEnv(t)
 	conf := filepath.Join(root, "conf.toml")
@@ -131,6 +132,19 @@ func TestRunDeliverOnce(t *testing.T) {
 	putFile(t, conf, "# changed\n"+brokenTOML)
 	if next, _, _ := runHook(t, Claude{}, ev); !strings.Contains(next, `"additional_context"`) {
 		t.Fatalf("changed content not reported: %q", next)
+	}
+	// Fixed, then broken the same way again: a new write of a text
+	// already delivered is reported again.
+	putFile(t, conf, "a = 1\n")
+	if fixed, _, _ := runHook(t, Cursor{}, ev); fixed != "" {
+		t.Fatalf("the fix printed %q", fixed)
+	}
+	putFile(t, conf, "# changed\n"+brokenTOML)
+	if again, _, _ := runHook(t, Cursor{}, ev); !strings.Contains(again, `"additional_context"`) {
+		t.Fatalf("broken again as before, after a fix: %q, want the block again", again)
+	}
+	if twice, _, _ := runHook(t, Claude{}, ev); twice != "" {
+		t.Fatalf("the Claude Code hook Cursor also ran repeated the block: %q", twice)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -176,7 +177,7 @@ func readPending(p string) (pendingFile, error) {
 // a run within DeliveredTTL already claimed it: that one delivers, this
 // one prints nothing.
 func (s *spool) claim(agent, session string, changes []wire.Change) (first bool, err error) {
-	key := deliveredKey(agent, session, changes)
+	key := deliveredKey(agent, session, changes, true)
 	err = s.locked(func() error {
 		f, err := os.OpenFile(filepath.Join(s.dir, "delivered-"+key), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 		if errors.Is(err, fs.ErrExist) {
@@ -257,15 +258,23 @@ func withContent(c wire.Change) wire.Change {
 // block: by content alone when call is "", else by the tool call too.
 func deliveredFileKey(agent, session, call string, c wire.Change) string {
 	if call == "" {
-		return "delivered-file-" + deliveredKey(agent, session, []wire.Change{c})
+		return "delivered-file-" + deliveredKey(agent, session, []wire.Change{c}, true)
 	}
-	return "delivered-call-" + deliveredKey(agent, session+"\x00"+call, []wire.Change{c})
+	return "delivered-call-" + deliveredKey(agent, session+"\x00"+call, []wire.Change{c}, false)
 }
 
 // deliveredKey names a delivered block: sha256 over the agent, session,
-// and each file's path and content hash (sorted by path; a file that
-// cannot be read hashes as missing).
-func deliveredKey(agent, session string, changes []wire.Change) string {
+// and each file's path and content hash (a file that cannot be read
+// hashes as missing), sorted by path, and with written, its modification
+// time (ns; "missing"). A key by content alone (not by a tool call)
+// takes the time: it tells one write from another of the same text. The
+// two runs of one change (Event.Once) see the same write, while a file
+// broken, fixed and broken the same way again within DeliveredTTL was
+// written anew, and its block is delivered again — by content alone it
+// was taken as delivered, and the agent, whose last answer for the file
+// was the fix's, heard nothing of the error. A key by tool call needs no
+// time: another write is another call.
+func deliveredKey(agent, session string, changes []wire.Change, written bool) string {
 	var parts []string
 	for _, c := range changes {
 		var sum [32]byte
@@ -276,7 +285,15 @@ func deliveredKey(agent, session string, changes []wire.Change) string {
 		} else {
 			sum = sha256.Sum256([]byte("\x00missing"))
 		}
-		parts = append(parts, c.Path+"\x00"+hex.EncodeToString(sum[:]))
+		part := c.Path + "\x00" + hex.EncodeToString(sum[:])
+		if written {
+			mtime := "missing"
+			if fi, err := os.Stat(c.Path); err == nil {
+				mtime = strconv.FormatInt(fi.ModTime().UnixNano(), 10)
+			}
+			part += "\x00" + mtime
+		}
+		parts = append(parts, part)
 	}
 	slices.Sort(parts)
 	return digest(append([]string{agent, session}, parts...)...)[:32]
