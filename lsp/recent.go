@@ -174,6 +174,27 @@ func (w *Watcher) LastChanged(paths []string) map[string]time.Time {
 	return out
 }
 
+// SeenPaths returns every path (absolute, clean) the workspace's Watcher
+// remembers a change of, each once, sorted; none when it is not running.
+// A directory renamed away or removed is one event of its own: the files
+// below it the Watcher saw changed are among what it took with it.
+func (m *Manager) SeenPaths() []string {
+	m.mu.Lock()
+	w := m.watcher
+	m.mu.Unlock()
+	if w == nil {
+		return nil
+	}
+	w.mu.Lock()
+	out := make([]string, 0, len(w.recent.ring))
+	for _, c := range w.recent.ring {
+		out = append(out, c.path)
+	}
+	w.mu.Unlock()
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 // ReadChanges returns once the workspace's Watcher has read every change
 // made on disk before the call (the barrier ChangedSince waits for),
 // reporting whether it did: false, at once, when no Watcher is running

@@ -168,7 +168,7 @@ func (s *Server) changedFiles(ctx context.Context, p wire.ChangedFilesParams) (w
 		paths := inRoot(s.Engine.Root, watched)
 		res = wire.ChangedFilesResult{Paths: uncheckedSince(prev, paths, watchedAfter(m, paths, false)), Source: wire.ChangedByWatcher}
 		if gone, err := m.DeletedSince(ctx, since); err == nil && len(gone) > 0 {
-			res.Deleted = inRoot(s.Engine.Root, gone)
+			res.Deleted = goneWith(ctx, s.Engine.Root, m, inRoot(s.Engine.Root, gone))
 		}
 		finish(&res, since, span, p.DefaultSpan())
 	} else {
@@ -183,7 +183,7 @@ func (s *Server) changedFiles(ctx context.Context, p wire.ChangedFilesParams) (w
 		if m != nil {
 			gone, _ = m.DeletedSince(ctx, since)
 		}
-		if res, err = changedOnDisk(ctx, s.Engine.Root, since, span, p.DefaultSpan(), uncovered, inRoot(s.Engine.Root, watched), inRoot(s.Engine.Root, gone)); err != nil {
+		if res, err = changedOnDisk(ctx, s.Engine.Root, since, span, p.DefaultSpan(), uncovered, inRoot(s.Engine.Root, watched), goneWith(ctx, s.Engine.Root, m, inRoot(s.Engine.Root, gone))); err != nil {
 			return res, fmt.Errorf("changed_files: %w", err)
 		}
 		res.Paths = uncheckedSince(prev, res.Paths, watchedAfter(m, res.Paths, true))
@@ -192,6 +192,31 @@ func (s *Server) changedFiles(ctx context.Context, p wire.ChangedFilesParams) (w
 	s.Log.Info("changed_files", "since", since.Format(time.RFC3339Nano), "span", span, "source", res.Source,
 		"uncovered", res.Uncovered, "files", len(res.Paths))
 	return res, nil
+}
+
+// goneWith returns gone (paths the watcher saw deleted or renamed away,
+// absent now) with the files a gone directory took with it: a directory
+// renamed (`mv pkg pkg2`, `git mv`) is one event, for the directory, and
+// without its files the servers went on resolving what they defined, a
+// false clean (`mv lib lib2` left main.go's import of lib answered clean,
+// while go build failed). Its files are those of git's HEAD missing from
+// the work tree below it, and those below it the watcher saw changed that
+// are absent now. nil gone costs nothing.
+func goneWith(ctx context.Context, root string, m *lsp.Manager, gone []string) []string {
+	if len(gone) == 0 {
+		return gone
+	}
+	known := workspace.DeletedFromHead(ctx, root)
+	if m != nil {
+		known = append(known, m.SeenPaths()...)
+	}
+	var took []string
+	for _, p := range workspace.Under(gone, known) {
+		if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
+			took = append(took, p)
+		}
+	}
+	return union(gone, took)
 }
 
 // ChangedOnDisk answers p without a daemon: no session is remembered, so

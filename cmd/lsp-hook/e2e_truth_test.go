@@ -428,6 +428,43 @@ func TestDeletionReportsBrokenCallers(t *testing.T) {
 	}
 }
 
+// TestDirectoryRenamedAway: a package directory renamed by a shell
+// command (`mv greet greet2`), which the file watcher sees as one event,
+// for the directory: its importer's error (go build: no package greet)
+// must be in the Bash hook's answer, and gone once it is renamed back.
+// The rename is hooked with the watcher covering the span (an earlier
+// shell hook of the session) and without (the session's first, the
+// watcher started after the span began: by modification time and git).
+// Before, both answered clean: the servers were never told the files
+// below the directory had gone.
+func TestDirectoryRenamedAway(t *testing.T) {
+	e2e(t)
+	requireExe(t, "gopls")
+	for _, covered := range []bool{false, true} {
+		t.Run(fmt.Sprintf("watcher covers the span: %v", covered), func(t *testing.T) {
+			w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath()})
+			commitAll(t, w.root)
+			w.hook(w.edit("s", "main.go", w.readFile("main.go")))
+			if covered {
+				w.hook(w.bash("s", "true")) // the session's first shell hook: the next span is the watcher's
+			}
+			for i, mv := range [][2]string{{"greet", "greet2"}, {"greet2", "greet"}, {"greet", "greet3"}, {"greet3", "greet"}} {
+				if err := os.Rename(w.path(mv[0]), w.path(mv[1])); err != nil {
+					t.Fatal(err)
+				}
+				block := w.hook(w.bash("s", "mv "+mv[0]+" "+mv[1]))
+				truth := goErrors(t, w.root)
+				if away := i%2 == 0; away != (len(truth) > 0) {
+					t.Fatalf("step %d (mv %s %s): go build reports %v", i, mv[0], mv[1], truth)
+				}
+				if p := judge(t, w.root, block, truth); p != "" {
+					t.Errorf("step %d (mv %s %s): %s\nhook:\n%s", i, mv[0], mv[1], p, indent(block))
+				}
+			}
+		})
+	}
+}
+
 var pyErrRE = regexp.MustCompile(`^\s*(\S+\.py):(\d+):\d+ - error: `)
 
 // pyErrors runs the pyright CLI (`make tools`'s) on dir and returns the

@@ -216,15 +216,47 @@ func DeletedSince(ctx context.Context, root, rev string) []string {
 // DirChangedSince returns the paths (absolute) whose directory's
 // modification time is at or after since: a directory's time moves when
 // an entry is added, removed or renamed, so a deleted file whose directory
-// did not change since was deleted before.
+// did not change since was deleted before. A file whose directory is
+// gone too (`mv pkg pkg2`, `rm -r pkg`) is judged by its nearest
+// ancestor that exists: the one whose entry went.
 func DirChangedSince(paths []string, since time.Time) []string {
 	var out []string
 	for _, p := range paths {
-		if fi, err := os.Stat(filepath.Dir(p)); err == nil && !fi.ModTime().Before(since) {
+		if fi, err := nearestDir(filepath.Dir(p)); err == nil && !fi.ModTime().Before(since) {
 			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// nearestDir stats dir, or, while it does not exist, its parent.
+func nearestDir(dir string) (fs.FileInfo, error) {
+	for {
+		fi, err := os.Stat(dir)
+		parent := filepath.Dir(dir)
+		if !errors.Is(err, fs.ErrNotExist) || parent == dir {
+			return fi, err
+		}
+		dir = parent
+	}
+}
+
+// Under returns the paths of files (absolute, clean) that lie below one
+// of dirs (not a dir itself), each once, sorted: the files a directory
+// took with it when it was renamed away or removed, when files are what
+// was known of the tree.
+func Under(dirs, files []string) []string {
+	var out []string
+	for _, f := range files {
+		for _, d := range dirs {
+			if rel, ok := Rel(d, f); ok && rel != "." {
+				out = append(out, f)
+				break
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // gitError is the failure of git's subcommand sub, with its standard

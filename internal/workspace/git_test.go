@@ -55,6 +55,31 @@ func TestDeletedFromHead(t *testing.T) {
 	if got := DirChangedSince(want, time.Now().Add(-time.Minute)); got != nil {
 		t.Errorf("DirChangedSince a minute ago, the directory an hour old = %q, want none", got)
 	}
+	// A file whose directory is gone too is judged by the nearest
+	// directory that exists: pkg, whose entry sub was.
+	gone := filepath.Join(pkg, "sub", "deeper", "x.py")
+	if got := DirChangedSince([]string{gone}, time.Now().Add(-time.Minute)); got != nil {
+		t.Errorf("DirChangedSince of a file below a gone directory, pkg an hour old = %q, want none", got)
+	}
+	now := time.Now()
+	if err := os.Chtimes(pkg, now, now); err != nil {
+		t.Fatal(err)
+	}
+	if got := DirChangedSince([]string{gone}, now.Add(-time.Minute)); !slices.Equal(got, []string{gone}) {
+		t.Errorf("DirChangedSince of a file below a gone directory, pkg changed now = %q, want it", got)
+	}
+}
+
+// TestUnder: the files below any of the directories, each once, sorted;
+// not a directory itself, nor a sibling sharing its name's prefix.
+func TestUnder(t *testing.T) {
+	root := testdir.New(t) // absolute on every platform; nothing is created below it
+	p := func(rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }
+	got := Under([]string{p("lib"), p("pkg/a")},
+		[]string{p("lib/x.go"), p("lib"), p("lib2/y.go"), p("pkg/a/b/c.go"), p("pkg/ab.go"), p("lib/x.go"), p("main.go")})
+	if want := []string{p("lib/x.go"), p("pkg/a/b/c.go")}; !slices.Equal(got, want) {
+		t.Errorf("Under = %q, want %q", got, want)
+	}
 }
 
 // TestHeadCommitAndDeletedSince: HeadCommit names the commit a session
