@@ -127,6 +127,7 @@ type Watcher struct {
 	barriers map[uint64]chan struct{} // handOver ticket → closed when its marker is read
 	seen     uint64                   // marker events read so far
 	recent   recentChanges            // the last changes recorded, for ChangedSince
+	movedIn  map[string]time.Time     // directories that appeared (renamed into place, made), when: rewatchMovedIn
 	closed   bool
 }
 
@@ -176,7 +177,7 @@ func newWatcherWith(root string, log *slog.Logger, debounce time.Duration, p Wat
 		root: filepath.Clean(root), log: log.With("watch_root", root), fsw: fsw,
 		debounce: debounce, policy: p,
 		done: make(chan struct{}), loopDone: make(chan struct{}), scanDone: make(chan struct{}), scanned: make(chan struct{}, 1),
-		dirs: make(map[string]*watchedDir), pending: make(map[string]FileChangeType),
+		dirs: make(map[string]*watchedDir), pending: make(map[string]FileChangeType), movedIn: make(map[string]time.Time),
 		subs: make(map[int]*subscriber), barriers: make(map[uint64]chan struct{}),
 	}
 	w.scan = newScanner(w)
@@ -291,6 +292,9 @@ func (w *Watcher) handle(ev fsnotify.Event) bool {
 			w.record(path, FileCreated)
 			w.countEntry(path, 1, false)
 			w.addTree(path, true, prioWanted) // a new directory is where an agent works
+			w.mu.Lock()
+			w.movedIn[path] = time.Now()
+			w.mu.Unlock()
 			return true
 		}
 		w.countEntry(path, 1, true)
@@ -298,6 +302,9 @@ func (w *Watcher) handle(ev fsnotify.Event) bool {
 	case ev.Has(fsnotify.Remove), ev.Has(fsnotify.Rename):
 		wasDir := w.forgetTree(path)
 		wasDir = w.scan.dropTree(path) || wasDir
+		if !wasDir {
+			w.rewatchMovedIn()
+		}
 		w.countEntry(path, -1, !wasDir)
 		w.record(path, FileDeleted)
 	case ev.Has(fsnotify.Write):
@@ -306,6 +313,42 @@ func (w *Watcher) handle(ev fsnotify.Event) bool {
 		return false
 	}
 	return true
+}
+
+// movedInKeep is how long rewatchMovedIn looks after a directory that
+// appeared: the echo it repairs comes right after the rename.
+const movedInKeep = 2 * time.Second
+
+// rewatchMovedIn adds again the watch of each directory that appeared in
+// the last movedInKeep and is watched by our count. A directory renamed
+// within the tree (`mv pkg lib`) keeps its inode, and so its inotify
+// watch: the watch added for lib is pkg's, and when fsnotify then reads
+// the directory's own IN_MOVE_SELF it removes that watch (its only
+// answer to a watched path moving), sending a Rename of the old path
+// (fsnotify v1.10.1 backend_inotify.go). lib then went unwatched while
+// counted as watched, so a file written in it was never seen, and a shell
+// hook taking the watcher's word answered clean (make soak, seed
+// 5539144269355981959, Python #35 and TypeScript #45, after a directory
+// was moved away and back). The echo is a Rename of a path no longer
+// watched, which calls this; Add of a watch that stands changes nothing.
+func (w *Watcher) rewatchMovedIn() {
+	now := time.Now()
+	var again []string
+	w.mu.Lock()
+	for d, at := range w.movedIn {
+		switch {
+		case now.Sub(at) > movedInKeep:
+			delete(w.movedIn, d)
+		case w.dirs[d] != nil:
+			again = append(again, d)
+		}
+	}
+	w.mu.Unlock()
+	for _, d := range again {
+		if err := w.fsw.Add(d); err != nil {
+			w.log.Debug("watching a directory again after a rename", "path", d, "err", err)
+		}
+	}
 }
 
 // skipped reports whether path is a skipped directory, lies inside one, or

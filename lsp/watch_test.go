@@ -160,6 +160,40 @@ func TestWatcherEvents(t *testing.T) {
 	}
 }
 
+// TestWatcherDirectoryRenamed: a directory renamed within the tree and
+// back, again and again (`mv pkg lib`, `mv lib pkg`), stays watched under
+// its new name: a file written in it afterwards is among ChangedSince's
+// paths while the Watcher vouches for the span. Before, the renamed
+// directory lost its watch to fsnotify's handling of the directory's own
+// move (rewatchMovedIn) and the write went unseen, every round. The pause
+// after each rename lets that handling run first, as it does when an
+// agent's next command comes.
+func TestWatcherDirectoryRenamed(t *testing.T) {
+	w, root := newTestWatcher(t, 50*time.Millisecond, DefaultMaxDirs)
+	writeFiles(t, root, map[string]string{"pkg/a.py": "a"})
+	time.Sleep(200 * time.Millisecond)
+	names := []string{"pkg", "lib"}
+	for i := range 6 {
+		from, to := names[i%2], names[(i+1)%2]
+		if err := os.Rename(filepath.Join(root, from), filepath.Join(root, to)); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(100 * time.Millisecond)
+		mark := time.Now()
+		written := filepath.Join(root, to, "a.py")
+		if err := os.WriteFile(written, []byte(fmt.Sprint("round ", i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, uncovered, err := w.ChangedSince(context.Background(), mark)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if uncovered == "" && !slices.Contains(got, written) {
+			t.Errorf("round %d (mv %s %s): %s/a.py written, changes seen %v, uncovered %q", i, from, to, to, got, uncovered)
+		}
+	}
+}
+
 // TestWatcherDebounce: a burst of writes within the debounce window is one
 // batch, delivered about one window after the last write.
 func TestWatcherDebounce(t *testing.T) {
