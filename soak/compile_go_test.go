@@ -51,6 +51,19 @@ func goTruth(dir string, all []*goPackage) *truth {
 				}
 			}
 		}
+		// An import that resolves to no package (a package directory
+		// renamed away) is an error at its import, go build's "no
+		// required module provides package" there; the importing file's
+		// package is not type-checked past it, so its file is partial.
+		for _, e := range p.DepsErrors {
+			if m := goErrorRE.FindStringSubmatch(e.Pos + ": "); m != nil {
+				n, _ := strconv.Atoi(m[2])
+				f := relTo(dir, m[1])
+				t.add(f, n)
+				t.partial[f] = true
+				t.output += e.Pos + ": " + e.Err + "\n"
+			}
+		}
 		if p.ForTest == "" && !strings.HasSuffix(p.ImportPath, ".test") {
 			pkgs[p.ImportPath] = p
 		}
@@ -68,6 +81,10 @@ type goPackage struct {
 	TestGoFiles, XTestGoFiles          []string
 	Imports, TestImports, XTestImports []string
 	Error                              *struct{ Err string }
+	// DepsErrors are the errors of loading the package's imports,
+	// direct or not: Pos (file:line:col, relative to the go command's
+	// directory) is the import that failed.
+	DepsErrors []struct{ Pos, Err string }
 }
 
 // decodeGoList reads the stream of objects `go list -json` prints.

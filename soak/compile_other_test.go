@@ -17,8 +17,16 @@ import (
 // pyrightconfig.json at dir, and app/'s, by its own (-p app), the errors
 // of both. Exit 0 is clean, 1 errors; anything else is pyright's own
 // failure.
-func compilePython(ctx context.Context, dir string, env []string, _ snapshot) (*truth, error) {
+func compilePython(ctx context.Context, dir string, env []string, s snapshot) (*truth, error) {
 	all := newTruth("")
+	// The CLI checks what the two configs include, pkg and app; a module
+	// elsewhere (pkg renamed by directory-moved) it does not get to,
+	// while the language server checks it once it is changed.
+	for rel := range s {
+		if path.Ext(rel) == ".py" && !strings.HasPrefix(rel, "pkg/") && !strings.HasPrefix(rel, "app/") {
+			all.unknown[rel] = true
+		}
+	}
 	for _, args := range [][]string{{"--outputjson"}, {"--outputjson", "-p", "app"}} {
 		out, code, err := runTool(ctx, dir, env, "pyright", args...)
 		if err != nil {
@@ -69,9 +77,18 @@ func parsePyright(dir, out string) (*truth, error) {
 // project in dir: each package's (src/ and app/, their tsconfig.json),
 // the errors of both; a file of src/ that app/ imports is in both
 // programs, under the same options. Exit 0 is clean, 1 or 2 errors.
-func compileTS(ctx context.Context, dir string, env []string, _ snapshot) (*truth, error) {
+func compileTS(ctx context.Context, dir string, env []string, s snapshot) (*truth, error) {
 	var all []string
-	for _, pkg := range []string{"src", "app"} {
+	// Every project of the snapshot: a directory holding a tsconfig.json
+	// (src and app, or wherever directory-moved renamed src to).
+	var projects []string
+	for rel := range s {
+		if path.Base(rel) == "tsconfig.json" {
+			projects = append(projects, path.Dir(rel))
+		}
+	}
+	slices.Sort(projects)
+	for _, pkg := range projects {
 		out, code, err := runTool(ctx, dir, env, "tsc", "--noEmit", "--pretty", "false", "-p", pkg)
 		if err != nil {
 			return nil, err

@@ -83,6 +83,8 @@ var cScenarios = []scenario{
 	configWritten("src/math.c", "return a + b;", "return a + b.x;"),
 	createdLater("src/main.c", []string{"#include \"shapes.h\"\n", "#include \"shapes.h\"\n#include \"extra.h\"\n", "return 0;", "return extra();"},
 		"include/extra.h", "#ifndef EXTRA_H\n#define EXTRA_H\n\nint extra(void);\n\n#endif\n"),
+	// The headers' directory renamed: -Iinclude finds no shapes.h.
+	{"directory-moved", steps(moveDir("include", "headers"), moveDir("headers", "include"))},
 	{"local-type", steps(edit("src/math.c", "return a + b;", "return a + b.x;"), revert("src/math.c"))},
 	{"local-undefined", steps(
 		edit("src/label.c", "return names[code];", "return name[code];"),

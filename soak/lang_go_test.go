@@ -137,6 +137,9 @@ var goScenarios = []scenario{
 	configWritten("semaphore/semaphore.go", "w := &Weighted{size: n}", `w := &Weighted{size: "n"}`),
 	createdLater("jobs/helpers.go", []string{"return max(n, 1)", "return max(n, extra())"},
 		"jobs/extra.go", "package jobs\n\n// extra is the least weight.\nfunc extra() int64 { return 1 }\n"),
+	// A package directory renamed (one watcher event, for the
+	// directory): jobs's import of singleflight breaks.
+	{"directory-moved", steps(moveDir("singleflight", "flight"), moveDir("flight", "singleflight"))},
 	{"local-type", steps(
 		edit("semaphore/semaphore.go", "w := &Weighted{size: n}", `w := &Weighted{size: "n"}`),
 		revert("semaphore/semaphore.go"))},

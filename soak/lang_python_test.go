@@ -121,6 +121,8 @@ var pythonScenarios = []scenario{
 	createdLater("pkg/api.py", []string{"from pkg.util import slug\n", "from pkg.util import slug\nfrom pkg.extra import extra\n",
 		"return len({slug(n) for n in names})", "return len({slug(n) for n in names}) + extra()"},
 		"pkg/extra.py", "\"\"\"One more.\"\"\"\n\n\ndef extra() -> int:\n    \"\"\"Return one.\"\"\"\n    return 1\n"),
+	// The package directory renamed: app/main.py's imports of pkg break.
+	{"directory-moved", steps(moveDir("pkg", "lib"), moveDir("lib", "pkg"))},
 	{"local-type", steps(
 		edit("pkg/api.py", "return len({slug(n) for n in names})", "return {slug(n) for n in names}"),
 		revert("pkg/api.py"))},

@@ -108,6 +108,9 @@ var tsScenarios = []scenario{
 	createdLater("src/api.ts", []string{`import { slug } from "./util";` + "\n", `import { slug } from "./util";` + "\n" + `import { extra } from "./extra";` + "\n",
 		"return new Set(names.map((n) => slug(n))).size;", "return new Set(names.map((n) => slug(n))).size + extra();"},
 		"src/extra.ts", "export function extra(): number {\n  return 1;\n}\n"),
+	// The sources' directory, a project of its own, renamed:
+	// app/main.ts's imports of ../src break.
+	{"directory-moved", steps(moveDir("src", "lib"), moveDir("lib", "src"))},
 	{"local-type", steps(
 		edit("src/api.ts", "return new Set(names.map((n) => slug(n))).size;", "return new Set(names.map((n) => slug(n)));"),
 		revert("src/api.ts"))},

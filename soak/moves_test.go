@@ -246,6 +246,7 @@ func (r *runner) bash(name string, o op) error {
 func (r *runner) shell(name string, ops []op) error {
 	var cmds, changed []string
 	wants := make(map[string]string)
+	before := r.snapshot()
 	for _, o := range ops {
 		cmd, err := r.shellCommand(o)
 		if err != nil {
@@ -259,7 +260,7 @@ func (r *runner) shell(name string, ops []op) error {
 			wants[o.file] = want
 		}
 		cmds = append(cmds, cmd)
-		changed = append(changed, o.files()...)
+		changed = append(changed, o.filesIn(before)...)
 	}
 	cmd := strings.Join(cmds, " && ")
 	begin := time.Now()
@@ -304,7 +305,7 @@ func (r *runner) shellCommand(o op) (string, error) {
 		return "git checkout -- " + shellQuote(o.file), nil
 	case opRemove:
 		return "rm " + shellQuote(o.file), nil
-	case opMove:
+	case opMove, opMoveDir:
 		cmd := fmt.Sprintf("mv %s %s", shellQuote(o.file), shellQuote(o.to))
 		if r.tracked(o.file) && r.rng.IntN(3) == 0 {
 			cmd = "git " + cmd
@@ -326,7 +327,7 @@ func shellable(st step) bool {
 			if !sedable(o.subs) {
 				return false
 			}
-		case opCreate, opRevert, opRemove, opMove:
+		case opCreate, opRevert, opRemove, opMove, opMoveDir:
 		default:
 			return false
 		}

@@ -161,7 +161,7 @@ func (r *runner) step(name string, st step) error {
 	}
 	allContent := true
 	for _, o := range st {
-		allContent = allContent && o.kind != opRemove && o.kind != opMove
+		allContent = allContent && o.kind != opRemove && o.kind != opMove && o.kind != opMoveDir
 	}
 	if allContent && r.rng.Float64() < r.sched.batch {
 		return r.batch(name, st)

@@ -13,11 +13,12 @@ import (
 type opKind int
 
 const (
-	opEdit   opKind = iota // replace each sub's old text, found exactly once, by its new
-	opCreate               // write content, making the file
-	opRemove               // delete the file
-	opMove                 // rename the file to op.to
-	opRevert               // put the file back as committed, recreating it if gone
+	opEdit    opKind = iota // replace each sub's old text, found exactly once, by its new
+	opCreate                // write content, making the file
+	opRemove                // delete the file
+	opMove                  // rename the file to op.to
+	opRevert                // put the file back as committed, recreating it if gone
+	opMoveDir               // rename the directory op.file to op.to, with every file below it
 )
 
 // sub is one text replacement, as an Edit tool call makes it.
@@ -30,7 +31,7 @@ type op struct {
 	file    string // workspace-relative, slash-separated
 	subs    []sub  // opEdit
 	content string // opCreate
-	to      string // opMove: the new workspace-relative path
+	to      string // opMove, opMoveDir: the new workspace-relative path
 }
 
 // step is the change of one agent turn: one op, or several files changed
@@ -84,7 +85,11 @@ func edit(file string, oldNew ...string) op {
 func create(file, content string) op { return op{kind: opCreate, file: file, content: content} }
 func remove(file string) op          { return op{kind: opRemove, file: file} }
 func move(from, to string) op        { return op{kind: opMove, file: from, to: to} }
-func revert(file string) op          { return op{kind: opRevert, file: file} }
+
+// moveDir is a step renaming a directory, as `mv dir dir2` or `git mv`
+// does: the file watcher sees one event, for the directory.
+func moveDir(from, to string) op { return op{kind: opMoveDir, file: from, to: to} }
+func revert(file string) op      { return op{kind: opRevert, file: file} }
 
 // steps makes a one-op step of each op.
 func steps(ops ...op) []step {
@@ -119,8 +124,27 @@ func (o op) String() string {
 		return "remove " + o.file
 	case opMove:
 		return "move " + o.file + " to " + o.to
+	case opMoveDir:
+		return "move directory " + o.file + " to " + o.to
 	}
 	return "revert " + o.file
+}
+
+// files returns the paths o changes: its file, and for a move the new
+// path too; for a directory's move, every file below it in s, at its old
+// path and its new.
+func (o op) filesIn(s snapshot) []string {
+	if o.kind != opMoveDir {
+		return o.files()
+	}
+	var out []string
+	for rel := range s {
+		if strings.HasPrefix(rel, o.file+"/") {
+			out = append(out, rel, o.to+strings.TrimPrefix(rel, o.file))
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // files returns the paths o changes: its file, and for a move the new

@@ -88,6 +88,8 @@ func toolFor(rng *rand.Rand, o op, exists bool) string {
 		return pick(rng, weighted{"Write", 2}, weighted{"Edit", 2 * b2i(exists)}, weighted{"Bash", 2}, weighted{"apply_patch", 1})
 	case opRemove, opMove:
 		return pick(rng, weighted{"Bash", 2}, weighted{"apply_patch", 1})
+	case opMoveDir:
+		return "Bash" // a patch moves files, not directories
 	}
 	return pick(rng, weighted{"Write", 3}, weighted{"apply_patch", 1})
 }
