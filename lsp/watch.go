@@ -128,6 +128,7 @@ type Watcher struct {
 	seen     uint64                   // marker events read so far
 	recent   recentChanges            // the last changes recorded, for ChangedSince
 	movedIn  map[string]time.Time     // directories that appeared (renamed into place, made), when: rewatchMovedIn
+	gone     map[string]time.Time     // watched directories that went (removed, renamed away), when: rewatchMovedIn
 	closed   bool
 }
 
@@ -178,6 +179,7 @@ func newWatcherWith(root string, log *slog.Logger, debounce time.Duration, p Wat
 		debounce: debounce, policy: p,
 		done: make(chan struct{}), loopDone: make(chan struct{}), scanDone: make(chan struct{}), scanned: make(chan struct{}, 1),
 		dirs: make(map[string]*watchedDir), pending: make(map[string]FileChangeType), movedIn: make(map[string]time.Time),
+		gone: make(map[string]time.Time),
 		subs: make(map[int]*subscriber), barriers: make(map[uint64]chan struct{}),
 	}
 	w.scan = newScanner(w)
@@ -292,18 +294,19 @@ func (w *Watcher) handle(ev fsnotify.Event) bool {
 			w.record(path, FileCreated)
 			w.countEntry(path, 1, false)
 			w.addTree(path, true, prioWanted) // a new directory is where an agent works
-			w.mu.Lock()
-			w.movedIn[path] = time.Now()
-			w.mu.Unlock()
+			w.noteDir(w.movedIn, path)
 			return true
 		}
 		w.countEntry(path, 1, true)
 		w.record(path, FileCreated)
 	case ev.Has(fsnotify.Remove), ev.Has(fsnotify.Rename):
-		wasDir := w.forgetTree(path)
-		wasDir = w.scan.dropTree(path) || wasDir
-		if !wasDir {
-			w.rewatchMovedIn()
+		watched := w.forgetTree(path)
+		wasDir := w.scan.dropTree(path) || watched
+		switch {
+		case watched:
+			w.noteDir(w.gone, path)
+		case ev.Has(fsnotify.Rename) && w.wentLately(path):
+			w.rewatchMovedIn() // the echo of a watched directory's own move
 		}
 		w.countEntry(path, -1, !wasDir)
 		w.record(path, FileDeleted)
@@ -315,31 +318,64 @@ func (w *Watcher) handle(ev fsnotify.Event) bool {
 	return true
 }
 
-// movedInKeep is how long rewatchMovedIn looks after a directory that
-// appeared: the echo it repairs comes right after the rename.
-const movedInKeep = 2 * time.Second
+// movedInKeep is how long rewatchMovedIn looks back at directories that
+// appeared or went: the echo it repairs comes right after the rename.
+// maxMovedIn bounds each memory (an npm install makes thousands of
+// directories): past it, the oldest is forgotten.
+const (
+	movedInKeep = 2 * time.Second
+	maxMovedIn  = 64
+)
 
-// rewatchMovedIn adds again the watch of each directory that appeared in
-// the last movedInKeep and is watched by our count. A directory renamed
+// noteDir remembers in m (movedIn or gone) that dir appeared or went now,
+// forgetting entries older than movedInKeep, and the oldest past
+// maxMovedIn.
+func (w *Watcher) noteDir(m map[string]time.Time, dir string) {
+	now := time.Now()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	oldest, oldestAt := "", now
+	for d, at := range m {
+		if now.Sub(at) > movedInKeep {
+			delete(m, d)
+		} else if at.Before(oldestAt) {
+			oldest, oldestAt = d, at
+		}
+	}
+	if len(m) >= maxMovedIn {
+		delete(m, oldest)
+	}
+	m[dir] = now
+}
+
+// wentLately reports whether path is a watched directory that went within
+// movedInKeep.
+func (w *Watcher) wentLately(path string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	at, ok := w.gone[path]
+	return ok && time.Since(at) <= movedInKeep
+}
+
+// rewatchMovedIn adds again the watch of each directory that appeared
+// within movedInKeep and is watched by our count. A directory renamed
 // within the tree (`mv pkg lib`) keeps its inode, and so its inotify
 // watch: the watch added for lib is pkg's, and when fsnotify then reads
 // the directory's own IN_MOVE_SELF it removes that watch (its only
-// answer to a watched path moving), sending a Rename of the old path
-// (fsnotify v1.10.1 backend_inotify.go). lib then went unwatched while
-// counted as watched, so a file written in it was never seen, and a shell
-// hook taking the watcher's word answered clean (make soak, seed
+// answer to a watched path moving), sending a second Rename of the old
+// path (fsnotify v1.10.1 backend_inotify.go). lib then went unwatched
+// while counted as watched, so a file written in it was never seen, and a
+// shell hook taking the watcher's word answered clean (make soak, seed
 // 5539144269355981959, Python #35 and TypeScript #45, after a directory
-// was moved away and back). The echo is a Rename of a path no longer
-// watched, which calls this; Add of a watch that stands changes nothing.
+// was moved away and back). That echo — a Rename of a watched directory
+// that already went (wentLately) — calls this; Add of a watch that
+// stands changes nothing.
 func (w *Watcher) rewatchMovedIn() {
 	now := time.Now()
 	var again []string
 	w.mu.Lock()
 	for d, at := range w.movedIn {
-		switch {
-		case now.Sub(at) > movedInKeep:
-			delete(w.movedIn, d)
-		case w.dirs[d] != nil:
+		if now.Sub(at) <= movedInKeep && w.dirs[d] != nil {
 			again = append(again, d)
 		}
 	}
