@@ -299,6 +299,8 @@ func (w *Watcher) handle(ev fsnotify.Event) bool {
 		}
 		w.countEntry(path, 1, true)
 		w.record(path, FileCreated)
+	case ev.Has(fsnotify.Rename) && w.echoOfMove(path):
+		return false
 	case ev.Has(fsnotify.Remove), ev.Has(fsnotify.Rename):
 		watched := w.forgetTree(path)
 		wasDir := w.scan.dropTree(path) || watched
@@ -355,6 +357,28 @@ func (w *Watcher) wentLately(path string) bool {
 	defer w.mu.Unlock()
 	at, ok := w.gone[path]
 	return ok && time.Since(at) <= movedInKeep
+}
+
+// echoOfMove reports whether a Rename of path is fsnotify's echo of a
+// watched directory's own move named by its new path (rewatchMovedIn
+// tells when it is named by the old one): path is a directory we watch
+// and is there, so nothing went; the watch did, and is added again. Taken
+// for a removal, the directory was forgotten while there, and went
+// unwatched unknown to us.
+func (w *Watcher) echoOfMove(path string) bool {
+	w.mu.Lock()
+	watched := w.dirs[path] != nil
+	w.mu.Unlock()
+	if !watched {
+		return false
+	}
+	if fi, err := os.Lstat(path); err != nil || !fi.IsDir() {
+		return false
+	}
+	if err := w.fsw.Add(path); err != nil {
+		w.log.Debug("watching a directory again after a rename", "path", path, "err", err)
+	}
+	return true
 }
 
 // rewatchMovedIn adds again the watch of each directory that appeared

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/fsnotify/fsnotify"
 )
 
 // batches collects what a Watcher delivers to one subscriber.
@@ -165,15 +167,16 @@ func TestWatcherEvents(t *testing.T) {
 // its new name: a file written in it afterwards is among ChangedSince's
 // paths while the Watcher vouches for the span. Before, the renamed
 // directory lost its watch to fsnotify's handling of the directory's own
-// move (rewatchMovedIn) and the write went unseen, every round. The pause
-// after each rename lets that handling run first, as it does when an
-// agent's next command comes.
+// move (rewatchMovedIn, echoOfMove: fsnotify names the moved directory by
+// its old path or its new one, as its goroutine and ours race) and the
+// write went unseen, every other round. The pause after each rename lets
+// that handling run first, as it does when an agent's next command comes.
 func TestWatcherDirectoryRenamed(t *testing.T) {
 	w, root := newTestWatcher(t, 50*time.Millisecond, DefaultMaxDirs)
 	writeFiles(t, root, map[string]string{"pkg/a.py": "a"})
 	time.Sleep(200 * time.Millisecond)
 	names := []string{"pkg", "lib"}
-	for i := range 6 {
+	for i := range 20 {
 		from, to := names[i%2], names[(i+1)%2]
 		if err := os.Rename(filepath.Join(root, from), filepath.Join(root, to)); err != nil {
 			t.Fatal(err)
@@ -191,6 +194,39 @@ func TestWatcherDirectoryRenamed(t *testing.T) {
 		if uncovered == "" && !slices.Contains(got, written) {
 			t.Errorf("round %d (mv %s %s): %s/a.py written, changes seen %v, uncovered %q", i, from, to, to, got, uncovered)
 		}
+	}
+}
+
+// TestWatcherMoveEchoNewName: fsnotify names the echo of a watched
+// directory's own move by the path its watch then has — the new one when
+// our watch of the moved-in directory was added first (echoOfMove). Such
+// a Rename of a directory that is there, and watched, must leave it
+// watched: taken for a removal, the directory was forgotten while there,
+// and a file written in it went unseen.
+func TestWatcherMoveEchoNewName(t *testing.T) {
+	w, root := newTestWatcher(t, 50*time.Millisecond, DefaultMaxDirs)
+	writeFiles(t, root, map[string]string{"lib/a.py": "a"})
+	time.Sleep(200 * time.Millisecond)
+	dirs := w.WatchedDirs()
+	lib := filepath.Join(root, "lib")
+	w.handle(fsnotify.Event{Name: lib, Op: fsnotify.Rename})
+	if n := w.WatchedDirs(); n != dirs {
+		t.Errorf("watching %d directories after the echo, want %d", n, dirs)
+	}
+	mark := time.Now()
+	written := filepath.Join(lib, "a.py")
+	if err := os.WriteFile(written, []byte("b"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, uncovered, err := w.ChangedSince(context.Background(), mark)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if uncovered == "" && !slices.Contains(got, written) {
+		t.Errorf("lib/a.py written after the echo, changes seen %v", got)
+	}
+	if gone, _ := w.DeletedSince(context.Background(), mark.Add(-time.Second)); slices.Contains(gone, lib) {
+		t.Errorf("the echo recorded lib, which is there, as deleted: %v", gone)
 	}
 }
 
