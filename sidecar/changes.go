@@ -168,7 +168,7 @@ func (s *Server) changedFiles(ctx context.Context, p wire.ChangedFilesParams) (w
 		paths := inRoot(s.Engine.Root, watched)
 		res = wire.ChangedFilesResult{Paths: uncheckedSince(prev, paths, watchedAfter(m, paths, false)), Source: wire.ChangedByWatcher}
 		if gone, err := m.DeletedSince(ctx, since); err == nil && len(gone) > 0 {
-			res.Deleted = goneWith(ctx, s.Engine.Root, m, inRoot(s.Engine.Root, gone))
+			res.Deleted = goneWith(m, inRoot(s.Engine.Root, gone), workspace.DeletedFromHead(ctx, s.Engine.Root))
 		}
 		finish(&res, since, span, p.DefaultSpan())
 	} else {
@@ -183,7 +183,7 @@ func (s *Server) changedFiles(ctx context.Context, p wire.ChangedFilesParams) (w
 		if m != nil {
 			gone, _ = m.DeletedSince(ctx, since)
 		}
-		if res, err = changedOnDisk(ctx, s.Engine.Root, since, span, p.DefaultSpan(), uncovered, inRoot(s.Engine.Root, watched), goneWith(ctx, s.Engine.Root, m, inRoot(s.Engine.Root, gone))); err != nil {
+		if res, err = changedOnDisk(ctx, s.Engine.Root, m, since, span, p.DefaultSpan(), uncovered, inRoot(s.Engine.Root, watched), inRoot(s.Engine.Root, gone)); err != nil {
 			return res, fmt.Errorf("changed_files: %w", err)
 		}
 		res.Paths = uncheckedSince(prev, res.Paths, watchedAfter(m, res.Paths, true))
@@ -199,16 +199,16 @@ func (s *Server) changedFiles(ctx context.Context, p wire.ChangedFilesParams) (w
 // renamed (`mv pkg pkg2`, `git mv`) is one event, for the directory, and
 // without its files the servers went on resolving what they defined, a
 // false clean (`mv lib lib2` left main.go's import of lib answered clean,
-// while go build failed). Its files are those of git's HEAD missing from
-// the work tree below it, and those below it the watcher saw changed that
-// are absent now. nil gone costs nothing.
-func goneWith(ctx context.Context, root string, m *lsp.Manager, gone []string) []string {
+// while go build failed). Its files are those of head (git HEAD's files
+// missing from the work tree, workspace.DeletedFromHead) below it, and
+// those below it the watcher of m saw changed that are absent now.
+func goneWith(m *lsp.Manager, gone, head []string) []string {
 	if len(gone) == 0 {
 		return gone
 	}
-	known := workspace.DeletedFromHead(ctx, root)
+	known := head
 	if m != nil {
-		known = append(known, m.SeenPaths()...)
+		known = slices.Concat(head, m.SeenPaths())
 	}
 	var took []string
 	for _, p := range workspace.Under(gone, known) {
@@ -228,12 +228,13 @@ func ChangedOnDisk(ctx context.Context, root string, p wire.ChangedFilesParams, 
 		return wire.ChangedFilesResult{}, err
 	}
 	since, span := spanStart(time.Time{}, false, time.Time{}, p.Since(), p.DefaultSpan(), time.Now())
-	return changedOnDisk(ctx, root, since, span, p.DefaultSpan(), uncovered, nil, nil)
+	return changedOnDisk(ctx, root, nil, since, span, p.DefaultSpan(), uncovered, nil, nil)
 }
 
 // changedOnDisk is the answer by modification time for the span from
-// since (widened by mtimeSlack).
-func changedOnDisk(ctx context.Context, root string, since time.Time, span string, def time.Duration, uncovered string, watched, watchedGone []string) (wire.ChangedFilesResult, error) {
+// since (widened by mtimeSlack); m, when not nil, is the watcher that
+// saw watchedGone go (goneWith).
+func changedOnDisk(ctx context.Context, root string, m *lsp.Manager, since time.Time, span string, def time.Duration, uncovered string, watched, watchedGone []string) (wire.ChangedFilesResult, error) {
 	paths, err := ChangedSince(ctx, root, since.Add(-mtimeSlack))
 	if err != nil {
 		return wire.ChangedFilesResult{}, err
@@ -242,7 +243,8 @@ func changedOnDisk(ctx context.Context, root string, since time.Time, span strin
 	// A file's time tells no deletion, but its directory's does: the
 	// files of git's HEAD gone from the work tree (`git mv`, `git rm`,
 	// `rm`) from a directory changed in the span.
-	res.Deleted = union(workspace.DirChangedSince(workspace.DeletedFromHead(ctx, root), since.Add(-mtimeSlack)), watchedGone)
+	head := workspace.DeletedFromHead(ctx, root)
+	res.Deleted = union(workspace.DirChangedSince(head, since.Add(-mtimeSlack)), goneWith(m, watchedGone, head))
 	finish(&res, since, span, def)
 	return res, nil
 }

@@ -377,7 +377,7 @@ func TestChangedOnDiskDeleted(t *testing.T) {
 	}
 	since := time.Now()
 	testdir.Git(t, root, "mv", "pkg/service.py", "pkg/services.py")
-	res, err := changedOnDisk(context.Background(), root, since, wire.SpanCommand, time.Minute, lsp.UncoveredStarted, nil, nil)
+	res, err := changedOnDisk(context.Background(), root, nil, since, wire.SpanCommand, time.Minute, lsp.UncoveredStarted, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
