@@ -44,9 +44,16 @@ const (
 // late, and a session's tools and hooks may run in parallel, so a file
 // tool's hook may come between a command and its hook (the files that
 // hook checked and that did not change since are left out:
-// hookMark.checkedUnchanged). With no previous hook it starts at since,
-// else def before now. It returns the start and the Span naming what
-// bounded it.
+// hookMark.checkedUnchanged). With no previous hook it starts at the
+// earlier of since and def before now: the event's timing says how long
+// the command ran, not how late its hook is, and a hook seconds late
+// looking back only to since passed the command by (make soak, seed
+// 6079122614619537867, C #207: a daemon replaced for its config knew no
+// previous hook, and a sed 2.8 s before the hook went unchecked); with
+// neither, def before now. It returns the start and the Span naming what
+// bounded it: a known since makes it SpanCommand (the command's span lies
+// within it), so that only a span nothing but def bounded has the note
+// saying so.
 func spanStart(prev time.Time, examined bool, floor, since time.Time, def time.Duration, now time.Time) (time.Time, string) {
 	switch {
 	case !prev.IsZero() && examined:
@@ -64,9 +71,17 @@ func spanStart(prev time.Time, examined bool, floor, since time.Time, def time.D
 		}
 		return start, wire.SpanSession
 	case !since.IsZero():
-		return since, wire.SpanCommand
+		return minTime(since, now.Add(-def)), wire.SpanCommand
 	}
 	return now.Add(-def), wire.SpanDefault
+}
+
+// minTime returns the earlier of a and b.
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
 }
 
 // markChain remembers a file tool's hook of chain as answered now, for

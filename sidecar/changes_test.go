@@ -84,7 +84,9 @@ func TestServerChangedFiles(t *testing.T) {
 	since := time.Now()
 	testdir.WriteTree(t, root, map[string]string{"b.go": "package a", ".git/x": "y"})
 	res = wire.ChangedFilesResult{}
-	if err := c.Call(ctx, wire.MethodChangedFiles, wire.ChangedFilesParams{SinceMS: since.UnixMilli()}, &res); err != nil {
+	// A hook with no previous one looks back default_ms at least (a late
+	// hook): kept within the watch here.
+	if err := c.Call(ctx, wire.MethodChangedFiles, wire.ChangedFilesParams{SinceMS: since.UnixMilli(), DefaultMS: 10}, &res); err != nil {
 		t.Fatal(err)
 	}
 	if res.Source != wire.ChangedByWatcher || !reflect.DeepEqual(res.Paths, []string{filepath.Join(root, "b.go")}) || len(res.Notes) != 0 {
@@ -166,7 +168,8 @@ func testChangedFilesSession(t *testing.T, way string) {
 // TestSpanStart is the window rule: where the session's previous hook
 // left off when it examined the disk; else where its last shell hook did
 // (or a minute back when none did), joined with the command's start by
-// the event; else the command's start; else the default.
+// the event; else the earlier of the command's start and the default (a
+// hook may come seconds after its command); else the default.
 func TestSpanStart(t *testing.T) {
 	now := time.Unix(10_000, 0)
 	ago := func(s int) time.Time { return now.Add(-time.Duration(s) * time.Second) }
@@ -187,7 +190,8 @@ func TestSpanStart(t *testing.T) {
 		{"shell hook before the command", ago(5), true, ago(5), ago(2), ago(5), wire.SpanSession},
 		{"both at once", ago(4), false, ago(4), ago(4), ago(4), wire.SpanSession},
 		{"previous hook only (no duration in the event)", ago(30), false, ago(40), unknown, ago(40), wire.SpanSession},
-		{"command only (first hook of the session)", unknown, false, unknown, ago(2), ago(2), wire.SpanCommand},
+		{"command only (first hook of the session): a minute back, for a late hook", unknown, false, unknown, ago(2), ago(60), wire.SpanCommand},
+		{"command only, run for longer than a minute", unknown, false, unknown, ago(90), ago(90), wire.SpanCommand},
 		{"neither: the default", unknown, false, unknown, unknown, ago(60), wire.SpanDefault},
 		{"previous hook long ago", ago(1800), true, ago(1800), ago(1), ago(1800), wire.SpanSession},
 	}

@@ -82,6 +82,7 @@ func (s *Server) Listen(socket string) error {
 	s.ln = ln
 	s.lastUse.Store(time.Now().UnixNano())
 	s.loadSessions()
+	s.loadHookMarks()
 	return nil
 }
 
@@ -272,6 +273,7 @@ func (s *Server) Shutdown() {
 		}
 		s.mu.Unlock()
 		s.saveSessions()
+		s.saveHookMarks()
 		s.releaseLock()
 		s.Log.Info("daemon stopped")
 	})

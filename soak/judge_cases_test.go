@@ -31,11 +31,14 @@ const (
 	blockBOther = "LSP errors detected in other files:\n<diagnostics file=\"b.go\">\nERROR [7:1] too many arguments\n</diagnostics>"
 	blockGhost  = "LSP errors detected in other files:\n<diagnostics file=\"gone.go\">\nERROR [1:1] x\n</diagnostics>"
 	noteTimeout = "lsp-hook: no fresh diagnostics from gopls (timeout); errors it would report are unknown, not absent."
+	noteMtime   = "lsp-hook: files changed since 10:04:05 were found by modification time and git (the daemon started after it); a file the command gave an older time, or an untracked file it deleted, is not checked"
+	noteNamesA  = "lsp-hook: gopls has not confirmed it holds a.go as on disk again (timeout): run lsp_diagnostics on it"
+	noteImports = "lsp-hook: gopls: files importing a changed one were not checked again: 4 past the first 10 (x.go, …); errors the change made there are unknown, not absent."
 )
 
 // TestJudge runs judge over one case of each class and the rules that
 // keep the soak honest: unknown and partial files unjudged, notes
-// excusing silence, the older hook of a race judged against either text.
+// excusing silence only about what they own up to, the older hook of a race judged against either text.
 func TestJudge(t *testing.T) {
 	files := []string{"a.go", "b.go", "c.go"}
 	for _, tc := range []struct {
@@ -61,6 +64,16 @@ func TestJudge(t *testing.T) {
 			want: []class{falseClean}, broken: true},
 		{name: "a note makes silence honest", changed: []string{"a.go"}, block: noteTimeout, now: map[string][]int{"a.go": {3}},
 			want: []class{timeoutNote}, broken: true},
+		{name: "a note on something else excuses nothing", changed: []string{"a.go"}, block: noteMtime, now: map[string][]int{"a.go": {3}},
+			want: []class{otherNote, falseClean}, broken: true},
+		{name: "a note naming the file excuses it", changed: []string{"a.go"}, block: noteNamesA, now: map[string][]int{"a.go": {3}},
+			want: []class{otherNote}, broken: true},
+		{name: "a note naming another file excuses nothing", changed: []string{"a.go"}, block: noteNamesA, now: map[string][]int{"b.go": {7}},
+			want: []class{otherNote, falseClean}, broken: true},
+		{name: "importers unchecked excuses a broken caller", changed: []string{"a.go"}, block: noteImports, now: map[string][]int{"b.go": {7}},
+			want: []class{otherNote}, broken: true},
+		{name: "importers unchecked does not excuse the changed file", changed: []string{"a.go"}, block: noteImports, now: map[string][]int{"a.go": {3}},
+			want: []class{otherNote, falseClean}, broken: true},
 		{name: "silence over a broken caller is a false clean", changed: []string{"a.go"}, now: map[string][]int{"b.go": {7}},
 			want: []class{falseClean}, broken: true},
 		{name: "a broken caller not shown is missed", tool: "Edit", changed: []string{"a.go"}, block: blockAThis,

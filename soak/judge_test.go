@@ -87,9 +87,8 @@ func judge(j judgement) verdict {
 			}
 		}
 	}
-	honest := len(j.answer.notes) > 0 || j.answer.cut
-	judgeChanged(&v, j, shown, honest)
-	judgeOthers(&v, j, shown, honest)
+	judgeChanged(&v, j, shown)
+	judgeOthers(&v, j, shown)
 	v.clean = len(j.now.errs) == 0
 	if j.answer.timedOut() {
 		v.add(timeoutNote, "%s", j.answer.notes[0])
@@ -103,8 +102,8 @@ func judge(j judgement) verdict {
 }
 
 // judgeChanged judges the files the move changed: each one with errors
-// must be shown, or a note must say the answer is incomplete.
-func judgeChanged(v *verdict, j judgement, shown map[string]map[int]bool, honest bool) {
+// must be shown, or a note must own up to its errors missing (excuses).
+func judgeChanged(v *verdict, j judgement, shown map[string]map[int]bool) {
 	for _, f := range j.changed {
 		if !j.exists(f) || j.now.unknown[f] || len(j.now.errs[f]) == 0 {
 			continue
@@ -113,17 +112,18 @@ func judgeChanged(v *verdict, j judgement, shown map[string]map[int]bool, honest
 			continue // silence is the older (clean) text's answer
 		}
 		v.broken = true
-		if len(shown[f]) == 0 && !honest {
-			v.add(falseClean, "%s: the compiler reports errors on %v; the answer shows none for it and has no note", f, j.now.lines(f))
+		if len(shown[f]) == 0 && !j.answer.excuses(f, true) {
+			v.add(falseClean, "%s: the compiler reports errors on %v; the answer shows none for it and no note owns up to that%s", f, j.now.lines(f), notesSaid(j.answer))
 		}
 	}
 }
 
 // judgeOthers judges the files the move did not change but broke: those
 // with an error on a line the compiler did not report before the move.
-// Each must be shown with one of its errors, or a note must say the answer
-// is incomplete; with nothing shown at all, that is a false clean.
-func judgeOthers(v *verdict, j judgement, shown map[string]map[int]bool, honest bool) {
+// Each must be shown with one of its errors, or a note must own up to its
+// errors missing (excuses); with nothing shown at all, that is a false
+// clean.
+func judgeOthers(v *verdict, j judgement, shown map[string]map[int]bool) {
 	changed := make(map[string]bool)
 	for _, f := range j.changed {
 		changed[f] = true
@@ -133,18 +133,27 @@ func judgeOthers(v *verdict, j judgement, shown map[string]map[int]bool, honest 
 			continue
 		}
 		v.broken = true
-		if j.older != nil || honest || anyShown(shown[f], j.now.errs[f]) {
+		if j.older != nil || j.answer.excuses(f, false) || anyShown(shown[f], j.now.errs[f]) {
 			continue
 		}
 		switch {
 		case len(j.answer.lines) == 0:
-			v.add(falseClean, "%s: broken by the change (errors on %v), nothing shown and no note", f, j.now.lines(f))
+			v.add(falseClean, "%s: broken by the change (errors on %v), nothing shown and no note owns up to it%s", f, j.now.lines(f), notesSaid(j.answer))
 		case j.tool == "Bash":
 			v.add(missedCrossBash, "%s: broken by the change (errors on %v), not shown", f, j.now.lines(f))
 		default:
 			v.add(missedCross, "%s: broken by the change (errors on %v), not shown", f, j.now.lines(f))
 		}
 	}
+}
+
+// notesSaid is what a's notes said, for a verdict's example: "" when it
+// had none.
+func notesSaid(a answer) string {
+	if len(a.notes) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (its notes: %q)", a.notes)
 }
 
 // introduced reports whether now has a line before does not.

@@ -121,6 +121,46 @@ func (a answer) files() map[string]map[int]bool {
 	return out
 }
 
+// Notes that own up to a whole answer missing, verbatim from
+// engine/render.go (unknownNote, brokenNote) and hooks/check.go.
+var (
+	// wholeAnswerMissing: a server gave no whole fresh answer, or a shell
+	// command's files were cut to a cap; any file's errors may be missing.
+	wholeAnswerMissing = []string{"no fresh diagnostics from", " was still running ", " is broken (", "; only the first "}
+	// importersMissing: files importing a changed one were not checked
+	// again; the changed files' own answers are whole.
+	importersMissing = []string{"were not checked again"}
+)
+
+// excuses reports whether a's notes own up to f's errors not being shown:
+// the answer was cut, a note says a server's answer is not whole (for a
+// file the move did not change, also that importers went unchecked), or a
+// note names f. A note about anything else — how a shell command's files
+// were found, a linter not run — excuses nothing: the model reading it
+// takes the files it does not name as checked.
+func (a answer) excuses(f string, changed bool) bool {
+	if a.cut {
+		return true
+	}
+	for _, n := range a.notes {
+		switch {
+		case containsAny(n, wholeAnswerMissing), !changed && containsAny(n, importersMissing), strings.Contains(n, f):
+			return true
+		}
+	}
+	return false
+}
+
+// containsAny reports whether s contains one of subs.
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
 // timedOut reports whether a note says a server gave no fresh answer.
 func (a answer) timedOut() bool {
 	for _, n := range a.notes {

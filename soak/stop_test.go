@@ -31,16 +31,17 @@ const (
 	stopFalseAllow                  // allowed, in silence, a turn that left errors in committed files
 	stopFalseBlock                  // blocked a turn that left no error anywhere
 	stopStale                       // named an error line the compiler does not report
+	stopMissed                      // reported errors but left out a committed file the compiler reports errors in, with no note owning up to it
 	stopBad                         // exited non-zero, hung, or printed something outside the format
 	nStopClasses
 )
 
-var stopClassNames = [nStopClasses]string{"correct", "unchecked", "unjudged", "false allow", "false block", "stale", "bad answer"}
+var stopClassNames = [nStopClasses]string{"correct", "unchecked", "unjudged", "false allow", "false block", "stale", "missed file", "bad answer"}
 
 func (c stopClass) String() string { return stopClassNames[c] }
 
 // stopThresholds fail the soak: the classes no end of turn may earn.
-var stopThresholds = []stopClass{stopFalseAllow, stopFalseBlock, stopStale, stopBad}
+var stopThresholds = []stopClass{stopFalseAllow, stopFalseBlock, stopStale, stopMissed, stopBad}
 
 // stopCall is one judged end of turn.
 type stopCall struct {
@@ -167,6 +168,14 @@ func judgeStop(s stopAnswer, now *truth, base snapshot) (stopClass, string) {
 			}
 		}
 	}
+	if s.decision != "" {
+		for _, f := range introduced {
+			if len(shown[f]) == 0 && !s.excuses(f, false) {
+				return stopMissed, fmt.Sprintf("%s: the compiler reports errors on %v; the %s names errors only in %s and no note owns up to it%s",
+					f, now.lines(f), s.decision, strings.Join(slices.Sorted(maps.Keys(shown)), ", "), notesSaid(s.answer))
+			}
+		}
+	}
 	switch {
 	case s.decision == "warn" && len(shown) == 0 && len(s.notes) > 0:
 		return stopUnchecked, s.notes[0]
@@ -262,6 +271,8 @@ func TestJudgeStop(t *testing.T) {
 		{"an error allowed in silence", "", truthOf(map[string][]int{"a.go": {3}}), stopFalseAllow},
 		{"a clean turn blocked", block(blockAThis), truthOf(nil), stopFalseBlock},
 		{"a line the compiler does not report", block(blockAThis), truthOf(map[string][]int{"a.go": {4}}), stopStale},
+		{"an error blocked, another file's left out", block(blockAThis), truthOf(map[string][]int{"a.go": {3}, "b.go": {7}}), stopMissed},
+		{"an error blocked, another file's owned up to", block(blockAThis + "\n" + noteTimeout), truthOf(map[string][]int{"a.go": {3}, "b.go": {7}}), stopCorrect},
 		{"could not check: said so", warn(noteTimeout), truthOf(map[string][]int{"a.go": {3}}), stopUnchecked},
 		{"an error only in a created file, allowed", "", truthOf(map[string][]int{"new.go": {1}}), stopUnjudged},
 		{"a file the compiler did not get to, blocked", block(blockBOther), unknownB, stopCorrect},

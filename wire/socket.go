@@ -127,6 +127,12 @@ func LockPath(socket string) string { return trimExt(socket) + ".lock" }
 // internal/session, Registry.Save): <socket without .sock>.sessions.json.
 func SessionsPath(socket string) string { return trimExt(socket) + ".sessions.json" }
 
+// HookMarksPath returns the file a daemon serving socket leaves its
+// memory of agent sessions' hooks in when it stops (where each hook chain's
+// previous hook left off, for changed_files' span), for the next daemon to
+// read: <socket without .sock>.hooks.json.
+func HookMarksPath(socket string) string { return trimExt(socket) + ".hooks.json" }
+
 func trimExt(p string) string { return p[:len(p)-len(filepath.Ext(p))] }
 
 // ErrUnsafeDir is returned for a socket directory another user could tamper

@@ -59,6 +59,35 @@ func checkSedError(t *testing.T, i int, block, ident string, covered bool) {
 	checkLint(t, withoutNotes(block), []wantDiag{{file: "greet.go", line: 10, col: 52, msg: "undefined: " + ident, code: "UndeclaredName"}})
 }
 
+// TestAgentClaudeBashLateHookReplacedDaemon: a shell command writes
+// lsp-hook's config and breaks greet.go (`sed -i`), and its Bash hook
+// arrives 2.5 s later, with duration_ms of the command alone: the hook
+// replaces the daemon for the config, and the new daemon's watcher
+// started after the command. Its answer must show the sed's error, 4
+// times over (each writing the config anew). The new daemon knew no
+// previous hook of the session, and looked back from the command's start
+// by duration_ms, 1 s of slack and the 1 s of modification times',
+// past which the command had run: a false clean (make soak, seed
+// 6079122614619537867, C #207). Now the daemon that stops leaves its
+// hook marks to the next, and a hook with no previous one looks back a
+// minute at least.
+func TestAgentClaudeBashLateHookReplacedDaemon(t *testing.T) {
+	e2e(t)
+	requireExe(t, "gopls")
+	w := newWorkspace(t)
+	w.ageFiles()
+	const session = "replaced"
+	checkSedError(t, 0, w.hook(w.bashLate(session, "greet.go", `s/TrimSpace([a-z0-9]*)/TrimSpace(nam0)/`, true)), "nam0", false)
+	for i := 1; i <= 4; i++ {
+		ident := fmt.Sprintf("nam%d", i)
+		config := func() {
+			w.writeFile(".lsp-hook.yaml", fmt.Sprintf("# written by a shell command, %d\n", i))
+		}
+		block := w.hook(w.bashAfter(session, "greet.go", `s/TrimSpace([a-z0-9]*)/TrimSpace(`+ident+`)/`, true, config, 2500*time.Millisecond))
+		checkSedError(t, i, block, ident, false)
+	}
+}
+
 // TestAgentClaudeBashWatcherGap: spans the daemon's watcher cannot vouch
 // for. Session S's first hook is an Edit of config.json, a file no server
 // checks, so the watcher starts only after that hook was answered; S's
@@ -147,6 +176,12 @@ func (w *workspace) bashLate(session, rel, script string, withDuration bool) str
 // command, before the wait.
 func (w *workspace) bashThen(session, rel, script string, withDuration bool, between func()) string {
 	w.t.Helper()
+	return w.bashAfter(session, rel, script, withDuration, between, lateHook)
+}
+
+// bashAfter is bashThen with the hook arriving late after the command.
+func (w *workspace) bashAfter(session, rel, script string, withDuration bool, between func(), late time.Duration) string {
+	w.t.Helper()
 	sh, err := exec.LookPath("sh")
 	if err != nil {
 		w.t.Skip("sh not installed")
@@ -162,7 +197,7 @@ func (w *workspace) bashThen(session, rel, script string, withDuration bool, bet
 	if between != nil {
 		between()
 	}
-	time.Sleep(lateHook) // sets up the race: the hook arrives late
+	time.Sleep(late) // sets up the race: the hook arrives late
 	input := map[string]any{"command": command, "description": "Edit " + rel}
 	response := map[string]any{"stdout": "", "stderr": "", "interrupted": false, "isImage": false}
 	if withDuration {
