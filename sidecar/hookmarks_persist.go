@@ -5,11 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/wire"
@@ -113,28 +110,9 @@ func (h *hookMarks) load(r io.Reader, now time.Time) (int, error) {
 }
 
 // saveHookMarks writes the hook marks for the next daemon of this socket
-// (loadHookMarks), 0600 beside the socket, when there are any. The caller
-// holds the socket's lock, so no daemon reads them half written; one that
-// stops mid-write leaves a document loadHookMarks refuses.
+// (loadHookMarks), when there are any (writeRecord).
 func (s *Server) saveHookMarks() {
-	if s.socket == "" {
-		return
-	}
-	path := wire.HookMarksPath(s.socket)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		s.Log.Warn("cannot keep the sessions' hook marks for the next daemon", "path", path, "err", err)
-		return
-	}
-	n, err := s.hooks.save(f, time.Now())
-	if err = errors.Join(err, f.Close()); err != nil || n == 0 {
-		if err != nil {
-			s.Log.Warn("cannot keep the sessions' hook marks for the next daemon", "path", path, "err", err)
-		}
-		os.Remove(path)
-		return
-	}
-	s.Log.Info("hook marks kept for the next daemon", "path", path, "chains", n)
+	s.writeRecord(wire.HookMarksPath(s.socket), "hook marks", func(w io.Writer) (int, error) { return s.hooks.save(w, time.Now()) })
 }
 
 // loadHookMarks reads the hook marks an earlier daemon of this socket left
@@ -143,22 +121,5 @@ func (s *Server) saveHookMarks() {
 // look back to their commands' starts and the last minute. The caller
 // holds the socket's lock.
 func (s *Server) loadHookMarks() {
-	path := wire.HookMarksPath(s.socket)
-	f, err := os.Open(path)
-	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			s.Log.Warn("cannot read the hook marks an earlier daemon left", "path", path, "err", err)
-		}
-		return
-	}
-	n, err := s.hooks.load(f, time.Now())
-	f.Close()
-	if err != nil {
-		s.Log.Warn("hook marks an earlier daemon left not read", "path", path, "err", err)
-	} else {
-		s.Log.Info("hook marks an earlier daemon left", "path", path, "chains", n)
-	}
-	if err := os.Remove(path); err != nil {
-		s.Log.Warn("removing the hook marks' record", "path", path, "err", err)
-	}
+	s.readRecord(wire.HookMarksPath(s.socket), "hook marks", func(r io.Reader) (int, error) { return s.hooks.load(r, time.Now()) })
 }

@@ -3,6 +3,7 @@ package sidecar
 import (
 	"context"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -43,50 +44,66 @@ func (s *Server) registry() *session.Registry {
 // socket left when it stopped (saveSessions), and removes it: a session
 // goes on past a daemon's idle timeout, `lsp-hook stop` or an upgrade, and
 // its Stop gate must still see what it changed before. A record that
-// cannot be read is logged and removed. The caller holds the socket's lock.
+// cannot be read is logged and removed: the Stop gate then knows only what
+// sessions do from now. The caller holds the socket's lock.
 func (s *Server) loadSessions() {
-	path := wire.SessionsPath(s.socket)
-	f, err := os.Open(path)
-	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			s.Log.Warn("cannot read the sessions an earlier daemon left; the Stop gate knows only what sessions do from now", "path", path, "err", err)
-		}
-		return
-	}
-	n, err := s.registry().Load(f)
-	f.Close()
-	if err != nil {
-		s.Log.Warn("sessions an earlier daemon left not read; the Stop gate knows only what sessions do from now", "path", path, "err", err)
-	} else {
-		s.Log.Info("sessions an earlier daemon left", "path", path, "sessions", n)
-	}
-	if err := os.Remove(path); err != nil {
-		s.Log.Warn("removing the sessions' record", "path", path, "err", err)
-	}
+	s.readRecord(wire.SessionsPath(s.socket), "sessions", s.registry().Load)
 }
 
 // saveSessions writes the sessions' record for the next daemon of this
-// socket (loadSessions), when there is one, 0600 beside the socket. The
-// caller holds the socket's lock, so no daemon reads it half written; one
-// that stops mid-write leaves a record loadSessions refuses.
+// socket (loadSessions), when there is one (writeRecord).
 func (s *Server) saveSessions() {
-	reg := s.registry()
-	if len(reg.Summaries()) == 0 || s.socket == "" {
+	s.writeRecord(wire.SessionsPath(s.socket), "sessions", s.registry().Save)
+}
+
+// readRecord reads, with load, the record (of what, for the log) an
+// earlier daemon of this socket left at path when it stopped
+// (writeRecord), and removes it. One that cannot be read is logged and
+// removed. The caller holds the socket's lock, so no daemon writes it
+// meanwhile.
+func (s *Server) readRecord(path, what string, load func(io.Reader) (int, error)) {
+	f, err := os.Open(path)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			s.Log.Warn("cannot read the record an earlier daemon left", "record", what, "path", path, "err", err)
+		}
 		return
 	}
-	path := wire.SessionsPath(s.socket)
+	n, err := load(f)
+	f.Close()
+	if err != nil {
+		s.Log.Warn("the record an earlier daemon left not read", "record", what, "path", path, "err", err)
+	} else {
+		s.Log.Info("record an earlier daemon left", "record", what, "path", path, "entries", n)
+	}
+	if err := os.Remove(path); err != nil {
+		s.Log.Warn("removing a record an earlier daemon left", "record", what, "path", path, "err", err)
+	}
+}
+
+// writeRecord writes, with save, the record (of what, for the log) for the
+// next daemon of this socket (readRecord), 0600 at path beside the
+// socket; none when save writes no entry, or the daemon has no socket.
+// The caller holds the socket's lock, so no daemon reads it half written;
+// one that stops mid-write leaves a record readRecord refuses.
+func (s *Server) writeRecord(path, what string, save func(io.Writer) (int, error)) {
+	if s.socket == "" {
+		return
+	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
-		s.Log.Warn("cannot keep the sessions' record for the next daemon", "path", path, "err", err)
+		s.Log.Warn("cannot keep a record for the next daemon", "record", what, "path", path, "err", err)
 		return
 	}
-	n, err := reg.Save(f)
-	if err = errors.Join(err, f.Close()); err != nil {
-		s.Log.Warn("cannot keep the sessions' record for the next daemon", "path", path, "err", err)
+	n, err := save(f)
+	if err = errors.Join(err, f.Close()); err != nil || n == 0 {
+		if err != nil {
+			s.Log.Warn("cannot keep a record for the next daemon", "record", what, "path", path, "err", err)
+		}
 		os.Remove(path)
 		return
 	}
-	s.Log.Info("sessions kept for the next daemon", "path", path, "sessions", n)
+	s.Log.Info("record kept for the next daemon", "record", what, "path", path, "entries", n)
 }
 
 // touchSession records p's files in p's session, with the text each had
