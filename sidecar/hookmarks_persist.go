@@ -82,7 +82,10 @@ func (h *hookMarks) load(r io.Reader, now time.Time) (int, error) {
 	marks := make([]hookMark, 0, len(doc.Chains))
 	for i, c := range doc.Chains {
 		var m hookMark
-		if n, err := hex.Decode(m.key[:], []byte(c.Key)); err != nil || n != len(m.key) || len(c.Key) != 2*len(m.key) {
+		if len(c.Key) != hex.EncodedLen(len(m.key)) {
+			return 0, fmt.Errorf("hook marks: chain %d: key %q is not a hex SHA-256", i, c.Key)
+		}
+		if _, err := hex.Decode(m.key[:], []byte(c.Key)); err != nil {
 			return 0, fmt.Errorf("hook marks: chain %d: key %q is not a hex SHA-256", i, c.Key)
 		}
 		m.at, m.examined, m.examinedAt = c.At, c.Examined, c.ExaminedAt

@@ -64,6 +64,7 @@ func TestHookMarksSaveLoad(t *testing.T) {
 		`{"version": 2, "chains": []}`,
 		`{"version": 1, "chains": [{"key": "zz", "at": "2026-11-29T00:00:00Z"}]}`,
 		`{"version": 1, "chains": [{"key": "` + strings.Repeat("ab", 31) + `", "at": "2026-11-29T00:00:00Z"}]}`,
+		`{"version": 1, "chains": [{"key": "` + strings.Repeat("ab", 33) + `", "at": "2026-11-29T00:00:00Z"}]}`,
 		`{"version": 1, "chains": [{"key": 3}]}`,
 	} {
 		var h hookMarks
@@ -118,4 +119,33 @@ func TestChangedFilesAcrossDaemons(t *testing.T) {
 	if _, err := os.Stat(wire.HookMarksPath(socket)); err == nil {
 		t.Error("the hook marks' record was left after it was read")
 	}
+}
+
+// FuzzHookMarksLoad: load never panics on any input, keeps at most
+// maxHookChains chains, and what it accepts it saves again whole.
+func FuzzHookMarksLoad(f *testing.F) {
+	now := time.Unix(100_000, 0)
+	var h hookMarks
+	h.mark("claude/PostToolUse/s", now.Add(-time.Second), true)
+	h.mark("claude//s", now.Add(-time.Minute), false)
+	var buf bytes.Buffer
+	if _, err := h.save(&buf, now); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(buf.Bytes())
+	f.Add([]byte(`{"version":1,"chains":[{"key":"","at":"0001-01-01T00:00:00Z"}]}`))
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		var h hookMarks
+		n, err := h.load(bytes.NewReader(doc), now)
+		if err != nil {
+			return
+		}
+		if n != h.order.Len() || n > maxHookChains {
+			t.Fatalf("load reported %d chains, holds %d (at most %d)", n, h.order.Len(), maxHookChains)
+		}
+		var out bytes.Buffer
+		if m, err := h.save(&out, now); err != nil || m != n {
+			t.Fatalf("save after load = %d, %v; want %d chains", m, err, n)
+		}
+	})
 }
