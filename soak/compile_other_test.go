@@ -40,11 +40,7 @@ func compilePython(ctx context.Context, dir string, env []string, s snapshot) (*
 			return nil, err
 		}
 		all.output += out
-		for f, lines := range t.errs {
-			for n := range lines {
-				all.add(f, n)
-			}
-		}
+		all.merge(t)
 	}
 	return all, nil
 }
@@ -153,12 +149,7 @@ func compileC(ctx context.Context, dir string, env []string, s snapshot) (*truth
 			return nil, fmt.Errorf("clang %s exited %d with no error the soak could place:\n%s", file, code, out)
 		}
 		all.output += out
-		for f, lines := range t.errs {
-			for n := range lines {
-				all.add(f, n)
-			}
-		}
-		maps.Copy(all.partial, t.partial)
+		all.merge(t)
 	}
 	return all, nil
 }
@@ -196,9 +187,10 @@ func parseClang(dir, main, out string, files snapshot) *truth {
 		n, _ := strconv.Atoi(m[2])
 		col, _ := strconv.Atoi(m[3])
 		file := relTo(dir, m[1])
-		t.add(file, n)
 		if next := nextTokenLine(files[file], n, col); next > 0 {
-			t.add(file, next)
+			t.addEither(file, n, next)
+		} else {
+			t.add(file, n)
 		}
 		if m[4] != "" {
 			t.partial[main] = true

@@ -9,10 +9,12 @@
 // generated Python, TypeScript and C projects. After every hook it asks
 // the compiler (go test -run ^$, pyright, tsc, clang -fsyntax-only) for
 // the errors on disk and classifies the answer: correct, stale line,
-// false clean, missed cross-file error, ghost, or a note. After a step the
-// agent may end its turn: the Stop hook's answer is judged too (a turn
-// left with errors in committed files allowed in silence, a clean turn
-// blocked, a named line the compiler does not report: stop_test.go).
+// false clean, missed line, missed cross-file error, ghost, or a note (a
+// note excuses only the missing errors it owns up to: lint_test.go,
+// answer.excuses). After a step the agent may end its turn: the Stop
+// hook's answer is judged too (a turn left with errors in committed files
+// allowed in silence, a clean turn blocked, a named line the compiler
+// does not report, a file with errors left out: stop_test.go).
 //
 //	go test ./soak                          # short form, a random seed
 //	SOAK_SEED=42 go test ./soak             # reproduce a run

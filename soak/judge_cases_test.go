@@ -56,8 +56,8 @@ func TestJudge(t *testing.T) {
 		{name: "clean and silent", changed: []string{"a.go"}, want: []class{correct}, clean: true},
 		{name: "error shown", changed: []string{"a.go"}, block: blockAThis, now: map[string][]int{"a.go": {3}},
 			want: []class{correct}, broken: true},
-		{name: "error on another line is stale", changed: []string{"a.go"}, block: blockAThis, now: map[string][]int{"a.go": {4}},
-			want: []class{stale}, broken: true},
+		{name: "error on another line is stale, and the line missed", changed: []string{"a.go"}, block: blockAThis, now: map[string][]int{"a.go": {4}},
+			want: []class{stale, missedLine}, broken: true},
 		{name: "error after the fix is stale", changed: []string{"a.go"}, block: blockAThis, before: map[string][]int{"a.go": {3}},
 			want: []class{stale}, clean: true},
 		{name: "silence over an error is a false clean", changed: []string{"a.go"}, now: map[string][]int{"a.go": {3}},
@@ -74,6 +74,10 @@ func TestJudge(t *testing.T) {
 			want: []class{otherNote}, broken: true},
 		{name: "importers unchecked does not excuse the changed file", changed: []string{"a.go"}, block: noteImports, now: map[string][]int{"a.go": {3}},
 			want: []class{otherNote, falseClean}, broken: true},
+		{name: "an error line left out is missed", changed: []string{"a.go"}, block: blockAThis, now: map[string][]int{"a.go": {3, 9}},
+			want: []class{missedLine}, broken: true},
+		{name: "an error line left out past a fatal error is not judged", changed: []string{"a.go"}, block: blockAThis, now: map[string][]int{"a.go": {3, 9}},
+			partial: []string{"a.go"}, want: []class{correct}, broken: true},
 		{name: "silence over a broken caller is a false clean", changed: []string{"a.go"}, now: map[string][]int{"b.go": {7}},
 			want: []class{falseClean}, broken: true},
 		{name: "a broken caller not shown is missed", tool: "Edit", changed: []string{"a.go"}, block: blockAThis,
@@ -123,5 +127,34 @@ func TestJudge(t *testing.T) {
 					got, v.found, v.broken, v.clean, tc.want, tc.broken, tc.clean)
 			}
 		})
+	}
+}
+
+// TestTruthMissing: an answer must show a line of each error; an error a
+// server may rightly show on either of two lines (addEither) is shown by
+// either, and merged truths keep that.
+func TestTruthMissing(t *testing.T) {
+	one := newTruth("")
+	one.addEither("shapes.h", 7, 9)
+	all := newTruth("")
+	all.merge(one)
+	all.add("shapes.h", 12)
+	for _, tc := range []struct {
+		shown []int
+		want  []int
+	}{
+		{[]int{9, 12}, nil},
+		{[]int{7, 12}, nil},
+		{[]int{12}, []int{7}},
+		{[]int{9}, []int{12}},
+		{nil, []int{7, 12}},
+	} {
+		shown := make(map[int]bool)
+		for _, n := range tc.shown {
+			shown[n] = true
+		}
+		if got := all.missing("shapes.h", shown); !slices.Equal(got, tc.want) {
+			t.Errorf("missing with %v shown = %v, want %v", tc.shown, got, tc.want)
+		}
 	}
 }

@@ -15,14 +15,15 @@ const (
 	otherNote                    // another lsp-hook: note (allowed: it is honest)
 	stale                        // a line shown for an existing file where the compiler reports no error
 	falseClean                   // a changed file's errors, or with nothing shown a broken file's, hidden without a note
+	missedLine                   // a changed file shown without some of its error lines, no note owning up to it (an older answer for it)
 	missedCross                  // a file the change broke shown without its errors, no note, by a file tool
-	missedCrossBash              // the same after a Bash command (reported, not a failure)
+	missedCrossBash              // the same after a Bash command (counted apart: the files come from the watcher or modification times)
 	ghost                        // a file listed that does not exist
 	badAnswer                    // the hook exited non-zero, hung, or printed something outside the format
 	nClasses
 )
 
-var classNames = [nClasses]string{"correct", "timeout note", "other note", "stale", "false clean",
+var classNames = [nClasses]string{"correct", "timeout note", "other note", "stale", "false clean", "missed line",
 	"missed cross-file", "missed cross-file (Bash)", "ghost", "bad answer"}
 
 func (c class) String() string { return classNames[c] }
@@ -40,9 +41,10 @@ func (v *verdict) add(c class, format string, args ...any) {
 }
 
 // failed reports whether v holds a class that fails the soak: stale,
-// false clean, missed cross-file (file tools), ghost, bad answer.
+// false clean, missed line, missed cross-file (after any tool), ghost,
+// bad answer.
 func (v verdict) failed() bool {
-	for _, c := range []class{stale, falseClean, missedCross, ghost, badAnswer} {
+	for _, c := range []class{stale, falseClean, missedLine, missedCross, missedCrossBash, ghost, badAnswer} {
 		if len(v.found[c]) > 0 {
 			return true
 		}
@@ -102,7 +104,10 @@ func judge(j judgement) verdict {
 }
 
 // judgeChanged judges the files the move changed: each one with errors
-// must be shown, or a note must own up to its errors missing (excuses).
+// must be shown with every line the compiler reports (an answer for an
+// older text shows the lines that text had), or a note must own up to its
+// errors missing (excuses). The older hook of a race and a file the
+// compiler stopped in (partial) need not show every line.
 func judgeChanged(v *verdict, j judgement, shown map[string]map[int]bool) {
 	for _, f := range j.changed {
 		if !j.exists(f) || j.now.unknown[f] || len(j.now.errs[f]) == 0 {
@@ -112,8 +117,13 @@ func judgeChanged(v *verdict, j judgement, shown map[string]map[int]bool) {
 			continue // silence is the older (clean) text's answer
 		}
 		v.broken = true
-		if len(shown[f]) == 0 && !j.answer.excuses(f, true) {
+		switch {
+		case j.answer.excuses(f, true):
+		case len(shown[f]) == 0:
 			v.add(falseClean, "%s: the compiler reports errors on %v; the answer shows none for it and no note owns up to that%s", f, j.now.lines(f), notesSaid(j.answer))
+		case j.older == nil && !j.now.partial[f] && len(j.now.missing(f, shown[f])) > 0:
+			v.add(missedLine, "%s: the compiler reports errors on %v; the answer shows %v, none of the error on %v", f, j.now.lines(f),
+				slices.Sorted(maps.Keys(shown[f])), j.now.missing(f, shown[f]))
 		}
 	}
 }

@@ -127,11 +127,11 @@ type threshold struct {
 	max int
 }
 
-// thresholds fail the soak: no stale line, false clean, ghost or bad
-// answer ever; no missed cross-file error after a Write, Edit, MultiEdit, apply_patch
-// or batch (after Bash it is reported only; timeouts and notes are honest
-// and reported only).
-var thresholds = []threshold{{stale, 0}, {falseClean, 0}, {ghost, 0}, {badAnswer, 0}, {missedCross, 0}}
+// thresholds fail the soak: no stale line, false clean, missed line,
+// ghost or bad answer ever; no missed cross-file error after any tool
+// (Write, Edit, MultiEdit, apply_patch, a batch or Bash, counted apart);
+// timeouts and notes are honest and reported only.
+var thresholds = []threshold{{stale, 0}, {falseClean, 0}, {missedLine, 0}, {ghost, 0}, {badAnswer, 0}, {missedCross, 0}, {missedCrossBash, 0}}
 
 // report prints the table of counts and the examples, and fails t on any
 // threshold crossed or a language that was not really judged.

@@ -56,21 +56,55 @@ func (s snapshot) key() string {
 // truth is what the compiler says about one snapshot.
 type truth struct {
 	errs    map[string]map[int]bool // file → the 1-based lines it reports an error on
+	groups  map[string][][]int      // file → each error's lines: one, or each a server may rightly show it on (addEither); an answer must show one of each
 	unknown map[string]bool         // files it did not get to check (Go: a package they need failed to build)
 	partial map[string]bool         // files it stopped checking at a fatal error (C: a missing #include): more errors may follow
 	output  string                  // its output, for the report
 }
 
 func newTruth(output string) *truth {
-	return &truth{errs: make(map[string]map[int]bool), unknown: make(map[string]bool), partial: make(map[string]bool), output: output}
+	return &truth{errs: make(map[string]map[int]bool), groups: make(map[string][][]int), unknown: make(map[string]bool),
+		partial: make(map[string]bool), output: output}
 }
 
 // add records an error on file's line.
-func (t *truth) add(file string, line int) {
+func (t *truth) add(file string, line int) { t.addEither(file, line) }
+
+// addEither records one error of file that may be shown on any of lines
+// (clang puts "expected ';' after struct" past the '}', clangd on the
+// next token's line).
+func (t *truth) addEither(file string, lines ...int) {
 	if t.errs[file] == nil {
 		t.errs[file] = make(map[int]bool)
 	}
-	t.errs[file][line] = true
+	for _, n := range lines {
+		t.errs[file][n] = true
+	}
+	t.groups[file] = append(t.groups[file], lines)
+}
+
+// merge adds o's errors and partial files to t (one compiler run's
+// truth into the project's).
+func (t *truth) merge(o *truth) {
+	for f, groups := range o.groups {
+		for _, g := range groups {
+			t.addEither(f, g...)
+		}
+	}
+	maps.Copy(t.partial, o.partial)
+}
+
+// missing returns the lines of file's errors of which shown has none, a
+// line of each (the first it may be shown on).
+func (t *truth) missing(file string, shown map[int]bool) []int {
+	var out []int
+	for _, g := range t.groups[file] {
+		if !slices.ContainsFunc(g, func(n int) bool { return shown[n] }) {
+			out = append(out, g[0])
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // lines returns the lines of file with an error, in order.
