@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"os"
 	"strconv"
 	"time"
 
@@ -16,8 +17,10 @@ import (
 // workspace needs and prints nothing; when no daemon answers it starts one
 // that prewarms as it starts (`serve --prewarm`), without waiting for it,
 // so the session never waits on lsp-hook. An end of turn asks the daemon's
-// Stop gate and answers in the agent's way (StopEncoder); with no daemon,
-// or for a session it has no record of, the turn may end. A session's end
+// Stop gate and answers in the agent's way (StopEncoder), starting a
+// daemon when none runs but a stopped one left its sessions' record; with
+// no daemon and no record, or for a session the daemon has no record of,
+// the turn may end. A session's end
 // lets the daemon forget it. None of them ever fails the agent.
 
 // dialWait bounds how long a session event waits to reach a running
@@ -73,6 +76,9 @@ func lifecycle(ctx context.Context, a Adapter, ev Event, root string, stdout io.
 		return Outcome{}
 	}
 	// LifecycleStop.
+	if err != nil && wire.IsNoDaemon(err) && leftSessions(opts.Socket) {
+		c, err = stopGateDaemon(ctx, root, opts, deadline)
+	}
 	if err != nil {
 		log.Info("end of turn allowed: no daemon has this session", "session", ev.Session, "err", err)
 		return Outcome{}
@@ -104,6 +110,28 @@ func lifecycle(ctx context.Context, a Adapter, ev Event, root string, stdout io.
 	}
 	log.Info("end of turn", "session", ev.Session, "decision", res.Decision, "errors", res.Errors, "files", res.Files)
 	return Outcome{Exit: ans.Exit}
+}
+
+// leftSessions reports whether a daemon of socket that stopped left its
+// sessions' record (wire.SessionsPath) for the next one.
+func leftSessions(socket string) bool {
+	_, err := os.Stat(wire.SessionsPath(socket))
+	return err == nil
+}
+
+// stopGateDaemon starts a daemon for an end of turn that found none
+// running while a stopped one left its sessions' record: the daemon
+// stopped mid-session (its idle timeout, shorter than a session's;
+// `lsp-hook stop`), and the session's turn may not end unchecked on the
+// errors it made before — allowed in silence, they were a false allow.
+// The new daemon reads the record as it starts; it is given a quarter of
+// what is left until deadline, the event's, to answer.
+func stopGateDaemon(ctx context.Context, root string, opts Options, deadline time.Time) (*wire.Client, error) {
+	cctx, cancel := context.WithTimeout(ctx, time.Until(deadline)/2)
+	defer cancel()
+	c, _, err := wire.Connect(cctx, opts.Version, wire.StartOptions{Executable: opts.Executable, Root: root, Socket: opts.Socket,
+		Wait: time.Until(deadline) / 4})
+	return c, err
 }
 
 // replaceForConfig replaces c's daemon, whose config changed since it

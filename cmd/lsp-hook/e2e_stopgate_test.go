@@ -405,3 +405,40 @@ func TestStopGateAcrossDaemonRestart(t *testing.T) {
 	w.hook(w.editEvent("s", "greet/greet.go", callee))
 	w.stopAllows("s", "the fix")
 }
+
+// TestStopGateAfterDaemonStopped: a session breaks its callers, then the
+// daemon stops (its idle timeout, shorter than a session's; `lsp-hook
+// stop`) and the next event is the end of turn. It found no daemon and
+// allowed the turn in silence, a false allow, while the stopped daemon's
+// sessions' record named the session's change (found by the soak's
+// mid-session stops). The Stop hook now starts a daemon, which reads the
+// record, and must block, naming the callers' errors as go build reports
+// them; with no record left (a workspace no session touched) it still
+// allows at once.
+func TestStopGateAfterDaemonStopped(t *testing.T) {
+	e2e(t)
+	requireExe(t, "gopls")
+	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath(), "LSP_HOOK_LOG_LEVEL=debug"})
+	commitAll(t, w.root)
+	callee := w.readFile("greet/greet.go")
+	w.hook(w.editEvent("s", "greet/greet.go", strings.Replace(callee, "Greet(name string)", "Greet(name, suffix string)", 1)))
+	if r := w.run("", nil, "stop"); r.exit != 0 {
+		t.Fatalf("lsp-hook stop: exit %d: %s", r.exit, r.stderr)
+	}
+	truth := goErrors(t, w.root)
+	if len(truth) == 0 {
+		t.Fatalf("go build reports no error with Greet's signature changed")
+	}
+	w.stopBlocks("s", "the daemon stopped", truth)
+	w.hook(w.editEvent("s", "greet/greet.go", callee))
+	if r := w.run("", nil, "stop"); r.exit != 0 {
+		t.Fatalf("lsp-hook stop: exit %d: %s", r.exit, r.stderr)
+	}
+	w.stopAllows("s", "the fix, the daemon stopped")
+
+	other := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath()})
+	other.stopAllows("s", "no daemon, no record")
+	if r := other.run("", nil, "status"); r.exit != 0 || !strings.Contains(strings.ToLower(r.stdout), "no daemon running") {
+		t.Errorf("after an end of turn with no record, lsp-hook status: exit %d\n%s; want no daemon running", r.exit, r.stdout)
+	}
+}
