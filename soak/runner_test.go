@@ -43,6 +43,10 @@ type runner struct {
 	// lateRng draws whether a new session's first move is made before
 	// its SessionStart (schedule.startLate), apart from the moves.
 	lateRng *rand.Rand
+	// idleRng draws the daemon's stops mid-session (maybeIdle), apart
+	// from the moves; idles counts them.
+	idleRng *rand.Rand
+	idles   int
 	// startDue says the session's SessionStart is still to come: the
 	// next move's change is made first, then SessionStart, then its hook
 	// (startDeferred); startedLate marks that move's call.
@@ -65,6 +69,7 @@ func newRunner(t *testing.T, lang *language, bin, path string, seed uint64, lang
 		rng:     rand.New(rand.NewPCG(seed, uint64(langIndex))),
 		stopRng: rand.New(rand.NewPCG(seed, uint64(langIndex)+1<<32)),
 		lateRng: rand.New(rand.NewPCG(seed, uint64(langIndex)+2<<32)),
+		idleRng: rand.New(rand.NewPCG(seed, uint64(langIndex)+3<<32)),
 		session: fmt.Sprintf("soak-%s-%d", lang.name, seed),
 	}
 	r.base = r.snapshot()
@@ -113,6 +118,7 @@ func (r *runner) play(quota int) {
 			if err := r.step(name, st); err != nil {
 				r.t.Fatalf("%s: scenario %s step %d: %v (a fault of the soak)", r.lang.name, sc.name, i+1, err)
 			}
+			r.maybeIdle()
 			r.maybeStop(name)
 		}
 		if s := r.snapshot(); s.key() != r.base.key() {
@@ -125,6 +131,19 @@ func (r *runner) play(quota int) {
 			r.t.Fatalf("git reset: %v\n%s", err, out)
 		}
 	}
+}
+
+// maybeIdle stops the daemon, with the odds schedule.idle, as its idle
+// timeout (shorter than a session's) or `lsp-hook stop` would mid-session:
+// the session goes on with no SessionStart, and its next hook — a move's,
+// or the end of turn's — starts a daemon that knows the session only from
+// what the stopped one left (its sessions' record and hook marks).
+func (r *runner) maybeIdle() {
+	if r.idleRng.Float64() >= r.sched.idle || r.startDue {
+		return
+	}
+	r.idles++
+	r.ws.stop(r.t)
 }
 
 // startSession runs the SessionStart hook, which must exit 0 and print
