@@ -20,8 +20,8 @@ import (
 // Stop gate and answers in the agent's way (StopEncoder), starting a
 // daemon when none runs but a stopped one left its sessions' record; with
 // no daemon and no record, or for a session the daemon has no record of,
-// the turn may end. A session's end
-// lets the daemon forget it. None of them ever fails the agent.
+// the turn may end. A session's end lets the daemon forget it. None of
+// them ever fails the agent.
 
 // dialWait bounds how long a session event waits to reach a running
 // daemon.
