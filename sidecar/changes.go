@@ -61,10 +61,7 @@ func spanStart(prev time.Time, examined bool, floor, since time.Time, def time.D
 	case !prev.IsZero():
 		start := floor
 		if start.IsZero() {
-			start = prev
-			if d := now.Add(-def); d.Before(start) {
-				start = d
-			}
+			start = minTime(prev, now.Add(-def))
 		}
 		if !since.IsZero() && since.Before(start) {
 			return since, wire.SpanCommand

@@ -49,10 +49,7 @@ func TestChangedSince(t *testing.T) {
 // watcher (and is answered by modification time), later ones within its
 // watch by the watcher.
 func TestServerChangedFiles(t *testing.T) {
-	testdir.GitEnv(t)
-	root, _ := filepath.EvalSymlinks(testdaemon.ShortDir(t))
-	testdir.Git(t, root, "init", "-q")
-	testdir.WriteTree(t, root, map[string]string{"a.go": "package a"})
+	root := gitRoot(t, map[string]string{"a.go": "package a"})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 
@@ -304,14 +301,22 @@ func TestHookMarks(t *testing.T) {
 // files, and returns the tree's root and a connection to the daemon.
 func gitDaemon(ctx context.Context, t *testing.T, files map[string]string) (string, *wire.Client) {
 	t.Helper()
-	testdir.GitEnv(t)
-	root, _ := filepath.EvalSymlinks(testdaemon.ShortDir(t))
-	testdir.Git(t, root, "init", "-q")
-	testdir.WriteTree(t, root, files)
+	root := gitRoot(t, files)
 	cfg := config.Default()
 	m := lsp.NewManager(cfg, root, testdaemon.Discard())
 	t.Cleanup(m.Shutdown)
 	return root, testdaemon.Dial(ctx, t, serve(t, engine.NewEngine(root, cfg, m, testdaemon.Discard())))
+}
+
+// gitRoot returns a new git repository (no commit) with a short,
+// symlink-free path, holding files.
+func gitRoot(t *testing.T, files map[string]string) string {
+	t.Helper()
+	testdir.GitEnv(t)
+	root, _ := filepath.EvalSymlinks(testdaemon.ShortDir(t))
+	testdir.Git(t, root, "init", "-q")
+	testdir.WriteTree(t, root, files)
+	return root
 }
 
 // TestSessionStartBoundsShellSpan: a session's first shell hook comes

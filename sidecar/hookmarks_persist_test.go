@@ -5,15 +5,11 @@ import (
 	"context"
 	"crypto/sha256"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/lsp-hook/lsp-hook/config"
-	"github.com/lsp-hook/lsp-hook/engine"
 	"github.com/lsp-hook/lsp-hook/internal/testdaemon"
-	"github.com/lsp-hook/lsp-hook/internal/testdir"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
 
@@ -82,19 +78,11 @@ func TestHookMarksSaveLoad(t *testing.T) {
 // (span "command"), which a late hook has passed. The record is removed
 // once read.
 func TestChangedFilesAcrossDaemons(t *testing.T) {
-	testdir.GitEnv(t)
-	root, _ := filepath.EvalSymlinks(testdaemon.ShortDir(t))
-	testdir.Git(t, root, "init", "-q")
-	testdir.WriteTree(t, root, map[string]string{"a.go": "package a"})
+	root := gitRoot(t, map[string]string{"a.go": "package a"})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	newEngine := func() *engine.Engine {
-		cfg := config.Default()
-		cfg.LSP.Enabled = false
-		return engine.NewEngine(root, cfg, nil, testdaemon.Discard())
-	}
 	const session = "claude/PostToolUse/s"
-	srv, socket := serveServer(t, newEngine())
+	srv, socket := serveServer(t, noServersEngine(root))
 	var first wire.ChangedFilesResult
 	if err := testdaemon.Dial(ctx, t, socket).Call(ctx, wire.MethodChangedFiles, wire.ChangedFilesParams{Session: session, SinceMS: time.Now().UnixMilli()}, &first); err != nil {
 		t.Fatal(err)
@@ -106,7 +94,7 @@ func TestChangedFilesAcrossDaemons(t *testing.T) {
 		t.Fatalf("the stopped daemon left no hook marks: %v", err)
 	}
 
-	serveAt(t, newEngine(), socket)
+	serveAt(t, noServersEngine(root), socket)
 	var next wire.ChangedFilesResult
 	late := wire.ChangedFilesParams{Session: session, SinceMS: time.Now().UnixMilli(), DefaultMS: 1}
 	if err := testdaemon.Dial(ctx, t, socket).Call(ctx, wire.MethodChangedFiles, late, &next); err != nil {

@@ -22,9 +22,14 @@ import (
 // socket, and returns the socket.
 func startServer(t *testing.T, root string) string {
 	t.Helper()
+	return serve(t, noServersEngine(root))
+}
+
+// noServersEngine is an engine for root that runs no language servers.
+func noServersEngine(root string) *engine.Engine {
 	cfg := config.Default()
 	cfg.LSP.Enabled = false
-	return serve(t, engine.NewEngine(root, cfg, nil, testdaemon.Discard()))
+	return engine.NewEngine(root, cfg, nil, testdaemon.Discard())
 }
 
 // serve runs a daemon for e on a fresh socket, shut down when the test

@@ -158,3 +158,25 @@ func TestTruthMissing(t *testing.T) {
 		}
 	}
 }
+
+// TestNames: a note names a file by its whole relative path, or as the
+// end of an absolute path; not as a part of another name.
+func TestNames(t *testing.T) {
+	for _, tc := range []struct {
+		note, file string
+		want       bool
+	}{
+		{"lsp-hook: gopls has not confirmed it holds a.go as on disk again", "a.go", true},
+		{"lsp-hook: skipped /tmp/ws/src/api.ts: lstat: no such file", "src/api.ts", true},
+		{"lsp-hook: src/api.ts not checked: no server.", "src/api.ts", true},
+		{"lsp-hook: (src/api.ts)", "src/api.ts", true},
+		{"lsp-hook: gopls has not confirmed it holds data.go as on disk again", "a.go", false},
+		{"lsp-hook: src/api.ts not checked", "api.ts", false},
+		{"lsp-hook: src/api.tsx not checked", "src/api.ts", false},
+		{"lsp-hook: lib/src/api.ts not checked, nor src/api.ts.", "src/api.ts", true},
+	} {
+		if got := names(tc.note, tc.file); got != tc.want {
+			t.Errorf("names(%q, %q) = %v, want %v", tc.note, tc.file, got, tc.want)
+		}
+	}
+}

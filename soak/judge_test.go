@@ -117,13 +117,14 @@ func judgeChanged(v *verdict, j judgement, shown map[string]map[int]bool) {
 			continue // silence is the older (clean) text's answer
 		}
 		v.broken = true
-		switch {
-		case j.answer.excuses(f, true):
-		case len(shown[f]) == 0:
+		if j.answer.excuses(f, true) {
+			continue
+		}
+		if len(shown[f]) == 0 {
 			v.add(falseClean, "%s: the compiler reports errors on %v; the answer shows none for it and no note owns up to that%s", f, j.now.lines(f), notesSaid(j.answer))
-		case j.older == nil && !j.now.partial[f] && len(j.now.missing(f, shown[f])) > 0:
+		} else if missing := j.now.missing(f, shown[f]); j.older == nil && !j.now.partial[f] && len(missing) > 0 {
 			v.add(missedLine, "%s: the compiler reports errors on %v; the answer shows %v, none of the error on %v", f, j.now.lines(f),
-				slices.Sorted(maps.Keys(shown[f])), j.now.missing(f, shown[f]))
+				slices.Sorted(maps.Keys(shown[f])), missing)
 		}
 	}
 }

@@ -144,11 +144,32 @@ func (a answer) excuses(f string, changed bool) bool {
 	}
 	for _, n := range a.notes {
 		switch {
-		case containsAny(n, wholeAnswerMissing), !changed && containsAny(n, importersMissing), strings.Contains(n, f):
+		case containsAny(n, wholeAnswerMissing), !changed && containsAny(n, importersMissing), names(n, f):
 			return true
 		}
 	}
 	return false
+}
+
+// names reports whether note names the file f (workspace-relative,
+// slash-separated) as a whole path: relative, or the end of an absolute
+// one. "a.go" is not named by "data.go", nor "api.ts" by "src/api.ts".
+func names(note, f string) bool {
+	const delims = " (\"'"
+	for i := 0; ; {
+		j := strings.Index(note[i:], f)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(f)
+		token := note[strings.LastIndexAny(note[:start], delims)+1 : start] // what the path follows within its word
+		before := token == "" || strings.HasPrefix(token, "/") && strings.HasSuffix(token, "/")
+		after := end == len(note) || strings.ContainsRune(delims+"):;,.", rune(note[end]))
+		if before && after {
+			return true
+		}
+		i = start + 1
+	}
 }
 
 // containsAny reports whether s contains one of subs.
