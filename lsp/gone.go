@@ -567,6 +567,15 @@ func (m *Manager) recheckGone(ctx context.Context, e *entry, closed []string, se
 		o.ImportersLeft = err
 	}
 	o = importersPartial(o)
+	if o.Others == nil {
+		// Update leaves it nil when it gives up early (a document to
+		// sync gone meanwhile); the answers gathered below go in it, and
+		// writing to a nil map killed the daemon (make soak, seed
+		// 7296602948696765552, C #56: headers/shapes.h gone as a header
+		// directory moved back, then a git mv — the hook's connection
+		// closed, the daemon gone without a word).
+		o.Others = make(map[string][]diag.Diagnostic)
+	}
 	for path, ds := range o.Files {
 		o.Others[path] = ds
 	}
