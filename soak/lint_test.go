@@ -122,11 +122,13 @@ func (a answer) files() map[string]map[int]bool {
 }
 
 // Notes that own up to a whole answer missing, verbatim from
-// engine/render.go (unknownNote, brokenNote) and hooks/check.go.
+// engine/render.go (unknownNote, brokenNote), engine/engine.go
+// (fallbackNotes: the daemon lost, a server did not check the change)
+// and hooks/check.go.
 var (
 	// wholeAnswerMissing: a server gave no whole fresh answer, or a shell
 	// command's files were cut to a cap; any file's errors may be missing.
-	wholeAnswerMissing = []string{"no fresh diagnostics from", " was still running ", " is broken (", "; only the first "}
+	wholeAnswerMissing = []string{"errors it would report are unknown, not absent", " was still running ", " is broken (", "; only the first "}
 	// importersMissing: files importing a changed one were not checked
 	// again; the changed files' own answers are whole.
 	importersMissing = []string{"were not checked again"}
