@@ -112,8 +112,8 @@ func lifecycle(ctx context.Context, a Adapter, ev Event, root string, stdout io.
 	return Outcome{Exit: ans.Exit}
 }
 
-// leftSessions reports whether a daemon of socket that stopped left its
-// sessions' record (wire.SessionsPath) for the next one.
+// leftSessions reports whether a daemon of socket that stopped, or was
+// killed, left its sessions' record (wire.SessionsPath) for the next one.
 func leftSessions(socket string) bool {
 	_, err := os.Stat(wire.SessionsPath(socket))
 	return err == nil
@@ -122,7 +122,7 @@ func leftSessions(socket string) bool {
 // stopGateDaemon starts a daemon for an end of turn that found none
 // running while a stopped one left its sessions' record: the daemon
 // stopped mid-session (its idle timeout, shorter than a session's;
-// `lsp-hook stop`), and the session's turn may not end unchecked on the
+// `lsp-hook stop`; a crash or SIGKILL), and the session's turn may not end unchecked on the
 // errors it made before — allowed in silence, they were a false allow.
 // The new daemon reads the record as it starts; it is given a quarter of
 // what is left until deadline, the event's, to answer.

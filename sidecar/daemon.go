@@ -72,6 +72,11 @@ func RunDaemon(ctx context.Context, opts DaemonOptions) error {
 	if logErr != nil && opts.ErrOut != nil {
 		fmt.Fprintf(opts.ErrOut, "lsp-hook serve: %v; serving without a log\n", logErr)
 	}
+	if logErr == nil {
+		if err := wire.CrashToLog(logFile); err != nil {
+			log.Warn("a crash would leave no report in the log", "err", err)
+		}
+	}
 
 	// The file watcher's descriptor budget on macOS (kqueue: one per
 	// watched file) is half of this limit.

@@ -23,8 +23,9 @@ import (
 // command wrote .lsp-hook.yaml and broke src/math.c, its hook ran 2.8 s
 // later and, in the daemon that replaced the config's, looked back 1 s
 // past a 3 ms command: src/math.c went unchecked, a false clean). The
-// daemon writes its marks when it stops (saveHookMarks) and the next one
-// reads them when it starts (loadHookMarks), beside the sessions' record.
+// daemon writes its marks as it runs and when it stops (saveHookMarks,
+// records.go) and the next one reads them when it starts (loadHookMarks),
+// beside the sessions' record.
 
 // savedMarksVersion is the format of hookMarks.save's output; load refuses
 // another.
@@ -113,13 +114,14 @@ func (h *hookMarks) load(r io.Reader, now time.Time) (int, error) {
 }
 
 // saveHookMarks writes the hook marks for the next daemon of this socket
-// (loadHookMarks), when there are any (writeRecord).
-func (s *Server) saveHookMarks() {
-	s.writeRecord(wire.HookMarksPath(s.socket), "hook marks", func(w io.Writer) (int, error) { return s.hooks.save(w, time.Now()) })
+// (loadHookMarks), or removes them when none is left (writeRecord; final:
+// Shutdown's). The caller holds records.mu.
+func (s *Server) saveHookMarks(final bool) {
+	s.writeRecord(wire.HookMarksPath(s.socket), "hook marks", func(w io.Writer) (int, error) { return s.hooks.save(w, time.Now()) }, final)
 }
 
 // loadHookMarks reads the hook marks an earlier daemon of this socket left
-// when it stopped (saveHookMarks), and removes them. A document that
+// (saveHookMarks), and removes them. A document that
 // cannot be read is logged and removed: the chains' next shell hooks then
 // look back to their commands' starts and the last minute. The caller
 // holds the socket's lock.

@@ -126,9 +126,12 @@ func counterOf(method string) string {
 // errors naming the problem.
 func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
 	s.inflight.Add(1)
+	long := time.AfterFunc(checkpointEvery, s.records.touched) // a check of seconds is recorded while it runs
 	defer func() {
 		s.lastUse.Store(time.Now().UnixNano())
 		s.inflight.Add(-1)
+		long.Stop()
+		s.records.touched()
 	}()
 	s.count("requests")
 	s.count(counterOf(req.Method))

@@ -47,6 +47,7 @@ type Server struct {
 	counters sync.Map     // method → *atomic.Int64
 	hooks    hookMarks    // each agent session's last hook, for changed_files
 	sessions sessionState // agent sessions' records, for the Stop gate (sessions.go)
+	records  recordKeeper // the sessions' and hook marks' files for the next daemon (records.go)
 
 	mu      sync.Mutex // guards conns and cancels
 	conns   map[*jsonrpc2.Conn]bool
@@ -61,6 +62,7 @@ type Server struct {
 func (s *Server) Listen(socket string) error {
 	s.socket, s.start, s.done, s.conns = socket, time.Now(), make(chan struct{}), make(map[*jsonrpc2.Conn]bool)
 	s.cancels = make(map[*jsonrpc2.Conn]map[jsonrpc2.ID]context.CancelFunc)
+	s.records.wake = make(chan struct{}, 1)
 	if err := wire.CheckSocketPath(socket); err != nil {
 		return err
 	}
@@ -96,6 +98,7 @@ func listenSocket(socket string) (*net.UnixListener, error) { return listenUnix(
 // Windows the socket directory's ACL keeps them out).
 func (s *Server) Serve() error {
 	go s.idleLoop()
+	go s.checkpointLoop()
 	go s.keepSocket(servedFiles(s.socket)) // listens again if the socket file is deleted or replaced (relisten.go)
 	for {
 		conn, err := s.ln.AcceptUnix()
@@ -272,8 +275,7 @@ func (s *Server) Shutdown() {
 			c.Close()
 		}
 		s.mu.Unlock()
-		s.saveSessions()
-		s.saveHookMarks()
+		s.keepRecords(true)
 		s.releaseLock()
 		s.Log.Info("daemon stopped")
 	})

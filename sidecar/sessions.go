@@ -2,9 +2,6 @@ package sidecar
 
 import (
 	"context"
-	"errors"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -41,8 +38,8 @@ func (s *Server) registry() *session.Registry {
 }
 
 // loadSessions reads the sessions' record an earlier daemon of this
-// socket left when it stopped (saveSessions), and removes it: a session
-// goes on past a daemon's idle timeout, `lsp-hook stop` or an upgrade, and
+// socket left (saveSessions), and removes it: a session goes on past a
+// daemon's idle timeout, `lsp-hook stop`, an upgrade or a crash, and
 // its Stop gate must still see what it changed before. A record that
 // cannot be read is logged and removed: the Stop gate then knows only what
 // sessions do from now. The caller holds the socket's lock.
@@ -51,59 +48,10 @@ func (s *Server) loadSessions() {
 }
 
 // saveSessions writes the sessions' record for the next daemon of this
-// socket (loadSessions), when there is one (writeRecord).
-func (s *Server) saveSessions() {
-	s.writeRecord(wire.SessionsPath(s.socket), "sessions", s.registry().Save)
-}
-
-// readRecord reads, with load, the record (of what, for the log) an
-// earlier daemon of this socket left at path when it stopped
-// (writeRecord), and removes it. One that cannot be read is logged and
-// removed. The caller holds the socket's lock, so no daemon writes it
-// meanwhile.
-func (s *Server) readRecord(path, what string, load func(io.Reader) (int, error)) {
-	f, err := os.Open(path)
-	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			s.Log.Warn("cannot read the record an earlier daemon left", "record", what, "path", path, "err", err)
-		}
-		return
-	}
-	n, err := load(f)
-	f.Close()
-	if err != nil {
-		s.Log.Warn("the record an earlier daemon left not read", "record", what, "path", path, "err", err)
-	} else {
-		s.Log.Info("record an earlier daemon left", "record", what, "path", path, "entries", n)
-	}
-	if err := os.Remove(path); err != nil {
-		s.Log.Warn("removing a record an earlier daemon left", "record", what, "path", path, "err", err)
-	}
-}
-
-// writeRecord writes, with save, the record (of what, for the log) for the
-// next daemon of this socket (readRecord), 0600 at path beside the
-// socket; none when save writes no entry, or the daemon has no socket.
-// The caller holds the socket's lock, so no daemon reads it half written;
-// one that stops mid-write leaves a record readRecord refuses.
-func (s *Server) writeRecord(path, what string, save func(io.Writer) (int, error)) {
-	if s.socket == "" {
-		return
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		s.Log.Warn("cannot keep a record for the next daemon", "record", what, "path", path, "err", err)
-		return
-	}
-	n, err := save(f)
-	if err = errors.Join(err, f.Close()); err != nil || n == 0 {
-		if err != nil {
-			s.Log.Warn("cannot keep a record for the next daemon", "record", what, "path", path, "err", err)
-		}
-		os.Remove(path)
-		return
-	}
-	s.Log.Info("record kept for the next daemon", "record", what, "path", path, "entries", n)
+// socket (loadSessions), or removes it when no session is left
+// (writeRecord; final: Shutdown's). The caller holds records.mu.
+func (s *Server) saveSessions(final bool) {
+	s.writeRecord(wire.SessionsPath(s.socket), "sessions", s.registry().Save, final)
 }
 
 // touchSession records p's files in p's session, with the text each had
@@ -145,7 +93,10 @@ func (s *Server) noteBegan(id string) {
 	if !reg.ClaimBegan(id) {
 		return
 	}
-	go func() { reg.SetBegan(id, workspace.HeadCommit(context.Background(), s.Engine.Root)) }()
+	go func() {
+		reg.SetBegan(id, workspace.HeadCommit(context.Background(), s.Engine.Root))
+		s.records.touched()
+	}()
 }
 
 // sessionStart serves session_start: it records the session and answers
@@ -177,6 +128,7 @@ func (s *Server) beginSession(p wire.SessionParams, at time.Time) {
 	s.registry().Touch(p.Session, p.Agent, nil)
 	s.noteBegan(p.Session)
 	s.hooks.mark(sessionChain(p.Agent, p.Session), at, false)
+	s.records.touched()
 }
 
 // samplePaths lists, within prewarmFiles and prewarmLook, one workspace

@@ -44,9 +44,9 @@ type runner struct {
 	// its SessionStart (schedule.startLate), apart from the moves.
 	lateRng *rand.Rand
 	// idleRng draws the daemon's stops mid-session (maybeIdle), apart
-	// from the moves; idles counts them.
-	idleRng *rand.Rand
-	idles   int
+	// from the moves; idles counts them, crashes those that were a kill.
+	idleRng        *rand.Rand
+	idles, crashes int
 	// startDue says the session's SessionStart is still to come: the
 	// next move's change is made first, then SessionStart, then its hook
 	// (startDeferred); startedLate marks that move's call.
@@ -134,15 +134,24 @@ func (r *runner) play(quota int) {
 }
 
 // maybeIdle stops the daemon, with the odds schedule.idle, as its idle
-// timeout (shorter than a session's) or `lsp-hook stop` would mid-session:
-// the session goes on with no SessionStart, and its next hook — a move's,
-// or the end of turn's — starts a daemon that knows the session only from
-// what the stopped one left (its sessions' record and hook marks).
+// timeout (shorter than a session's) or `lsp-hook stop` would mid-session,
+// or, with the odds schedule.crash of those, kills it a second after the
+// step as the OOM killer or a crash would: the session goes on with no
+// SessionStart, and its next hook — a move's, or the end of turn's —
+// starts a daemon that knows the session only from what the stopped one
+// left (its sessions' record and hook marks, which a killed daemon wrote
+// as it ran).
 func (r *runner) maybeIdle() {
 	if r.idleRng.Float64() >= r.sched.idle || r.startDue {
 		return
 	}
 	r.idles++
+	if r.idleRng.Float64() < r.sched.crash {
+		r.crashes++
+		time.Sleep(time.Second)
+		r.ws.kill(r.t)
+		return
+	}
 	r.ws.stop(r.t)
 }
 

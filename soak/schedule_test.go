@@ -17,6 +17,7 @@ type schedule struct {
 	restart   float64       // a scenario starts a new session: the daemon stopped, then SessionStart (it prewarms), and the first move at once
 	startLate float64       // of those, the first move's change is made before SessionStart, and hooked after it (runner.startDeferred)
 	idle      float64       // after a step, the daemon stops as at its idle timeout, mid-session: no SessionStart, the next hook starts one (runner.maybeIdle)
+	crash     float64       // of those stops, the share that are a SIGKILL a second after the step, as the OOM killer's or a crash (runner.maybeIdle)
 	stop      float64       // the agent ends its turn after a step: the Stop hook runs at once (stop_test.go)
 	maxDelay  time.Duration // the longest time from a change to its hook
 	verbose   bool          // log every call (SOAK_VERBOSE=1 with go test -v)
@@ -24,7 +25,7 @@ type schedule struct {
 
 // defaultSchedule is the schedule of both forms: the long form only makes
 // more calls.
-var defaultSchedule = schedule{shell: 0.3, batch: 0.6, race: 0.12, format: 0.2, restart: 0.08, startLate: 0.5, idle: 0.04, stop: 0.3, maxDelay: 3 * time.Second}
+var defaultSchedule = schedule{shell: 0.3, batch: 0.6, race: 0.12, format: 0.2, restart: 0.08, startLate: 0.5, idle: 0.04, crash: 0.5, stop: 0.3, maxDelay: 3 * time.Second}
 
 // delay draws the time from a change to its hook: none half the time (the
 // hook right after the tool), up to 400 ms a third of the time (another

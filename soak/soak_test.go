@@ -95,8 +95,8 @@ func TestSoak(t *testing.T) {
 					hooks += c.run.elapsed
 					longest = max(longest, c.run.elapsed)
 				}
-				t.Logf("%s: %d calls in %d sessions (%d daemon stops mid-session) played in %v (hooks %v in all, the longest %v), judged %v later",
-					l.name, len(r.calls), r.starts, r.idles, played.Round(time.Millisecond), hooks.Round(time.Millisecond),
+				t.Logf("%s: %d calls in %d sessions (%d daemon stops mid-session, %d of them a kill) played in %v (hooks %v in all, the longest %v), judged %v later",
+					l.name, len(r.calls), r.starts, r.idles, r.crashes, played.Round(time.Millisecond), hooks.Round(time.Millisecond),
 					longest.Round(time.Millisecond), (time.Since(begin) - played).Round(time.Millisecond))
 			})
 		}

@@ -295,6 +295,27 @@ func (w *workspace) stop(t *testing.T) {
 	}
 }
 
+// kill kills the workspace's daemon with SIGKILL (TerminateProcess on
+// Windows), as the OOM killer would, and waits for it and its servers to
+// be gone; with no daemon running it does nothing.
+func (w *workspace) kill(t *testing.T) {
+	for pid, cmdline := range procsIn(w.root) {
+		if strings.Contains(cmdline, " serve ") {
+			if p, err := os.FindProcess(pid); err == nil {
+				_ = p.Kill()
+			}
+		}
+	}
+	end := time.Now().Add(10 * time.Second)
+	for left := procsIn(w.root); len(left) > 0; left = procsIn(w.root) {
+		if time.Now().After(end) {
+			t.Errorf("processes survived their daemon's kill: %v", left)
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
 // procsIn maps the pid of every live process (not a zombie) whose working
 // directory is dir or below it to its command line (gopsutil: /proc on
 // Linux, libproc on macOS).

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 )
 
 // maxLogSize is the log size past which the log is rotated to <log>.1 (one
@@ -56,4 +57,25 @@ func OpenSocketLog(socket string) (*slog.Logger, func()) {
 	}
 	log, closer, _ := OpenLog(LogPath(socket), nil)
 	return log, closer
+}
+
+// CrashToLog makes the runtime print its report of a fatal error — an
+// unhandled panic, a fatal signal such as SIGQUIT, a runtime throw: the
+// message and every goroutine's stack — to the log file as well as to
+// stderr (runtime/debug.SetCrashOutput), for the rest of the process. A
+// daemon a hook starts has its stderr on the null device
+// (StartDaemon), so a daemon that crashed left no trace of why. The file
+// is opened as OpenLog opens it (appending, 0600, never through a
+// symlink); once the log is rotated the report goes to <file>.1. The
+// error names the file when it cannot be opened; nothing is changed then.
+func CrashToLog(file string) error {
+	f, err := openAppend(file)
+	if err != nil {
+		return fmt.Errorf("opening log file %s for crash reports: %w", file, err)
+	}
+	defer f.Close() // SetCrashOutput keeps its own duplicate
+	if err := debug.SetCrashOutput(f, debug.CrashOptions{}); err != nil {
+		return fmt.Errorf("sending crash reports to %s: %w", file, err)
+	}
+	return nil
 }

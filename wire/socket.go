@@ -122,13 +122,14 @@ func LogPath(socket string) string {
 // it runs: <socket without .sock>.lock, beside the start lock.
 func LockPath(socket string) string { return trimExt(socket) + ".lock" }
 
-// SessionsPath returns the file a daemon serving socket leaves its agent
-// sessions' record in when it stops, for the next daemon to read (package
-// internal/session, Registry.Save): <socket without .sock>.sessions.json.
+// SessionsPath returns the file a daemon serving socket keeps its agent
+// sessions' record in as it runs and when it stops, for the next daemon to
+// read (package internal/session, Registry.Save): <socket without
+// .sock>.sessions.json.
 func SessionsPath(socket string) string { return trimExt(socket) + ".sessions.json" }
 
-// HookMarksPath returns the file a daemon serving socket leaves its
-// memory of agent sessions' hooks in when it stops (where each hook chain's
+// HookMarksPath returns the file a daemon serving socket keeps its
+// memory of agent sessions' hooks in as it runs and when it stops (where each hook chain's
 // previous hook left off, for changed_files' span), for the next daemon to
 // read: <socket without .sock>.hooks.json.
 func HookMarksPath(socket string) string { return trimExt(socket) + ".hooks.json" }

@@ -372,6 +372,33 @@ func (w *workspace) daemons() []procInfo {
 	return out
 }
 
+// killDaemonAfter kills the workspace's daemon with SIGKILL, as the
+// kernel's OOM killer would, once its sessions' record (wire.SessionsPath)
+// has been written after t, the end of the last hook it served (a running
+// daemon writes it within a checkpoint of each request); then it waits
+// for the daemon and its servers to be gone. The test fails when no such
+// record is written, or no single daemon runs.
+func (w *workspace) killDaemonAfter(t time.Time) {
+	w.t.Helper()
+	record := wire.SessionsPath(w.socket())
+	if !pollUntil(10*time.Second, func() bool {
+		fi, err := os.Stat(record)
+		return err == nil && fi.ModTime().After(t)
+	}) {
+		w.t.Fatalf("the running daemon wrote no sessions' record at %s after its last hook", record)
+	}
+	ds := w.daemons()
+	if len(ds) != 1 {
+		w.t.Fatalf("%d daemons run in %s, want 1 to kill", len(ds), w.root)
+	}
+	if err := killProcess(ds[0].pid); err != nil {
+		w.t.Fatalf("killing the daemon (pid %d): %v", ds[0].pid, err)
+	}
+	if !pollUntil(10*time.Second, func() bool { return len(procsIn(w.root, "")) == 0 }) {
+		w.t.Fatalf("the daemon killed (pid %d) or its servers still run: %v", ds[0].pid, procsIn(w.root, ""))
+	}
+}
+
 // procsIn lists live processes whose working directory is dir or below it,
 // and whose name is comm when comm is not "". The daemon and its language
 // servers run in the workspace root; no test process does.

@@ -378,46 +378,62 @@ func TestStopGateDeletedFile(t *testing.T) {
 }
 
 // TestStopGateAcrossDaemonRestart: a session breaks its callers, then
-// the daemon stops (`lsp-hook stop`, as at its idle timeout, which is
-// shorter than a session's, or an upgrade) and the session goes on: with
-// an edit of a caller that keeps the broken call, or straight to the end
-// of its turn. The Stop hook must still block, naming the callers' errors
-// as go build reports them: the next daemon reads the sessions' record
-// the first left, so the callee's change and its text before are not
-// forgotten (the soak's Stop judge caught a turn allowed after a restart,
-// TypeScript, seed 7598964929262669485, Stop #22). Straight to the end of
-// turn, the Stop hook found no daemon and allowed the turn in silence, a
-// false allow (seen while adding the soak's mid-session stops): it now
-// starts a daemon when a stopped one left a record. After the fix (and
-// another stop) the turn is allowed; in a workspace with no record the
-// Stop hook allows at once and starts no daemon.
+// the daemon ends and the session goes on: with an edit of a caller that
+// keeps the broken call, or straight to the end of its turn. The daemon
+// ends by `lsp-hook stop` (as at its idle timeout, which is shorter than
+// a session's, or an upgrade), or is killed with SIGKILL (the kernel's
+// OOM killer, a crash) a moment after the hook, once its checkpoint has
+// written what it knows. The Stop hook must still block, naming the
+// callers' errors as go build reports them: the next daemon reads the
+// sessions' record the first left, so the callee's change and its text
+// before are not forgotten (the soak's Stop judge caught a turn allowed
+// after a restart, TypeScript, seed 7598964929262669485, Stop #22).
+// Straight to the end of turn, the Stop hook found no daemon and allowed
+// the turn in silence, a false allow (seen while adding the soak's
+// mid-session stops): it now starts a daemon when a stopped one left a
+// record. A killed daemon left no record at all, so its session's end of
+// turn was allowed in silence too (both cases failed before records were
+// written as the daemon runs). After the fix (and another end) the turn
+// is allowed; in a workspace with no record the Stop hook allows at once
+// and starts no daemon.
 func TestStopGateAcrossDaemonRestart(t *testing.T) {
 	e2e(t)
 	requireExe(t, "gopls")
-	for _, next := range []string{"an edit", "the end of turn"} {
-		t.Run(next, func(t *testing.T) {
-			w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath(), "LSP_HOOK_LOG_LEVEL=debug"})
-			commitAll(t, w.root)
-			stop := func() {
-				if r := w.run("", nil, "stop"); r.exit != 0 {
-					t.Fatalf("lsp-hook stop: exit %d: %s", r.exit, r.stderr)
+	for _, end := range []string{"lsp-hook stop", "SIGKILL"} {
+		for _, next := range []string{"an edit", "the end of turn"} {
+			t.Run(end+"/"+next, func(t *testing.T) {
+				w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath(), "LSP_HOOK_LOG_LEVEL=debug"})
+				commitAll(t, w.root)
+				var hooked time.Time
+				hook := func(ev string) {
+					w.hook(ev)
+					hooked = time.Now()
 				}
-			}
-			callee := w.readFile("greet/greet.go")
-			w.hook(w.editEvent("s", "greet/greet.go", strings.Replace(callee, "Greet(name string)", "Greet(name, suffix string)", 1)))
-			stop()
-			if next == "an edit" {
-				w.hook(w.editEvent("s", "main.go", w.readFile("main.go")+"\n// a comment\n"))
-			}
-			truth := goErrors(t, w.root)
-			if len(truth) == 0 {
-				t.Fatalf("go build reports no error with Greet's signature changed")
-			}
-			w.stopBlocks("s", "a daemon restart, then "+next, truth)
-			w.hook(w.editEvent("s", "greet/greet.go", callee))
-			stop()
-			w.stopAllows("s", "the fix and a daemon restart")
-		})
+				stop := func() {
+					if end == "SIGKILL" {
+						w.killDaemonAfter(hooked)
+						return
+					}
+					if r := w.run("", nil, "stop"); r.exit != 0 {
+						t.Fatalf("lsp-hook stop: exit %d: %s", r.exit, r.stderr)
+					}
+				}
+				callee := w.readFile("greet/greet.go")
+				hook(w.editEvent("s", "greet/greet.go", strings.Replace(callee, "Greet(name string)", "Greet(name, suffix string)", 1)))
+				stop()
+				if next == "an edit" {
+					hook(w.editEvent("s", "main.go", w.readFile("main.go")+"\n// a comment\n"))
+				}
+				truth := goErrors(t, w.root)
+				if len(truth) == 0 {
+					t.Fatalf("go build reports no error with Greet's signature changed")
+				}
+				w.stopBlocks("s", "a daemon's "+end+", then "+next, truth)
+				hook(w.editEvent("s", "greet/greet.go", callee))
+				stop()
+				w.stopAllows("s", "the fix and a daemon's "+end)
+			})
+		}
 	}
 	other := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath()})
 	other.stopAllows("s", "no daemon, no record")

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/diag"
@@ -15,8 +16,8 @@ import (
 // Stop gate takes the errors a session made before for errors older than
 // the session (their files' first touch would be after them) and never
 // looks at the files the session changed before. The daemon writes its
-// record when it stops (Save) and the next one reads it when it starts
-// (Load).
+// record as it runs and when it stops (Save; a daemon killed leaves its
+// last) and the next one reads it when it starts (Load).
 
 // savedVersion is the format of Save's output; Load refuses another.
 const savedVersion = 1
@@ -45,7 +46,8 @@ type savedSession struct {
 }
 
 // Save writes every recorded session to w as one JSON document (see
-// saved), for Load in the next daemon. It reports how many sessions it
+// saved), for Load in the next daemon; it is safe beside every other
+// method (a running daemon's checkpoint). It reports how many sessions it
 // wrote and any error writing.
 func (r *Registry) Save(w io.Writer) (int, error) {
 	r.mu.Lock()
@@ -56,7 +58,7 @@ func (r *Registry) Save(w io.Writer) (int, error) {
 			files = append(files, *s.files[p])
 		}
 		ss := savedSession{Agent: s.agent, Seen: s.seen, Files: files, Blocked: s.blocked,
-			OpenErrors: s.openErrors, OthersBefore: s.othersBefore}
+			OpenErrors: s.openErrors, OthersBefore: maps.Clone(s.othersBefore)} // encoded unlocked: a daemon's checkpoint runs beside its hooks
 		if s.beganKnown {
 			ss.Began, ss.BeganAt = &s.began, s.beganAt
 		}
