@@ -3,10 +3,12 @@ package hooks
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/wire"
@@ -18,10 +20,13 @@ import (
 // that prewarms as it starts (`serve --prewarm`), without waiting for it,
 // so the session never waits on lsp-hook. An end of turn asks the daemon's
 // Stop gate and answers in the agent's way (StopEncoder), starting a
-// daemon when none runs but a stopped one left its sessions' record; with
-// no daemon and no record, or for a session the daemon has no record of,
-// the turn may end. A session's end lets the daemon forget it. None of
-// them ever fails the agent.
+// daemon when none answers (none runs, one was killed or is stopping as
+// the hook dials) but one left its sessions' record, or replacing one of
+// an older protocol; with no daemon and no record, or for a session the
+// daemon has no record of, the turn may end. A gate that cannot be asked
+// then (no daemon could be had, or it did not answer) is a warning that
+// the turn was not checked, never a silent allow. A session's end lets
+// the daemon forget it. None of them ever fails the agent.
 
 // dialWait bounds how long a session event waits to reach a running
 // daemon.
@@ -76,28 +81,40 @@ func lifecycle(ctx context.Context, a Adapter, ev Event, root string, stdout io.
 		return Outcome{}
 	}
 	// LifecycleStop.
-	if err != nil && wire.IsNoDaemon(err) && leftSessions(opts.Socket) {
-		c, err = stopGateDaemon(ctx, root, opts, deadline)
+	se, ok := a.(StopEncoder)
+	if !ok {
+		if err == nil {
+			c.Close()
+		}
+		log.Info("end of turn: this agent's answer cannot block it", "agent", a.Name())
+		return Outcome{}
+	}
+	if err != nil && (errors.Is(err, errOldDaemon) || leftSessions(opts.Socket)) {
+		why := err
+		if c, err = stopGateDaemon(ctx, root, opts, deadline); err != nil {
+			log.Warn("end of turn not checked: no daemon could be had", "session", ev.Session, "dial", why, "err", err)
+			return writeStop(se, ev, notChecked(err), stdout, log)
+		}
 	}
 	if err != nil {
 		log.Info("end of turn allowed: no daemon has this session", "session", ev.Session, "err", err)
 		return Outcome{}
 	}
 	defer c.Close()
-	se, ok := a.(StopEncoder)
-	if !ok {
-		log.Info("end of turn: this agent's answer cannot block it", "agent", a.Name())
-		return Outcome{}
-	}
 	budget := time.Until(deadline) - time.Second // leave time to answer
 	sctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	var res wire.SessionStopResult
 	p := wire.SessionStopParams{SessionParams: params, Active: ev.StopActive, BudgetMS: int(max(budget, time.Second) / time.Millisecond)}
 	if err := c.Call(sctx, wire.MethodSessionStop, p, &res); err != nil {
-		log.Warn("end of turn allowed: the Stop gate did not answer", "session", ev.Session, "err", err)
-		return Outcome{}
+		log.Warn("end of turn not checked: the Stop gate did not answer", "session", ev.Session, "err", err)
+		return writeStop(se, ev, notChecked(err), stdout, log)
 	}
+	return writeStop(se, ev, res, stdout, log)
+}
+
+// writeStop writes res, the Stop gate's answer to ev, in the agent's way.
+func writeStop(se StopEncoder, ev Event, res wire.SessionStopResult, stdout io.Writer, log *slog.Logger) Outcome {
 	ans, err := se.EncodeStop(ev, res)
 	if err != nil {
 		log.Warn("rendering the Stop gate's answer", "err", err)
@@ -112,6 +129,14 @@ func lifecycle(ctx context.Context, a Adapter, ev Event, root string, stdout io.
 	return Outcome{Exit: ans.Exit}
 }
 
+// notChecked is the Stop gate's answer when it could not be asked (err
+// says why): a warning, never a silent allow, which says the turn is
+// clean.
+func notChecked(err error) wire.SessionStopResult {
+	return wire.SessionStopResult{Decision: wire.StopWarn,
+		Lint: fmt.Sprintf("lsp-hook: this end of turn was not checked (%s); errors the session made are unknown, not absent.", strings.Join(strings.Fields(err.Error()), " "))}
+}
+
 // leftSessions reports whether a daemon of socket that stopped, or was
 // killed, left its sessions' record (wire.SessionsPath) for the next one.
 func leftSessions(socket string) bool {
@@ -120,12 +145,16 @@ func leftSessions(socket string) bool {
 }
 
 // stopGateDaemon starts a daemon for an end of turn that found none
-// running while a stopped one left its sessions' record: the daemon
-// stopped mid-session (its idle timeout, shorter than a session's;
-// `lsp-hook stop`; a crash or SIGKILL), and the session's turn may not end unchecked on the
-// errors it made before — allowed in silence, they were a false allow.
-// The new daemon reads the record as it starts; it is given a quarter of
-// what is left until deadline, the event's, to answer.
+// answering while one left its sessions' record — the daemon stopped
+// mid-session (its idle timeout, shorter than a session's; `lsp-hook
+// stop`), was killed (a crash, SIGKILL), or is stopping or stuck as the
+// hook dials — or that found one of an older protocol, which wire.Connect
+// asks to stop (it writes its record as it stops): the session's turn may
+// not end unchecked on the errors it made before — allowed in silence,
+// they were a false allow. The new daemon reads the record as it starts;
+// it is given a quarter of what is left until deadline, the event's, to
+// answer. A daemon that holds the socket's lock without answering keeps
+// any other from starting: the error says so.
 func stopGateDaemon(ctx context.Context, root string, opts Options, deadline time.Time) (*wire.Client, error) {
 	cctx, cancel := context.WithTimeout(ctx, time.Until(deadline)/2)
 	defer cancel()

@@ -1,0 +1,101 @@
+//go:build unix
+
+package main_test
+
+import (
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/lsp-hook/lsp-hook/wire"
+)
+
+// TestDaemonCrashReportInLog: a daemon a hook started has its stderr on
+// the null device, so when it crashed (the nil map a deletion's re-check
+// wrote into, seed 7296602948696765552, was found only by redirecting it
+// by hand) the log said nothing of why. The runtime's report of a fatal
+// error now goes to the log as well (wire.CrashToLog). SIGQUIT makes the
+// real daemon, started by a real hook, die as a crash does, with the
+// runtime's report: the log must hold it, every goroutine's stack
+// included, and the next hook must still answer.
+func TestDaemonCrashReportInLog(t *testing.T) {
+	e2e(t)
+	w := newWorkspace(t)
+	ev := w.write("s", "bad.json", "{\"a\": 1,,}\n")
+	if out := w.hook(ev); !strings.Contains(out, "bad.json") {
+		t.Fatalf("the hook on a broken JSON file did not report it:\n%s", out)
+	}
+	ds := w.daemons()
+	if len(ds) != 1 {
+		t.Fatalf("%d daemons run in %s after a hook, want 1", len(ds), w.root)
+	}
+	if err := syscall.Kill(ds[0].pid, syscall.SIGQUIT); err != nil {
+		t.Fatalf("SIGQUIT to the daemon (pid %d): %v", ds[0].pid, err)
+	}
+	if !pollUntil(10*time.Second, func() bool { return len(w.daemons()) == 0 }) {
+		t.Fatalf("the daemon (pid %d) survived SIGQUIT", ds[0].pid)
+	}
+	data, err := os.ReadFile(w.logFile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := string(data)
+	for _, want := range []string{"SIGQUIT: quit", "goroutine ", "sidecar.(*Server).Serve"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("the daemon's log has no %q after it died of SIGQUIT; its end:\n%s", want, tail(log, 40))
+		}
+	}
+	if out := w.hook(ev); !strings.Contains(out, "bad.json") {
+		t.Errorf("the hook after the daemon's crash did not report the broken file:\n%s", out)
+	}
+}
+
+// tail returns the last n lines of s.
+func tail(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return strings.Join(lines[max(len(lines)-n, 0):], "\n")
+}
+
+// TestStopGateDaemonNotAnswering: a session breaks its callers, then its
+// daemon stops answering as the end of turn comes — frozen here with
+// SIGSTOP, as a daemon swapped out, stuck or in the middle of dying is
+// (the soak's kills found one whose socket accepted the Stop hook and
+// closed: "connection is closed" in hello, C Stop #9 of seed 1357924680
+// under a schedule of many kills). The Stop hook took any failure but "no
+// daemon" for no session and allowed the turn in silence, a false allow
+// over the errors go build reports. It now tries to start a daemon from
+// the record the frozen one keeps as it runs, and, when that cannot be
+// had either (the frozen daemon holds the socket's lock), warns that the
+// turn was not checked. Once the daemon answers again the turn blocks.
+func TestStopGateDaemonNotAnswering(t *testing.T) {
+	e2e(t)
+	requireExe(t, "gopls")
+	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath(), "LSP_HOOK_LOG_LEVEL=debug"})
+	commitAll(t, w.root)
+	callee := w.readFile("greet/greet.go")
+	w.hook(w.editEvent("s", "greet/greet.go", strings.Replace(callee, "Greet(name string)", "Greet(name, suffix string)", 1)))
+	truth := goErrors(t, w.root)
+	if len(truth) == 0 {
+		t.Fatal("go build reports no error with Greet's signature changed")
+	}
+	record := wire.SessionsPath(w.socket())
+	if !pollUntil(10*time.Second, func() bool { _, err := os.Stat(record); return err == nil }) {
+		t.Fatalf("the running daemon wrote no sessions' record at %s", record)
+	}
+	ds := w.daemons()
+	if len(ds) != 1 {
+		t.Fatalf("%d daemons run in %s, want 1", len(ds), w.root)
+	}
+	sigstop(t, ds[0].pid)
+	d, msg := stopDecision(t)(w.lifecycle("s", "Stop", map[string]any{"stop_hook_active": false}))
+	if d != "warn" || !strings.Contains(msg, "this end of turn was not checked") {
+		log, _ := w.logSince(0)
+		t.Errorf("Stop with the daemon frozen: %q %q; want a warning that the turn was not checked; the log:\n%s", d, msg, indent(log))
+	}
+	if err := sigcont(ds[0].pid); err != nil {
+		t.Fatal(err)
+	}
+	w.stopBlocks("s", "the daemon answering again", truth)
+}
