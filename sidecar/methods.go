@@ -173,6 +173,7 @@ func (s *Server) notifyChange(ctx context.Context, _ call, p wire.NotifyChangePa
 	if len(p.Chain) > wire.MaxSessionLen {
 		return nil, invalidParams(fmt.Sprintf("notify_change: chain longer than %d bytes", wire.MaxSessionLen))
 	}
+	s.Log.Debug("notify_change begun", "source", p.Source, "session", p.Session, "changes", len(p.Changes))
 	s.touchSession(p)
 	var checked map[string]checkedText
 	var read <-chan time.Time

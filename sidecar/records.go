@@ -21,12 +21,13 @@ import (
 // daemon and no record and allowed in silence — while the next shell
 // hook's span fell back to a minute. So a daemon also writes them while it
 // runs (checkpoint): as a request ends, and while one runs longer than
-// checkpointEvery, at most once every checkpointEvery, each record whose
-// text changed, by a write to a temporary file and a rename, so that a
-// daemon killed mid-write leaves the record before it whole. A daemon
-// killed leaves what it knew at its last checkpoint — within
-// checkpointEvery of a request's end when requests come more often than
-// that — and an idle one writes nothing.
+// checkpointEvery, at most once every checkpointEvery, and at once when a
+// session touches a file for the first time, each record whose text
+// changed, by a write to a temporary file and a rename, so that a daemon
+// killed mid-write leaves the record before it whole. A daemon killed
+// leaves what it knew at its last checkpoint — within checkpointEvery of
+// a request's end when requests come more often than that, with every
+// file its sessions touched — and an idle one writes nothing.
 
 // checkpointEvery is the least time between two checkpoints
 // (checkpointLoop).
@@ -36,6 +37,7 @@ const checkpointEvery = 500 * time.Millisecond
 // checkpoint, and what each record file holds.
 type recordKeeper struct {
 	wake    chan struct{} // buffered 1; made by Listen
+	urgent  chan struct{} // buffered 1; made by Listen
 	mu      sync.Mutex    // serialises writes; guards written
 	written map[string][]byte
 }
@@ -50,22 +52,39 @@ func (k *recordKeeper) touched() {
 	}
 }
 
+// firstTouch notes that a session touched a file for the first time: the
+// checkpoint writes at once, not checkpointEvery after its last write. A
+// daemon killed while that change is checked (its server slow, the
+// machine out of memory) must not take the file out of the session's
+// record, or the Stop gate never looks at it. Before Listen it does
+// nothing.
+func (k *recordKeeper) firstTouch() {
+	select {
+	case k.urgent <- struct{}{}:
+	default:
+	}
+}
+
 // checkpointLoop writes the records when a request touched them, at most
-// once every checkpointEvery, until Shutdown, which writes them a last
-// time.
+// once every checkpointEvery, or at once on a first touch, until
+// Shutdown, which writes them a last time.
 func (s *Server) checkpointLoop() {
+	var last time.Time
 	for {
 		select {
 		case <-s.done:
 			return
+		case <-s.records.urgent:
 		case <-s.records.wake:
+			select {
+			case <-s.done:
+				return
+			case <-s.records.urgent:
+			case <-time.After(time.Until(last.Add(checkpointEvery))):
+			}
 		}
 		s.keepRecords(false)
-		select {
-		case <-s.done:
-			return
-		case <-time.After(checkpointEvery):
-		}
+		last = time.Now()
 	}
 }
 

@@ -62,7 +62,7 @@ type Server struct {
 func (s *Server) Listen(socket string) error {
 	s.socket, s.start, s.done, s.conns = socket, time.Now(), make(chan struct{}), make(map[*jsonrpc2.Conn]bool)
 	s.cancels = make(map[*jsonrpc2.Conn]map[jsonrpc2.ID]context.CancelFunc)
-	s.records.wake = make(chan struct{}, 1)
+	s.records.wake, s.records.urgent = make(chan struct{}, 1), make(chan struct{}, 1)
 	if err := wire.CheckSocketPath(socket); err != nil {
 		return err
 	}

@@ -75,10 +75,14 @@ func (s *Server) touchSession(p wire.NotifyChangeParams) {
 			before[path] = c.Before
 		}
 	}
-	for _, path := range reg.Touch(p.Session, p.Agent, paths) {
+	first := reg.Touch(p.Session, p.Agent, paths)
+	for _, path := range first {
 		if b := before[path]; b != nil {
 			reg.SetBefore(p.Session, path, []byte(*b))
 		}
+	}
+	if len(first) > 0 {
+		s.records.firstTouch()
 	}
 	s.noteBegan(p.Session)
 }

@@ -128,10 +128,10 @@ func LockPath(socket string) string { return trimExt(socket) + ".lock" }
 // .sock>.sessions.json.
 func SessionsPath(socket string) string { return trimExt(socket) + ".sessions.json" }
 
-// HookMarksPath returns the file a daemon serving socket keeps its
-// memory of agent sessions' hooks in as it runs and when it stops (where each hook chain's
-// previous hook left off, for changed_files' span), for the next daemon to
-// read: <socket without .sock>.hooks.json.
+// HookMarksPath returns the file a daemon serving socket keeps its memory
+// of agent sessions' hooks in as it runs and when it stops (where each
+// hook chain's previous hook left off, for changed_files' span), for the
+// next daemon to read: <socket without .sock>.hooks.json.
 func HookMarksPath(socket string) string { return trimExt(socket) + ".hooks.json" }
 
 func trimExt(p string) string { return p[:len(p)-len(filepath.Ext(p))] }

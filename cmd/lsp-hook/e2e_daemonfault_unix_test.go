@@ -99,3 +99,59 @@ func TestStopGateDaemonNotAnswering(t *testing.T) {
 	}
 	w.stopBlocks("s", "the daemon answering again", truth)
 }
+
+// TestStopGateDaemonKilledMidCheck: a session's edit breaks Greet's
+// callers, and its daemon is killed while the edit is being checked (the
+// OOM killer amid a slow server's work; here gopls is frozen with
+// SIGSTOP, so the check waits, and the daemon is killed 50 ms after the
+// request came in). The hook answers that the daemon was lost. The
+// session's end of turn must still be gated on greet.go: the daemon
+// wrote its record at the session's first touch of the file, not
+// checkpointEvery later (before that, the record never named greet.go,
+// and the turn was allowed in silence over go build's errors, in 2 of 4
+// runs: the write the hook's hello set off raced the edit's first touch).
+func TestStopGateDaemonKilledMidCheck(t *testing.T) {
+	e2e(t)
+	requireExe(t, "gopls")
+	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath(), "LSP_HOOK_LOG_LEVEL=debug"})
+	commitAll(t, w.root)
+	w.hook(w.editEvent("warm", "main.go", w.readFile("main.go"))) // the daemon and gopls warm, in another session
+	ps := goplsServers(w.root)
+	if len(ps) != 1 {
+		t.Fatalf("%d gopls run in %s, want 1", len(ps), w.root)
+	}
+	ds := w.daemons()
+	if len(ds) != 1 {
+		t.Fatalf("%d daemons run in %s, want 1", len(ds), w.root)
+	}
+	sigstop(t, ps[0].pid)
+	time.Sleep(time.Second) // the warm-up's checkpoints written: none is due when the edit comes
+	_, offset := w.logSince(0)
+	callee := w.readFile("greet/greet.go")
+	broken := strings.Replace(callee, "Greet(name string)", "Greet(name, suffix string)", 1)
+	wait := w.startLate(w.editEvent("s", "greet/greet.go", broken), 0)
+	for end := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) { // pollUntil backs off too far
+		if log, _ := w.logSince(offset); strings.Contains(log, "notify_change begun") && strings.Contains(log, "session=s ") {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatal("the daemon did not log the session's notify_change as begun")
+		}
+	}
+	time.Sleep(50 * time.Millisecond)
+	if err := killProcess(ds[0].pid); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := wait(); err != nil || !strings.Contains(r.stdout, "lost") {
+		t.Logf("the hook whose daemon was killed: %v, %q", err, r.stdout)
+	}
+	_ = killProcess(ps[0].pid) // the frozen gopls, orphaned
+	if !pollUntil(10*time.Second, func() bool { return len(procsIn(w.root, "")) == 0 }) {
+		t.Fatalf("processes left after the daemon's kill: %v", procsIn(w.root, ""))
+	}
+	truth := goErrors(t, w.root)
+	if len(truth) == 0 {
+		t.Fatal("go build reports no error with Greet's signature changed")
+	}
+	w.stopBlocks("s", "an edit whose daemon was killed mid-check", truth)
+}
