@@ -273,21 +273,38 @@ func (w *workspace) startHookAs(agent, event string) func() hookRun {
 	}
 }
 
-// stop runs `lsp-hook stop`, then waits for every process whose working
-// directory is in the workspace (the daemon and the servers it started)
-// to exit, killing by pid those that outstay 10 s; a survivor is reported.
+// stop runs `lsp-hook stop`, then waits for the daemon and its servers
+// to be gone (awaitGone).
 func (w *workspace) stop(t *testing.T) {
 	if out, err := w.command(w.bin, "stop").CombinedOutput(); err != nil {
 		t.Errorf("lsp-hook stop: %v\n%s", err, out)
 	}
+	w.awaitGone(t, "`lsp-hook stop`")
+}
+
+// kill kills the workspace's daemon with SIGKILL (TerminateProcess on
+// Windows), as the OOM killer would, and waits for it and its servers to
+// be gone (awaitGone); with no daemon running it does nothing.
+func (w *workspace) kill(t *testing.T) {
+	for pid, cmdline := range procsIn(w.root) {
+		if strings.Contains(cmdline, " serve ") {
+			killPid(pid)
+		}
+	}
+	w.awaitGone(t, "their daemon's kill")
+}
+
+// awaitGone waits for every process whose working directory is in the
+// workspace (the daemon and the servers it started) to exit, killing by
+// pid those that outstay 10 s after what (for the report); a survivor is
+// reported.
+func (w *workspace) awaitGone(t *testing.T, what string) {
 	end := time.Now().Add(10 * time.Second)
 	for left := procsIn(w.root); len(left) > 0; left = procsIn(w.root) {
 		if time.Now().After(end) {
 			for pid, cmdline := range left {
-				t.Errorf("process %d (%s) survived `lsp-hook stop`; killing it", pid, cmdline)
-				if p, err := os.FindProcess(pid); err == nil {
-					_ = p.Kill() // SIGKILL; TerminateProcess on Windows
-				}
+				t.Errorf("process %d (%s) survived %s; killing it", pid, cmdline, what)
+				killPid(pid)
 			}
 			return
 		}
@@ -295,24 +312,10 @@ func (w *workspace) stop(t *testing.T) {
 	}
 }
 
-// kill kills the workspace's daemon with SIGKILL (TerminateProcess on
-// Windows), as the OOM killer would, and waits for it and its servers to
-// be gone; with no daemon running it does nothing.
-func (w *workspace) kill(t *testing.T) {
-	for pid, cmdline := range procsIn(w.root) {
-		if strings.Contains(cmdline, " serve ") {
-			if p, err := os.FindProcess(pid); err == nil {
-				_ = p.Kill()
-			}
-		}
-	}
-	end := time.Now().Add(10 * time.Second)
-	for left := procsIn(w.root); len(left) > 0; left = procsIn(w.root) {
-		if time.Now().After(end) {
-			t.Errorf("processes survived their daemon's kill: %v", left)
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
+// killPid kills the process pid: SIGKILL, TerminateProcess on Windows.
+func killPid(pid int) {
+	if p, err := os.FindProcess(pid); err == nil {
+		_ = p.Kill()
 	}
 }
 

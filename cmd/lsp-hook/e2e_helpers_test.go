@@ -391,11 +391,21 @@ func (w *workspace) killDaemonAfter(t time.Time) {
 	if len(ds) != 1 {
 		w.t.Fatalf("%d daemons run in %s, want 1 to kill", len(ds), w.root)
 	}
-	if err := killProcess(ds[0].pid); err != nil {
-		w.t.Fatalf("killing the daemon (pid %d): %v", ds[0].pid, err)
+	w.killAll(ds[0].pid)
+}
+
+// killAll kills the processes pids (SIGKILL) and waits for every process
+// of the workspace to be gone (a killed daemon's servers exit as their
+// stdin closes); the test fails when one is left.
+func (w *workspace) killAll(pids ...int) {
+	w.t.Helper()
+	for _, pid := range pids {
+		if err := killProcess(pid); err != nil {
+			w.t.Fatalf("killing pid %d: %v", pid, err)
+		}
 	}
 	if !pollUntil(10*time.Second, func() bool { return len(procsIn(w.root, "")) == 0 }) {
-		w.t.Fatalf("the daemon killed (pid %d) or its servers still run: %v", ds[0].pid, procsIn(w.root, ""))
+		w.t.Fatalf("processes left in %s after killing %v: %v", w.root, pids, procsIn(w.root, ""))
 	}
 }
 
