@@ -51,6 +51,12 @@ func lifecycle(ctx context.Context, a Adapter, ev Event, root string, stdout io.
 	case LifecycleStart:
 		if err != nil {
 			args := []string{"--prewarm"}
+			if errors.Is(err, errOldDaemon) {
+				// lsp-hook was upgraded while a daemon ran: the new one
+				// asks it to stop and waits for it, while the session
+				// goes on (a tool hook would replace it too, but cold).
+				args = append(args, "--replace-older")
+			}
 			if ev.Session != "" {
 				// The daemon records the session's start, as session_start
 				// would: its first shell hook looks back to it.

@@ -42,7 +42,18 @@ type DaemonOptions struct {
 	// session's first shell hook looks back to its start.
 	Session   wire.SessionParams
 	SessionAt time.Time
+	// ReplaceOlder, when a daemon of an older protocol serves the socket
+	// (lsp-hook was upgraded while it ran), asks it to shut down and
+	// serves once it has let the socket's lock go, within
+	// replaceOlderWait (serve --replace-older: a session's start met
+	// one, and must not wait for its replacement). A daemon of this
+	// protocol serving the socket is left alone, as without it.
+	ReplaceOlder bool
 }
+
+// replaceOlderWait bounds how long a daemon started to replace one of an
+// older protocol waits for it to stop: its servers stop first.
+const replaceOlderWait = 10 * time.Second
 
 // RunDaemon serves the workspace until a shutdown request, SIGTERM/SIGINT,
 // ctx's end, or the idle timeout; then it stops every language server and
@@ -107,7 +118,11 @@ func RunDaemon(ctx context.Context, opts DaemonOptions) error {
 	if logErr != nil {
 		srv.LogError = logErr.Error()
 	}
-	if err := srv.Listen(socket); err != nil {
+	err = srv.Listen(socket)
+	if errors.Is(err, wire.ErrAlreadyRunning) && opts.ReplaceOlder {
+		err = replaceOlder(ctx, srv, socket, opts.Version)
+	}
+	if err != nil {
 		if errors.Is(err, wire.ErrAlreadyRunning) {
 			log.Info("another daemon serves this socket; exiting", "socket", socket)
 		} else {
@@ -150,4 +165,30 @@ func RunDaemon(ctx context.Context, opts DaemonOptions) error {
 		<-srv.budget.finished // the record is gone with the daemon
 	}
 	return err
+}
+
+// replaceOlder asks the daemon serving socket to shut down when it speaks
+// an older protocol, then listens on the socket (srv.Listen) once that
+// daemon has let the socket's lock go, within replaceOlderWait. A daemon
+// of this protocol or a newer one, or one that does not answer, is left
+// serving: the error is then wire.ErrAlreadyRunning.
+func replaceOlder(ctx context.Context, srv *Server, socket, version string) error {
+	dctx, cancel := context.WithTimeout(ctx, time.Second)
+	c, err := wire.Dial(dctx, socket, version)
+	cancel()
+	if err != nil {
+		return fmt.Errorf("%w (it did not answer: %v)", wire.ErrAlreadyRunning, err)
+	}
+	if c.Hello.Protocol >= wire.ProtocolVersion {
+		c.Close()
+		return wire.ErrAlreadyRunning
+	}
+	srv.Log.Info("replacing the daemon of an older protocol", "socket", socket, "pid", c.Hello.Pid,
+		"version", c.Hello.Version, "protocol", c.Hello.Protocol)
+	wctx, cancel := context.WithTimeout(ctx, replaceOlderWait)
+	defer cancel()
+	if err := wire.Retire(wctx, c, socket); err != nil {
+		return fmt.Errorf("%w (the daemon of an older protocol did not stop: %v)", wire.ErrAlreadyRunning, err)
+	}
+	return srv.Listen(socket) // another daemon may have taken the lock first: then ErrAlreadyRunning
 }

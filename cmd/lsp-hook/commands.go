@@ -57,12 +57,13 @@ func serveCommand() *cli.Command {
 			&cli.StringFlag{Name: "session", Hidden: true, Usage: "the agent session whose start starts the daemon (set by the SessionStart hook)"},
 			&cli.StringFlag{Name: "agent", Hidden: true, Usage: "that session's agent"},
 			&cli.Int64Flag{Name: "session-start-ms", Hidden: true, Usage: "when that session started, Unix `MILLISECONDS`"},
+			&cli.BoolFlag{Name: "replace-older", Hidden: true, Usage: "replace a daemon of an older protocol serving the socket (set by the SessionStart hook that met one)"},
 		},
 		Action: func(c *cli.Context) error {
 			opts := sidecar.DaemonOptions{
 				Root: c.String("root"), Socket: c.String("socket"), LogFile: c.String("log-file"),
 				IdleTimeout: c.Duration("idle-timeout"), Version: buildVersion(), ErrOut: c.App.ErrWriter,
-				Prewarm: c.Bool("prewarm"),
+				Prewarm: c.Bool("prewarm"), ReplaceOlder: c.Bool("replace-older"),
 				Session: wire.SessionParams{Session: c.String("session"), Agent: c.String("agent")},
 			}
 			if ms := c.Int64("session-start-ms"); ms > 0 {

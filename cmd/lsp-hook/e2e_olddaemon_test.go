@@ -4,10 +4,13 @@ import (
 	"context"
 	"net"
 	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
 
@@ -57,9 +60,37 @@ func TestStopGateOlderDaemon(t *testing.T) {
 	}
 }
 
+// TestSessionStartOlderDaemon: a session starts after an upgrade, the
+// daemon of the version before still running. The SessionStart hook
+// started a daemon to prewarm, which found the socket's lock taken and
+// exited, so the older daemon served on (a tool hook would replace it,
+// cold) and nothing prewarmed. The daemon it starts now asks the older
+// one to shut down, waits for it (`serve --replace-older`; the hook
+// itself returns at once, printing nothing), and prewarms: gopls runs and
+// `lsp-hook status` shows this version's daemon with the session.
+func TestSessionStartOlderDaemon(t *testing.T) {
+	e2e(t)
+	requireExe(t, "gopls")
+	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath(), "LSP_HOOK_LOG_LEVEL=debug"})
+	old := serveOlderDaemon(t, w.socket(), w.root, nil)
+	if out := w.lifecycle("s", "SessionStart", map[string]any{"source": "startup"}); out != "" {
+		t.Fatalf("SessionStart printed %q, want nothing", out)
+	}
+	if !pollUntil(20*time.Second, func() bool { return len(goplsServers(w.root)) == 1 }) {
+		log, _ := w.logSince(0)
+		t.Fatalf("no gopls prewarmed after SessionStart met a daemon of an older protocol (it was asked %v); the log:\n%s", old.asked(), indent(log))
+	}
+	if got := old.asked(); !slices.Contains(got, wire.MethodShutdown) {
+		t.Errorf("the older daemon was asked %v; want a shutdown", got)
+	}
+	if r := w.run("", nil, "status"); r.exit != 0 || !strings.Contains(r.stdout, "version devel") || !regexp.MustCompile(`(?m)^s +claude `).MatchString(r.stdout) {
+		t.Errorf("lsp-hook status after the replacement: exit %d\n%s; want this version's daemon, with session s", r.exit, r.stdout)
+	}
+}
+
 // olderDaemon plays a daemon of the protocol before this one on a
 // workspace's socket: it holds the socket's lock, answers hello, and on
-// shutdown writes the sessions' record it was given, stops listening and
+// shutdown writes the sessions' record it was given (if any), stops listening and
 // lets the lock go, as a released daemon does when a newer client
 // replaces it. Every other request is refused.
 type olderDaemon struct {
@@ -77,6 +108,9 @@ type olderDaemon struct {
 // ends.
 func serveOlderDaemon(t *testing.T, socket, root string, record []byte) *olderDaemon {
 	t.Helper()
+	if err := wire.EnsureDir(filepath.Dir(socket)); err != nil {
+		t.Fatal(err)
+	}
 	lock, err := wire.TakeLock(socket)
 	if err != nil {
 		t.Fatalf("taking the socket's lock: %v", err)
@@ -111,8 +145,10 @@ func (d *olderDaemon) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *json
 		_ = conn.Reply(ctx, req.ID, wire.HelloResult{Version: "0.0.1-older", Protocol: wire.ProtocolVersion - 1, Pid: os.Getpid(), Root: d.root})
 	case wire.MethodShutdown:
 		_ = conn.Reply(ctx, req.ID, struct{}{})
-		if err := os.WriteFile(wire.SessionsPath(d.socket), d.record, 0o600); err != nil {
-			panic(err)
+		if d.record != nil {
+			if err := os.WriteFile(wire.SessionsPath(d.socket), d.record, 0o600); err != nil {
+				panic(err)
+			}
 		}
 		d.stop()
 	default:
