@@ -198,6 +198,23 @@ func stopDecision(t *testing.T) func(stdout string) (string, string) {
 	}
 }
 
+// greetWithSuffix is langs/go's greet/greet.go (callee) with Greet's
+// signature changed: its callers break.
+func greetWithSuffix(callee string) string {
+	return strings.Replace(callee, "Greet(name string)", "Greet(name, suffix string)", 1)
+}
+
+// callersBroken returns the errors go build reports in the workspace with
+// Greet's signature changed (greetWithSuffix); the test fails on none.
+func (w *workspace) callersBroken() []compilerErr {
+	w.t.Helper()
+	truth := goErrors(w.t, w.root)
+	if len(truth) == 0 {
+		w.t.Fatal("go build reports no error with Greet's signature changed")
+	}
+	return truth
+}
+
 // stopBlocks ends session's turn and requires the Stop hook to block,
 // its reason naming the compiler's errors (truth) and no other; after
 // says what the session did, for the failure.
@@ -419,16 +436,12 @@ func TestStopGateAcrossDaemonRestart(t *testing.T) {
 					}
 				}
 				callee := w.readFile("greet/greet.go")
-				hook(w.editEvent("s", "greet/greet.go", strings.Replace(callee, "Greet(name string)", "Greet(name, suffix string)", 1)))
+				hook(w.editEvent("s", "greet/greet.go", greetWithSuffix(callee)))
 				stop()
 				if next == "an edit" {
 					hook(w.editEvent("s", "main.go", w.readFile("main.go")+"\n// a comment\n"))
 				}
-				truth := goErrors(t, w.root)
-				if len(truth) == 0 {
-					t.Fatalf("go build reports no error with Greet's signature changed")
-				}
-				w.stopBlocks("s", "a daemon's "+end+", then "+next, truth)
+				w.stopBlocks("s", "a daemon's "+end+", then "+next, w.callersBroken())
 				hook(w.editEvent("s", "greet/greet.go", callee))
 				stop()
 				w.stopAllows("s", "the fix and a daemon's "+end)
