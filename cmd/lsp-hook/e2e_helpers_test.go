@@ -384,11 +384,18 @@ func (w *workspace) killDaemonAfter(t time.Time) {
 	if record := wire.SessionsPath(w.socket()); !fileExists(record) {
 		w.t.Fatalf("the running daemon keeps no sessions' record at %s a second after its last hook", record)
 	}
+	w.killAll(w.daemon().pid)
+}
+
+// daemon returns the workspace's daemon process; the test fails unless
+// exactly one runs.
+func (w *workspace) daemon() procInfo {
+	w.t.Helper()
 	ds := w.daemons()
 	if len(ds) != 1 {
-		w.t.Fatalf("%d daemons run in %s, want 1 to kill", len(ds), w.root)
+		w.t.Fatalf("%d daemons run in %s, want 1", len(ds), w.root)
 	}
-	w.killAll(ds[0].pid)
+	return ds[0]
 }
 
 // killAll kills the processes pids (SIGKILL) and waits for every process

@@ -32,12 +32,7 @@ import (
 // The Stop hook must ask it to shut down and block, naming go build's
 // errors.
 func TestStopGateOlderDaemon(t *testing.T) {
-	e2e(t)
-	requireExe(t, "gopls")
-	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath(), "LSP_HOOK_LOG_LEVEL=debug"})
-	commitAll(t, w.root)
-	callee := w.readFile("greet/greet.go")
-	w.hook(w.editEvent("s", "greet/greet.go", greetWithSuffix(callee)))
+	w := greetSession(t)
 	if r := w.run("", nil, "stop"); r.exit != 0 {
 		t.Fatalf("lsp-hook stop: exit %d: %s", r.exit, r.stderr)
 	}

@@ -204,6 +204,19 @@ func greetWithSuffix(callee string) string {
 	return strings.Replace(callee, "Greet(name string)", "Greet(name, suffix string)", 1)
 }
 
+// greetSession is a committed copy of langs/go whose session "s" has
+// broken Greet's callers through an Edit hook (greetWithSuffix), its
+// daemon and gopls running; the daemon logs at debug.
+func greetSession(t *testing.T) *workspace {
+	t.Helper()
+	e2e(t)
+	requireExe(t, "gopls")
+	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath(), "LSP_HOOK_LOG_LEVEL=debug"})
+	commitAll(t, w.root)
+	w.hook(w.editEvent("s", "greet/greet.go", greetWithSuffix(w.readFile("greet/greet.go"))))
+	return w
+}
+
 // callersBroken returns the errors go build reports in the workspace with
 // Greet's signature changed (greetWithSuffix); the test fails on none.
 func (w *workspace) callersBroken() []compilerErr {
