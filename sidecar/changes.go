@@ -178,7 +178,7 @@ func (s *Server) changedFiles(ctx context.Context, p wire.ChangedFilesParams) (w
 	mark := now
 	if uncovered == "" {
 		paths := inRoot(s.Engine.Root, watched)
-		res = wire.ChangedFilesResult{Paths: uncheckedSince(prev, paths, watchedAfter(m, paths, false)), Source: wire.ChangedByWatcher}
+		res = wire.ChangedFilesResult{Paths: s.unchecked(p.Session, prev, paths, watchedAfter(m, paths, false)), Source: wire.ChangedByWatcher}
 		if gone, err := m.DeletedSince(ctx, since); err == nil && len(gone) > 0 {
 			res.Deleted = goneWith(m, inRoot(s.Engine.Root, gone), workspace.DeletedFromHead(ctx, s.Engine.Root))
 		}
@@ -198,7 +198,7 @@ func (s *Server) changedFiles(ctx context.Context, p wire.ChangedFilesParams) (w
 		if res, err = changedOnDisk(ctx, s.Engine.Root, m, since, span, p.DefaultSpan(), uncovered, inRoot(s.Engine.Root, watched), inRoot(s.Engine.Root, gone)); err != nil {
 			return res, fmt.Errorf("changed_files: %w", err)
 		}
-		res.Paths = uncheckedSince(prev, res.Paths, watchedAfter(m, res.Paths, true))
+		res.Paths = s.unchecked(p.Session, prev, res.Paths, watchedAfter(m, res.Paths, true))
 	}
 	s.hooks.mark(p.Session, mark, true)
 	s.Log.Info("changed_files", "since", since.Format(time.RFC3339Nano), "span", span, "source", res.Source,
@@ -261,14 +261,34 @@ func changedOnDisk(ctx context.Context, root string, m *lsp.Manager, since time.
 	return res, nil
 }
 
-// uncheckedSince returns paths without those a file tool's hook of the
-// chain (prev) checked with the text they have now, unchanged since
-// (hookMark.checkedUnchanged, changedAfter).
-func uncheckedSince(prev hookMark, paths []string, changedAfter func(path string, t time.Time) bool) []string {
-	if len(prev.checked) == 0 {
+// unchecked returns paths without those a file tool's hook checked with
+// the text they have now, nothing changing them since
+// (checkedText.unchanged, changedAfter): a hook of the asking chain
+// (prev), whose agent had the answer; or a hook of another agent session
+// than chain's, whose change it is. Two sessions at work in one checkout
+// at once (two agents, or an agent's parallel sessions) each see the
+// other's writes in their shell commands' spans: the command's hook
+// answered for the errors the other session made, and its session's
+// Stop gate blocked on them, the session told to fix what it never
+// touched. A file both changed (the command rewrote what the other
+// session's hook checked) has a text no hook checked: it is in the span.
+func (s *Server) unchecked(chain string, prev hookMark, paths []string, changedAfter func(path string, t time.Time) bool) []string {
+	others := s.hooks.othersChecked(chain, paths, time.Now())
+	if len(prev.checked) == 0 && len(others) == 0 {
 		return paths
 	}
-	return slices.DeleteFunc(paths, func(p string) bool { return prev.checkedUnchanged(p, changedAfter) })
+	return slices.DeleteFunc(paths, func(p string) bool {
+		if prev.checkedUnchanged(p, changedAfter) {
+			return true
+		}
+		for _, c := range others[p] {
+			if c.unchanged(p, changedAfter) {
+				s.Log.Debug("changed_files: leaving out another session's change", "path", p)
+				return true
+			}
+		}
+		return false
+	})
 }
 
 // watchedAfter returns checkedUnchanged's changedAfter for paths: the

@@ -1,11 +1,13 @@
 package sidecar
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -502,5 +504,42 @@ func ageFiles(t *testing.T, root string, rels ...string) {
 		if err := os.Chtimes(filepath.Join(root, filepath.FromSlash(rel)), past, past); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestOthersChecked: a shell hook leaves out the files another agent
+// session's file tools' hooks checked — marked, or still checking — and
+// never its own session's (any hook chain of it), nor an idle chain's.
+func TestOthersChecked(t *testing.T) {
+	var h hookMarks
+	t0 := time.Unix(50_000, 0)
+	x, y, z := "/w/x.go", "/w/y.go", "/w/z.go"
+	h.markChecked("claude/PostToolUse/a", t0, map[string]checkedText{x: {1, t0}})
+	h.markChecked("claude/PostToolBatch/a", t0, map[string]checkedText{y: {2, t0}})
+	h.markChecked("claude/PostToolUse/b", t0, map[string]checkedText{x: {3, t0}, y: {4, t0}})
+	h.markChecked("codex/PostToolUse/old", t0.Add(-hookChainIdle), map[string]checkedText{z: {5, t0}})
+	done := h.checking("claude/PostToolUse/c", map[string]checkedText{z: {6, t0}})
+	tests := []struct {
+		chain string
+		want  map[string][]checkedText
+	}{
+		{"claude/PostToolUse/a", map[string][]checkedText{x: {{3, t0}}, y: {{4, t0}}, z: {{6, t0}}}},
+		{"claude/PostToolBatch/a", map[string][]checkedText{x: {{3, t0}}, y: {{4, t0}}, z: {{6, t0}}}},
+		{"claude//a", map[string][]checkedText{x: {{3, t0}}, y: {{4, t0}}, z: {{6, t0}}}},
+		{"claude/PostToolUse/b", map[string][]checkedText{x: {{1, t0}}, y: {{2, t0}}, z: {{6, t0}}}},
+		{"claude/PostToolUse/c", map[string][]checkedText{x: {{1, t0}, {3, t0}}, y: {{2, t0}, {4, t0}}}},
+	}
+	for _, tt := range tests {
+		got := h.othersChecked(tt.chain, []string{x, y, z}, t0.Add(time.Second))
+		for _, cs := range got {
+			slices.SortFunc(cs, func(a, b checkedText) int { return cmp.Compare(a.sum, b.sum) })
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("othersChecked(%q) = %v, want %v", tt.chain, got, tt.want)
+		}
+	}
+	done()
+	if got := h.othersChecked("claude/PostToolUse/a", []string{z}, t0.Add(time.Second)); got != nil {
+		t.Errorf("after c's check ended: %v, want nothing (c's hook marks its chain next)", got)
 	}
 }

@@ -32,9 +32,19 @@ const (
 // maxHookChains chains, each for hookChainIdle after its last hook. The
 // zero value is empty and ready; it must not be copied.
 type hookMarks struct {
-	mu    sync.Mutex // guards order and byKey
-	order list.List  // of *hookMark, most recently marked first
-	byKey map[[sha256.Size]byte]*list.Element
+	mu       sync.Mutex // guards order, byKey, inflight and serial
+	order    list.List  // of *hookMark, most recently marked first
+	byKey    map[[sha256.Size]byte]*list.Element
+	inflight map[uint64]inflightCheck // file tools' hooks still checking, by serial (checking)
+	serial   uint64
+}
+
+// inflightCheck is a file tool's hook whose check has begun and not yet
+// ended: the hash of its chain's session (sessionKey) and the texts it
+// is checking (checkedTexts).
+type inflightCheck struct {
+	session [sha256.Size]byte
+	checked map[string]checkedText
 }
 
 // hookMark is one chain's last hook: the chain's key (a hash, so that a
@@ -48,6 +58,7 @@ type hookMarks struct {
 // is known).
 type hookMark struct {
 	key        [sha256.Size]byte
+	session    [sha256.Size]byte // the hash of the chain's session (sessionKey)
 	at         time.Time
 	examined   bool
 	examinedAt time.Time
@@ -98,7 +109,14 @@ func (h *hookMarks) last(chain string, now time.Time) (m hookMark, ok bool) {
 // false clean).
 func (m hookMark) checkedUnchanged(path string, changedAfter func(path string, t time.Time) bool) bool {
 	c, ok := m.checked[path]
-	if !ok || m.overflow || changedAfter(path, c.at) {
+	return ok && !m.overflow && c.unchanged(path, changedAfter)
+}
+
+// unchanged reports whether the file at path has the text c is of, and
+// nothing changed it after c was taken (changedAfter, as for
+// hookMark.checkedUnchanged).
+func (c checkedText) unchanged(path string, changedAfter func(path string, t time.Time) bool) bool {
+	if changedAfter(path, c.at) {
 		return false
 	}
 	now, ok := fileSum(path)
@@ -139,6 +157,16 @@ func sessionChain(agent, session string) string {
 		return ""
 	}
 	return agent + "//" + session
+}
+
+// sessionKey is what tells chain's agent session from another's: its
+// session chain (sessionOf), or chain itself when it names no hook (a
+// session chain) or no session.
+func sessionKey(chain string) string {
+	if s := sessionOf(chain); s != "" {
+		return s
+	}
+	return chain
 }
 
 // sessionOf returns the session chain of chain, "" when chain does not
@@ -204,6 +232,7 @@ func (h *hookMarks) markWith(chain string, at time.Time, examined bool, sums map
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	m := h.markLocked(key)
+	m.session = sha256.Sum256([]byte(sessionKey(chain)))
 	if at.After(m.at) {
 		m.at, m.examined = at, examined
 	}
@@ -222,6 +251,68 @@ func (h *hookMarks) markWith(chain string, at time.Time, examined bool, sums map
 		}
 	}
 	h.expireLocked(at)
+}
+
+// othersChecked returns, for those of paths that a file tool's hook of
+// another agent session than chain's checked since that chain's last
+// shell hook (hookMark.checked), the texts each such hook checked: path →
+// one checkedText per chain. Chains last marked more than hookChainIdle
+// before now are left out.
+func (h *hookMarks) othersChecked(chain string, paths []string, now time.Time) map[string][]checkedText {
+	if len(paths) == 0 {
+		return nil
+	}
+	session := sha256.Sum256([]byte(sessionKey(chain)))
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.expireLocked(now)
+	var out map[string][]checkedText
+	add := func(checked map[string]checkedText) {
+		for _, p := range paths {
+			if c, ok := checked[p]; ok {
+				if out == nil {
+					out = make(map[string][]checkedText)
+				}
+				out[p] = append(out[p], c)
+			}
+		}
+	}
+	for e := h.order.Front(); e != nil; e = e.Next() {
+		if m := e.Value.(*hookMark); m.session != session && now.Sub(m.at) <= hookChainIdle {
+			add(m.checked)
+		}
+	}
+	for _, c := range h.inflight {
+		if c.session != session {
+			add(c.checked)
+		}
+	}
+	return out
+}
+
+// checking records that a file tool's hook of chain has begun to check
+// the texts of checked (checkedTexts), for othersChecked: a shell hook of
+// another session that asks while the check runs leaves those files out
+// as it will once the hook is marked (markChecked). done forgets it; the
+// hook marks its chain after.
+func (h *hookMarks) checking(chain string, checked map[string]checkedText) (done func()) {
+	if len(checked) == 0 {
+		return func() {}
+	}
+	c := inflightCheck{sha256.Sum256([]byte(sessionKey(chain))), checked}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.inflight == nil {
+		h.inflight = make(map[uint64]inflightCheck)
+	}
+	h.serial++
+	id := h.serial
+	h.inflight[id] = c
+	return func() {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		delete(h.inflight, id)
+	}
 }
 
 // markLocked returns the chain's mark, made empty (its time zero) when

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"time"
 
@@ -177,8 +178,10 @@ func (s *Server) notifyChange(ctx context.Context, _ call, p wire.NotifyChangePa
 	s.touchSession(p)
 	var checked map[string]checkedText
 	var read <-chan time.Time
+	checking := func() {}
 	if p.Chain != "" {
 		checked = s.checkedTexts(p.Changes)
+		checking = s.hooks.checking(p.Chain, maps.Clone(checked))
 		read = s.changesRead(ctx)
 	}
 	res, othersBefore := s.Engine.CheckBaselines(ctx, p)
@@ -193,6 +196,7 @@ func (s *Server) notifyChange(ctx context.Context, _ call, p wire.NotifyChangePa
 		}
 		s.markChain(p.Chain, checked)
 	}
+	checking()
 	s.Log.Info("notify_change", "source", p.Source, "changes", len(p.Changes), "files", len(res.Files),
 		"elapsed_ms", res.ElapsedMS, "notes", res.Notes)
 	return res, nil

@@ -1,0 +1,71 @@
+package main_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestStopGateParallelSessions: two agent sessions work in one checkout
+// at once (two agents, or one agent's parallel sessions). Session "a"
+// breaks Greet's callers with an Edit; session "b" runs a shell command
+// that changes nothing, and its Bash hook's span takes in a's write:
+// after a's hook has answered, or while a's check still runs (gopls
+// frozen with SIGSTOP, b's hook sent once the daemon logs a's check as
+// begun). b made none of the errors go build reports: its Bash hook must
+// say nothing and its end of turn be allowed; a's end of turn must block,
+// naming them. Before, b's Bash hook reported a's errors as its
+// command's, and b's Stop gate blocked on them: b was told to fix files
+// it never touched, mid-way through a's work.
+func TestStopGateParallelSessions(t *testing.T) {
+	e2e(t)
+	requireExe(t, "gopls")
+	for _, during := range []bool{false, true} {
+		name := map[bool]string{false: "after a's check", true: "during a's check"}[during]
+		t.Run(name, func(t *testing.T) {
+			w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath(), "LSP_HOOK_LOG_LEVEL=debug"})
+			commitAll(t, w.root)
+			w.hook(w.editEvent("warm", "main.go", w.readFile("main.go"))) // the daemon and gopls warm, in a third session
+			time.Sleep(1500 * time.Millisecond)                           // the copy's writes before b's span, with its second of slack
+			w.lifecycle("b", "SessionStart", map[string]any{"source": "startup"})
+			broken := greetWithSuffix(w.readFile("greet/greet.go"))
+			var aDone func() (result, error)
+			if during {
+				ps := goplsServers(w.root)
+				if len(ps) != 1 {
+					t.Fatalf("%d gopls run in %s, want 1", len(ps), w.root)
+				}
+				sigstop(t, ps[0].pid)
+				_, offset := w.logSince(0)
+				aDone = w.startLate(w.editEvent("a", "greet/greet.go", broken), 0)
+				for end := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+					if log, _ := w.logSince(offset); strings.Contains(log, "notify_change begun") && strings.Contains(log, "session=a ") {
+						break
+					}
+					if time.Now().After(end) {
+						t.Fatal("the daemon did not log a's notify_change as begun")
+					}
+				}
+				defer func() { _ = sigcont(ps[0].pid) }()
+				bashed := w.hook(w.bash("b", "ls"))
+				if err := sigcont(ps[0].pid); err != nil {
+					t.Fatal(err)
+				}
+				if bashed != "" {
+					t.Errorf("b's Bash hook, a's check running, answered for a's change:\n%s", indent(bashed))
+				}
+				if r, err := aDone(); err != nil || r.exit != 0 || !strings.Contains(r.stdout, "WrongArgCount") {
+					t.Errorf("a's Edit hook: %v, exit %d, %q; want the callers' errors", err, r.exit, r.stdout)
+				}
+			} else {
+				w.hook(w.editEvent("a", "greet/greet.go", broken))
+				if bashed := w.hook(w.bash("b", "ls")); bashed != "" {
+					t.Errorf("b's Bash hook, after a's hook, answered for a's change:\n%s", indent(bashed))
+				}
+			}
+			truth := w.callersBroken()
+			w.stopAllows("b", "a shell command that changed nothing, while session a broke Greet's callers")
+			w.stopBlocks("a", "breaking Greet's callers", truth)
+		})
+	}
+}
