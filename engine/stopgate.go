@@ -57,7 +57,15 @@ import (
 // file with no known state before is checked as it is now,
 // its errors warned about, never blocked on. A file the session deleted
 // is checked as a deletion, so that what it broke in other files counts.
-func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBefore map[string][]diag.Diagnostic, began string, beganAt time.Time, budget time.Duration) (res wire.Result, errs int, unchecked bool) {
+// shared names the files of files another agent session changed after
+// this one first did (session.Registry.SharedSince: path → that
+// session's ID): the texts before are this session's, so the other's
+// changes since count as its own — two sessions in one checkout, one
+// blocked for the other's work. The errors found in them, and, with any
+// such file, in the files the session did not change (what the other's
+// changes broke looks the same), are shown with a note saying so, never
+// blocked on.
+func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBefore map[string][]diag.Diagnostic, shared map[string]string, began string, beganAt time.Time, budget time.Duration) (res wire.Result, errs int, unchecked bool) {
 	begin := time.Now()
 	budget -= replyMargin
 	ctx, cancel := context.WithTimeout(ctx, budget)
@@ -107,6 +115,7 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 		isChanged[c.Path] = true
 	}
 	noBefore := make(map[string][]diag.Diagnostic) // errors of files whose state before is unknown: warned about only
+	theirs := make(map[string][]diag.Diagnostic)   // errors another session's changes may have made (shared): shown, never blocked on
 	for _, f := range cur.Files {
 		path := f.Path
 		if unknownBefore[path] {
@@ -137,6 +146,10 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 			unsure[path] = v.unsure
 		}
 		if len(intro) == 0 {
+			continue
+		}
+		if len(shared) > 0 && (shared[path] != "" || !isChanged[path]) {
+			theirs[path] = intro
 			continue
 		}
 		errs += len(intro)
@@ -185,6 +198,17 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 		}
 		unchecked = true
 	}
+	if len(theirs) > 0 {
+		for path, ds := range theirs {
+			if isChanged[path] {
+				byFile[path] = ds
+			} else {
+				others[path] = ds
+			}
+		}
+		notes = append(notes, sharedNote(e.rel, shared, slices.Sorted(maps.Keys(theirs))))
+		unchecked = true
+	}
 	if errs == 0 && len(noBefore) > 0 {
 		for path, ds := range noBefore {
 			byFile[path] = ds
@@ -205,6 +229,31 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 	// gopls's file in no package, nothing here for its language) is
 	// unchecked too: allowing in silence would say it is clean.
 	return res, errs, unchecked || incomplete(cur.Servers) || len(cur.Unchecked) > 0
+}
+
+// sharedNote is the Stop gate's note on the errors found in the files of
+// theirs (absolute paths, sorted) while another session changed the files
+// of shared (SharedSince) after this one first did: whether this session
+// made them is unknown. rel spells a path for the block.
+func sharedNote(rel func(string) string, shared map[string]string, theirs []string) string {
+	paths := slices.Sorted(maps.Keys(shared))
+	var changed, names []string
+	for _, p := range paths {
+		changed = append(changed, rel(p))
+		if !slices.Contains(names, shared[p]) {
+			names = append(names, shared[p])
+		}
+	}
+	var shown []string
+	for _, p := range theirs {
+		shown = append(shown, rel(p))
+	}
+	who := "another agent session (" + strings.Join(names, ", ") + ")"
+	if len(names) > 1 {
+		who = "other agent sessions (" + strings.Join(names, ", ") + ")"
+	}
+	return fmt.Sprintf("stop gate: %s changed %s after this session first did, so whether this session introduced the errors shown in %s is unknown: check them",
+		who, strings.Join(changed, ", "), strings.Join(shown, ", "))
 }
 
 // verdict is the Stop gate's judgement of one file's errors now.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"slices"
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/diag"
@@ -22,10 +23,14 @@ import (
 // savedVersion is the format of Save's output; Load refuses another.
 const savedVersion = 1
 
-// saved is Save's JSON document: {"version": 1, "sessions": {id: {...}}}.
+// saved is Save's JSON document: {"version": 1, "sessions": {id: {...}},
+// "touches": {path: [{"session": id, "at": time}, …]}} (touches: each
+// session's latest touch of each file, for SharedSince; absent in a
+// record of an lsp-hook that did not keep them).
 type saved struct {
 	Version  int                     `json:"version"`
 	Sessions map[string]savedSession `json:"sessions"`
+	Touches  map[string][]Touch      `json:"touches,omitempty"`
 }
 
 // savedSession is one session's record in Save's output. Files are in
@@ -63,6 +68,12 @@ func (r *Registry) Save(w io.Writer) (int, error) {
 			ss.Began, ss.BeganAt = &s.began, s.beganAt
 		}
 		doc.Sessions[id] = ss
+	}
+	if len(doc.Sessions) > 0 && len(r.touches) > 0 {
+		doc.Touches = make(map[string][]Touch, len(r.touches))
+		for p, ts := range r.touches {
+			doc.Touches[p] = slices.Clone(ts)
+		}
 	}
 	r.mu.Unlock()
 	return len(doc.Sessions), json.NewEncoder(w).Encode(doc)
@@ -109,5 +120,19 @@ func (r *Registry) Load(rd io.Reader) (int, error) {
 		r.sessions[id] = s
 		n++
 	}
+	for p, ts := range doc.Touches {
+		for _, t := range ts {
+			if p != "" && t.Session != "" && r.Now().Sub(t.At) < r.idle() && !r.touchedSince(p, t) {
+				r.touchedLocked(p, t)
+			}
+		}
+	}
 	return n, nil
+}
+
+// touchedSince reports whether the registry has a touch of path by t's
+// session as late as t or later (Load keeps the newer). r.mu must be
+// held.
+func (r *Registry) touchedSince(path string, t Touch) bool {
+	return slices.ContainsFunc(r.touches[path], func(o Touch) bool { return o.Session == t.Session && !o.At.Before(t.At) })
 }

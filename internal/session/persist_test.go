@@ -113,6 +113,7 @@ func FuzzLoad(f *testing.F) {
 	}
 	f.Add(buf.Bytes())
 	f.Add([]byte(`{"version":1,"sessions":{"":{"files":[{"Path":""}]}}}`))
+	f.Add([]byte(`{"version":1,"sessions":{},"touches":{"/w/a.go":[{"session":"","at":"2026-11-25T12:00:00Z"},{"session":"x","at":"2026-11-25T11:59:00Z"},{"session":"x","at":"2026-11-25T12:00:01Z"}],"":[{"session":"y"}],"/w/b.go":[]}}`))
 	f.Fuzz(func(t *testing.T, doc []byte) {
 		r, _ := newTest(2, 2)
 		if _, err := r.Load(bytes.NewReader(doc)); err != nil {
@@ -126,5 +127,14 @@ func FuzzLoad(f *testing.F) {
 				t.Fatalf("session %s has %d files, over MaxFiles 2", s.ID, s.Files)
 			}
 		}
+		if len(r.touches) > maxTouchedFactor*2 {
+			t.Fatalf("%d files' touches, over %d", len(r.touches), maxTouchedFactor*2)
+		}
+		for p, ts := range r.touches {
+			if len(ts) == 0 || len(ts) > maxTouchers {
+				t.Fatalf("%d touches of %s, want 1 to %d", len(ts), p, maxTouchers)
+			}
+		}
+		r.Sweep()
 	})
 }

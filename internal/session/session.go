@@ -72,9 +72,30 @@ type Registry struct {
 	Now func() time.Time
 	log *slog.Logger
 
-	mu       sync.Mutex // guards sessions
+	mu       sync.Mutex // guards sessions and touches
 	sessions map[string]*record
+	// touches is, per file any session touched, each session's latest
+	// touch of it (at most maxTouchers, the latest last): kept past the
+	// session's end, for Idle, so that another session's Stop gate knows
+	// its changes (SharedSince).
+	touches map[string][]Touch
 }
+
+// Touch is a session's latest touch of a file: the session's ID and when
+// (the registry's clock).
+type Touch struct {
+	Session string    `json:"session"`
+	At      time.Time `json:"at"`
+}
+
+// Bounds of the touches kept for SharedSince.
+const (
+	// maxTouchers bounds the sessions whose touches of one file are kept.
+	maxTouchers = 8
+	// maxTouchedFactor times MaxFiles bounds the files whose touches are
+	// kept; past it the file touched least recently is forgotten.
+	maxTouchedFactor = 4
+)
 
 // record is one session's state.
 type record struct {
@@ -155,6 +176,7 @@ func (r *Registry) Touch(id, agent string, paths []string) (first []string) {
 	s := r.sessionLocked(id, agent)
 	now := r.Now()
 	for _, p := range paths {
+		r.touchedLocked(p, Touch{id, now})
 		if _, ok := s.files[p]; ok {
 			continue
 		}
@@ -169,6 +191,58 @@ func (r *Registry) Touch(id, agent string, paths []string) (first []string) {
 		first = append(first, p)
 	}
 	return first
+}
+
+// touchedLocked records t as its session's latest touch of path, within
+// maxTouchers per file and maxTouchedFactor × MaxFiles files. r.mu must
+// be held.
+func (r *Registry) touchedLocked(path string, t Touch) {
+	if r.touches == nil {
+		r.touches = make(map[string][]Touch)
+	}
+	ts := slices.DeleteFunc(r.touches[path], func(o Touch) bool { return o.Session == t.Session })
+	ts = append(ts, t)
+	slices.SortStableFunc(ts, func(a, b Touch) int { return a.At.Compare(b.At) }) // Load's may come in any order
+	if len(ts) > maxTouchers {
+		ts = slices.Delete(ts, 0, len(ts)-maxTouchers)
+	}
+	if _, ok := r.touches[path]; !ok && len(r.touches) >= maxTouchedFactor*r.maxFiles() {
+		oldest, at := "", time.Time{}
+		for q, qs := range r.touches {
+			if last := qs[len(qs)-1].At; oldest == "" || last.Before(at) {
+				oldest, at = q, last
+			}
+		}
+		delete(r.touches, oldest)
+	}
+	r.touches[path] = ts
+}
+
+// SharedSince returns the files of session id that another session
+// touched after id first did — its own or one since ended: path → that
+// session's ID (the latest). The Stop gate's texts before are the
+// session's at its first touch, so the other's changes since count as
+// this session's; what it finds there may be the other's, and is not
+// blocked on.
+func (r *Registry) SharedSince(id string) map[string]string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s, ok := r.sessions[id]
+	if !ok {
+		return nil
+	}
+	var out map[string]string
+	for p, f := range s.files {
+		for _, t := range r.touches[p] {
+			if t.Session != id && t.At.After(f.FirstTouch) {
+				if out == nil {
+					out = make(map[string]string)
+				}
+				out[p] = t.Session
+			}
+		}
+	}
+	return out
 }
 
 // SetBefore records the text file path had before session id first
@@ -328,7 +402,8 @@ func (r *Registry) End(id string) {
 	delete(r.sessions, id)
 }
 
-// Sweep forgets the sessions not seen for Idle, and returns their IDs.
+// Sweep forgets the sessions not seen for Idle, and the files' touches as
+// old (SharedSince), and returns the sessions' IDs.
 func (r *Registry) Sweep() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -337,6 +412,11 @@ func (r *Registry) Sweep() []string {
 		if r.Now().Sub(s.seen) >= r.idle() {
 			delete(r.sessions, id)
 			gone = append(gone, id)
+		}
+	}
+	for p, ts := range r.touches {
+		if r.Now().Sub(ts[len(ts)-1].At) >= r.idle() {
+			delete(r.touches, p)
 		}
 	}
 	slices.Sort(gone)

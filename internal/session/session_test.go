@@ -1,8 +1,11 @@
 package session
 
 import (
+	"bytes"
+	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"slices"
 	"testing"
 	"time"
@@ -141,5 +144,79 @@ func TestOthersBefore(t *testing.T) {
 	}
 	if r.OthersBefore("unknown") != nil {
 		t.Errorf("an unknown session has baselines")
+	}
+}
+
+// TestSharedSince: a file another session touched after this one first
+// did is shared — whether that session goes on or has ended — and one it
+// touched only before is not; the touches survive Save and Load, and go
+// with Sweep after Idle.
+func TestSharedSince(t *testing.T) {
+	r, c := newTest(0, 0)
+	r.Touch("b", "claude", []string{"/w/greet.go", "/w/main.go"})
+	c.t = c.t.Add(time.Second)
+	r.Touch("a", "claude", []string{"/w/greet.go", "/w/loud.go"})
+	c.t = c.t.Add(time.Second)
+	r.Touch("b", "claude", []string{"/w/loud.go"})
+	r.Touch("c", "codex", []string{"/w/main.go"})
+	c.t = c.t.Add(time.Second)
+	r.End("c")
+	tests := []struct {
+		session string
+		want    map[string]string
+	}{
+		{"b", map[string]string{"/w/greet.go": "a", "/w/main.go": "c"}}, // loud.go: a's touch came before b's first
+		{"a", map[string]string{"/w/loud.go": "b"}},                     // greet.go: b's touch came before a's first
+		{"c", nil},       // ended: no record of its own
+		{"unknown", nil}, // never seen
+	}
+	check := func(r *Registry, when string) {
+		t.Helper()
+		for _, tt := range tests {
+			if got := r.SharedSince(tt.session); !maps.Equal(got, tt.want) {
+				t.Errorf("%s: SharedSince(%q) = %v, want %v", when, tt.session, got, tt.want)
+			}
+		}
+	}
+	check(r, "running")
+	var buf bytes.Buffer
+	if _, err := r.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	next := New(r.log)
+	next.Now, next.Idle = c.now, time.Hour
+	if _, err := next.Load(&buf); err != nil {
+		t.Fatal(err)
+	}
+	check(next, "after Save and Load")
+	c.t = c.t.Add(time.Hour)
+	next.Touch("d", "claude", nil)
+	next.Sweep()
+	if len(next.touches) != 0 {
+		t.Errorf("touches kept past Idle: %v", next.touches)
+	}
+}
+
+// TestTouchesBounded: at most maxTouchers sessions' touches are kept per
+// file, the latest, and at most maxTouchedFactor × MaxFiles files.
+func TestTouchesBounded(t *testing.T) {
+	r, c := newTest(0, 2)
+	for i := range maxTouchers + 3 {
+		c.t = c.t.Add(time.Second)
+		r.Touch(fmt.Sprint("s", i), "", []string{"/w/a.go"})
+	}
+	ts := r.touches["/w/a.go"]
+	if len(ts) != maxTouchers || ts[0].Session != "s3" || ts[len(ts)-1].Session != fmt.Sprint("s", maxTouchers+2) {
+		t.Errorf("touches of a.go = %v, want the latest %d, oldest first", ts, maxTouchers)
+	}
+	for i := range maxTouchedFactor*2 + 5 {
+		c.t = c.t.Add(time.Second)
+		r.Touch("s", "", []string{fmt.Sprint("/w/f", i)})
+	}
+	if len(r.touches) != maxTouchedFactor*2 {
+		t.Errorf("%d files' touches kept, want %d", len(r.touches), maxTouchedFactor*2)
+	}
+	if _, ok := r.touches["/w/a.go"]; ok {
+		t.Error("the file touched least recently was kept past the bound")
 	}
 }
