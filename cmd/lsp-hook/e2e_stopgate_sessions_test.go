@@ -14,7 +14,8 @@ import (
 // frozen with SIGSTOP, b's hook sent once the daemon logs a's check as
 // begun). b made none of the errors go build reports: its Bash hook must
 // say nothing and its end of turn be allowed; a's end of turn must block,
-// naming them. Before, b's Bash hook reported a's errors as its
+// naming them. So must a third session's be allowed, c, which commented
+// main.go, one of the callers a broke, before a did. Before, b's Bash hook reported a's errors as its
 // command's, and b's Stop gate blocked on them: b was told to fix files
 // it never touched, mid-way through a's work.
 func TestStopGateParallelSessions(t *testing.T) {
@@ -28,6 +29,7 @@ func TestStopGateParallelSessions(t *testing.T) {
 			w.hook(w.editEvent("warm", "main.go", w.readFile("main.go"))) // the daemon and gopls warm, in a third session
 			time.Sleep(1500 * time.Millisecond)                           // the copy's writes before b's span, with its second of slack
 			w.lifecycle("b", "SessionStart", map[string]any{"source": "startup"})
+			w.hook(w.editEvent("c", "main.go", w.readFile("main.go")+"\n// c was here\n"))
 			broken := greetWithSuffix(w.readFile("greet/greet.go"))
 			var aDone func() (result, error)
 			if during {
@@ -65,6 +67,7 @@ func TestStopGateParallelSessions(t *testing.T) {
 			}
 			truth := w.callersBroken()
 			w.stopAllows("b", "a shell command that changed nothing, while session a broke Greet's callers")
+			w.stopAllows("c", "a comment in main.go, a caller of Greet, before session a broke it")
 			w.stopBlocks("a", "breaking Greet's callers", truth)
 		})
 	}
