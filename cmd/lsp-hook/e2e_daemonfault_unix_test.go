@@ -112,14 +112,7 @@ func TestStopGateDaemonKilledMidCheck(t *testing.T) {
 	_, offset := w.logSince(0)
 	callee := w.readFile("greet/greet.go")
 	wait := w.startLate(w.editEvent("s", "greet/greet.go", greetWithSuffix(callee)), 0)
-	for end := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) { // pollUntil backs off too far
-		if log, _ := w.logSince(offset); strings.Contains(log, "notify_change begun") && strings.Contains(log, "session=s ") {
-			break
-		}
-		if time.Now().After(end) {
-			t.Fatal("the daemon did not log the session's notify_change as begun")
-		}
-	}
+	w.awaitCheckBegun(offset, "s")
 	time.Sleep(50 * time.Millisecond)
 	w.killAll(d.pid, ps[0].pid) // gopls too: frozen, it would not see its stdin close
 	if r, err := wait(); err != nil || r.exit != 0 || !strings.Contains(r.stdout, "unknown, not absent") {

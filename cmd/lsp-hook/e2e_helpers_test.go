@@ -744,6 +744,21 @@ func (w *workspace) logSince(offset int64) (string, int64) {
 	return string(b[offset:]), int64(len(b))
 }
 
+// awaitCheckBegun waits, polling every 5 ms for 10 s at most, for the
+// daemon's log after offset (logSince) to say that a notify_change of
+// session has begun (it logs at debug); the test fails past that.
+func (w *workspace) awaitCheckBegun(offset int64, session string) {
+	w.t.Helper()
+	for end := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) { // pollUntil backs off too far
+		if log, _ := w.logSince(offset); strings.Contains(log, "notify_change begun") && strings.Contains(log, "session="+session+" ") {
+			return
+		}
+		if time.Now().After(end) {
+			w.t.Fatalf("the daemon did not log session %s's notify_change as begun", session)
+		}
+	}
+}
+
 // decodeClaudeAnswer returns the lint block of a Claude Code PostToolUse
 // answer: stdout must be exactly one object with only
 // hookSpecificOutput.{hookEventName: PostToolUse, additionalContext}.

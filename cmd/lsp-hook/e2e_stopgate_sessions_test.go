@@ -40,14 +40,7 @@ func TestStopGateParallelSessions(t *testing.T) {
 				sigstop(t, ps[0].pid)
 				_, offset := w.logSince(0)
 				aDone = w.startLate(w.editEvent("a", "greet/greet.go", broken), 0)
-				for end := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-					if log, _ := w.logSince(offset); strings.Contains(log, "notify_change begun") && strings.Contains(log, "session=a ") {
-						break
-					}
-					if time.Now().After(end) {
-						t.Fatal("the daemon did not log a's notify_change as begun")
-					}
-				}
+				w.awaitCheckBegun(offset, "a")
 				defer func() { _ = sigcont(ps[0].pid) }()
 				bashed := w.hook(w.bash("b", "ls"))
 				if err := sigcont(ps[0].pid); err != nil {
