@@ -79,6 +79,7 @@ type Registry struct {
 	// session's end, for Idle, so that another session's Stop gate knows
 	// its changes (SharedSince).
 	touches map[string][]Touch
+	swept   time.Time // when Sweep last looked at touches
 }
 
 // Touch is a session's latest touch of a file: the session's ID and when
@@ -95,6 +96,8 @@ const (
 	// maxTouchedFactor times MaxFiles bounds the files whose touches are
 	// kept; past it the file touched least recently is forgotten.
 	maxTouchedFactor = 4
+	// sweepTouchesEvery is how often Sweep looks for touches past Idle.
+	sweepTouchesEvery = time.Minute
 )
 
 // record is one session's state.
@@ -414,9 +417,12 @@ func (r *Registry) Sweep() []string {
 			gone = append(gone, id)
 		}
 	}
-	for p, ts := range r.touches {
-		if r.Now().Sub(ts[len(ts)-1].At) >= r.idle() {
-			delete(r.touches, p)
+	if now := r.Now(); now.Sub(r.swept) >= sweepTouchesEvery { // Sweep runs on every hook: touches can be thousands
+		r.swept = now
+		for p, ts := range r.touches {
+			if now.Sub(ts[len(ts)-1].At) >= r.idle() {
+				delete(r.touches, p)
+			}
 		}
 	}
 	slices.Sort(gone)
