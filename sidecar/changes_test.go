@@ -508,8 +508,10 @@ func ageFiles(t *testing.T, root string, rels ...string) {
 }
 
 // TestOthersChecked: a shell hook leaves out the files another agent
-// session's file tools' hooks checked — marked, or still checking — and
-// never its own session's (any hook chain of it), nor an idle chain's.
+// session's hooks checked — marked, or still checking, whatever that
+// session's own shell hooks examined since — and never its own session's
+// (any hook chain of it), nor an idle chain's; a chain's memory of them
+// keeps the latest maxCheckedFiles.
 func TestOthersChecked(t *testing.T) {
 	var h hookMarks
 	t0 := time.Unix(50_000, 0)
@@ -517,6 +519,7 @@ func TestOthersChecked(t *testing.T) {
 	h.markChecked("claude/PostToolUse/a", t0, map[string]checkedText{x: {1, t0}})
 	h.markChecked("claude/PostToolBatch/a", t0, map[string]checkedText{y: {2, t0}})
 	h.markChecked("claude/PostToolUse/b", t0, map[string]checkedText{x: {3, t0}, y: {4, t0}})
+	h.mark("claude/PostToolUse/b", t0.Add(time.Millisecond), true) // b's shell hook: its own span starts here, b's changes stay b's
 	h.markChecked("codex/PostToolUse/old", t0.Add(-hookChainIdle), map[string]checkedText{z: {5, t0}})
 	done := h.checking("claude/PostToolUse/c", map[string]checkedText{z: {6, t0}})
 	tests := []struct {
@@ -541,5 +544,13 @@ func TestOthersChecked(t *testing.T) {
 	done()
 	if got := h.othersChecked("claude/PostToolUse/a", []string{z}, t0.Add(time.Second)); got != nil {
 		t.Errorf("after c's check ended: %v, want nothing (c's hook marks its chain next)", got)
+	}
+	many := make(map[string]checkedText)
+	for i := range maxCheckedFiles {
+		many[fmt.Sprint("/w/f", i)] = checkedText{uint64(i), t0.Add(time.Second)}
+	}
+	h.markChecked("claude/PostToolUse/b", t0.Add(time.Second), many)
+	if got := h.othersChecked("claude/PostToolUse/c", []string{x, "/w/f0"}, t0.Add(time.Second)); len(got[x]) != 1 || got[x][0].sum != 1 || len(got["/w/f0"]) != 1 {
+		t.Errorf("past maxCheckedFiles of b's: %v, want b's oldest (x) forgotten, a's x and b's newest kept", got)
 	}
 }

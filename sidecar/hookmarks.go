@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -64,6 +65,11 @@ type hookMark struct {
 	examinedAt time.Time
 	checked    map[string]checkedText
 	overflow   bool
+	// claimed holds every file the chain's hooks checked (file tools'
+	// and shell commands'), each with the latest text checked, at most
+	// maxCheckedFiles (the oldest dropped), whatever the chain's shell
+	// hooks examined since: the changes of its session, for othersChecked.
+	claimed map[string]checkedText
 }
 
 // checkedText is one file a file tool's hook checked: the textSum of the
@@ -93,7 +99,7 @@ func (h *hookMarks) last(chain string, now time.Time) (m hookMark, ok bool) {
 		return hookMark{}, false
 	}
 	m = *e.Value.(*hookMark)
-	m.checked = maps.Clone(m.checked)
+	m.checked, m.claimed = maps.Clone(m.checked), nil // claimed is othersChecked's, under h.mu
 	return m, true
 }
 
@@ -241,6 +247,18 @@ func (h *hookMarks) markWith(chain string, at time.Time, examined bool, sums map
 		// before is no longer in it.
 		m.examinedAt, m.checked, m.overflow = at, nil, false
 	}
+	if len(sums) > 0 {
+		if m.claimed == nil {
+			m.claimed = make(map[string]checkedText, len(sums))
+		}
+		maps.Copy(m.claimed, sums)
+		if over := len(m.claimed) - maxCheckedFiles; over > 0 {
+			byAge := slices.SortedFunc(maps.Keys(m.claimed), func(a, b string) int { return m.claimed[a].at.Compare(m.claimed[b].at) })
+			for _, p := range byAge[:over] {
+				delete(m.claimed, p)
+			}
+		}
+	}
 	if len(sums) > 0 && !m.overflow {
 		if m.checked == nil {
 			m.checked = make(map[string]checkedText, len(sums))
@@ -253,11 +271,11 @@ func (h *hookMarks) markWith(chain string, at time.Time, examined bool, sums map
 	h.expireLocked(at)
 }
 
-// othersChecked returns, for those of paths that a file tool's hook of
-// another agent session than chain's checked since that chain's last
-// shell hook (hookMark.checked), the texts each such hook checked: path →
-// one checkedText per chain. Chains last marked more than hookChainIdle
-// before now are left out.
+// othersChecked returns, for those of paths that a hook of another agent
+// session than chain's checked (hookMark.claimed), or a file tool's hook
+// of one is checking (checking), the texts each checked: path → one
+// checkedText per chain and check. Chains last marked more than
+// hookChainIdle before now are left out.
 func (h *hookMarks) othersChecked(chain string, paths []string, now time.Time) map[string][]checkedText {
 	if len(paths) == 0 {
 		return nil
@@ -279,7 +297,7 @@ func (h *hookMarks) othersChecked(chain string, paths []string, now time.Time) m
 	}
 	for e := h.order.Front(); e != nil; e = e.Next() {
 		if m := e.Value.(*hookMark); m.session != session && now.Sub(m.at) <= hookChainIdle {
-			add(m.checked)
+			add(m.claimed)
 		}
 	}
 	for _, c := range h.inflight {

@@ -12,7 +12,8 @@ import (
 // that changes nothing, and its Bash hook's span takes in a's write:
 // after a's hook has answered, or while a's check still runs (gopls
 // frozen with SIGSTOP, b's hook sent once the daemon logs a's check as
-// begun). b made none of the errors go build reports: its Bash hook must
+// begun; after, a's own shell hook comes between). b made none of the
+// errors go build reports: its Bash hook must
 // say nothing and its end of turn be allowed; a's end of turn must block,
 // naming them. So must a third session's be allowed, c, which commented
 // main.go, one of the callers a broke, before a did. Before, b's Bash hook reported a's errors as its
@@ -54,6 +55,7 @@ func TestStopGateParallelSessions(t *testing.T) {
 				}
 			} else {
 				w.hook(w.editEvent("a", "greet/greet.go", broken))
+				w.hook(w.bash("a", "go vet ./...")) // a's own shell hook: its span starts after the edit's
 				if bashed := w.hook(w.bash("b", "ls")); bashed != "" {
 					t.Errorf("b's Bash hook, after a's hook, answered for a's change:\n%s", indent(bashed))
 				}
