@@ -64,8 +64,11 @@ import (
 // blocked for the other's work. The errors found in them, and, with any
 // such file, in the files the session did not change (what the other's
 // changes broke looks the same), are shown with a note saying so, never
-// blocked on.
-func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBefore map[string][]diag.Diagnostic, shared map[string]string, began string, beganAt time.Time, budget time.Duration) (res wire.Result, errs int, unchecked bool) {
+// blocked on. othersTouched names the files other sessions touched since
+// this one began, that it never did (session.Registry.OthersTouched): one
+// of them deleted is the other session's deletion, not one this
+// session's hooks missed.
+func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBefore map[string][]diag.Diagnostic, shared, othersTouched map[string]string, began string, beganAt time.Time, budget time.Duration) (res wire.Result, errs int, unchecked bool) {
 	begin := time.Now()
 	budget -= replyMargin
 	ctx, cancel := context.WithTimeout(ctx, budget)
@@ -81,7 +84,10 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 	}
 	var deleted []string
 	if began != "" {
-		deleted = workspace.DeletedSince(ctx, e.Root, began)
+		deleted = slices.DeleteFunc(workspace.DeletedSince(ctx, e.Root, began), func(p string) bool {
+			_, theirs := othersTouched[p]
+			return theirs
+		})
 	}
 	missed := missedDeletions(deleted, files)
 	for _, path := range missed {

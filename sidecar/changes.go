@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"slices"
 	"strings"
@@ -107,12 +108,27 @@ func (s *Server) checkedTexts(changes []wire.Change) map[string]checkedText {
 			continue
 		}
 		if c.Content != nil {
-			out[p] = checkedText{textSum([]byte(*c.Content)), at}
+			out[p] = checkedText{sum: textSum([]byte(*c.Content)), at: at}
 		} else if sum, ok := fileSum(p); ok {
-			out[p] = checkedText{sum, at}
+			out[p] = checkedText{sum: sum, at: at}
+		} else if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+			out[p] = checkedText{at: at, gone: true} // checked as deleted
 		}
 	}
 	return out
+}
+
+// spanTexts returns, for the files of a shell hook's span (res), the
+// textSum of their text now — absent, for the deletions — and the time
+// before it was taken: the changes the hook's session is about to be
+// answered for, which the other sessions' shell hooks leave out
+// (hookMarks.claim, othersChecked).
+func (s *Server) spanTexts(res wire.ChangedFilesResult) map[string]checkedText {
+	changes := make([]wire.Change, 0, len(res.Paths)+len(res.Deleted))
+	for _, p := range slices.Concat(res.Paths, res.Deleted) {
+		changes = append(changes, wire.Change{Path: p})
+	}
+	return s.checkedTexts(changes)
 }
 
 // changesRead has the watcher read every change made before it was
@@ -181,6 +197,7 @@ func (s *Server) changedFiles(ctx context.Context, p wire.ChangedFilesParams) (w
 		res = wire.ChangedFilesResult{Paths: s.unchecked(p.Session, prev, paths, watchedAfter(m, paths, false)), Source: wire.ChangedByWatcher}
 		if gone, err := m.DeletedSince(ctx, since); err == nil && len(gone) > 0 {
 			res.Deleted = goneWith(m, inRoot(s.Engine.Root, gone), workspace.DeletedFromHead(ctx, s.Engine.Root))
+			res.Deleted = s.notOthers(p.Session, res.Deleted, watchedAfter(m, res.Deleted, false))
 		}
 		finish(&res, since, span, p.DefaultSpan())
 	} else {
@@ -199,8 +216,10 @@ func (s *Server) changedFiles(ctx context.Context, p wire.ChangedFilesParams) (w
 			return res, fmt.Errorf("changed_files: %w", err)
 		}
 		res.Paths = s.unchecked(p.Session, prev, res.Paths, watchedAfter(m, res.Paths, true))
+		res.Deleted = s.notOthers(p.Session, res.Deleted, watchedAfter(m, res.Deleted, false)) // a deleted file has no time to go by
 	}
 	s.hooks.mark(p.Session, mark, true)
+	s.hooks.claim(p.Session, s.spanTexts(res))
 	s.Log.Info("changed_files", "since", since.Format(time.RFC3339Nano), "span", span, "source", res.Source,
 		"uncovered", res.Uncovered, "files", len(res.Paths))
 	return res, nil
@@ -273,17 +292,25 @@ func changedOnDisk(ctx context.Context, root string, m *lsp.Manager, since time.
 // touched. A file both changed (the command rewrote what the other
 // session's hook checked) has a text no hook checked: it is in the span.
 func (s *Server) unchecked(chain string, prev hookMark, paths []string, changedAfter func(path string, t time.Time) bool) []string {
+	paths = s.notOthers(chain, paths, changedAfter)
+	if len(prev.checked) == 0 {
+		return paths
+	}
+	return slices.DeleteFunc(paths, func(p string) bool { return prev.checkedUnchanged(p, changedAfter) })
+}
+
+// notOthers returns paths without those a hook of another agent session
+// than chain's checked as they are now — with the text they have, or
+// absent (a deletion) — nothing changing them since (unchecked).
+func (s *Server) notOthers(chain string, paths []string, changedAfter func(path string, t time.Time) bool) []string {
 	others := s.hooks.othersChecked(chain, paths, time.Now())
-	if len(prev.checked) == 0 && len(others) == 0 {
+	if len(others) == 0 {
 		return paths
 	}
 	return slices.DeleteFunc(paths, func(p string) bool {
-		if prev.checkedUnchanged(p, changedAfter) {
-			return true
-		}
 		for _, c := range others[p] {
 			if c.unchanged(p, changedAfter) {
-				s.Log.Debug("changed_files: leaving out another session's change", "path", p)
+				s.Log.Debug("changed_files: leaving out another session's change", "path", p, "deleted", c.gone)
 				return true
 			}
 		}

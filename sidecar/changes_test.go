@@ -248,7 +248,7 @@ func TestHookMarks(t *testing.T) {
 	dir := t.TempDir()
 	x, y := filepath.Join(dir, "x.go"), filepath.Join(dir, "y.go")
 	testdir.WriteTree(t, dir, map[string]string{"x.go": "package x", "y.go": "package x"})
-	h.markChecked("a", t0.Add(500*time.Millisecond), map[string]checkedText{x: {textSum([]byte("package x")), t0}})
+	h.markChecked("a", t0.Add(500*time.Millisecond), map[string]checkedText{x: {sum: textSum([]byte("package x")), at: t0}})
 	h.mark("a", t0.Add(time.Second), false)
 	m, _ := h.last("a", t0.Add(time.Minute))
 	if !m.at.Equal(t0.Add(time.Second)) || m.examined || !m.examinedAt.Equal(t0) {
@@ -270,7 +270,7 @@ func TestHookMarks(t *testing.T) {
 	if m, _ := h.last("a", t0.Add(time.Minute)); !m.examinedAt.Equal(t0.Add(2*time.Second)) || len(m.checked) != 0 {
 		t.Errorf("last(a) after a shell hook = %+v, want the checked files forgotten", m)
 	}
-	many := map[string]checkedText{y: {textSum([]byte("package x")), t0}}
+	many := map[string]checkedText{y: {sum: textSum([]byte("package x")), at: t0}}
 	for i := range maxCheckedFiles {
 		many[fmt.Sprint("/w/f", i)] = checkedText{}
 	}
@@ -278,7 +278,7 @@ func TestHookMarks(t *testing.T) {
 	if m, _ := h.last("a", t0.Add(time.Minute)); !m.overflow || m.checkedUnchanged(y, never) {
 		t.Errorf("more than %d checked files: overflow %v, %d kept", maxCheckedFiles, m.overflow, len(m.checked))
 	}
-	h.markChecked("new", t0.Add(4*time.Second), map[string]checkedText{x: {1, t0}})
+	h.markChecked("new", t0.Add(4*time.Second), map[string]checkedText{x: {sum: 1, at: t0}})
 	if m, ok := h.last("new", t0.Add(time.Minute)); !ok || !m.at.Equal(t0.Add(4*time.Second)) || m.examined || !m.examinedAt.IsZero() {
 		t.Errorf("a chain first marked by a checked file = %+v, %v", m, ok)
 	}
@@ -516,21 +516,21 @@ func TestOthersChecked(t *testing.T) {
 	var h hookMarks
 	t0 := time.Unix(50_000, 0)
 	x, y, z := "/w/x.go", "/w/y.go", "/w/z.go"
-	h.markChecked("claude/PostToolUse/a", t0, map[string]checkedText{x: {1, t0}})
-	h.markChecked("claude/PostToolBatch/a", t0, map[string]checkedText{y: {2, t0}})
-	h.markChecked("claude/PostToolUse/b", t0, map[string]checkedText{x: {3, t0}, y: {4, t0}})
+	h.markChecked("claude/PostToolUse/a", t0, map[string]checkedText{x: {sum: 1, at: t0}})
+	h.markChecked("claude/PostToolBatch/a", t0, map[string]checkedText{y: {sum: 2, at: t0}})
+	h.markChecked("claude/PostToolUse/b", t0, map[string]checkedText{x: {sum: 3, at: t0}, y: {sum: 4, at: t0}})
 	h.mark("claude/PostToolUse/b", t0.Add(time.Millisecond), true) // b's shell hook: its own span starts here, b's changes stay b's
-	h.markChecked("codex/PostToolUse/old", t0.Add(-hookChainIdle), map[string]checkedText{z: {5, t0}})
-	done := h.checking("claude/PostToolUse/c", map[string]checkedText{z: {6, t0}})
+	h.markChecked("codex/PostToolUse/old", t0.Add(-hookChainIdle), map[string]checkedText{z: {sum: 5, at: t0}})
+	done := h.checking("claude/PostToolUse/c", map[string]checkedText{z: {sum: 6, at: t0}})
 	tests := []struct {
 		chain string
 		want  map[string][]checkedText
 	}{
-		{"claude/PostToolUse/a", map[string][]checkedText{x: {{3, t0}}, y: {{4, t0}}, z: {{6, t0}}}},
-		{"claude/PostToolBatch/a", map[string][]checkedText{x: {{3, t0}}, y: {{4, t0}}, z: {{6, t0}}}},
-		{"claude//a", map[string][]checkedText{x: {{3, t0}}, y: {{4, t0}}, z: {{6, t0}}}},
-		{"claude/PostToolUse/b", map[string][]checkedText{x: {{1, t0}}, y: {{2, t0}}, z: {{6, t0}}}},
-		{"claude/PostToolUse/c", map[string][]checkedText{x: {{1, t0}, {3, t0}}, y: {{2, t0}, {4, t0}}}},
+		{"claude/PostToolUse/a", map[string][]checkedText{x: {{sum: 3, at: t0}}, y: {{sum: 4, at: t0}}, z: {{sum: 6, at: t0}}}},
+		{"claude/PostToolBatch/a", map[string][]checkedText{x: {{sum: 3, at: t0}}, y: {{sum: 4, at: t0}}, z: {{sum: 6, at: t0}}}},
+		{"claude//a", map[string][]checkedText{x: {{sum: 3, at: t0}}, y: {{sum: 4, at: t0}}, z: {{sum: 6, at: t0}}}},
+		{"claude/PostToolUse/b", map[string][]checkedText{x: {{sum: 1, at: t0}}, y: {{sum: 2, at: t0}}, z: {{sum: 6, at: t0}}}},
+		{"claude/PostToolUse/c", map[string][]checkedText{x: {{sum: 1, at: t0}, {sum: 3, at: t0}}, y: {{sum: 2, at: t0}, {sum: 4, at: t0}}}},
 	}
 	for _, tt := range tests {
 		got := h.othersChecked(tt.chain, []string{x, y, z}, t0.Add(time.Second))
@@ -545,9 +545,20 @@ func TestOthersChecked(t *testing.T) {
 	if got := h.othersChecked("claude/PostToolUse/a", []string{z}, t0.Add(time.Second)); got != nil {
 		t.Errorf("after c's check ended: %v, want nothing (c's hook marks its chain next)", got)
 	}
+	gone := filepath.Join(t.TempDir(), "gone.go")
+	h.mark("claude/PostToolUse/d", t0, true)                                            // d's shell hook: changed_files marks it,
+	h.claim("claude/PostToolUse/d", map[string]checkedText{gone: {at: t0, gone: true}}) // then claims its span: a deletion
+	never := func(string, time.Time) bool { return false }
+	if cs := h.othersChecked("claude/PostToolUse/a", []string{gone}, t0.Add(time.Second))[gone]; len(cs) != 1 || !cs[0].unchanged(gone, never) {
+		t.Errorf("d's deletion, as a sees it: %v; want one claim, the file still absent", cs)
+	}
+	testdir.WriteTree(t, filepath.Dir(gone), map[string]string{"gone.go": "package x"})
+	if c := (checkedText{at: t0, gone: true}); c.unchanged(gone, never) {
+		t.Error("a file claimed deleted, there again, is taken as unchanged")
+	}
 	many := make(map[string]checkedText)
 	for i := range maxCheckedFiles {
-		many[fmt.Sprint("/w/f", i)] = checkedText{uint64(i), t0.Add(time.Second)}
+		many[fmt.Sprint("/w/f", i)] = checkedText{sum: uint64(i), at: t0.Add(time.Second)}
 	}
 	h.markChecked("claude/PostToolUse/b", t0.Add(time.Second), many)
 	if got := h.othersChecked("claude/PostToolUse/c", []string{x, "/w/f0"}, t0.Add(time.Second)); len(got[x]) != 1 || got[x][0].sum != 1 || len(got["/w/f0"]) != 1 {

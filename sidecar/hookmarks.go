@@ -3,8 +3,10 @@ package sidecar
 import (
 	"container/list"
 	"crypto/sha256"
+	"errors"
 	"hash/maphash"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"slices"
@@ -66,7 +68,8 @@ type hookMark struct {
 	checked    map[string]checkedText
 	overflow   bool
 	// claimed holds every file the chain's hooks checked (file tools'
-	// and shell commands'), each with the latest text checked, at most
+	// marked, shell commands' claimed as their span is answered), each
+	// with the latest text checked (or absent: deleted), at most
 	// maxCheckedFiles (the oldest dropped), whatever the chain's shell
 	// hooks examined since: the changes of its session, for othersChecked.
 	claimed map[string]checkedText
@@ -76,8 +79,9 @@ type hookMark struct {
 // text it checked, and when that sum was taken, right before the check
 // began (the tool's write came before it).
 type checkedText struct {
-	sum uint64
-	at  time.Time
+	sum  uint64
+	at   time.Time
+	gone bool // checked as deleted: the file was absent (sum unused)
 }
 
 // maxCheckedFiles bounds a chain's memory of the files its file tools'
@@ -118,12 +122,16 @@ func (m hookMark) checkedUnchanged(path string, changedAfter func(path string, t
 	return ok && !m.overflow && c.unchanged(path, changedAfter)
 }
 
-// unchanged reports whether the file at path has the text c is of, and
-// nothing changed it after c was taken (changedAfter, as for
-// hookMark.checkedUnchanged).
+// unchanged reports whether the file at path has the text c is of (is
+// absent, for c.gone), and nothing changed it after c was taken
+// (changedAfter, as for hookMark.checkedUnchanged).
 func (c checkedText) unchanged(path string, changedAfter func(path string, t time.Time) bool) bool {
 	if changedAfter(path, c.at) {
 		return false
+	}
+	if c.gone {
+		_, err := os.Lstat(path)
+		return errors.Is(err, fs.ErrNotExist)
 	}
 	now, ok := fileSum(path)
 	return ok && now == c.sum
@@ -247,18 +255,7 @@ func (h *hookMarks) markWith(chain string, at time.Time, examined bool, sums map
 		// before is no longer in it.
 		m.examinedAt, m.checked, m.overflow = at, nil, false
 	}
-	if len(sums) > 0 {
-		if m.claimed == nil {
-			m.claimed = make(map[string]checkedText, len(sums))
-		}
-		maps.Copy(m.claimed, sums)
-		if over := len(m.claimed) - maxCheckedFiles; over > 0 {
-			byAge := slices.SortedFunc(maps.Keys(m.claimed), func(a, b string) int { return m.claimed[a].at.Compare(m.claimed[b].at) })
-			for _, p := range byAge[:over] {
-				delete(m.claimed, p)
-			}
-		}
-	}
+	m.addClaims(sums)
 	if len(sums) > 0 && !m.overflow {
 		if m.checked == nil {
 			m.checked = make(map[string]checkedText, len(sums))
@@ -269,6 +266,38 @@ func (h *hookMarks) markWith(chain string, at time.Time, examined bool, sums map
 		}
 	}
 	h.expireLocked(at)
+}
+
+// addClaims adds sums to the mark's claimed files, keeping the latest
+// maxCheckedFiles. The hookMarks' mu must be held.
+func (m *hookMark) addClaims(sums map[string]checkedText) {
+	if len(sums) == 0 {
+		return
+	}
+	if m.claimed == nil {
+		m.claimed = make(map[string]checkedText, len(sums))
+	}
+	maps.Copy(m.claimed, sums)
+	if over := len(m.claimed) - maxCheckedFiles; over > 0 {
+		byAge := slices.SortedFunc(maps.Keys(m.claimed), func(a, b string) int { return m.claimed[a].at.Compare(m.claimed[b].at) })
+		for _, p := range byAge[:over] {
+			delete(m.claimed, p)
+		}
+	}
+}
+
+// claim adds sums (the files a shell hook of chain is about to check:
+// Server.spanTexts) to the chain's claimed files, for othersChecked,
+// marking nothing else. An empty chain claims nothing.
+func (h *hookMarks) claim(chain string, sums map[string]checkedText) {
+	if chain == "" || len(sums) == 0 {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	m := h.markLocked(sha256.Sum256([]byte(chain)))
+	m.session = sha256.Sum256([]byte(sessionKey(chain)))
+	m.addClaims(sums)
 }
 
 // othersChecked returns, for those of paths that a hook of another agent

@@ -23,7 +23,7 @@ func TestHookMarksSaveLoad(t *testing.T) {
 	ago := func(s int) time.Time { return now.Add(-time.Duration(s) * time.Second) }
 	var old hookMarks
 	old.mark("claude/PostToolUse/a", ago(40), true)
-	old.markChecked("claude/PostToolUse/a", ago(20), map[string]checkedText{"/w/x.go": {1, ago(21)}})
+	old.markChecked("claude/PostToolUse/a", ago(20), map[string]checkedText{"/w/x.go": {sum: 1, at: ago(21)}})
 	old.mark("claude//a", ago(50), false)
 	old.mark("codex/PostToolUse/b", ago(10), true)
 	old.mark("claude/PostToolUse/idle", ago(1000), true)

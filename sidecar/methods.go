@@ -191,7 +191,8 @@ func (s *Server) notifyChange(ctx context.Context, _ call, p wire.NotifyChangePa
 	if p.Chain != "" {
 		if at := <-read; !at.IsZero() {
 			for path, c := range checked {
-				checked[path] = checkedText{c.sum, at}
+				c.at = at
+				checked[path] = c
 			}
 		}
 		s.markChain(p.Chain, checked)

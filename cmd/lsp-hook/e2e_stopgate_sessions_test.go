@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -8,23 +9,24 @@ import (
 
 // TestStopGateParallelSessions: two agent sessions work in one checkout
 // at once (two agents, or one agent's parallel sessions). Session "a"
-// breaks Greet's callers with an Edit; session "b" runs a shell command
-// that changes nothing, and its Bash hook's span takes in a's write:
-// after a's hook has answered, or while a's check still runs (gopls
-// frozen with SIGSTOP, b's hook sent once the daemon logs a's check as
-// begun; after, a's own shell hook comes between). b made none of the
-// errors go build reports: its Bash hook must
-// say nothing and its end of turn be allowed; a's end of turn must block,
-// naming them. So must a third session's be allowed, c, which commented
-// main.go, one of the callers a broke, before a did. Before, b's Bash hook reported a's errors as its
-// command's, and b's Stop gate blocked on them: b was told to fix files
-// it never touched, mid-way through a's work.
+// breaks Greet's callers — with an Edit, or by deleting greet/greet.go
+// with a shell command —; session "b" runs a shell command that changes
+// nothing, and its Bash hook's span takes in a's change: after a's hook
+// has answered (and, for the Edit, a's own shell hook after it), or
+// while a's check still runs (gopls frozen with SIGSTOP, b's hook sent
+// once the daemon logs a's check as begun). b made none of the errors go
+// build reports: its Bash hook must say nothing and its end of turn be
+// allowed; a's end of turn must block, naming them. So must a third
+// session's be allowed, c, which commented main.go, one of the callers
+// a broke, before a did. Before, b's Bash hook reported a's errors as
+// its command's, and b's Stop gate blocked on them: b was told to fix
+// files it never touched, mid-way through a's work; after a's deletion,
+// b's and c's ends of turn warned that they may have deleted the file.
 func TestStopGateParallelSessions(t *testing.T) {
 	e2e(t)
 	requireExe(t, "gopls")
-	for _, during := range []bool{false, true} {
-		name := map[bool]string{false: "after a's check", true: "during a's check"}[during]
-		t.Run(name, func(t *testing.T) {
+	for _, how := range []string{"after a's check", "during a's check", "a's shell command deletes"} {
+		t.Run(how, func(t *testing.T) {
 			w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath(), "LSP_HOOK_LOG_LEVEL=debug"})
 			commitAll(t, w.root)
 			w.hook(w.editEvent("warm", "main.go", w.readFile("main.go"))) // the daemon and gopls warm, in a third session
@@ -33,7 +35,8 @@ func TestStopGateParallelSessions(t *testing.T) {
 			w.hook(w.editEvent("c", "main.go", w.readFile("main.go")+"\n// c was here\n"))
 			broken := greetWithSuffix(w.readFile("greet/greet.go"))
 			var aDone func() (result, error)
-			if during {
+			switch how {
+			case "during a's check":
 				ps := goplsServers(w.root)
 				if len(ps) != 1 {
 					t.Fatalf("%d gopls run in %s, want 1", len(ps), w.root)
@@ -53,14 +56,25 @@ func TestStopGateParallelSessions(t *testing.T) {
 				if r, err := aDone(); err != nil || r.exit != 0 || !strings.Contains(r.stdout, "WrongArgCount") {
 					t.Errorf("a's Edit hook: %v, exit %d, %q; want the callers' errors", err, r.exit, r.stdout)
 				}
-			} else {
+			case "after a's check":
 				w.hook(w.editEvent("a", "greet/greet.go", broken))
 				w.hook(w.bash("a", "go vet ./...")) // a's own shell hook: its span starts after the edit's
 				if bashed := w.hook(w.bash("b", "ls")); bashed != "" {
 					t.Errorf("b's Bash hook, after a's hook, answered for a's change:\n%s", indent(bashed))
 				}
+			default:
+				if err := os.Remove(w.path("greet/greet.go")); err != nil {
+					t.Fatal(err)
+				}
+				w.hook(w.bash("a", "rm greet/greet.go"))
+				if bashed := w.hook(w.bash("b", "ls")); bashed != "" {
+					t.Errorf("b's Bash hook, after a's deleting one, answered for a's deletion:\n%s", indent(bashed))
+				}
 			}
-			truth := w.callersBroken()
+			truth := goErrors(t, w.root)
+			if len(truth) == 0 {
+				t.Fatal("go build reports no error after session a's change")
+			}
 			w.stopAllows("b", "a shell command that changed nothing, while session a broke Greet's callers")
 			w.stopAllows("c", "a comment in main.go, a caller of Greet, before session a broke it")
 			w.stopBlocks("a", "breaking Greet's callers", truth)

@@ -248,6 +248,35 @@ func (r *Registry) SharedSince(id string) map[string]string {
 	return out
 }
 
+// OthersTouched returns the files other sessions touched since session
+// id began (when SetBegan recorded its commit; every touch kept, when
+// not recorded) that id never touched: path → the latest such session's
+// ID. A file the gate finds deleted that is among them was deleted by
+// another session's hook, not unseen by this session's.
+func (r *Registry) OthersTouched(id string) map[string]string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s, ok := r.sessions[id]
+	if !ok {
+		return nil
+	}
+	var out map[string]string
+	for p, ts := range r.touches {
+		if _, mine := s.files[p]; mine {
+			continue
+		}
+		for _, t := range ts {
+			if t.Session != id && !t.At.Before(s.beganAt) {
+				if out == nil {
+					out = make(map[string]string)
+				}
+				out[p] = t.Session
+			}
+		}
+	}
+	return out
+}
+
 // SetBefore records the text file path had before session id first
 // touched it (at most MaxBefore bytes; a larger text is not kept).
 // Nothing happens for a session or file not recorded.

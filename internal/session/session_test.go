@@ -220,3 +220,30 @@ func TestTouchesBounded(t *testing.T) {
 		t.Error("the file touched least recently was kept past the bound")
 	}
 }
+
+// TestOthersTouched: the files other sessions touched since a session
+// began — ended sessions too — that it never touched itself.
+func TestOthersTouched(t *testing.T) {
+	r, c := newTest(0, 0)
+	r.Touch("b", "claude", []string{"/w/early.go", "/w/main.go"})
+	c.t = c.t.Add(time.Second)
+	r.Touch("a", "claude", []string{"/w/greet.go"})
+	r.SetBegan("a", "HEAD") // a began now: b's touches before are not a's business
+	c.t = c.t.Add(time.Second)
+	r.Touch("b", "claude", []string{"/w/main.go"})
+	r.Touch("c", "codex", []string{"/w/gone.go", "/w/greet.go"})
+	r.End("c")
+	tests := []struct {
+		session string
+		want    map[string]string
+	}{
+		{"a", map[string]string{"/w/main.go": "b", "/w/gone.go": "c"}},  // early.go: before a began; greet.go: a's own
+		{"b", map[string]string{"/w/greet.go": "c", "/w/gone.go": "c"}}, // b never began by SetBegan: every touch counts
+		{"c", nil}, // ended
+	}
+	for _, tt := range tests {
+		if got := r.OthersTouched(tt.session); !maps.Equal(got, tt.want) {
+			t.Errorf("OthersTouched(%q) = %v, want %v", tt.session, got, tt.want)
+		}
+	}
+}
