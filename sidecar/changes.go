@@ -124,8 +124,9 @@ func (s *Server) checkedTexts(changes []wire.Change) map[string]checkedText {
 // answered for, which the other sessions' shell hooks leave out
 // (hookMarks.claim, othersChecked).
 func (s *Server) spanTexts(res wire.ChangedFilesResult) map[string]checkedText {
-	changes := make([]wire.Change, 0, len(res.Paths)+len(res.Deleted))
-	for _, p := range slices.Concat(res.Paths, res.Deleted) {
+	paths := slices.Concat(res.Paths, res.Deleted)
+	changes := make([]wire.Change, 0, min(len(paths), maxCheckedFiles))
+	for _, p := range paths[:min(len(paths), maxCheckedFiles)] { // what a chain claims is bounded so (addClaims)
 		changes = append(changes, wire.Change{Path: p})
 	}
 	return s.checkedTexts(changes)
