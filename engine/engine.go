@@ -74,7 +74,9 @@ type target struct {
 	path, rel string
 	text      []byte
 	write     bool
-	fromDisk  bool // text was read from the file, not carried by the event (lsp.Doc.FromDisk)
+	fromDisk  bool    // text was read from the file, not carried by the event (lsp.Doc.FromDisk)
+	before    *string // the file's text before the change, when the event carried it (wire.Change.Before)
+	revisited bool    // the change's session touched the file before (lsp.Doc.Revisited)
 }
 
 // Check runs validators and language servers for the changes, all in
@@ -85,7 +87,7 @@ type target struct {
 // rule. Files it cannot check are explained in Result.Notes and the log;
 // Check itself never fails.
 func (e *Engine) Check(ctx context.Context, p wire.NotifyChangeParams) wire.Result {
-	res, _ := e.CheckBaselines(ctx, p)
+	res, _ := e.CheckBaselines(ctx, p, nil)
 	return res
 }
 
@@ -95,8 +97,11 @@ func (e *Engine) Check(ctx context.Context, p wire.NotifyChangeParams) wire.Resu
 // said nothing of; only the files whose state before is known,
 // lsp.Outcome.OthersBeforeKnown). The daemon keeps, per agent session, the first it
 // hears of each file: the Stop gate's baseline for the files the session's
-// changes broke (Introduced's othersBefore).
-func (e *Engine) CheckBaselines(ctx context.Context, p wire.NotifyChangeParams) (wire.Result, map[string][]diag.Diagnostic) {
+// changes broke (Introduced's othersBefore). revisited names the changed
+// files (absolute) the change's agent session touched before this change
+// (lsp.Doc.Revisited: a text equal to git HEAD's may still be a change);
+// nil for none.
+func (e *Engine) CheckBaselines(ctx context.Context, p wire.NotifyChangeParams, revisited map[string]bool) (wire.Result, map[string][]diag.Diagnostic) {
 	begin := time.Now()
 	var res wire.Result
 	res.Notes = slices.Clone(p.Skipped)
@@ -128,6 +133,9 @@ func (e *Engine) CheckBaselines(ctx context.Context, p wire.NotifyChangeParams) 
 	var base *baseline
 	if onlyNew && len(targets) > 0 {
 		base = e.baseline(ctx, targets, settle)
+	}
+	for i := range targets {
+		targets[i].revisited = revisited[targets[i].path]
 	}
 	lspDone := e.checkServers(ctx, targets, gone, settle, phaseOf(p), p.Phase == wire.PhaseStop)
 	// only_new's memory of answers (texts: each changed file's line
@@ -253,7 +261,7 @@ func (e *Engine) checkServers(ctx context.Context, targets []target, gone []stri
 	}
 	docs := make([]lsp.Doc, len(targets))
 	for i, t := range targets {
-		docs[i] = lsp.Doc{Path: t.path, Text: t.text, Before: e.beforeOf(ctx, t), FromDisk: t.fromDisk, AllImporters: allImporters}
+		docs[i] = lsp.Doc{Path: t.path, Text: t.text, Before: e.beforeOf(ctx, t), FromDisk: t.fromDisk, AllImporters: allImporters, Revisited: t.revisited}
 	}
 	check := e.Manager.Check
 	if phase == phaseDiagnose { // a batch: servers get the whole budget
@@ -274,11 +282,30 @@ func (e *Engine) checkServers(ctx context.Context, targets []target, gone []stri
 
 // beforeOf returns t's lsp.Doc.Before: nil unless the lint block lists
 // the errors the change introduced in other files (output.other_files:
-// introduced); else a func that reads t's git HEAD version once, on first
-// ask, and says false when git does not track it or it is t's text.
+// introduced); else a func that gives the text the event said the file
+// had before the change (t.before: Claude Code's originalFile), or reads
+// t's git HEAD version once, on first ask, when the event said none (or
+// that the change created the file), and says false when that is t's
+// text or git does not track it. The event's text comes first: a change
+// that brings a file back to its HEAD text (a revert, `git checkout` of
+// one file) changes it all the same, and what it breaks elsewhere (the
+// callers of what the session had renamed) is hidden as old by a server
+// with no answer yet to compare with (make soak, seed
+// 6008365553603227565, Go #18: the daemon restarted mid-session, a
+// false clean).
 func (e *Engine) beforeOf(ctx context.Context, t target) func() ([]byte, bool) {
 	if e.Config.Output.OtherFiles(t.write) != config.OtherFilesIntroduced {
 		return nil
+	}
+	if t.before != nil && *t.before != "" {
+		before := []byte(*t.before)
+		changed := !bytes.Equal(before, t.text)
+		return func() ([]byte, bool) {
+			if !changed {
+				return nil, false
+			}
+			return before, true
+		}
 	}
 	return sync.OnceValues(func() ([]byte, bool) {
 		head, tracked := gitHead(ctx, e.Root, t.path)
@@ -385,9 +412,12 @@ func (e *Engine) targets(changes []wire.Change, res *wire.Result) (out []target,
 			var text []byte
 			text, err = readContent(path, c.Content)
 			if err == nil {
-				t := target{path: path, rel: e.rel(path), text: text, write: c.Mode == wire.ModeWrite, fromDisk: c.Content == nil}
-				if i, dup := seen[path]; dup { // the last change of a file wins
+				t := target{path: path, rel: e.rel(path), text: text, write: c.Mode == wire.ModeWrite, fromDisk: c.Content == nil, before: c.Before}
+				if i, dup := seen[path]; dup { // the last change of a file wins; the text before is the first's
 					t.write = t.write || out[i].write
+					if out[i].before != nil {
+						t.before = out[i].before
+					}
 					out[i] = t
 				} else {
 					seen[path] = len(out)

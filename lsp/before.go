@@ -445,14 +445,19 @@ func changedTexts(docs []Doc) []string {
 
 // changesText reports whether d changes its document's text: its text
 // before (Doc.Before) differs from its text (a nil Text, read from disk
-// by sync, is read here too). Unknown is no change.
+// by sync, is read here too). Unknown is no change — unless the session
+// changed the file before (Doc.Revisited): then its text may be one the
+// server never had, brought back to git HEAD's (a revert of the
+// session's own edit; make soak, seed 6008365553603227565, Go #18: the
+// daemon restarted mid-session, and the callers the revert broke were
+// hidden as old by a server with no answer to compare with).
 func changesText(d Doc) bool {
 	if d.Before == nil {
 		return false
 	}
 	before, ok := d.Before()
 	if !ok {
-		return false
+		return d.Revisited
 	}
 	text := d.Text
 	if text == nil {

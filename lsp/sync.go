@@ -98,6 +98,12 @@ type Doc struct {
 	// and names the rest: the Stop gate's check, once a turn, whose
 	// answer must not be partial for want of looking.
 	AllImporters bool
+	// Revisited says the change's agent session changed this file before
+	// (its hooks touched it): a text equal to git HEAD's, which Before
+	// gives no text before for, may still be a change (a revert of the
+	// session's own edit), and counts as one where a check cannot tell
+	// what was wrong before it (changesText). The engine sets it.
+	Revisited bool
 	// ifNotSent makes sync send nothing (errAlreadySent) when the
 	// document is open with this text: sendPending's look at what the
 	// server has and its send are one step under syncMu, so checks

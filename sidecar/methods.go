@@ -175,7 +175,7 @@ func (s *Server) notifyChange(ctx context.Context, _ call, p wire.NotifyChangePa
 		return nil, invalidParams(fmt.Sprintf("notify_change: chain longer than %d bytes", wire.MaxSessionLen))
 	}
 	s.Log.Debug("notify_change begun", "source", p.Source, "session", p.Session, "changes", len(p.Changes))
-	s.touchSession(p)
+	revisited := s.touchSession(p)
 	var checked map[string]checkedText
 	var read <-chan time.Time
 	checking := func() {}
@@ -184,7 +184,7 @@ func (s *Server) notifyChange(ctx context.Context, _ call, p wire.NotifyChangePa
 		checking = s.hooks.checking(p.Chain, maps.Clone(checked))
 		read = s.changesRead(ctx)
 	}
-	res, othersBefore := s.Engine.CheckBaselines(ctx, p)
+	res, othersBefore := s.Engine.CheckBaselines(ctx, p, revisited)
 	if p.Session != "" {
 		s.registry().SetOthersBefore(p.Session, othersBefore)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -56,10 +57,11 @@ func (s *Server) saveSessions(final bool) {
 
 // touchSession records p's files in p's session, with the text each had
 // before, where the change carries it, for the files the session touches
-// for the first time.
-func (s *Server) touchSession(p wire.NotifyChangeParams) {
+// for the first time. It returns the others, which the session touched
+// before (Engine.CheckBaselines' revisited); nil without a session.
+func (s *Server) touchSession(p wire.NotifyChangeParams) (revisited map[string]bool) {
 	if p.Session == "" {
-		return
+		return nil
 	}
 	reg := s.registry()
 	reg.Sweep()
@@ -85,6 +87,15 @@ func (s *Server) touchSession(p wire.NotifyChangeParams) {
 		s.records.firstTouch()
 	}
 	s.noteBegan(p.Session)
+	for _, path := range paths {
+		if !slices.Contains(first, path) {
+			if revisited == nil {
+				revisited = make(map[string]bool)
+			}
+			revisited[path] = true
+		}
+	}
+	return revisited
 }
 
 // noteBegan records, for a session that has none yet, the commit git's
