@@ -3,6 +3,7 @@ package lsp
 import (
 	"encoding/json"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -225,4 +226,36 @@ func baselineAfter(c *Client, mark uint64, other string, now []Diagnostic) []str
 	}
 	slices.Sort(msgs)
 	return msgs
+}
+
+// TestChangesText: a document changes its text when its text before
+// differs from its text (read from disk when nil); a text before that is
+// unknown, or the same, is no change — unless the session changed the
+// file before (Revisited: a revert to git HEAD's text is a change).
+func TestChangesText(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a.go")
+	if err := os.WriteFile(path, []byte("package a // now\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := func(text string, ok bool) func() ([]byte, bool) {
+		return func() ([]byte, bool) { return []byte(text), ok }
+	}
+	tests := []struct {
+		name string
+		doc  Doc
+		want bool
+	}{
+		{"no text before asked", Doc{Path: path}, false},
+		{"no text before asked, revisited", Doc{Path: path, Revisited: true}, false},
+		{"text before differs", Doc{Path: path, Text: []byte("b"), Before: before("a", true)}, true},
+		{"text before differs from the disk's", Doc{Path: path, Before: before("package a // then\n", true)}, true},
+		{"text before the same", Doc{Path: path, Text: []byte("a"), Before: before("a", true)}, false},
+		{"text before unknown or HEAD's", Doc{Path: path, Text: []byte("a"), Before: before("", false)}, false},
+		{"text before unknown or HEAD's, revisited", Doc{Path: path, Text: []byte("a"), Before: before("", false), Revisited: true}, true},
+	}
+	for _, tt := range tests {
+		if got := changesText(tt.doc); got != tt.want {
+			t.Errorf("%s: changesText = %v, want %v", tt.name, got, tt.want)
+		}
+	}
 }
