@@ -96,9 +96,10 @@ func (s *Server) markChain(chain string, checked map[string]checkedText) {
 
 // checkedTexts returns, for the files of changes inside the workspace,
 // the textSum of their text (the event's, else the file's now) and the
-// time now. A file that cannot be read, or is too large to sum, is left
-// out (a shell hook checks it again). Taken before the check reads the
-// files, a sum is of the checked text or an older one, never a newer.
+// time now; a file absent (deleted) as such (checkedText.gone). A file
+// that cannot be read, or is too large to sum, is left out (a shell hook
+// checks it again). Taken before the check reads the files, a sum is of
+// the checked text or an older one, never a newer.
 func (s *Server) checkedTexts(changes []wire.Change) map[string]checkedText {
 	at := time.Now()
 	out := make(map[string]checkedText, len(changes))

@@ -178,10 +178,9 @@ func (s *Server) notifyChange(ctx context.Context, _ call, p wire.NotifyChangePa
 	revisited := s.touchSession(p)
 	var checked map[string]checkedText
 	var read <-chan time.Time
-	checking := func() {}
 	if p.Chain != "" {
 		checked = s.checkedTexts(p.Changes)
-		checking = s.hooks.checking(p.Chain, maps.Clone(checked))
+		defer s.hooks.checking(p.Chain, maps.Clone(checked))() // marked below, once the check is over
 		read = s.changesRead(ctx)
 	}
 	res, othersBefore := s.Engine.CheckBaselines(ctx, p, revisited)
@@ -197,7 +196,6 @@ func (s *Server) notifyChange(ctx context.Context, _ call, p wire.NotifyChangePa
 		}
 		s.markChain(p.Chain, checked)
 	}
-	checking()
 	s.Log.Info("notify_change", "source", p.Source, "changes", len(p.Changes), "files", len(res.Files),
 		"elapsed_ms", res.ElapsedMS, "notes", res.Notes)
 	return res, nil
