@@ -29,12 +29,11 @@ func TestStopGateParallelSessions(t *testing.T) {
 		t.Run(how, func(t *testing.T) {
 			w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath(), "LSP_HOOK_LOG_LEVEL=debug"})
 			commitAll(t, w.root)
-			w.hook(w.editEvent("warm", "main.go", w.readFile("main.go"))) // the daemon and gopls warm, in a third session
+			w.hook(w.editEvent("warm", "main.go", w.readFile("main.go"))) // the daemon and gopls warm, in a session of their own
 			time.Sleep(1500 * time.Millisecond)                           // the copy's writes before b's span, with its second of slack
 			w.lifecycle("b", "SessionStart", map[string]any{"source": "startup"})
 			w.hook(w.editEvent("c", "main.go", w.readFile("main.go")+"\n// c was here\n"))
 			broken := greetWithSuffix(w.readFile("greet/greet.go"))
-			var aDone func() (result, error)
 			switch how {
 			case "during a's check":
 				ps := goplsServers(w.root)
@@ -43,9 +42,8 @@ func TestStopGateParallelSessions(t *testing.T) {
 				}
 				sigstop(t, ps[0].pid)
 				_, offset := w.logSince(0)
-				aDone = w.startLate(w.editEvent("a", "greet/greet.go", broken), 0)
+				aDone := w.startLate(w.editEvent("a", "greet/greet.go", broken), 0)
 				w.awaitCheckBegun(offset, "a")
-				defer func() { _ = sigcont(ps[0].pid) }()
 				bashed := w.hook(w.bash("b", "ls"))
 				if err := sigcont(ps[0].pid); err != nil {
 					t.Fatal(err)
