@@ -234,18 +234,32 @@ func (r *Registry) SharedSince(id string) map[string]string {
 	if !ok {
 		return nil
 	}
-	var out map[string]string
+	out := make(map[string]string)
 	for p, f := range s.files {
-		for _, t := range r.touches[p] {
-			if t.Session != id && t.At.After(f.FirstTouch) {
-				if out == nil {
-					out = make(map[string]string)
-				}
-				out[p] = t.Session
-			}
+		if other := lastOtherAfter(r.touches[p], id, f.FirstTouch); other != "" {
+			out[p] = other
 		}
 	}
-	return out
+	return nilIfEmpty(out)
+}
+
+// lastOtherAfter returns the session of the latest touch of ts (oldest
+// first) by a session other than id after t; "" when there is none.
+func lastOtherAfter(ts []Touch, id string, t time.Time) string {
+	for i := len(ts) - 1; i >= 0; i-- {
+		if ts[i].Session != id && ts[i].At.After(t) {
+			return ts[i].Session
+		}
+	}
+	return ""
+}
+
+// nilIfEmpty returns m, or nil when it is empty.
+func nilIfEmpty(m map[string]string) map[string]string {
+	if len(m) == 0 {
+		return nil
+	}
+	return m
 }
 
 // OthersTouched returns the files other sessions touched since session
@@ -260,21 +274,16 @@ func (r *Registry) OthersTouched(id string) map[string]string {
 	if !ok {
 		return nil
 	}
-	var out map[string]string
+	out := make(map[string]string)
 	for p, ts := range r.touches {
 		if _, mine := s.files[p]; mine {
 			continue
 		}
-		for _, t := range ts {
-			if t.Session != id && !t.At.Before(s.beganAt) {
-				if out == nil {
-					out = make(map[string]string)
-				}
-				out[p] = t.Session
-			}
+		if other := lastOtherAfter(ts, id, s.beganAt); other != "" {
+			out[p] = other
 		}
 	}
-	return out
+	return nilIfEmpty(out)
 }
 
 // SetBefore records the text file path had before session id first
