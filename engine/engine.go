@@ -91,19 +91,31 @@ func (e *Engine) Check(ctx context.Context, p wire.NotifyChangeParams) wire.Resu
 	return res
 }
 
-// CheckBaselines is Check that also returns what the language servers had
-// said, before the change, of the other files they re-published after it
-// (lsp.Outcome.OthersBefore: path → diagnostics, nil for a file they had
-// said nothing of; only the files whose state before is known,
-// lsp.Outcome.OthersBeforeKnown). The daemon keeps, per agent session, the first it
-// hears of each file: the Stop gate's baseline for the files the session's
-// changes broke (Introduced's othersBefore). revisited names the changed
-// files (absolute) the change's agent session touched before this change
-// (lsp.Doc.Revisited: a text equal to git HEAD's may still be a change);
-// nil for none.
-func (e *Engine) CheckBaselines(ctx context.Context, p wire.NotifyChangeParams, revisited map[string]bool) (wire.Result, map[string][]diag.Diagnostic) {
+// Baselines is what a check learned of the other files its servers
+// re-published after the change (CheckBaselines), path → diagnostics.
+type Baselines struct {
+	// OthersBefore is what the servers had said of them before the
+	// change (lsp.Outcome.OthersBefore: nil for a file they had said
+	// nothing of), for the files whose state before is known
+	// (lsp.Outcome.OthersBeforeKnown). The daemon keeps, per agent
+	// session, the first it hears of each file: the Stop gate's baseline
+	// for the files the session's changes broke (Introduced's
+	// othersBefore).
+	OthersBefore map[string][]diag.Diagnostic
+	// Made holds the errors the change introduced there, in the files
+	// whose state before is known; Unsure the errors in the others,
+	// which it may have. The daemon records them as made by the change's
+	// session (session.Registry.RecordMade, Made's for sure), for the
+	// Stop gate of another session sharing a file with it.
+	Made, Unsure map[string][]diag.Diagnostic
+}
+
+// CheckBaselines is Check that also returns what it learned of the other
+// files (Baselines). revisited names the changed files (absolute) the
+// change's agent session touched before this change (lsp.Doc.Revisited:
+// a text equal to git HEAD's may still be a change); nil for none.
+func (e *Engine) CheckBaselines(ctx context.Context, p wire.NotifyChangeParams, revisited map[string]bool) (res wire.Result, b Baselines) {
 	begin := time.Now()
-	var res wire.Result
 	res.Notes = slices.Clone(p.Skipped)
 	targets, unchecked, gone := e.targets(p.Changes, &res)
 	unchecked = append(slices.Clone(p.Skipped), unchecked...)
@@ -173,12 +185,16 @@ func (e *Engine) CheckBaselines(ctx context.Context, p wire.NotifyChangeParams, 
 			base.captureOthers(e, o.Others)
 		}
 	}
-	othersBefore := make(map[string][]diag.Diagnostic)
+	b = Baselines{make(map[string][]diag.Diagnostic), make(map[string][]diag.Diagnostic), make(map[string][]diag.Diagnostic)}
 	for _, o := range slices.Concat(outcomes.changed, outcomes.gone) {
-		for path := range o.Others {
-			if o.OthersBeforeKnown[path] {
-				othersBefore[path] = append(othersBefore[path], o.OthersBefore[path]...)
+		for path, ds := range o.Others {
+			if !o.OthersBeforeKnown[path] {
+				b.Unsure[path] = append(b.Unsure[path], diag.Filter(ds, diag.SeverityError)...)
+				continue
 			}
+			b.OthersBefore[path] = append(b.OthersBefore[path], o.OthersBefore[path]...)
+			base := appendBase(nil, answer{diags: o.OthersBefore[path]}, nil)
+			b.Made[path] = append(b.Made[path], diag.Filter(introduced(base, ds), diag.SeverityError)...)
 		}
 	}
 	merged, notChecked := e.mergeOutcomes(outcomes.changed, texts, anyWrite, byFile, others)
@@ -201,7 +217,7 @@ func (e *Engine) CheckBaselines(ctx context.Context, p wire.NotifyChangeParams, 
 	e.render(&res, sev, targets, byFile, others, slices.Concat(unchecked, notChecked, partial, e.fallbackNotes(targets), untrusted))
 	res.ElapsedMS = time.Since(begin).Milliseconds()
 	e.publish(p, targets, res)
-	return res, othersBefore
+	return res, b
 }
 
 // newerThanGone returns gone (the re-check after a deletion) without the

@@ -15,6 +15,16 @@ import (
 // positionRef matches a line:column reference inside a message.
 var positionRef = lazyre.New(`\b\d+:\d+\b`)
 
+// ErrorKey is what tells one diagnostic from another across the changes
+// of a session (session.Registry.RecordMade, MadeBy): its path, source,
+// code, severity and message (line:column references in it masked), as
+// the rule at the top of this file compares them; its line, which edits
+// move, is not part of it.
+func ErrorKey(d diag.Diagnostic) string {
+	msg := positionRef().ReplaceAllString(strings.TrimSpace(d.Message), "#:#")
+	return strings.Join([]string{d.Path, d.Source, d.Code, d.Severity.String(), msg}, "\x00")
+}
+
 // introduced returns the diagnostics of cur that base does not account
 // for, by the rule at the top of this file, in cur's order.
 func introduced(base []baseDiag, cur []diag.Diagnostic) []diag.Diagnostic {

@@ -64,11 +64,14 @@ import (
 // blocked for the other's work. The errors found in them, and, with any
 // such file, in the files the session did not change (what the other's
 // changes broke looks the same), are shown with a note saying so, never
-// blocked on. othersTouched names the files other sessions touched since
-// this one began, that it never did (session.Registry.OthersTouched): one
-// of them deleted is the other session's deletion, not one this
+// blocked on — but for the errors whose making a hook saw (madeBy: known,
+// and whether by this session's change, as CheckBaselines' made recorded
+// them): this session's are gated as its own, another's are left to that
+// session's gate. othersTouched names the files other sessions touched
+// since this one began, that it never did (session.Registry.OthersTouched):
+// one of them deleted is the other session's deletion, not one this
 // session's hooks missed.
-func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBefore map[string][]diag.Diagnostic, shared, othersTouched map[string]string, began string, beganAt time.Time, budget time.Duration) (res wire.Result, errs int, unchecked bool) {
+func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBefore map[string][]diag.Diagnostic, shared, othersTouched map[string]string, madeBy func(diag.Diagnostic) (known, mine bool), began string, beganAt time.Time, budget time.Duration) (res wire.Result, errs int, unchecked bool) {
 	begin := time.Now()
 	budget -= replyMargin
 	ctx, cancel := context.WithTimeout(ctx, budget)
@@ -155,8 +158,21 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 			continue
 		}
 		if len(shared) > 0 && (shared[path] != "" || !isChanged[path]) {
-			theirs[path] = intro
-			continue
+			var mine, unsure []diag.Diagnostic
+			for _, d := range intro {
+				switch known, own := madeBy(d); {
+				case known && own:
+					mine = append(mine, d)
+				case !known:
+					unsure = append(unsure, d)
+				} // made by another session's change: its gate's
+			}
+			if len(unsure) > 0 {
+				theirs[path] = unsure
+			}
+			if intro = mine; len(intro) == 0 {
+				continue
+			}
 		}
 		errs += len(intro)
 		if isChanged[path] {

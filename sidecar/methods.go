@@ -10,6 +10,8 @@ import (
 
 	"github.com/sourcegraph/jsonrpc2"
 
+	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/engine"
 	"github.com/lsp-hook/lsp-hook/wire"
 )
 
@@ -174,7 +176,6 @@ func (s *Server) notifyChange(ctx context.Context, _ call, p wire.NotifyChangePa
 	if len(p.Chain) > wire.MaxSessionLen {
 		return nil, invalidParams(fmt.Sprintf("notify_change: chain longer than %d bytes", wire.MaxSessionLen))
 	}
-	s.Log.Debug("notify_change begun", "source", p.Source, "session", p.Session, "changes", len(p.Changes))
 	revisited := s.touchSession(p)
 	var checked map[string]checkedText
 	var read <-chan time.Time
@@ -183,9 +184,14 @@ func (s *Server) notifyChange(ctx context.Context, _ call, p wire.NotifyChangePa
 		defer s.hooks.checking(p.Chain, maps.Clone(checked))() // marked below, once the check is over
 		read = s.changesRead(ctx)
 	}
-	res, othersBefore := s.Engine.CheckBaselines(ctx, p, revisited)
+	// Logged once the session's record and the other sessions' spans know
+	// the change (tests wait for it to play what comes during the check).
+	s.Log.Debug("notify_change begun", "source", p.Source, "session", p.Session, "changes", len(p.Changes))
+	res, b := s.Engine.CheckBaselines(ctx, p, revisited)
 	if p.Session != "" {
-		s.registry().SetOthersBefore(p.Session, othersBefore)
+		s.registry().SetOthersBefore(p.Session, b.OthersBefore)
+		s.registry().RecordMade(p.Session, errorKeys(b.Made), true)
+		s.registry().RecordMade(p.Session, errorKeys(b.Unsure), false)
 	}
 	if p.Chain != "" {
 		if at := <-read; !at.IsZero() {
@@ -199,6 +205,17 @@ func (s *Server) notifyChange(ctx context.Context, _ call, p wire.NotifyChangePa
 	s.Log.Info("notify_change", "source", p.Source, "changes", len(p.Changes), "files", len(res.Files),
 		"elapsed_ms", res.ElapsedMS, "notes", res.Notes)
 	return res, nil
+}
+
+// errorKeys returns the engine.ErrorKey of each diagnostic of byPath.
+func errorKeys(byPath map[string][]diag.Diagnostic) []string {
+	var keys []string
+	for _, ds := range byPath {
+		for _, d := range ds {
+			keys = append(keys, engine.ErrorKey(d))
+		}
+	}
+	return keys
 }
 
 // shutdownRequested serves shutdown: it answers before the connections

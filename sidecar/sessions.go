@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/lsp-hook/lsp-hook/config"
+	"github.com/lsp-hook/lsp-hook/diag"
+	"github.com/lsp-hook/lsp-hook/engine"
 	"github.com/lsp-hook/lsp-hook/internal/session"
 	"github.com/lsp-hook/lsp-hook/internal/workspace"
 	"github.com/lsp-hook/lsp-hook/wire"
@@ -229,7 +231,11 @@ func (s *Server) sessionStop(ctx context.Context, _ call, p wire.SessionStopPara
 	if !known {
 		began = "HEAD" // kept by a daemon that did not record it
 	}
-	res, n, unchecked := s.Engine.Introduced(ctx, files, reg.OthersBefore(p.Session), reg.SharedSince(p.Session), reg.OthersTouched(p.Session), began, beganAt, budget)
+	res, n, unchecked := s.Engine.Introduced(ctx, files, reg.OthersBefore(p.Session), reg.SharedSince(p.Session), reg.OthersTouched(p.Session),
+		func(d diag.Diagnostic) (known, mine bool) {
+			by := reg.MadeBy(engine.ErrorKey(d))
+			return by != "", by == p.Session
+		}, began, beganAt, budget)
 	d := session.Decide(mode, n, p.Active, reg.BlockedInARow(p.Session))
 	if unchecked && n == 0 {
 		d = session.Warn // no errors found, but a server gave no fresh answer: say so, never a silent allow

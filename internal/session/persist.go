@@ -24,13 +24,15 @@ import (
 const savedVersion = 1
 
 // saved is Save's JSON document: {"version": 1, "sessions": {id: {...}},
-// "touches": {path: [{"session": id, "at": time}, …]}} (touches: each
-// session's latest touch of each file, for SharedSince; absent in a
-// record of an lsp-hook that did not keep them).
+// "touches": {path: [{"session": id, "at": time}, …]}, "made": {error
+// key: id}} (touches: each session's latest touch of each file, for
+// SharedSince; made: RecordMade's; both absent in a record of an lsp-hook
+// that did not keep them).
 type saved struct {
 	Version  int                     `json:"version"`
 	Sessions map[string]savedSession `json:"sessions"`
 	Touches  map[string][]Touch      `json:"touches,omitempty"`
+	Made     map[string]string       `json:"made,omitempty"` // RecordMade's: error key → session
 }
 
 // savedSession is one session's record in Save's output. Files are in
@@ -74,6 +76,9 @@ func (r *Registry) Save(w io.Writer) (int, error) {
 		for p, ts := range r.touches {
 			doc.Touches[p] = slices.Clone(ts)
 		}
+	}
+	if len(doc.Sessions) > 0 {
+		doc.Made = maps.Clone(r.made)
 	}
 	r.mu.Unlock()
 	return len(doc.Sessions), json.NewEncoder(w).Encode(doc)
@@ -119,6 +124,14 @@ func (r *Registry) Load(rd io.Reader) (int, error) {
 		}
 		r.sessions[id] = s
 		n++
+	}
+	for k, id := range doc.Made {
+		if _, ok := r.made[k]; !ok && k != "" && id != "" && len(r.made) < maxTouchedFactor*r.maxFiles() {
+			if r.made == nil {
+				r.made = make(map[string]string)
+			}
+			r.made[k] = id
+		}
 	}
 	for p, ts := range doc.Touches {
 		for _, t := range ts {

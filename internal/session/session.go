@@ -80,6 +80,9 @@ type Registry struct {
 	// its changes (SharedSince).
 	touches map[string][]Touch
 	swept   time.Time // when Sweep last looked at touches
+	// made is, per error a session's change introduced in a file it did
+	// not change (engine.ErrorKey), the session (RecordMade).
+	made map[string]string
 }
 
 // Touch is a session's latest touch of a file: the session's ID and when
@@ -284,6 +287,37 @@ func (r *Registry) OthersTouched(id string) map[string]string {
 		}
 	}
 	return nilIfEmpty(out)
+}
+
+// RecordMade records that a change of session id introduced the errors
+// of keys (engine.ErrorKey) in files it did not change — for sure, or
+// maybe (they were there after it, what was there before unknown): the
+// latest change sure to have introduced an error owns it, one that only
+// may have owns it when none does, for MadeBy. At most maxTouchedFactor ×
+// MaxFiles errors are kept (past it, all are forgotten: their makers
+// unknown, a Stop gate only warns on them).
+func (r *Registry) RecordMade(id string, keys []string, sure bool) {
+	if id == "" || len(keys) == 0 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.made == nil || len(r.made)+len(keys) > maxTouchedFactor*r.maxFiles() {
+		r.made = make(map[string]string)
+	}
+	for _, k := range keys {
+		if _, owned := r.made[k]; sure || !owned {
+			r.made[k] = id
+		}
+	}
+}
+
+// MadeBy returns the session whose change RecordMade last recorded as
+// introducing the error of key; "" when none is recorded.
+func (r *Registry) MadeBy(key string) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.made[key]
 }
 
 // SetBefore records the text file path had before session id first

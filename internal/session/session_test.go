@@ -247,3 +247,32 @@ func TestOthersTouched(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordMade: the latest change sure to have made an error owns it;
+// one that only may have (what was there before unknown) owns it only
+// when none does; the record survives Save and Load.
+func TestRecordMade(t *testing.T) {
+	r, _ := newTest(0, 0)
+	r.RecordMade("a", []string{"e1", "e2"}, false)
+	r.RecordMade("b", []string{"e1"}, true)
+	r.RecordMade("c", []string{"e1", "e2", "e3"}, false)
+	r.RecordMade("d", []string{"e3"}, true)
+	r.RecordMade("", []string{"e4"}, true)
+	r.Touch("s", "claude", nil) // a session, so that Save writes the record
+	var buf bytes.Buffer
+	if _, err := r.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	next := New(r.log)
+	next.Now, next.Idle = r.Now, time.Hour
+	if _, err := next.Load(&buf); err != nil {
+		t.Fatal(err)
+	}
+	for _, reg := range []*Registry{r, next} {
+		for key, want := range map[string]string{"e1": "b", "e2": "a", "e3": "d", "e4": "", "e5": ""} {
+			if got := reg.MadeBy(key); got != want {
+				t.Errorf("MadeBy(%q) = %q, want %q", key, got, want)
+			}
+		}
+	}
+}
