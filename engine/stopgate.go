@@ -65,7 +65,7 @@ import (
 // such file, in the files the session did not change (what the other's
 // changes broke looks the same), are shown with a note saying so, never
 // blocked on — but for the errors whose making a hook saw (madeBy: known,
-// and whether by this session's change, as CheckBaselines' made recorded
+// and whether by this session's change, as CheckBaselines' Baselines recorded
 // them): this session's are gated as its own, another's are left to that
 // session's gate. othersTouched names the files other sessions touched
 // since this one began, that it never did (session.Registry.OthersTouched):
