@@ -228,8 +228,8 @@ func (r *Registry) touchedLocked(path string, t Touch) {
 // touched after id first did — its own or one since ended: path → that
 // session's ID (the latest). The Stop gate's texts before are the
 // session's at its first touch, so the other's changes since count as
-// this session's; what it finds there may be the other's, and is not
-// blocked on.
+// this session's: of what it finds there, it blocks only on the errors a
+// hook saw this session's change make (MadeBy).
 func (r *Registry) SharedSince(id string) map[string]string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
