@@ -231,19 +231,34 @@ func (r *Registry) touchedLocked(path string, t Touch) {
 // this session's: of what it finds there, it blocks only on the errors a
 // hook saw this session's change make (MadeBy).
 func (r *Registry) SharedSince(id string) map[string]string {
+	return r.othersAfter(id, func(s *record, each func(path string, after time.Time)) {
+		for p, f := range s.files {
+			each(p, f.FirstTouch)
+		}
+	})
+}
+
+// othersAfter returns, for each file files gives with a time (r.mu held;
+// s is session id's record), the latest session other than id that
+// touched it after that time: path → that session's ID; nil when there
+// is none, or id is not recorded.
+func (r *Registry) othersAfter(id string, files func(s *record, each func(path string, after time.Time))) map[string]string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	s, ok := r.sessions[id]
 	if !ok {
 		return nil
 	}
-	out := make(map[string]string)
-	for p, f := range s.files {
-		if other := lastOtherAfter(r.touches[p], id, f.FirstTouch); other != "" {
+	var out map[string]string
+	files(s, func(p string, after time.Time) {
+		if other := lastOtherAfter(r.touches[p], id, after); other != "" {
+			if out == nil {
+				out = make(map[string]string)
+			}
 			out[p] = other
 		}
-	}
-	return nilIfEmpty(out)
+	})
+	return out
 }
 
 // lastOtherAfter returns the session of the latest touch of ts (oldest
@@ -257,36 +272,19 @@ func lastOtherAfter(ts []Touch, id string, t time.Time) string {
 	return ""
 }
 
-// nilIfEmpty returns m, or nil when it is empty.
-func nilIfEmpty(m map[string]string) map[string]string {
-	if len(m) == 0 {
-		return nil
-	}
-	return m
-}
-
 // OthersTouched returns the files other sessions touched since session
 // id began (when SetBegan recorded its commit; every touch kept, when
 // not recorded) that id never touched: path → the latest such session's
 // ID. A file the gate finds deleted that is among them was deleted by
 // another session's hook, not unseen by this session's.
 func (r *Registry) OthersTouched(id string) map[string]string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	s, ok := r.sessions[id]
-	if !ok {
-		return nil
-	}
-	out := make(map[string]string)
-	for p, ts := range r.touches {
-		if _, mine := s.files[p]; mine {
-			continue
+	return r.othersAfter(id, func(s *record, each func(path string, after time.Time)) {
+		for p := range r.touches {
+			if _, mine := s.files[p]; !mine {
+				each(p, s.beganAt)
+			}
 		}
-		if other := lastOtherAfter(ts, id, s.beganAt); other != "" {
-			out[p] = other
-		}
-	}
-	return nilIfEmpty(out)
+	})
 }
 
 // RecordMade records that a change of session id introduced the errors
