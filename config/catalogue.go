@@ -213,7 +213,19 @@ func Suggest(got string, known []string) string { return suggest(got, known) }
 //     integration` reports, were silence under the default threshold
 //     (cmd/lsp-hook TestUncheckedFileNoted). A file another GOOS or GOARCH
 //     includes is checked in a view of its own, its errors suffixed
-//     " [windows]".
+//     " [windows]"; a `//go:build ignore` file, as a package of its own
+//     (gopls's standaloneTags). RecheckUnloaded: gopls loads either only
+//     once the file is open, and with diagnosticsDelay 0s it answers the
+//     open (or the change that gave the file its constraint) before that
+//     load, with an empty list, and publishes nothing more until the next
+//     change: measured with v0.23.0, a `//go:build ignore` program's type
+//     error, which `go build FILE` reports, was answered clean opened cold,
+//     opened warm and made one from a package's file, 3 of 3 runs each
+//     (lsp TestGoplsBuildConstrainedFile); such a first answer, and that of
+//     a file of a directory new to gopls, is re-checked. Made a package's
+//     file again, the file stays among its package's ignored files until
+//     gopls restarts ("… This file is ignored by your gopls build."): not
+//     checked, and said so.
 //   - pyright: `pyright-langserver --stdio` (the pyright npm package's
 //     bin; it needs one of --stdio, --node-ipc, --socket, and says so).
 //     Root markers: pyrightconfig.json first (pyright's own config file,
@@ -416,7 +428,7 @@ func Catalogue() []Server {
 			LoadErrorMessages: []string{"Error loading workspace folders"}, // gopls server/general.go, addFolders
 			// gopls internal/cache snapshot.go (orphanedFileDiagnostics) and session.go (errNoViews)
 			UncheckedMessages:     []string{"No packages found for open file", "This file is within module", "No active builds contain"},
-			RecheckNewDirs:        true,
+			RecheckUnloaded:       true,
 			OpenReplacingModules:  true,
 			Enabled:               true,
 			DoneSignal:            SignalProgress,

@@ -199,17 +199,22 @@ type Server struct {
 	// view only for a file it is given (gopls) says nothing of such a
 	// module's callers otherwise (lsp/gomodules.go). Catalogue only.
 	OpenReplacingModules bool
-	// RecheckNewDirs makes the first answer for a file in a directory new
-	// to the server (created after the server started, no document of the
-	// client's in it yet) a preliminary one: the file is sent again, as a
-	// new version with the same text, and the answer to that version is
-	// the one taken. gopls answers a file of a package it has not loaded
-	// (the first file of a new directory) with an empty list, loads the
+	// RecheckUnloaded makes the answer for a Go file whose package the
+	// server may not have loaded yet a preliminary one: the file is sent
+	// again, as a new version with the same text, and the answer to that
+	// version is the one taken. Such a file is one in a directory new to
+	// the server (created after the server started, no document of the
+	// client's in it yet), or one whose build constraint (a //go:build
+	// line) is new: opened with one, or changed to another. gopls answers
+	// a file of a package it has not loaded with an empty list, loads the
 	// package afterwards, and publishes its errors only when something
-	// else changes (measured with v0.23.0: 0 of 4 first files' type errors
-	// in the first answer, each in the answer to the next change).
-	// Catalogue only.
-	RecheckNewDirs bool
+	// else changes. Measured with v0.23.0: 0 of 4 first files' type
+	// errors of new directories in the first answer, each in the answer
+	// to the next change; a `//go:build ignore` file (a standalone
+	// program, gopls's standaloneTags), opened cold or warm or changed to
+	// it from a package's file, answered empty where `go vet FILE`
+	// reports its type error, every time (lsp/gobuild.go). Catalogue only.
+	RecheckUnloaded bool
 	// ProjectFiles are the base names (or globs of path.Match) of the
 	// files that say how the server checks the files under them — its
 	// project configuration, read when it starts or opens a file:

@@ -65,7 +65,7 @@ func (c *Client) noteWatched(changes []fileEventWire) {
 // the callers (the soak, seed 278276786903321841, Go #165: the callers'
 // new errors were then "synced since" by that check, a false clean). A
 // forced re-check of the same text (a check's own re-ask:
-// forceOutdatedRuns, recheckNewDirs) changed nothing the server knew and
+// forceOutdatedRuns, recheckUnloaded) changed nothing the server knew and
 // is no reason to reach back: doing so put a revert's
 // baseline before the check that fixed its callers, whose later sends
 // made before() take the callers' diagnostics after the change as their

@@ -89,7 +89,7 @@ type Client struct {
 	pending   map[string][]*pendingSend // path → texts Updates have yet to send (sendPending)
 	checking  map[string][]span         // path → when checks of it were in flight, as arrival numbers (before.go, noteCheckingLocked)
 	told      map[string]told           // URI → what the last check whose answer reaches an agent said of it (before.go, noteDelivered)
-	dirs      map[string]bool           // directories a document was opened in (newDir)
+	dirs      map[string]bool           // directories a document was opened in (newDirLocked)
 	deleted   map[string]uint64         // gone file → the store's arrival number when the server was first told (gone.go, noteDeleted)
 	watched   map[string]sentWatch      // URI → the last watched-file event sent for it (baseline.go)
 	began     time.Time                 // when the client was made: a directory changed later may be new to the server
@@ -129,7 +129,11 @@ type document struct {
 	modTime time.Time // of the file on disk when text was read from or matched it
 	size    int64
 	sent    []sentVersion // the versions sent, oldest first, at most sentHistory (freshness.go)
-	newDir  bool          // opened in a directory new to the server (config.Server.RecheckNewDirs)
+	// unloaded: the server may not have loaded the package of the text
+	// sent last when it answers it (a directory new to the server, a
+	// build constraint new to it): the answer is re-checked
+	// (config.Server.RecheckUnloaded, recheckUnloaded).
+	unloaded bool
 	// delivered is the newest version a check of the document answered
 	// fresh: what the versions after it did to other files has not been
 	// told (baseMark).

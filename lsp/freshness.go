@@ -42,7 +42,7 @@ type sentVersion struct {
 	mark    uint64
 	at      time.Time
 	// forced marks a version sent again to force a fresh pass over the
-	// same text (Doc.Recheck, config.Server.RecheckNewDirs): it begins a
+	// same text (Doc.Recheck, config.Server.RecheckUnloaded): it begins a
 	// run of its own, so no answer to an earlier version counts for it
 	// (while its answer counts for the earlier versions of the same text).
 	forced bool

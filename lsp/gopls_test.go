@@ -269,6 +269,81 @@ func TestGoplsNewPackage(t *testing.T) {
 	}
 }
 
+// TestGoplsBuildConstrainedFile: a Go file its build constraint leaves
+// out of the default build — a `//go:build ignore` program, which gopls
+// type-checks as a package of its own once the file is open (its
+// standaloneTags), or a file of another GOOS, which it checks in a view
+// for that GOOS — is answered with its errors as `go build FILE` (with
+// that GOOS) reports them, never as clean: opened cold, opened warm,
+// changed to such a file from one of the package's, and changed back.
+// Before, gopls's answer to each of the first three was an empty list
+// (config.Server.RecheckUnloaded), 3 of 3 runs. Changed back, gopls
+// v0.23.0 keeps the file among its package's ignored files until it
+// restarts ("No packages found for open file … This file is ignored by
+// your gopls build", where `go build` reports the error): that answer may
+// say the file was not checked (Outcome.Unchecked), never nothing.
+func TestGoplsBuildConstrainedFile(t *testing.T) {
+	requireServer(t, "gopls")
+	const (
+		tool  = "//go:build ignore\n\npackage main\n\nfunc main() {}\n\nfunc count() int {\n\treturn \"%s\"\n}\n"
+		plain = "package main\n\nfunc extra() int {\n\treturn %d\n}\n"
+		win   = "//go:build windows\n\npackage main\n\nfunc winOnly() int {\n\treturn \"w\"\n}\n"
+	)
+	steps := []struct {
+		name, file, text string
+		cold             bool
+		env              []string // the judge's (GOOS=windows)
+		judge            []string
+		mayBeUnchecked   bool
+	}{
+		{"a standalone program opened cold", "gen.go", fmt.Sprintf(tool, "cold"), true, nil, []string{"gen.go"}, false},
+		{"a standalone program opened warm", "gen2.go", fmt.Sprintf(tool, "warm"), false, nil, []string{"gen2.go"}, false},
+		{"a file of the package, before", "extra.go", fmt.Sprintf(plain, 1), false, nil, []string{"."}, false},
+		{"the package's file made a standalone program", "extra.go", strings.Replace(fmt.Sprintf(tool, "x"), "count", "extra", 1), false, nil, []string{"extra.go"}, false},
+		{"made the package's again, broken", "extra.go", fmt.Sprintf(plain, 1) + "\nvar e int = \"e\"\n", false, nil, []string{"."}, true},
+		{"another GOOS's file opened warm", "plat.go", win, false, []string{"GOOS=windows"}, []string{"."}, false},
+	}
+	dir := workspace(t, map[string]string{
+		"go.mod":  "module example.com/demo\n\ngo 1.22\n",
+		"main.go": "package main\n\nfunc main() {}\n",
+	})
+	var m *Manager
+	var ctx context.Context
+	for _, st := range steps {
+		if st.cold || m == nil {
+			m, ctx = realManager(t, dir)
+			if !st.cold {
+				if out := m.Check(ctx, []Doc{diskDoc(t, filepath.Join(dir, "main.go"))}, 0); outFreshness(out) != "fresh" {
+					t.Fatalf("warm-up: %+v", out)
+				}
+			}
+		}
+		path := writeFile(t, dir, st.file, st.text)
+		truth := goBuildErrorsOf(t, dir, st.env, st.judge...)[st.file]
+		if strings.HasPrefix(st.name, "a standalone") && len(truth) == 0 {
+			t.Fatalf("%s: go build %s reports no error; the step needs one", st.name, st.judge)
+		}
+		out := m.Check(ctx, []Doc{diskDoc(t, path)}, 0)
+		if len(out) != 1 || out[0].Freshness != Fresh {
+			t.Fatalf("%s: outcomes %+v", st.name, out)
+		}
+		var got []string
+		for _, d := range out[0].Files[path] {
+			if d.Severity == diag.SeverityError {
+				got = append(got, fmt.Sprintf("%d:%d", d.Line, d.Column))
+			}
+		}
+		slices.Sort(got)
+		if why := out[0].Unchecked[path]; why != "" && st.mayBeUnchecked && len(got) == 0 {
+			t.Logf("%s: %s not checked: %s", st.name, st.file, why)
+			continue
+		}
+		if !slices.Equal(got, truth) {
+			t.Errorf("%s: %s answered with errors at %v; %s go build %s reports %v", st.name, st.file, got, st.env, st.judge, truth)
+		}
+	}
+}
+
 // TestGoplsColdConcurrentEdits plays what a session's first burst of hooks
 // does to a cold gopls: six edits of one package checked at once, while
 // another package holds a type error that was there before. gopls cuts a
@@ -385,8 +460,16 @@ func TestGoplsBaselineBeforeFirstAnswer(t *testing.T) {
 // relative to dir, the "line:col" of each error it reports.
 func goBuildErrors(t *testing.T, dir string) map[string][]string {
 	t.Helper()
-	cmd := exec.Command("go", "build", "./...")
+	return goBuildErrorsOf(t, dir, nil, "./...")
+}
+
+// goBuildErrorsOf is goBuildErrors of `go build -o os.DevNull TARGET...`
+// with env (KEY=value: GOOS=windows) added to the go command's.
+func goBuildErrorsOf(t *testing.T, dir string, env []string, targets ...string) map[string][]string {
+	t.Helper()
+	cmd := exec.Command("go", append([]string{"build", "-o", os.DevNull}, targets...)...)
 	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
 	out, _ := cmd.CombinedOutput()
 	truth := make(map[string][]string)
 	for _, m := range goErrRE.FindAllStringSubmatch(string(out), -1) {

@@ -280,7 +280,7 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	sends := c.sendCount()
 	w := c.waitFresh(ctx, since, mark, want, settle, others, waitPulls)
 	whole := c.sendCount() == sends
-	c.recheckNewDirs(ctx, &w, want, settle)
+	c.recheckUnloaded(ctx, &w, want, settle)
 	c.judgeAgain(&w, docs, want)
 	w.superseded = append(w.superseded, movedOn...)
 	out.Freshness = c.freshness(w, len(want))
@@ -398,13 +398,23 @@ func (c *Client) newDirLocked(path string, dir os.FileInfo) bool {
 	return dir != nil && dir.ModTime().After(c.began)
 }
 
-// recheckNewDirs sends again, as a new version with the same text, each
-// changed document that got its first answer in a directory new to the
-// server, when the server's catalogue entry asks for it
-// (config.Server.RecheckNewDirs), waits for the answers to those versions,
-// and puts them in w in place of the first ones.
-func (c *Client) recheckNewDirs(ctx context.Context, w *waited, want map[string]int32, settle time.Duration) {
-	if !c.server.RecheckNewDirs {
+// constraintChanged reports whether a Go file's build constraint in text
+// differs from the one in old (nil: the document was not open), when the
+// server's catalogue entry asks for its answers to such texts to be
+// re-checked (config.Server.RecheckUnloaded): the file has moved out of
+// the packages the server loaded, or into others.
+func (c *Client) constraintChanged(path string, old, text []byte) bool {
+	return c.server.RecheckUnloaded && isGoFile(path) && goBuildConstraint(old) != goBuildConstraint(text)
+}
+
+// recheckUnloaded sends again, as a new version with the same text, each
+// changed document whose answer came before the server may have loaded
+// its package (document.unloaded: a directory new to the server, a build
+// constraint new to it), when the server's catalogue entry asks for it
+// (config.Server.RecheckUnloaded), waits for the answers to those
+// versions, and puts them in w in place of the first ones.
+func (c *Client) recheckUnloaded(ctx context.Context, w *waited, want map[string]int32, settle time.Duration) {
+	if !c.server.RecheckUnloaded {
 		return
 	}
 	again := make(map[string]int32)
@@ -413,9 +423,9 @@ func (c *Client) recheckNewDirs(ctx context.Context, w *waited, want map[string]
 		d, ok := c.docs[uri]
 		var text []byte
 		var path string
-		recheck := ok && d.newDir
+		recheck := ok && d.unloaded
 		if recheck {
-			d.newDir = false
+			d.unloaded = false
 			text, path = d.text, d.path
 		}
 		c.mu.Unlock()
@@ -431,7 +441,7 @@ func (c *Client) recheckNewDirs(ctx context.Context, w *waited, want map[string]
 		return
 	}
 	w2 := c.waitSent(ctx, again, settle)
-	c.log.Debug("re-checked files in new directories", "files", len(again), "fresh", len(w2.fresh))
+	c.log.Debug("re-checked files whose package may not have been loaded", "files", len(again), "fresh", len(w2.fresh))
 	for uri := range again {
 		delete(w.fresh, uri)
 		if vd, ok := w2.fresh[uri]; ok {
@@ -808,14 +818,16 @@ func (c *Client) sync(d Doc) (string, int32, error) {
 		// The versions sent before carry on: a check waiting for one of
 		// them takes this version's answer when its text is the same
 		// (findRun), instead of counting its document closed.
-		doc = &document{path: d.Path, langID: doc.langID, version: doc.version + 1, newDir: doc.newDir, delivered: doc.delivered, sent: doc.sent}
+		doc = &document{path: d.Path, langID: doc.langID, version: doc.version + 1, unloaded: doc.unloaded || c.constraintChanged(d.Path, doc.text, text), delivered: doc.delivered, sent: doc.sent}
 		c.docs[uri] = doc
 	case !open:
-		doc = &document{path: d.Path, langID: c.server.LanguageIDFor(d.Path), version: 1, newDir: c.newDirLocked(d.Path, dirFI)}
+		doc = &document{path: d.Path, langID: c.server.LanguageIDFor(d.Path), version: 1,
+			unloaded: c.newDirLocked(d.Path, dirFI) || c.constraintChanged(d.Path, nil, text)}
 		c.docs[uri] = doc
 		c.store.reopen(uri) // versions start again at 1
 	default:
 		doc.version++
+		doc.unloaded = doc.unloaded || c.constraintChanged(d.Path, doc.text, text)
 	}
 	doc.text = text
 	if fi != nil {

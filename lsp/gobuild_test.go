@@ -1,0 +1,59 @@
+package lsp
+
+import (
+	"go/build/constraint"
+	"strings"
+	"testing"
+)
+
+// TestGoBuildConstraint: the constraint lines of a Go file's header, as
+// the go command reads them (`go help buildconstraint`): before the
+// package clause, not inside /* */ comments, either syntax.
+func TestGoBuildConstraint(t *testing.T) {
+	tests := []struct {
+		name, text, want string
+	}{
+		{"none", "package main\n", ""},
+		{"go:build", "//go:build ignore\n\npackage main\n", "//go:build ignore"},
+		{"after a licence header", "// Copyright 2026.\n// Licence.\n\n//go:build linux && amd64\n\npackage p\n", "//go:build linux && amd64"},
+		{"both syntaxes", "//go:build windows\n// +build windows\n\npackage p\n", "//go:build windows\n// +build windows"},
+		{"after the package clause", "package p\n\n//go:build ignore\n", ""},
+		{"inside a block comment", "/*\n//go:build ignore\n*/\npackage p\n", ""},
+		{"after a one-line block comment", "/* doc */\n//go:build tools\npackage p\n", "//go:build tools"},
+		{"code after a block comment's end", "/*\n*/ package p\n//go:build ignore\n", ""},
+		{"crlf", "//go:build ignore\r\n\r\npackage main\r\n", "//go:build ignore"},
+		{"not a constraint", "//go:generate stringer\n// go:build ignore\npackage p\n", ""},
+		{"empty", "", ""},
+	}
+	for _, tt := range tests {
+		if got := goBuildConstraint([]byte(tt.text)); got != tt.want {
+			t.Errorf("%s: goBuildConstraint(%q) = %q, want %q", tt.name, tt.text, got, tt.want)
+		}
+	}
+}
+
+// FuzzGoBuildConstraint: any text gives an answer whose every line is a
+// constraint line (go/build/constraint's IsGoBuild or IsPlusBuild) of the
+// text, in its order.
+func FuzzGoBuildConstraint(f *testing.F) {
+	f.Add([]byte("//go:build ignore\n\npackage main\n"))
+	f.Add([]byte("/*\n//go:build x\n*/ //go:build y\npackage p"))
+	f.Add([]byte("// +build linux\n//go:build linux\n"))
+	f.Fuzz(func(t *testing.T, text []byte) {
+		got := goBuildConstraint(text)
+		if got == "" {
+			return
+		}
+		rest := string(text)
+		for line := range strings.SplitSeq(got, "\n") {
+			if !constraint.IsGoBuild(line) && !constraint.IsPlusBuild(line) {
+				t.Fatalf("goBuildConstraint(%q) gave %q, not a constraint line", text, line)
+			}
+			i := strings.Index(rest, line)
+			if i < 0 {
+				t.Fatalf("goBuildConstraint(%q) gave %q, not in the text after the lines before it", text, line)
+			}
+			rest = rest[i+len(line):]
+		}
+	})
+}
