@@ -224,8 +224,9 @@ func Suggest(got string, known []string) string { return suggest(got, known) }
 //     (lsp TestGoplsBuildConstrainedFile); such a first answer, and that of
 //     a file of a directory new to gopls, is re-checked. Made a package's
 //     file again, the file stays among its package's ignored files until
-//     gopls restarts ("… This file is ignored by your gopls build."): not
-//     checked, and said so.
+//     gopls restarts ("… This file is ignored by your gopls build."), and
+//     the package's other files call what it declares undefined: gopls is
+//     restarted then (StaleIgnoredMessages).
 //   - pyright: `pyright-langserver --stdio` (the pyright npm package's
 //     bin; it needs one of --stdio, --node-ipc, --socket, and says so).
 //     Root markers: pyrightconfig.json first (pyright's own config file,
@@ -428,6 +429,7 @@ func Catalogue() []Server {
 			LoadErrorMessages: []string{"Error loading workspace folders"}, // gopls server/general.go, addFolders
 			// gopls internal/cache snapshot.go (orphanedFileDiagnostics) and session.go (errNoViews)
 			UncheckedMessages:     []string{"No packages found for open file", "This file is within module", "No active builds contain"},
+			StaleIgnoredMessages:  []string{"This file is ignored by your gopls build."}, // snapshot.go, orphanedFileDiagnostics
 			RecheckUnloaded:       true,
 			OpenReplacingModules:  true,
 			Enabled:               true,

@@ -318,6 +318,17 @@ type Server struct {
 	// not checked, at every threshold (lsp.Outcome.Unchecked). Catalogue
 	// only.
 	UncheckedMessages []string
+	// StaleIgnoredMessages are parts of the UncheckedMessages with which
+	// the server says a Go file is left out of its build for no reason it
+	// can name. gopls v0.23.0 says so ("This file is ignored by your gopls
+	// build.") of a file that lost its //go:build line, from its package's
+	// files loaded before, until it restarts — and meanwhile the package's
+	// other files call what the file declares undefined, where `go build`
+	// builds them (lsp TestGoplsStaleIgnoredFile). When such a file's text
+	// has no build constraint and imports no "C" (cgo, which the build
+	// leaves out when cgo is off), the manager restarts the server, once
+	// for that text, and checks again (lsp/gobuild.go). Catalogue only.
+	StaleIgnoredMessages []string
 	// DependencyDirs are directories under the server's root, named as
 	// the watcher's skipped ones are (node_modules), whose packages the
 	// server resolves imports from: before each check the client tells it

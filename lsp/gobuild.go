@@ -3,6 +3,8 @@ package lsp
 import (
 	"bytes"
 	"go/build/constraint"
+
+	"github.com/lsp-hook/lsp-hook/internal/lazyre"
 )
 
 // maxConstraintScan bounds the bytes of a Go file read for its build
@@ -58,3 +60,16 @@ func goBuildConstraint(text []byte) string {
 	}
 	return string(bytes.Join(lines, []byte("\n")))
 }
+
+// staleIgnoredText reports whether a Go file of this text can be left out
+// of its package's build only by a server's stale view of it: it has no
+// build constraint (goBuildConstraint) and imports no "C" (cgo's files
+// are left out of a build with cgo off: `go help buildconstraint`).
+// A file name's _GOOS or _GOARCH suffix is gopls's other message.
+func staleIgnoredText(text []byte) bool {
+	return goBuildConstraint(text) == "" && !cgoImport().Match(text)
+}
+
+// cgoImport matches an import of the pseudo-package "C" (cmd/cgo), alone
+// or in an import block.
+var cgoImport = lazyre.New(`(?m)^\s*(?:import\s+)?"C"\s*$`)

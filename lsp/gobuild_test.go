@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"go/build/constraint"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -56,4 +57,50 @@ func FuzzGoBuildConstraint(f *testing.F) {
 			rest = rest[i+len(line):]
 		}
 	})
+}
+
+// TestStaleIgnoredText: a file gopls may leave out of its build only from
+// a stale view has no build constraint and no cgo import.
+func TestStaleIgnoredText(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want       bool
+	}{
+		{"plain", "package main\n\nfunc f() {}\n", true},
+		{"a constraint", "//go:build ignore\n\npackage main\n", false},
+		{"cgo alone", "package p\n\n// #include <stdio.h>\nimport \"C\"\n", false},
+		{"cgo in a block", "package p\n\nimport (\n\t\"fmt\"\n\t\"C\"\n)\n", false},
+		{"a string \"C\" in code", "package p\n\nvar s = \"C\" + x\n", true},
+	}
+	for _, tt := range tests {
+		if got := staleIgnoredText([]byte(tt.text)); got != tt.want {
+			t.Errorf("%s: staleIgnoredText(%q) = %v, want %v", tt.name, tt.text, got, tt.want)
+		}
+	}
+}
+
+// TestRestartForStale: a server is restarted once for each text of a file
+// it left out of its build from a stale view, again for a new text.
+func TestRestartForStale(t *testing.T) {
+	m := &Manager{}
+	c := &Client{docs: map[string]*document{}}
+	p := filepath.Join(t.TempDir(), "extra.go")
+	send := func(text string) {
+		c.docs[pathToURI(p)] = &document{path: p, sent: []sentVersion{{version: 1, hash: textHash([]byte(text))}}}
+	}
+	steps := []struct {
+		text string
+		want bool
+	}{
+		{"package main\n", true},
+		{"package main\n", false}, // still left out after the restart: not restarted again
+		{"package main\n\nfunc f() {}\n", true},
+		{"package main\n\nfunc f() {}\n", false},
+	}
+	for i, st := range steps {
+		send(st.text)
+		if got := m.restartForStale(c, []string{p}); got != st.want {
+			t.Errorf("step %d (%q): restartForStale = %v, want %v", i, st.text, got, st.want)
+		}
+	}
 }

@@ -114,6 +114,11 @@ type Manager struct {
 	// slot made after that started without the file, so naming it again
 	// is no change. Cleared past maxGoneProjects.
 	goneProjects map[string]time.Time
+	// staleRestarts holds, per file, the hash of the text for which its
+	// server was restarted because it left the file out of its build
+	// from a stale view (restartForStale): once per text. Cleared past
+	// maxStaleRestarts.
+	staleRestarts map[string]uint64
 	// whole says, per slot, why its server must start with its
 	// WarningsOnlyArgs left out (warnings.go), once a check found that.
 	whole map[entryKey]string
@@ -405,6 +410,12 @@ func (m *Manager) checkOne(ctx context.Context, k entryKey, docs []Doc, settle t
 	e.docs.RLock()
 	o := c.Update(sctx, docs, settle)
 	e.docs.RUnlock()
+	if len(o.staleIgnored) > 0 && o.Err == nil && m.restartForStale(c, o.staleIgnored) {
+		m.log.Info("restarting server: it left out of its build a file with no build constraint, from what it loaded before",
+			"server", k.server, "root", k.root, "files", o.staleIgnored)
+		m.drop(e)
+		return m.checkOne(ctx, k, docs, settle, withinCtx)
+	}
 	if !withinCtx {
 		o = importersPartial(o)
 	}
@@ -431,6 +442,40 @@ func (m *Manager) checkOne(ctx context.Context, k entryKey, docs []Doc, settle t
 		m.background(func() { m.closeStaleDocs(e, time.Now()) })
 	}
 	return o
+}
+
+// maxStaleRestarts bounds Manager.staleRestarts.
+const maxStaleRestarts = 64
+
+// restartForStale reports whether c's server is to be restarted for the
+// files its answer left out of its build from a stale view
+// (Outcome.staleIgnored, config.Server.StaleIgnoredMessages): yes unless
+// it was restarted for each of them with the text sent now, and then the
+// texts are recorded. A file the build leaves out for a reason the text
+// does not show (an ignored directory) says so again after the restart,
+// and is not restarted for again.
+func (m *Manager) restartForStale(c *Client, paths []string) bool {
+	hashes := make([]uint64, len(paths))
+	c.mu.Lock()
+	for i, p := range paths {
+		if d, ok := c.docs[pathToURI(p)]; ok && len(d.sent) > 0 {
+			hashes[i] = d.lastSent().hash
+		}
+	}
+	c.mu.Unlock()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.staleRestarts == nil || len(m.staleRestarts)+len(paths) > maxStaleRestarts {
+		m.staleRestarts = make(map[string]uint64)
+	}
+	restart := false
+	for i, p := range paths {
+		if h, ok := m.staleRestarts[p]; !ok || h != hashes[i] {
+			m.staleRestarts[p] = hashes[i]
+			restart = true
+		}
+	}
+	return restart
 }
 
 // drop takes e out of the map, unless another entry replaced it already,

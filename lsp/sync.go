@@ -157,6 +157,11 @@ type Outcome struct {
 	// (config.Server.UncheckedMessages) to what it said, the file's path
 	// in it made relative to the root; that diagnostic is not in Files.
 	Unchecked map[string]string
+	// staleIgnored names the files of Unchecked the server left out of its
+	// build from what it loaded before their text lost its build
+	// constraint (config.Server.StaleIgnoredMessages): the Manager
+	// restarts it and checks again.
+	staleIgnored []string
 	// ImportersLeft, when not nil, names the importers of the changed
 	// files past the re-check cap that the server said nothing of during
 	// the check (ErrImportersCap): what the change did to them is unknown.
@@ -326,7 +331,7 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	}
 	out.Files, out.Others = c.collect(base, w.fresh, want)
 	c.dropForeign(&out)
-	out.Unchecked = c.unchecked(out.Files)
+	out.Unchecked, out.staleIgnored = c.unchecked(out.Files)
 	for uri := range rechecked { // an importer re-checked is another file, not a changed one
 		if p, err := uriToPath(uri); err == nil {
 			if ds, ok := out.Files[p]; ok {

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -18,18 +19,22 @@ const maxUncheckedMessage = 240
 // the message's first two lines (gopls: what is wrong, then the fix; a
 // link to its documentation follows) on one line, the file's path made
 // relative to the root, cut at maxUncheckedMessage bytes on a word
-// boundary. nil when there is none.
-func (c *Client) unchecked(files map[string][]diag.Diagnostic) map[string]string {
+// boundary. nil when there is none. stale names the files of out whose
+// message is one of the server's StaleIgnoredMessages while the text it
+// was sent has no build constraint and no cgo (staleIgnoredText).
+func (c *Client) unchecked(files map[string][]diag.Diagnostic) (out map[string]string, stale []string) {
 	if len(c.server.UncheckedMessages) == 0 {
-		return nil
+		return nil, nil
 	}
-	var out map[string]string
 	for path, ds := range files {
 		kept := ds[:0:0]
 		for _, d := range ds {
 			if !hasAnyPrefix(d.Message, c.server.UncheckedMessages) {
 				kept = append(kept, d)
 				continue
+			}
+			if c.staleIgnored(path, d.Message) && !slices.Contains(stale, path) {
+				stale = append(stale, path)
 			}
 			if out == nil {
 				out = make(map[string]string)
@@ -44,7 +49,20 @@ func (c *Client) unchecked(files map[string][]diag.Diagnostic) map[string]string
 			files[path] = kept
 		}
 	}
-	return out
+	return out, stale
+}
+
+// staleIgnored reports whether msg, of the file at path, is one of the
+// server's StaleIgnoredMessages while the text last sent of the file has
+// no build constraint and imports no "C" (staleIgnoredText).
+func (c *Client) staleIgnored(path, msg string) bool {
+	if !slices.ContainsFunc(c.server.StaleIgnoredMessages, func(m string) bool { return strings.Contains(msg, m) }) {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	d, ok := c.docs[pathToURI(path)]
+	return ok && staleIgnoredText(d.text)
 }
 
 // hasAnyPrefix reports whether s begins with one of prefixes.

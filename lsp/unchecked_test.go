@@ -25,7 +25,7 @@ func TestUnchecked(t *testing.T) {
 		},
 		a: {{Message: "undefined: x"}, {Message: "No active builds contain " + a + ": consider opening a new workspace folder containing it"}},
 	}
-	got := c.unchecked(files)
+	got, _ := c.unchecked(files)
 	want := map[string]string{
 		it: "No packages found for open file it_test.go. This file may be excluded due to its build tags; try adding \"-tags=<build tag>\" to your gopls \"buildFlags\" configuration",
 		a:  "No active builds contain a.go: consider opening a new workspace folder containing it",
@@ -37,7 +37,7 @@ func TestUnchecked(t *testing.T) {
 		t.Errorf("files left = %+v", files)
 	}
 	c.server.UncheckedMessages = nil
-	if got := c.unchecked(map[string][]diag.Diagnostic{it: {{Message: "No packages found for open file x."}}}); got != nil {
+	if got, _ := c.unchecked(map[string][]diag.Diagnostic{it: {{Message: "No packages found for open file x."}}}); got != nil {
 		t.Errorf("a server without UncheckedMessages: %q", got)
 	}
 }
