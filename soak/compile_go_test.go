@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -22,7 +25,10 @@ func goEnv(env []string) []string {
 // package and every package's tests, without linking (go build leaves
 // test files out, go vet stops at the first error), and reports all
 // errors of each (-e). The go command does not type-check what depends on
-// a package that failed to build: those files are marked unknown.
+// a package that failed to build: those files are marked unknown. A
+// program the build leaves out with `//go:build ignore` (a generator run
+// by `go run gen.go`, which gopls checks as a package of its own: its
+// standaloneTags) is compiled alone the same way, `go list … FILE`.
 func compileGo(ctx context.Context, dir string, env []string, _ snapshot) (*truth, error) {
 	out, code, err := runTool(ctx, dir, goEnv(env), "go", "list", "-e", "-export", "-test", "-gcflags=-e", "-json", "./...")
 	if err != nil || code != 0 {
@@ -32,8 +38,55 @@ func compileGo(ctx context.Context, dir string, env []string, _ snapshot) (*trut
 	if err != nil {
 		return nil, err
 	}
-	return goTruth(dir, all), nil
+	t := goTruth(dir, all)
+	for _, f := range goStandalone(dir, all) {
+		out, code, err := runTool(ctx, dir, goEnv(env), "go", "list", "-e", "-export", "-gcflags=-e", "-json", f)
+		if err != nil || code != 0 {
+			return nil, fmt.Errorf("go list -e -export %s exited %d: %v\n%s", f, code, err, out)
+		}
+		pkgs, err := decodeGoList(out)
+		if err != nil {
+			return nil, err
+		}
+		alone := goTruth(dir, pkgs)
+		t.merge(alone)
+		t.output += alone.output
+		maps.Copy(t.unknown, alone.unknown)
+	}
+	return t, nil
 }
+
+// goStandalone returns the programs of the packages that their build
+// constraint leaves out as gopls's standalone files: package main, with a
+// //go:build line naming the tag ignore (the default of gopls's
+// standaloneTags). Paths are relative to dir with "./" before them, as
+// the go command takes a file.
+func goStandalone(dir string, pkgs []*goPackage) []string {
+	var out []string
+	for _, p := range pkgs {
+		if p.ForTest != "" {
+			continue
+		}
+		for _, name := range p.IgnoredGoFiles {
+			path := filepath.Join(p.Dir, name)
+			b, err := os.ReadFile(path)
+			if err != nil || !goStandaloneRE.Match(b) || !goPackageMainRE.Match(b) {
+				continue
+			}
+			if f := "./" + relTo(dir, path); !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// goStandaloneRE matches a //go:build line naming the tag ignore, and
+// goPackageMainRE a package main clause.
+var (
+	goStandaloneRE  = regexp.MustCompile(`(?m)^//go:build\b.*\bignore\b`)
+	goPackageMainRE = regexp.MustCompile(`(?m)^package main\b`)
+)
 
 // goTruth is the truth `go list -e -export -test` found for the module in
 // dir: each package's (and test variant's) Error placed on its files and
@@ -78,6 +131,7 @@ type goPackage struct {
 	ForTest                            string // set on a package's test variants
 	Dir                                string // absolute
 	GoFiles, CgoFiles, InvalidGoFiles  []string
+	IgnoredGoFiles                     []string // left out by build constraints
 	TestGoFiles, XTestGoFiles          []string
 	Imports, TestImports, XTestImports []string
 	Error                              *struct{ Err string }

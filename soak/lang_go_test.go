@@ -126,6 +126,13 @@ func scale(n int64) int64 {
 }
 `
 
+// goGen is a generator program of package jobs's directory, left out of
+// the build (//go:build ignore), with decl in its main.
+func goGen(decl string) string {
+	return "//go:build ignore\n\n// gen prints the weight a limit of 4 allows.\npackage main\n\nimport (\n\t\"context\"\n\t\"fmt\"\n\n\t\"soak.example/sync/jobs\"\n)\n\nfunc main() {\n\t" +
+		decl + "\n\tfmt.Println(jobs.Limited(context.Background(), n, nil))\n}\n"
+}
+
 var goScenarios = []scenario{
 	// The module's configuration breaks files the edit does not touch:
 	// at language version 1.20, the min and max builtins (1.21) and
@@ -187,6 +194,19 @@ var goScenarios = []scenario{
 	{"new-package", steps(
 		create("newpkg/a.go", "// Package newpkg is new.\npackage newpkg\n\n// A is a number.\nfunc A() int {\n\treturn \"a\"\n}\n"),
 		remove("newpkg/a.go"))},
+	// A program the build leaves out (`go run gen.go`), which gopls
+	// checks as a package of its own once it is open: written broken,
+	// fixed, removed.
+	{"standalone-program", steps(
+		create("jobs/gen.go", goGen(`var n int64 = "4"`)),
+		create("jobs/gen.go", goGen("var n int64 = 4")),
+		remove("jobs/gen.go"))},
+	// A file of the package given a build constraint that leaves it out:
+	// what it declared is undefined in the others; given back, gopls
+	// must take it into the package again.
+	{"constraint-added", steps(
+		edit("jobs/helpers.go", "package jobs\n", "//go:build ignore\n\npackage jobs\n"),
+		revert("jobs/helpers.go"))},
 	{"comment", steps(
 		edit("jobs/helpers.go", "// scale returns", "// scale returns, for Limited,"),
 		revert("jobs/helpers.go"))},
