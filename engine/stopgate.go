@@ -182,13 +182,17 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 		}
 	}
 	switch {
-	case len(missed) > 0 || sessionDeleted(changes):
+	case len(missed) > 0 || sessionDeleted(changes) || constraintsChanged(changes, befores):
 		// What a deletion broke may not have been re-published by this
 		// check: gopls publishes no file's unchanged diagnostics again,
 		// and a deletion it was told of before (by a hook, or the hooks
 		// of an earlier daemon) changes nothing for it now. The files the
 		// servers hold errors for count too (the soak's Stop judge caught
 		// a turn allowed in silence without them, Go, seed 777, Stop #2).
+		// So may what a build constraint changed (the soak's
+		// constraint-added, Go: jobs.go's call of a function the
+		// constraint left out, published as gopls loaded the workspace,
+		// never again).
 		e.heldErrors(cur.Files, unsure)
 	case blind != "":
 	case len(unsure) > 0 && len(deleted) > 0:
@@ -335,7 +339,8 @@ func sessionDeleted(changes []wire.Change) bool {
 
 // blindSpot says why the texts before the session cannot show the
 // servers the state before (a file the session deleted, a C or C++ header
-// it changed), or "" when they can.
+// it changed, a Go file whose build constraint it changed), or "" when
+// they can.
 func blindSpot(changes []wire.Change, befores map[string][]byte) string {
 	for _, c := range changes {
 		if _, err := os.Lstat(c.Path); errors.Is(err, fs.ErrNotExist) {
@@ -348,9 +353,36 @@ func blindSpot(changes []wire.Change, befores map[string][]byte) string {
 			if !sameAsBefore(c.Path, befores) {
 				return fmt.Sprintf("the session changed %s, and clangd reads a header's importers' includes on disk", filepath.Base(c.Path))
 			}
+		case ".go":
+			if constraintChanged(c.Path, befores) {
+				return fmt.Sprintf("the session changed %s's build constraint, and gopls keeps a package's files as it loaded them from disk", filepath.Base(c.Path))
+			}
 		}
 	}
 	return ""
+}
+
+// constraintsChanged reports whether one of changes is a Go file whose
+// build constraint changed since its text in befores (constraintChanged).
+func constraintsChanged(changes []wire.Change, befores map[string][]byte) bool {
+	return slices.ContainsFunc(changes, func(c wire.Change) bool {
+		return strings.EqualFold(filepath.Ext(c.Path), ".go") && constraintChanged(c.Path, befores)
+	})
+}
+
+// constraintChanged reports whether the Go file at path has another
+// build constraint (lsp.GoBuildConstraint) than its text in befores: shown
+// the text before, gopls keeps the file in or out of its package as it
+// loaded it from disk (config.Server.StaleIgnoredMessages), so what it
+// says then is no state before (the soak's constraint-added, Go: a Stop
+// gate allowed jobs.go's call of a function the constraint left out).
+func constraintChanged(path string, befores map[string][]byte) bool {
+	before, ok := befores[path]
+	if !ok {
+		return false
+	}
+	now, err := os.ReadFile(path)
+	return err == nil && lsp.GoBuildConstraint(now) != lsp.GoBuildConstraint(before)
 }
 
 // projectBlindSpot says why the state before of every file of a project

@@ -378,19 +378,51 @@ func (c *Client) olderThanServer(docs []Doc) []string {
 	return out
 }
 
-// savedOnlyChanged returns the paths of the changed documents of docs, not
-// among have, that the server takes only as saved
-// (config.Server.SavedOnlyFiles) and whose text before differs from their
-// text (changesText): a server that loads the workspace reads them from
-// disk, changed, and showBefore cannot show it their text before.
-func (c *Client) savedOnlyChanged(docs []Doc, have []string) []string {
+// unshowableChanged returns the paths of the changed documents of docs,
+// not among have, whose text before the server cannot be shown as it was
+// once it loaded the changed text from disk: one it takes only as saved
+// (config.Server.SavedOnlyFiles) whose text before differs from its text
+// (changesText) — a server that loads the workspace reads it from disk,
+// changed — and a Go file whose build constraint differs from the one its
+// text before had (constraintChanged): gopls builds its packages' files
+// from what it loaded from disk, and an open document's constraint does
+// not take the file back into its package or out of it (the soak's
+// constraint-added, Go: a cold gopls shown helpers.go's text before, with
+// no constraint, kept it out of package jobs and jobs.go's call of scale
+// undefined, which then stood as jobs.go's baseline: a false clean).
+func (c *Client) unshowableChanged(docs []Doc, have []string) []string {
 	var out []string
 	for _, d := range docs {
-		if !d.Mirror && c.server.IsSavedOnly(d.Path) && !slices.Contains(have, d.Path) && changesText(d) {
+		if d.Mirror || slices.Contains(have, d.Path) {
+			continue
+		}
+		if c.server.IsSavedOnly(d.Path) && changesText(d) || c.constraintChangedFrom(d) {
 			out = append(out, d.Path)
 		}
 	}
 	return out
+}
+
+// constraintChangedFrom reports whether d's text has another build
+// constraint than its text before (constraintChanged), when that is
+// known.
+func (c *Client) constraintChangedFrom(d Doc) bool {
+	if d.Before == nil || !c.server.RecheckUnloaded || !isGoFile(d.Path) {
+		return false
+	}
+	before, ok := d.Before()
+	if !ok {
+		return false
+	}
+	text := d.Text
+	if text == nil {
+		b, err := readBounded(d.Path, maxConvertRead)
+		if err != nil {
+			return false
+		}
+		text = b
+	}
+	return c.constraintChanged(d.Path, before, text)
 }
 
 // addBlindOthers adds to out.Others the errors the server has published,

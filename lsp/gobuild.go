@@ -12,12 +12,12 @@ import (
 // file's leading comments (a licence header).
 const maxConstraintScan = 64 << 10
 
-// goBuildConstraint returns the build constraint lines of a Go file's
-// text — its `//go:build` and `// +build` lines before the package
-// clause (`go help buildconstraint`; go/build/constraint's IsGoBuild and
-// IsPlusBuild), joined by newlines — or ""
-// when it has none. Lines inside /* */ comments are not read as
-// constraints, as the go command does not.
+// GoBuildConstraint returns the build constraint lines of a Go file's
+// text (UTF-8; its first maxConstraintScan bytes are read) — its
+// `//go:build` and `// +build` lines before the package clause (`go help
+// buildconstraint`; go/build/constraint's IsGoBuild and IsPlusBuild),
+// joined by newlines — or "" when it has none. Lines inside /* */
+// comments are not read as constraints, as the go command does not.
 //
 // gopls loads a file its default build leaves out only once the file is
 // open, as a package of its own (a standalone file: its standaloneTags
@@ -25,7 +25,7 @@ const maxConstraintScan = 64 << 10
 // another GOOS/GOARCH, and with diagnosticsDelay 0s it publishes the
 // open file's diagnostics before that load: an empty list, never the
 // errors (config.Server.RecheckUnloaded).
-func goBuildConstraint(text []byte) string {
+func GoBuildConstraint(text []byte) string {
 	if len(text) > maxConstraintScan {
 		text = text[:maxConstraintScan]
 	}
@@ -63,11 +63,11 @@ func goBuildConstraint(text []byte) string {
 
 // staleIgnoredText reports whether a Go file of this text can be left out
 // of its package's build only by a server's stale view of it: it has no
-// build constraint (goBuildConstraint) and imports no "C" (cgo's files
+// build constraint (GoBuildConstraint) and imports no "C" (cgo's files
 // are left out of a build with cgo off: `go help buildconstraint`).
 // A file name's _GOOS or _GOARCH suffix is gopls's other message.
 func staleIgnoredText(text []byte) bool {
-	return goBuildConstraint(text) == "" && !cgoImport().Match(text)
+	return GoBuildConstraint(text) == "" && !cgoImport().Match(text)
 }
 
 // cgoImport matches an import of the pseudo-package "C" (cmd/cgo), alone

@@ -27,8 +27,8 @@ func TestGoBuildConstraint(t *testing.T) {
 		{"empty", "", ""},
 	}
 	for _, tt := range tests {
-		if got := goBuildConstraint([]byte(tt.text)); got != tt.want {
-			t.Errorf("%s: goBuildConstraint(%q) = %q, want %q", tt.name, tt.text, got, tt.want)
+		if got := GoBuildConstraint([]byte(tt.text)); got != tt.want {
+			t.Errorf("%s: GoBuildConstraint(%q) = %q, want %q", tt.name, tt.text, got, tt.want)
 		}
 	}
 }
@@ -41,18 +41,18 @@ func FuzzGoBuildConstraint(f *testing.F) {
 	f.Add([]byte("/*\n//go:build x\n*/ //go:build y\npackage p"))
 	f.Add([]byte("// +build linux\n//go:build linux\n"))
 	f.Fuzz(func(t *testing.T, text []byte) {
-		got := goBuildConstraint(text)
+		got := GoBuildConstraint(text)
 		if got == "" {
 			return
 		}
 		rest := string(text)
 		for line := range strings.SplitSeq(got, "\n") {
 			if !constraint.IsGoBuild(line) && !constraint.IsPlusBuild(line) {
-				t.Fatalf("goBuildConstraint(%q) gave %q, not a constraint line", text, line)
+				t.Fatalf("GoBuildConstraint(%q) gave %q, not a constraint line", text, line)
 			}
 			i := strings.Index(rest, line)
 			if i < 0 {
-				t.Fatalf("goBuildConstraint(%q) gave %q, not in the text after the lines before it", text, line)
+				t.Fatalf("GoBuildConstraint(%q) gave %q, not in the text after the lines before it", text, line)
 			}
 			rest = rest[i+len(line):]
 		}

@@ -207,16 +207,24 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	// is shown that text too, and when it could not be, the files the
 	// change can reach have no baseline (olderThanServer, blind). A
 	// changed document the server takes only as saved (gopls's go.mod)
-	// cannot be shown its text before, and a server with no whole answer
-	// yet has loaded it, changed, from disk: it is blind too
-	// (savedOnlyChanged).
+	// cannot be shown its text before, nor can a Go file whose build
+	// constraint the change changed (gopls keeps its package's files as
+	// loaded), and a server with no whole answer yet has loaded it,
+	// changed, from disk: it is blind too (unshowableChanged).
 	touchedAt := c.touchedMark()
 	var floor, shown uint64
 	var blind []string
 	older := c.olderThanServer(docs)
 	if touchedAt == 0 || len(older) > 0 {
+		// The changed files the server loaded from disk (all of them when
+		// it has given no whole answer) that it cannot be shown as they
+		// were before.
+		unshowable := c.unshowableChanged(docs, nil)
+		if touchedAt != 0 {
+			unshowable = slices.DeleteFunc(unshowable, func(p string) bool { return !slices.Contains(older, p) })
+		}
 		var whole bool
-		if whole, floor, shown = c.showBefore(ctx, docs); whole {
+		if whole, floor, shown = c.showBefore(ctx, docs); whole && len(unshowable) == 0 {
 			touchedAt = shown
 		} else {
 			// Asked again: a cold server may have given its first answer
@@ -224,8 +232,10 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 			// (make test at b4b692b, TestPrewarmRacesFirstEdit/go: the
 			// prewarm's answers about the callers stood as their baseline).
 			blind = c.olderThanServer(docs)
-			if touchedAt == 0 {
-				blind = append(blind, c.savedOnlyChanged(docs, blind)...)
+			for _, p := range unshowable {
+				if !slices.Contains(blind, p) {
+					blind = append(blind, p)
+				}
 			}
 		}
 	}
@@ -409,7 +419,7 @@ func (c *Client) newDirLocked(path string, dir os.FileInfo) bool {
 // re-checked (config.Server.RecheckUnloaded): the file has moved out of
 // the packages the server loaded, or into others.
 func (c *Client) constraintChanged(path string, old, text []byte) bool {
-	return c.server.RecheckUnloaded && isGoFile(path) && goBuildConstraint(old) != goBuildConstraint(text)
+	return c.server.RecheckUnloaded && isGoFile(path) && GoBuildConstraint(old) != GoBuildConstraint(text)
 }
 
 // recheckUnloaded sends again, as a new version with the same text, each
