@@ -212,7 +212,7 @@ type Server struct {
 	// errors of new directories in the first answer, each in the answer
 	// to the next change; a `//go:build ignore` file (a standalone
 	// program, gopls's standaloneTags), opened cold or warm or changed to
-	// it from a package's file, answered empty where `go vet FILE`
+	// it from a package's file, answered empty where `go build FILE`
 	// reports its type error, every time (lsp/gobuild.go). Catalogue only.
 	RecheckUnloaded bool
 	// ProjectFiles are the base names (or globs of path.Match) of the
@@ -324,7 +324,7 @@ type Server struct {
 	// build.") of a file that lost its //go:build line, from its package's
 	// files loaded before, until it restarts — and meanwhile the package's
 	// other files call what the file declares undefined, where `go build`
-	// builds them (lsp TestGoplsStaleIgnoredFile). When such a file's text
+	// builds them (lsp TestGoplsBuildConstrainedFile). When such a file's text
 	// has no build constraint and imports no "C" (cgo, which the build
 	// leaves out when cgo is off), the manager restarts the server, once
 	// for that text, and checks again (lsp/gobuild.go). Catalogue only.

@@ -182,7 +182,7 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 		}
 	}
 	switch {
-	case len(missed) > 0 || sessionDeleted(changes) || constraintsChanged(changes, befores):
+	case len(missed) > 0 || sessionDeleted(changes) || constraintChangedIn(changes, befores) != "":
 		// What a deletion broke may not have been re-published by this
 		// check: gopls publishes no file's unchanged diagnostics again,
 		// and a deletion it was told of before (by a hook, or the hooks
@@ -353,21 +353,24 @@ func blindSpot(changes []wire.Change, befores map[string][]byte) string {
 			if !sameAsBefore(c.Path, befores) {
 				return fmt.Sprintf("the session changed %s, and clangd reads a header's importers' includes on disk", filepath.Base(c.Path))
 			}
-		case ".go":
-			if constraintChanged(c.Path, befores) {
-				return fmt.Sprintf("the session changed %s's build constraint, and gopls keeps a package's files as it loaded them from disk", filepath.Base(c.Path))
-			}
 		}
+	}
+	if p := constraintChangedIn(changes, befores); p != "" {
+		return fmt.Sprintf("the session changed %s's build constraint, and gopls keeps a package's files as it loaded them from disk", filepath.Base(p))
 	}
 	return ""
 }
 
-// constraintsChanged reports whether one of changes is a Go file whose
-// build constraint changed since its text in befores (constraintChanged).
-func constraintsChanged(changes []wire.Change, befores map[string][]byte) bool {
-	return slices.ContainsFunc(changes, func(c wire.Change) bool {
-		return strings.EqualFold(filepath.Ext(c.Path), ".go") && constraintChanged(c.Path, befores)
-	})
+// constraintChangedIn returns the first of changes that is a Go file
+// whose build constraint changed since its text in befores
+// (constraintChanged), or "".
+func constraintChangedIn(changes []wire.Change, befores map[string][]byte) string {
+	for _, c := range changes {
+		if strings.EqualFold(filepath.Ext(c.Path), ".go") && constraintChanged(c.Path, befores) {
+			return c.Path
+		}
+	}
+	return ""
 }
 
 // constraintChanged reports whether the Go file at path has another

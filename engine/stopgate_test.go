@@ -11,18 +11,23 @@ import (
 )
 
 // TestBlindSpot: the texts before a session show the servers the state
-// before unless the session deleted a file or changed a C header; a
-// header put back as it was is no blind spot.
+// before unless the session deleted a file, changed a C header or changed
+// a Go file's build constraint; a header put back as it was, and a Go
+// file changed below its constraint, are no blind spot.
 func TestBlindSpot(t *testing.T) {
 	dir := testdir.New(t)
 	testdir.WriteTree(t, dir, map[string]string{
 		"greet.h": "void greet(const char *name, int n);\n",
 		"same.h":  "void same(void);\n",
 		"main.c":  "int main(void) { return 0; }\n",
+		"gen.go":  "//go:build ignore\n\npackage main\n",
+		"body.go": "//go:build linux\n\npackage p\n\nvar x = 2\n",
 	})
+	gen, body := filepath.Join(dir, "gen.go"), filepath.Join(dir, "body.go")
 	header, same, code := filepath.Join(dir, "greet.h"), filepath.Join(dir, "same.h"), filepath.Join(dir, "main.c")
 	gone := filepath.Join(dir, "gone.py")
-	befores := map[string][]byte{header: []byte("void greet(const char *name);\n"), same: []byte("void same(void);\n"), code: []byte("int main(void) { return 1; }\n")}
+	befores := map[string][]byte{header: []byte("void greet(const char *name);\n"), same: []byte("void same(void);\n"), code: []byte("int main(void) { return 1; }\n"),
+		gen: []byte("package main\n"), body: []byte("//go:build linux\n\npackage p\n\nvar x = 1\n")}
 	change := func(paths ...string) []wire.Change {
 		var out []wire.Change
 		for _, p := range paths {
@@ -39,6 +44,8 @@ func TestBlindSpot(t *testing.T) {
 		{"a header changed", change(code, header), "greet.h"},
 		{"a header as it was", change(same), ""},
 		{"a file deleted", change(code, gone), "gone.py"},
+		{"a Go file given a build constraint", change(code, gen), "gen.go"},
+		{"a Go file changed below its constraint", change(body), ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -378,8 +378,8 @@ func (c *Client) olderThanServer(docs []Doc) []string {
 	return out
 }
 
-// unshowableChanged returns the paths of the changed documents of docs,
-// not among have, whose text before the server cannot be shown as it was
+// unshowableChanged returns the paths of the changed documents of docs
+// whose text before the server cannot be shown as it was
 // once it loaded the changed text from disk: one it takes only as saved
 // (config.Server.SavedOnlyFiles) whose text before differs from its text
 // (changesText) — a server that loads the workspace reads it from disk,
@@ -390,10 +390,10 @@ func (c *Client) olderThanServer(docs []Doc) []string {
 // constraint-added, Go: a cold gopls shown helpers.go's text before, with
 // no constraint, kept it out of package jobs and jobs.go's call of scale
 // undefined, which then stood as jobs.go's baseline: a false clean).
-func (c *Client) unshowableChanged(docs []Doc, have []string) []string {
+func (c *Client) unshowableChanged(docs []Doc) []string {
 	var out []string
 	for _, d := range docs {
-		if d.Mirror || slices.Contains(have, d.Path) {
+		if d.Mirror {
 			continue
 		}
 		if c.server.IsSavedOnly(d.Path) && changesText(d) || c.constraintChangedFrom(d) {
@@ -414,15 +414,8 @@ func (c *Client) constraintChangedFrom(d Doc) bool {
 	if !ok {
 		return false
 	}
-	text := d.Text
-	if text == nil {
-		b, err := readBounded(d.Path, maxConvertRead)
-		if err != nil {
-			return false
-		}
-		text = b
-	}
-	return c.constraintChanged(d.Path, before, text)
+	text, ok := docText(d)
+	return ok && c.constraintChanged(d.Path, before, text)
 }
 
 // addBlindOthers adds to out.Others the errors the server has published,
@@ -491,15 +484,18 @@ func changesText(d Doc) bool {
 	if !ok {
 		return d.Revisited
 	}
-	text := d.Text
-	if text == nil {
-		b, err := readBounded(d.Path, maxConvertRead)
-		if err != nil {
-			return false
-		}
-		text = b
+	text, ok := docText(d)
+	return ok && !bytes.Equal(before, text)
+}
+
+// docText is d's text: d.Text, else the file's on disk (ok false when it
+// cannot be read).
+func docText(d Doc) (text []byte, ok bool) {
+	if d.Text != nil {
+		return d.Text, true
 	}
-	return !bytes.Equal(before, text)
+	b, err := readBounded(d.Path, maxConvertRead)
+	return b, err == nil
 }
 
 // openAt reports whether the document uri was open when the store's

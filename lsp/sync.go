@@ -219,7 +219,7 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 		// The changed files the server loaded from disk (all of them when
 		// it has given no whole answer) that it cannot be shown as they
 		// were before.
-		unshowable := c.unshowableChanged(docs, nil)
+		unshowable := c.unshowableChanged(docs)
 		if touchedAt != 0 {
 			unshowable = slices.DeleteFunc(unshowable, func(p string) bool { return !slices.Contains(older, p) })
 		}
