@@ -236,6 +236,12 @@ type baseline struct {
 	// re-check other translation units when a header's buffer changes,
 	// and a pull asked before is answered after.
 	floor uint64
+	// ceiling is the client's first send after floor of a changed
+	// document's text other than its text before (changeSentAfter; 0
+	// when floor is 0 or there was none): an answer about a re-checked
+	// importer asked once it went out may already know the change
+	// (saidBefore).
+	ceiling uint64
 	// touchedAt is the store's arrival number when the server first gave
 	// a whole answer (Client.touchedAt, or showBefore's), 0 when it has
 	// not.
@@ -265,8 +271,9 @@ type baseline struct {
 // answer by mark (b.touchedAt; a check whose run of equal texts began
 // before the server's first answer — the warm-up's text, hooked again —
 // has no such answer behind its baseline). A re-checked importer whose
-// answer was given before the server had the text before (b.floor)
-// counts as said nothing of. Otherwise a file's state before is unknown,
+// answer was given before the server had the text before (b.floor), or
+// a pull answer worked out once a changed text had gone out after it
+// (b.ceiling), counts as said nothing of. Otherwise a file's state before is unknown,
 // and so is a file synced since mark by another check, or whose own check
 // was in flight at mark (checkingAt: what the server had said of it then
 // may be a pass's empty first word; TestLoadConcurrentHooks, a ghost) —
@@ -304,7 +311,7 @@ func (c *Client) before(b baseline, others map[string][]diag.Diagnostic) (out ma
 		switch {
 		case len(b.blind) > 0 && c.brokenBy(path, b.blind):
 			why = "the server may have read the change as it started: none"
-		case b.importers[uri] && known && c.saidAfter(uri, bases, b.floor):
+		case b.importers[uri] && known && c.saidAfter(uri, bases, b.floor) && saidBefore(bases, b.ceiling):
 			out[path], why = c.merge(path, uri, lists), "a re-checked importer: said at mark"
 			sure[path] = true
 		case b.importers[uri]:
@@ -595,6 +602,58 @@ func (c *Client) showBefore(ctx context.Context, docs []Doc) (whole bool, floor,
 	}
 	shown, _ = c.store.mark()
 	return len(w.fresh) == len(want) && !unshown, floor, shown
+}
+
+// saidBefore reports whether each pull answer of bases (store.asOf) was
+// worked out before the send numbered ceiling went out (0: any answer):
+// its report's since (the request of a "full" report, the referent of an
+// "unchanged" one) is below it. A push does not say which texts its
+// server had, and passes. Two hooks of one file racing a cold pyright
+// (the soak, seed 2827776134180446085, Python #34): both checks' texts
+// before were overtaken, and the newer one's baseline for an importer was
+// a pull asked after the older one's check had sent the changed text,
+// holding the error it made: a missed caller.
+func saidBefore(bases []answerBasis, ceiling uint64) bool {
+	if ceiling == 0 {
+		return true
+	}
+	for _, b := range bases {
+		if b.pulled && b.since >= ceiling {
+			return false
+		}
+	}
+	return true
+}
+
+// changeSentAfter returns the client's first send after floor (a send
+// count) of a text of a changed document of docs (one with Doc.Before,
+// not a Mirror) other than its text before: 0 when floor is 0 or there
+// was none.
+func (c *Client) changeSentAfter(docs []Doc, floor uint64) uint64 {
+	if floor == 0 {
+		return 0
+	}
+	var first uint64
+	for _, d := range docs {
+		if d.Before == nil || d.Mirror {
+			continue
+		}
+		before, ok := d.Before()
+		if !ok {
+			continue
+		}
+		h := textHash(before)
+		c.mu.Lock()
+		if doc, open := c.docs[pathToURI(d.Path)]; open {
+			for _, s := range doc.sent {
+				if s.seq > floor && s.hash != h && (first == 0 || s.seq < first) {
+					first = s.seq
+				}
+			}
+		}
+		c.mu.Unlock()
+	}
+	return first
 }
 
 // saidAfter reports whether each of the answers about uri described by

@@ -53,6 +53,72 @@ func TestSaidAfter(t *testing.T) {
 	}
 }
 
+// TestSaidBefore: a pull answer about a re-checked importer is a baseline
+// only when it was worked out before a changed text went out after the
+// text before (ceiling); a push cannot say, and passes.
+func TestSaidBefore(t *testing.T) {
+	v := func(n int32) *int32 { return &n }
+	cases := []struct {
+		name    string
+		bases   []answerBasis
+		ceiling uint64
+		want    bool
+	}{
+		{"no change sent after the text before", []answerBasis{{pulled: true, asked: 9, since: 9}}, 0, true},
+		{"pull asked before the change went out", []answerBasis{{pulled: true, asked: 2, since: 2}}, 3, true},
+		{"pull asked once the change went out", []answerBasis{{pulled: true, asked: 3, since: 3}}, 3, false},
+		{"unchanged, its referent asked before", []answerBasis{{pulled: true, asked: 5, since: 2}}, 3, true},
+		{"unchanged, its referent asked after", []answerBasis{{pulled: true, asked: 6, since: 4}}, 3, false},
+		{"a push", []answerBasis{{version: v(1)}}, 3, true},
+		{"one of two pulls after", []answerBasis{{pulled: true, asked: 2, since: 2}, {pulled: true, asked: 4, since: 4}}, 3, false},
+	}
+	for _, tc := range cases {
+		if got := saidBefore(tc.bases, tc.ceiling); got != tc.want {
+			t.Errorf("%s: saidBefore = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestChangeSentAfter: the first send after the text before of a changed
+// document's other text — by this check or another (the soak, seed
+// 2827776134180446085, Python #34: the older hook's check sent it) — and
+// none for a re-send of the text before or a document not changed.
+func TestChangeSentAfter(t *testing.T) {
+	dir := t.TempDir()
+	p, q := filepath.Join(dir, "service.py"), filepath.Join(dir, "api.py")
+	before, older, newer := []byte("def greet(): pass\n"), []byte("def hello(): pass\n"), []byte("def hi(): pass\n")
+	c := &Client{docs: map[string]*document{
+		pathToURI(p): {sent: []sentVersion{
+			{version: 1, seq: 1, hash: textHash(newer)},  // a prewarm's open of the file on disk
+			{version: 2, seq: 2, hash: textHash(before)}, // the text before (floor)
+			{version: 3, seq: 4, hash: textHash(before)}, // the text before again
+			{version: 4, seq: 5, hash: textHash(older)},  // the older hook's text, sent by its check
+			{version: 5, seq: 7, hash: textHash(newer)},  // this check's
+		}},
+		pathToURI(q): {sent: []sentVersion{{version: 1, seq: 3, hash: textHash(before)}}},
+	}}
+	doc := func(path string, before []byte) Doc {
+		return Doc{Path: path, Text: newer, Before: func() ([]byte, bool) { return before, true }}
+	}
+	cases := []struct {
+		name  string
+		docs  []Doc
+		floor uint64
+		want  uint64
+	}{
+		{"no text before shown", []Doc{doc(p, before)}, 0, 0},
+		{"the older hook's text", []Doc{doc(p, before)}, 2, 5},
+		{"from after it", []Doc{doc(p, before)}, 6, 7},
+		{"a document not changed", []Doc{{Path: q, Text: before}}, 2, 0},
+		{"a mirror", []Doc{{Path: p, Text: newer, Mirror: true, Before: func() ([]byte, bool) { return before, true }}}, 2, 0},
+	}
+	for _, tc := range cases {
+		if got := c.changeSentAfter(tc.docs, tc.floor); got != tc.want {
+			t.Errorf("%s: changeSentAfter = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
 // TestBaseMark: a check's baseline reaches back to the first version of
 // a changed document sent after the last one a check answered
 // (delivered), unless that version is a forced re-check of the same

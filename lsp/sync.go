@@ -360,6 +360,7 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 	out.OthersBefore, out.OthersBeforeKnown = c.before(baseline{
 		mark:      max(base, shown),
 		floor:     floor,
+		ceiling:   c.changeSentAfter(docs, floor),
 		touchedAt: touchedAt,
 		importers: rechecked,
 		changed:   sync.OnceValue(func() []string { return changedTexts(docs) }),
