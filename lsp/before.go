@@ -273,10 +273,11 @@ type baseline struct {
 // has no such answer behind its baseline). A re-checked importer whose
 // answer was given before the server had the text before (b.floor), or
 // a pull answer worked out once a changed text had gone out after it
-// (b.ceiling), counts as said nothing of. Otherwise a file's state before is unknown,
-// and so is a file synced since mark by another check, or whose own check
-// was in flight at mark (checkingAt: what the server had said of it then
-// may be a pass's empty first word; TestLoadConcurrentHooks, a ghost) —
+// (b.ceiling), counts as said nothing of. Otherwise a file's state
+// before is unknown, and so is a file synced since mark by another
+// check, or whose own check was in flight at mark (checkingAt: what the
+// server had said of it then may be a pass's empty first word;
+// TestLoadConcurrentHooks, a ghost) —
 // its errors are that check's: once that check has ended, what it told is
 // the baseline (toldAfter: it may have answered before this change reached
 // the server, and an error it did not tell is this change's to tell;
