@@ -316,12 +316,7 @@ func (e *Engine) beforeOf(ctx context.Context, t target) func() ([]byte, bool) {
 	if t.before != nil && *t.before != "" {
 		before := []byte(*t.before)
 		changed := !bytes.Equal(before, t.text)
-		return func() ([]byte, bool) {
-			if !changed {
-				return nil, false
-			}
-			return before, true
-		}
+		return func() ([]byte, bool) { return before, changed }
 	}
 	return sync.OnceValues(func() ([]byte, bool) {
 		head, tracked := gitHead(ctx, e.Root, t.path)

@@ -28,21 +28,15 @@ func ErrorKey(d diag.Diagnostic) string {
 // introduced returns the diagnostics of cur that base does not account
 // for, by the rule at the top of this file, in cur's order.
 func introduced(base []baseDiag, cur []diag.Diagnostic) []diag.Diagnostic {
-	type key struct {
-		path, source, code, message string
-		severity                    diag.Severity
-	}
-	keyOf := func(d diag.Diagnostic) key {
-		msg := positionRef().ReplaceAllString(strings.TrimSpace(d.Message), "#:#")
-		return key{d.Path, d.Source, d.Code, msg, d.Severity}
-	}
-	before := make(map[key][]baseDiag)
+	before := make(map[string][]baseDiag) // ErrorKey → its occurrences in base
 	for _, d := range base {
-		before[keyOf(d.Diagnostic)] = append(before[keyOf(d.Diagnostic)], d)
+		k := ErrorKey(d.Diagnostic)
+		before[k] = append(before[k], d)
 	}
-	now := make(map[key][]int) // key → indexes into cur
+	now := make(map[string][]int) // ErrorKey → indexes into cur
 	for i, d := range cur {
-		now[keyOf(d)] = append(now[keyOf(d)], i)
+		k := ErrorKey(d)
+		now[k] = append(now[k], i)
 	}
 	isNew := make([]bool, len(cur))
 	for k, idx := range now {
