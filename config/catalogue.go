@@ -377,6 +377,10 @@ func Suggest(got string, known []string) string { return suggest(got, known) }
 //     tsserver pull in use, lsp-hook already asks for a changed file's
 //     importers (tsserver's fileReferences), open or not; opened, they get
 //     the errors `tsc --noEmit` reports (lsp/dependents_servers_test.go).
+//     fileReferences lists importers only: the files using a global a
+//     changed file declares (a declaration file's `declare const`, its
+//     `interface Window` members) are found by name (lsp/
+//     dependents_globals.go, TestTypeScriptGlobalsWithServer).
 //     DoneSignal tsserver, no settle window: tsserver's answer to each request
 //     lsp-hook passes through is complete as it comes.
 //

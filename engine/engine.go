@@ -277,7 +277,8 @@ func (e *Engine) checkServers(ctx context.Context, targets []target, gone []stri
 	}
 	docs := make([]lsp.Doc, len(targets))
 	for i, t := range targets {
-		docs[i] = lsp.Doc{Path: t.path, Text: t.text, Before: e.beforeOf(ctx, t), FromDisk: t.fromDisk, AllImporters: allImporters, Revisited: t.revisited}
+		prior := e.textBefore(ctx, t)
+		docs[i] = lsp.Doc{Path: t.path, Text: t.text, Before: e.beforeOf(t, prior), Prior: prior, FromDisk: t.fromDisk, AllImporters: allImporters, Revisited: t.revisited}
 	}
 	check := e.Manager.Check
 	if phase == phaseDiagnose { // a batch: servers get the whole budget
@@ -298,21 +299,27 @@ func (e *Engine) checkServers(ctx context.Context, targets []target, gone []stri
 
 // beforeOf returns t's lsp.Doc.Before: nil unless the lint block lists
 // the errors the change introduced in other files (output.other_files:
-// introduced); else a func that gives the text the event said the file
-// had before the change (t.before: Claude Code's originalFile), or reads
-// t's git HEAD version once, on first ask, when the event said none (or
-// that the change created the file), and says false when that is t's
-// text or git does not track it. The event's text comes first: a change
-// that brings a file back to its HEAD text (a revert, `git checkout` of
-// one file) changes it all the same, and what it breaks elsewhere (the
+// introduced); else textBefore, t's text before the change.
+func (e *Engine) beforeOf(t target, textBefore func() ([]byte, bool)) func() ([]byte, bool) {
+	if e.Config.Output.OtherFiles(t.write) != config.OtherFilesIntroduced {
+		return nil
+	}
+	return textBefore
+}
+
+// textBefore returns t's lsp.Doc.Prior (and Before, when the lint block
+// wants it): a func that gives the text the event said the file had
+// before the change (t.before: Claude Code's originalFile), or reads t's
+// git HEAD version once, on first ask, when the event said none (or that
+// the change created the file), and says false when that is t's text or
+// git does not track it. The event's text comes first: a change that
+// brings a file back to its HEAD text (a revert, `git checkout` of one
+// file) changes it all the same, and what it breaks elsewhere (the
 // callers of what the session had renamed) is hidden as old by a server
 // with no answer yet to compare with (make soak, seed
 // 6008365553603227565, Go #18: the daemon restarted mid-session, a
 // false clean).
-func (e *Engine) beforeOf(ctx context.Context, t target) func() ([]byte, bool) {
-	if e.Config.Output.OtherFiles(t.write) != config.OtherFilesIntroduced {
-		return nil
-	}
+func (e *Engine) textBefore(ctx context.Context, t target) func() ([]byte, bool) {
 	if t.before != nil && *t.before != "" {
 		before := []byte(*t.before)
 		changed := !bytes.Equal(before, t.text)

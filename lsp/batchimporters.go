@@ -32,8 +32,13 @@ import (
 //     directory), those importing their packages, and so on, outside
 //     vendor and testdata.
 //
+// A changed TypeScript file's dependents also include the files using
+// what it declares in the global scope (dependents_globals.go), by its
+// text now and by its text before the change, which before gives (nil:
+// unknown; false for a file that did not exist).
+//
 // err is a listing failure or ctx ending.
-func Importers(ctx context.Context, cfg *config.Config, root string, changed []string) (importers []string, capped bool, err error) {
+func Importers(ctx context.Context, cfg *config.Config, root string, changed []string, before func(path string) ([]byte, bool)) (importers []string, capped bool, err error) {
 	seen := make(map[string]bool)
 	for _, p := range changed {
 		seen[p] = true
@@ -53,10 +58,12 @@ func Importers(ctx context.Context, cfg *config.Config, root string, changed []s
 		if !s.Enabled || !s.OpenDependents {
 			continue
 		}
-		deps, beyond, more, err := NewImportIndex(s, root).transitive(ctx, changed, nil, nil, MaxDependents, importLevels, importLevels)
-		if err != nil {
+		w := NewImportIndex(s, root).walk(changed, nil, nil, MaxDependents, importLevels)
+		w.before = globalsOfTexts(changed, before)
+		if err := w.to(ctx, importLevels); err != nil {
 			return nil, false, err
 		}
+		deps, beyond, more := w.deps, w.beyond, w.capped || !w.done
 		add(deps...)
 		capped = capped || more || len(beyond) > 0
 	}
@@ -123,4 +130,23 @@ func goImporters(ctx context.Context, root string, changed []string) ([]string, 
 		}
 	}
 	return out, nil
+}
+
+// globalsOfTexts returns, for the files of changed that can declare
+// TypeScript globals (absolute path → names), the names their texts
+// before declared, as before gives them; nil when before is.
+func globalsOfTexts(changed []string, before func(path string) ([]byte, bool)) map[string][]string {
+	if before == nil {
+		return nil
+	}
+	out := make(map[string][]string)
+	for _, p := range changed {
+		if !declaresGlobals(p) {
+			continue
+		}
+		if text, ok := before(p); ok {
+			out[p] = tsGlobals(text)
+		}
+	}
+	return out
 }

@@ -67,7 +67,7 @@ func TestImporters(t *testing.T) {
 		{"more importers than a server's cap", "src/wide.ts", nil, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, capped, err := Importers(context.Background(), config.Default(), root, []string{filepath.Join(root, filepath.FromSlash(tc.changed))})
+			got, capped, err := Importers(context.Background(), config.Default(), root, []string{filepath.Join(root, filepath.FromSlash(tc.changed))}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

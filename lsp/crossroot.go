@@ -146,7 +146,7 @@ func (m *Manager) capRoots(order []entryKey, importers map[entryKey][]string) (k
 // returns order with each slot not listed before appended, the nearest
 // importers' first.
 func (m *Manager) otherRootImporters(ctx context.Context, s config.Server, k entryKey, paths []string, importers map[entryKey][]string, order []entryKey) []entryKey {
-	found, _, err := m.wideIndex(s).dependentsWhere(ctx, paths, func(p string) bool { return FindRoot(p, s.RootMarkers, m.workspace) != k.root })
+	found, _, err := m.wideIndex(s).dependentsWhere(ctx, paths, func(p string) bool { return FindRoot(p, s.RootMarkers, m.workspace) != k.root }, &globalsQuery{})
 	if err != nil {
 		m.log.Warn("finding the importers of files under other roots", "server", s.Name, "root", k.root, "err", err)
 	}

@@ -50,7 +50,11 @@ import (
 //     workspace (a package.json's "name" under the root, outside
 //     node_modules: npm, yarn and pnpm workspaces link them into
 //     node_modules) names every file of that package's directory; other
-//     bare specifiers ("react") and tsconfig paths are not followed.
+//     bare specifiers ("react") and tsconfig paths are not followed. A
+//     changed TypeScript file's dependents are also the files using what
+//     it declares in the global scope (a script's declarations, `declare
+//     global`, `declare module "m"`), which no import names
+//     (dependents_globals.go).
 //   - C, C++ and Objective-C (dependents_c.go): `#include "x.h"` relative to
 //     the including file's directory, then to the include directories
 //     (-I, -iquote, -isystem) of the nearest compile_flags.txt and of the
@@ -175,7 +179,7 @@ func NewImportIndex(server config.Server, root string) *ImportIndex {
 // are what it broke. err is a listing failure, a read failure other than
 // the file going away, or ctx ending.
 func (ix *ImportIndex) Dependents(ctx context.Context, changed []string) (deps []string, capped bool, err error) {
-	return ix.dependentsWhere(ctx, changed, nil)
+	return ix.dependentsWhere(ctx, changed, nil, &globalsQuery{})
 }
 
 // transitive returns the files under the root that import one of changed
@@ -209,8 +213,12 @@ type importWalk struct {
 	deps, beyond []string
 	capped       bool
 	level        []string // the files of the last level walked, whose importers come next
-	next         int      // the number of levels walked
-	done         bool     // no file is left whose importers were not looked for, or beyond is full
+	// before holds, for changed files (absolute paths), the names their
+	// texts before the change declared in the global scope
+	// (dependents_globals.go): their users are the first level's too.
+	before map[string][]string
+	next   int  // the number of levels walked
+	done   bool // no file is left whose importers were not looked for, or beyond is full
 }
 
 // walk starts transitive's walk; it looks at nothing until to.
@@ -227,7 +235,11 @@ func (w *importWalk) to(ctx context.Context, levels int) error {
 			found = w.seed
 		}
 		if len(w.level) > 0 {
-			more, c, err := w.ix.dependentsWhere(ctx, w.level, w.keep)
+			var g *globalsQuery
+			if w.next == 0 {
+				g = &globalsQuery{before: w.before}
+			}
+			more, c, err := w.ix.dependentsWhere(ctx, w.level, w.keep, g)
 			if err != nil {
 				w.done, w.capped = true, true
 				return err
@@ -256,10 +268,22 @@ func (w *importWalk) to(ctx context.Context, levels int) error {
 	return nil
 }
 
+// globalsQuery asks dependentsWhere for the users of what the changed
+// TypeScript files declare in the global scope too (globalUsersLocked):
+// changed files, not importers found by an earlier level, whose exports
+// did not change.
+type globalsQuery struct {
+	// before holds, for some changed files (absolute paths), the names
+	// the text before the change declared: a global renamed or removed
+	// breaks the files using its old name.
+	before map[string][]string
+}
+
 // dependentsWhere is Dependents over the files keep (given each absolute
 // path) keeps, nil for all, chosen before the cap; keep is asked only of
-// files that import a changed one.
-func (ix *ImportIndex) dependentsWhere(ctx context.Context, changed []string, keep func(string) bool) (deps []string, capped bool, err error) {
+// files that import a changed one (or use its globals). With g, the users
+// of the changed files' globals are dependents as their importers are.
+func (ix *ImportIndex) dependentsWhere(ctx context.Context, changed []string, keep func(string) bool, g *globalsQuery) (deps []string, capped bool, err error) {
 	if !ix.server.OpenDependents {
 		return nil, false, nil
 	}
@@ -307,7 +331,25 @@ func (ix *ImportIndex) dependentsWhere(ctx context.Context, changed []string, ke
 			}
 		}
 	}
-	return ix.order(found)
+	if g != nil {
+		var globals []string
+		for rel := range targets {
+			if declaresGlobals(rel) {
+				globals = append(globals, rel)
+			}
+		}
+		before := make(map[string][]string, len(g.before))
+		for p, names := range g.before {
+			if rel, inside := ws.Rel(ix.root, filepath.Clean(p)); inside {
+				before[rel] = names
+			}
+		}
+		slices.Sort(globals)
+		keepRel := func(rel string) bool { return keep == nil || keep(filepath.Join(ix.root, filepath.FromSlash(rel))) }
+		capped = ix.globalUsersLocked(globals, before, keepRel, found)
+	}
+	deps, more, err := ix.order(found)
+	return deps, capped || more, err
 }
 
 // importsAny reports whether one of refs, written in importer, names target.

@@ -493,7 +493,7 @@ func (m *Manager) importedUnder(ctx context.Context, s config.Server, root, path
 		_, inside := ws.Rel(root, p)
 		return inside
 	}
-	deps, _, err := m.wideIndex(s).dependentsWhere(ctx, []string{path}, under)
+	deps, _, err := m.wideIndex(s).dependentsWhere(ctx, []string{path}, under, &globalsQuery{})
 	return err != nil || len(deps) > 0
 }
 

@@ -82,6 +82,7 @@ func (c *Client) dependentsOf(ctx context.Context, docs []Doc) (deps []string, p
 		recheck, limit = importLevels, MaxDependents
 	}
 	w := c.deps.walk(level, mirrored, c.ownsFile, limit, recheck)
+	w.before = c.globalsBefore(ctx, docs)
 	err := w.to(ctx, recheck)
 	if err != nil {
 		c.log.Warn("finding the importers of changed files", "err", err)

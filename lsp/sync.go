@@ -70,6 +70,13 @@ type Doc struct {
 	// changes a text at all (changesText). Reading it costs a git
 	// process, which a warm check never pays.
 	Before func() ([]byte, bool)
+	// Prior, when not nil, reads the document's text before the change as
+	// Before does (the event's, else git HEAD's; false when unknown or the
+	// same), whatever the lint block lists. It is asked only when the
+	// change's text declares TypeScript globals and the server holds no
+	// older text of the document: the files using a global the text
+	// before declared are dependents (dependents_globals.go).
+	Prior func() ([]byte, bool)
 	// WarmUp marks a check whose answer reaches no agent (a prewarm's:
 	// Manager.warmUp): its versions stay undelivered, so a later check's
 	// baseline reaches back to before them (baseMark), as for a

@@ -4,10 +4,11 @@ import "testing"
 
 // tsLanguage is a generated TypeScript project of two packages, each its
 // own tsconfig.json and so its own root of typescript-language-server:
-// src/, four modules importing each other, and app/, whose module uses
-// src/'s by relative imports, so that a change in src/ breaks a file only
-// app/'s server checks (lsp/crossroot.go). Judged by tsc on each package
-// (strict).
+// src/, four modules importing each other, a declaration file of globals
+// and a module using them, which imports nothing, and app/, whose module
+// uses src/'s by relative imports, so that a change in src/ breaks a file
+// only app/'s server checks (lsp/crossroot.go). Judged by tsc on each
+// package (strict).
 func tsLanguage() *language {
 	return &language{
 		name:      "typescript",
@@ -37,6 +38,18 @@ import { greet } from "../src/service";
 export function welcome(name: string): string {
   const user: User = makeUser(name, 1);
   return greet(user) + " #" + user.handle;
+}
+`,
+	"src/globals.d.ts": `/** Globals the bundler defines: a script, which no file imports. */
+declare const APP_VERSION: string;
+
+interface Window {
+  appRegion: string;
+}
+`,
+	"src/banner.ts": `/** The page's banner, from the bundler's globals. */
+export function banner(): string {
+  return APP_VERSION.trim() + " " + window.appRegion;
 }
 `,
 	"src/util.ts": `/** Small string helpers. */
@@ -160,6 +173,18 @@ var tsScenarios = []scenario{
 	{"new-module-removed-broken", steps(
 		create("src/extra.ts", "import { greet } from \"./service\";\n\nexport const text: number = greet(null);\n"),
 		remove("src/extra.ts"))},
+	// A global's declaration changed: its user imports nothing (lsp/
+	// dependents_globals.go).
+	{"global-type-changed", steps(
+		edit("src/globals.d.ts", "declare const APP_VERSION: string;", "declare const APP_VERSION: number;"),
+		revert("src/globals.d.ts"))},
+	{"global-renamed", steps(
+		edit("src/globals.d.ts", "declare const APP_VERSION:", "declare const APP_RELEASE:"),
+		revert("src/globals.d.ts"))},
+	{"global-member-renamed", steps(
+		edit("src/globals.d.ts", "  appRegion: string;\n", "  appZone: string;\n"),
+		revert("src/globals.d.ts"))},
+	{"globals-removed", steps(remove("src/globals.d.ts"), revert("src/globals.d.ts"))},
 	{"comment", steps(
 		edit("src/util.ts", "/** Small string helpers. */", "/** Small string helpers, for handles. */"),
 		revert("src/util.ts"))},

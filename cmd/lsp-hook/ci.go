@@ -194,7 +194,13 @@ func diagnose(c *cli.Context, format diag.OutputFormat, sev diag.Severity) error
 	if q.Changed {
 		q.Importers = func(ctx context.Context, changed []string) ([]string, error) {
 			var err error
-			importers, importersCapped, err = lsp.Importers(ctx, cfg, root, changed)
+			importers, importersCapped, err = lsp.Importers(ctx, cfg, root, changed, func(path string) ([]byte, bool) {
+				rel, ok := workspace.Rel(root, path)
+				if !ok {
+					return nil, false
+				}
+				return workspace.BaseText(ctx, root, q.Base, rel)
+			})
 			return importers, err
 		}
 	}

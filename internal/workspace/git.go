@@ -126,6 +126,20 @@ func Deleted(ctx context.Context, root, base string) ([]string, error) {
 	return splitAll(diff), nil
 }
 
+// BaseText returns the text the file at rel (root-relative, slash
+// separated) had in the commit Changed and Deleted diff the work tree
+// with (HEAD, or the merge-base of base and HEAD), read with `git show
+// <commit>:./<rel>`; false when there is no such commit or the file was
+// not in it. root must be in a git work tree (InGit).
+func BaseText(ctx context.Context, root, base, rel string) ([]byte, bool) {
+	from, born, err := diffFrom(ctx, root, base)
+	if err != nil || !born {
+		return nil, false
+	}
+	out, err := git(ctx, root, "show", from+":./"+rel)
+	return out, err == nil
+}
+
 // diffFrom returns the commit Changed and Deleted diff the work tree
 // with: HEAD when base is "", else the merge-base of base and HEAD; born
 // is false when base is "" and there is no commit yet (then from is "").
