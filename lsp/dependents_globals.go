@@ -138,6 +138,9 @@ const (
 // tsGlobals returns the names a TypeScript text declares in the global
 // scope, as the file comment says, each once, in the order found.
 func tsGlobals(text []byte) []string {
+	if !bytes.Contains(text, []byte("declare")) && importsOrExports(text) {
+		return nil // a module, augmenting nothing: most files, read without tokens
+	}
 	toks := tsTokens(text)
 	var names []string
 	// stack holds, for each open brace, whether declarations in it are
@@ -250,6 +253,34 @@ func tsModule(toks []tsToken) bool {
 			continue
 		}
 		return true
+	}
+	return false
+}
+
+// importsOrExports reports whether a line of text starts (after spaces)
+// with an import or export statement: `import` or `export` as a word, not
+// followed by '(' or '.' (a dynamic import, import.meta). It is tsModule
+// read from lines, which a statement split over lines or one inside a
+// comment can fool; tsGlobals asks it only to skip its tokens when the
+// text has no "declare" either.
+func importsOrExports(text []byte) bool {
+	for len(text) > 0 {
+		line := text
+		if i := bytes.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = nil
+		}
+		line = bytes.TrimLeft(line, " \t")
+		for _, kw := range [][]byte{[]byte("import"), []byte("export")} {
+			rest, ok := bytes.CutPrefix(line, kw)
+			if !ok || len(rest) > 0 && jsIdentByte(rest[0]) {
+				continue // another word: importer, exports
+			}
+			if rest = bytes.TrimLeft(rest, " \t\r"); len(rest) == 0 || rest[0] != '(' && rest[0] != '.' {
+				return true
+			}
+		}
 	}
 	return false
 }

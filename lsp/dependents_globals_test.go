@@ -42,6 +42,25 @@ func TestTSGlobals(t *testing.T) {
 	}
 }
 
+func TestImportsOrExports(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"import { x } from \"./x\";\n", true},
+		{"const a = 1;\n  export default a;\n", true},
+		{"export\n  const b = 2;\n", true},
+		{"import type { T } from \"./t\";", true},
+		{"const m = import(\"./m\");\nconst u = import.meta.url;\n", false},
+		{"const importer = 1;\nexports.x = 2;\n", false},
+		{"", false},
+	} {
+		if got := importsOrExports([]byte(tc.text)); got != tc.want {
+			t.Errorf("importsOrExports(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
+
 func TestMentionsAny(t *testing.T) {
 	names := map[string]bool{"APP_VERSION": true, "$store": true}
 	for _, tc := range []struct {
