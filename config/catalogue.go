@@ -226,7 +226,12 @@ func Suggest(got string, known []string) string { return suggest(got, known) }
 //     file again, the file stays among its package's ignored files until
 //     gopls restarts ("… This file is ignored by your gopls build."), and
 //     the package's other files call what it declares undefined: gopls is
-//     restarted then (StaleIgnoredMessages).
+//     restarted then (StaleIgnoredMessages). EmbedReloadCommand: gopls
+//     learns what a //go:embed pattern matches only as it loads the
+//     package, so a matched file deleted or created later left a false
+//     clean or a ghost "pattern …: no matching files found" (lsp
+//     TestGoplsEmbeddedFiles); gopls.regenerate_cgo resets its view, which
+//     loads the packages again.
 //   - pyright: `pyright-langserver --stdio` (the pyright npm package's
 //     bin; it needs one of --stdio, --node-ipc, --socket, and says so).
 //     Root markers: pyrightconfig.json first (pyright's own config file,
@@ -435,6 +440,7 @@ func Catalogue() []Server {
 			UncheckedMessages:     []string{"No packages found for open file", "This file is within module", "No active builds contain"},
 			StaleIgnoredMessages:  []string{"This file is ignored by your gopls build."}, // snapshot.go, orphanedFileDiagnostics
 			RecheckUnloaded:       true,
+			EmbedReloadCommand:    "gopls.regenerate_cgo", // internal/server/command.go RegenerateCgo: session.ResetView
 			OpenReplacingModules:  true,
 			Enabled:               true,
 			DoneSignal:            SignalProgress,

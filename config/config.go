@@ -329,6 +329,20 @@ type Server struct {
 	// leaves out when cgo is off), the manager restarts the server, once
 	// for that text, and checks again (lsp/gobuild.go). Catalogue only.
 	StaleIgnoredMessages []string
+	// EmbedReloadCommand is a workspace/executeCommand command, given
+	// [{"URI": uri}] of a Go file, that makes the server load that file's
+	// packages afresh, their //go:embed matches included. gopls v0.23.0
+	// reads what a //go:embed pattern matches only as it loads a package
+	// (go list's EmbedFiles) and not when such a file is created or
+	// deleted: a deleted embedded file left its package's "pattern …: no
+	// matching files found", which `go build` reports, unsaid, and a file
+	// created for a pattern left that error standing where `go build`
+	// builds (lsp TestGoplsEmbeddedFiles). gopls.regenerate_cgo resets the
+	// view, which loads every package again. When a file that a //go:embed
+	// directive of a package at or above it may match is created or
+	// deleted, the client runs the command before its next check and
+	// re-checks the embedding files (lsp/embed.go). Catalogue only.
+	EmbedReloadCommand string
 	// DependencyDirs are directories under the server's root, named as
 	// the watcher's skipped ones are (node_modules), whose packages the
 	// server resolves imports from: before each check the client tells it

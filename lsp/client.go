@@ -77,6 +77,8 @@ type Client struct {
 
 	companion *companion // the server's companion watch command (companion.go); nil when none
 
+	embed embedReload // Go files whose //go:embed matches changed since the server loaded them (embed.go)
+
 	mu        sync.Mutex // guards docs, err, touched, touchedAt, sends, updating, pending, checking, dirs, watched
 	docs      map[string]*document
 	err       error                     // why the client is broken; nil while healthy

@@ -426,8 +426,51 @@ func (m *Manager) Gone(ctx context.Context, paths []string, settle time.Duration
 	for _, k := range m.goneKeys(ctx, abs, handled) {
 		wg.Go(func() { add(m.goneVia(ctx, k, abs, settle)) })
 	}
+	// Go files embedding a gone file (embed.go) are checked again, their
+	// packages loaded afresh by a running server, or by one started.
+	if embedders := m.embeddersOfGone(abs); len(embedders) > 0 {
+		wg.Go(func() {
+			docs := make([]Doc, len(embedders))
+			for i, p := range embedders {
+				docs[i] = Doc{Path: p, Recheck: true}
+			}
+			for _, o := range m.check(ctx, docs, settle, false) {
+				add(asOthers(o, embedders, false))
+			}
+		})
+	}
 	wg.Wait()
 	return out
+}
+
+// embeddersOfGone returns the Go files under the workspace (absolute
+// paths) whose //go:embed directives may have matched a file of abs that
+// is gone, when an enabled server reloads such packages
+// (config.Server.EmbedReloadCommand), and notes them on its running
+// clients for their next check.
+func (m *Manager) embeddersOfGone(abs []string) []string {
+	var gone []string
+	for _, p := range abs {
+		if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
+			gone = append(gone, p)
+		}
+	}
+	reloads := slices.ContainsFunc(slices.Collect(maps.Values(m.cfg.LSP.Servers)), func(s config.Server) bool {
+		return s.Enabled && s.EmbedReloadCommand != ""
+	})
+	if !reloads || len(gone) == 0 {
+		return nil
+	}
+	embedders := embeddersOf(m.workspace, gone)
+	for _, e := range m.readyEntries() {
+		if e.client.server.EmbedReloadCommand != "" {
+			e.client.noteEmbedders(slices.DeleteFunc(slices.Clone(embedders), func(p string) bool {
+				_, inside := ws.Rel(e.client.root, p)
+				return !inside
+			}))
+		}
+	}
+	return embedders
 }
 
 // goneHere returns those of abs that lay under c's root, in a language c

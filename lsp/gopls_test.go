@@ -623,3 +623,69 @@ func waitParked(t *testing.T, frame string, n int) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// TestGoplsEmbeddedFiles: a file a //go:embed pattern matches, deleted
+// or created while gopls runs (the workspace watched, as the daemon
+// does), go build judging each step. Deleted, it breaks the embedding
+// file ("pattern banner.txt: no matching files found"), which the
+// deletion's check must say, as a file it broke. Created for a pattern
+// that matched nothing, it mends the embedding file, whose next check
+// must say so. Without the reload (embed.go), gopls v0.23.0 kept what it
+// had loaded: the deletion was answered clean, and the error stood after
+// the file was created, where go build builds.
+func TestGoplsEmbeddedFiles(t *testing.T) {
+	requireServer(t, "gopls")
+	const embedding = "package assets\n\nimport _ \"embed\"\n\n//go:embed banner.txt\nvar Banner string\n"
+	for _, created := range []bool{false, true} {
+		files := map[string]string{
+			"go.mod":          "module example.com/demo\n\ngo 1.22\n",
+			"main.go":         "package main\n\nimport \"example.com/demo/assets\"\n\nfunc main() { println(assets.Banner) }\n",
+			"assets/embed.go": embedding,
+		}
+		if !created {
+			files["assets/banner.txt"] = "hello\n"
+		}
+		dir := workspace(t, files)
+		m, ctx := realManager(t, dir)
+		m.WatchFiles = true
+		embed, banner := filepath.Join(dir, "assets", "embed.go"), filepath.Join(dir, "assets", "banner.txt")
+		errorsAt := func(outs []Outcome, p string) []string {
+			var got []string
+			for _, o := range outs {
+				for _, ds := range []map[string][]diag.Diagnostic{o.Files, o.Others} {
+					for _, d := range errorsOf(ds[p]) {
+						got = append(got, fmt.Sprintf("%d:%d", d.Line, d.Column))
+					}
+				}
+			}
+			slices.Sort(got)
+			return slices.Compact(got)
+		}
+		truth := goBuildErrorsOf(t, dir, nil, "./...")["assets/embed.go"]
+		if got := errorsAt(m.Check(ctx, []Doc{diskDoc(t, embed)}, 0), embed); !slices.Equal(got, truth) {
+			t.Fatalf("created %v, first check: embed.go errors at %v; go build at %v", created, got, truth)
+		}
+		if !created {
+			if err := os.Remove(banner); err != nil {
+				t.Fatal(err)
+			}
+			truth := goBuildErrorsOf(t, dir, nil, "./...")["assets/embed.go"]
+			if len(truth) == 0 {
+				t.Fatalf("go build reports no error in assets/embed.go with banner.txt gone")
+			}
+			if got := errorsAt(m.Gone(ctx, []string{banner}, 0), embed); !slices.Equal(got, truth) {
+				t.Errorf("banner.txt deleted: embed.go errors at %v; go build at %v", got, truth)
+			}
+			continue
+		}
+		if len(truth) == 0 {
+			t.Fatalf("go build reports no error in assets/embed.go before banner.txt exists")
+		}
+		writeFile(t, dir, "assets/banner.txt", "hello\n")
+		writeFile(t, dir, "assets/embed.go", strings.Replace(embedding, "var Banner", "// Banner is the banner.\nvar Banner", 1))
+		truth = goBuildErrorsOf(t, dir, nil, "./...")["assets/embed.go"]
+		if got := errorsAt(m.Check(ctx, []Doc{diskDoc(t, embed)}, 0), embed); !slices.Equal(got, truth) {
+			t.Errorf("banner.txt created, then embed.go edited: embed.go errors at %v; go build at %v", got, truth)
+		}
+	}
+}

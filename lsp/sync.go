@@ -255,7 +255,13 @@ func (c *Client) Update(ctx context.Context, docs []Doc, settle time.Duration) O
 		c.log.Debug("packages installed or removed", "events", len(ev))
 		c.FilesChanged(ev)
 	}
+	embedders := c.reloadEmbedded(ctx)
 	deps, past := c.dependentsOf(ctx, docs)
+	for _, p := range embedders {
+		if !slices.ContainsFunc(docs, func(d Doc) bool { return d.Path == p }) && !slices.Contains(deps, p) {
+			deps = append(deps, p)
+		}
+	}
 	before, _ := c.store.mark()
 	c.sendPending(docs)
 	sent := time.Now()

@@ -349,6 +349,13 @@ func (c *Client) FilesChanged(events []FileEvent) {
 	}
 	c.forgetDeleted(back)
 	c.noteDeleted(deleted)
+	var comeOrGone []string
+	for _, ev := range events {
+		if ev.Type != FileChanged {
+			comeOrGone = append(comeOrGone, ev.Path)
+		}
+	}
+	c.noteEmbedded(comeOrGone)
 	c.closeGone(gone)
 	if len(changes) > 0 {
 		c.noteWatched(changes)
