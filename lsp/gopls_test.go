@@ -689,3 +689,41 @@ func TestGoplsEmbeddedFiles(t *testing.T) {
 		}
 	}
 }
+
+func TestEmbedderMatches(t *testing.T) {
+	text := []byte("package p\n\nimport \"embed\"\n\n//go:embed banner.txt static\n//go:embed \"my file.txt\" all:templates/*.html\n//go:embed\tsql/*.sql\nvar fs embed.FS\n\n// not //go:embed other.txt\n")
+	e := embedder{patterns: embedPatterns(text)}
+	if want := []string{"banner.txt", "static", "my file.txt", "templates/*.html", "sql/*.sql"}; !slices.Equal(e.patterns, want) {
+		t.Fatalf("embedPatterns = %q, want %q", e.patterns, want)
+	}
+	for _, tc := range []struct {
+		rel  string
+		want bool
+	}{
+		{"banner.txt", true},
+		{"static/css/site.css", true},
+		{"my file.txt", true},
+		{"templates/index.html", true},
+		{"templates/index.txt", false},
+		{"sql/001_init.sql", true},
+		{"other.txt", false},
+		{"README.md", false},
+		{"sub/banner.txt", false},
+	} {
+		if got := e.matches(tc.rel); got != tc.want {
+			t.Errorf("matches(%q) = %v, want %v", tc.rel, got, tc.want)
+		}
+	}
+}
+
+// FuzzEmbedPatterns feeds any text to the //go:embed reader as a Go file:
+// it must not panic, and neither may matching a path against what it
+// returns.
+func FuzzEmbedPatterns(f *testing.F) {
+	f.Add([]byte("//go:embed a.txt \"b c.txt\" all:d/*\n"), "d/x")
+	f.Add([]byte("//go:embed `unclosed\n//go:embed [\n"), "a")
+	f.Fuzz(func(t *testing.T, text []byte, rel string) {
+		e := embedder{patterns: embedPatterns(text)}
+		_ = e.matches(rel)
+	})
+}
