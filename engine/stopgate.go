@@ -182,7 +182,7 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 		}
 	}
 	switch {
-	case len(missed) > 0 || sessionDeleted(changes) || constraintChangedIn(changes, befores) != "":
+	case len(missed) > 0 || sessionDeleted(changes) || constraintChangedIn(changes, befores) != "" || embedChangedIn(changes, befores) != "":
 		// What a deletion broke may not have been re-published by this
 		// check: gopls publishes no file's unchanged diagnostics again,
 		// and a deletion it was told of before (by a hook, or the hooks
@@ -192,7 +192,8 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 		// So may what a build constraint changed (the soak's
 		// constraint-added, Go: jobs.go's call of a function the
 		// constraint left out, published as gopls loaded the workspace,
-		// never again).
+		// never again). And what a //go:embed pattern changed: shown the
+		// text before, gopls answers with the patterns on disk.
 		e.heldErrors(cur.Files, unsure)
 	case blind != "":
 	case len(unsure) > 0 && len(deleted) > 0:
@@ -339,8 +340,8 @@ func sessionDeleted(changes []wire.Change) bool {
 
 // blindSpot says why the texts before the session cannot show the
 // servers the state before (a file the session deleted, a C or C++ header
-// it changed, a Go file whose build constraint it changed), or "" when
-// they can.
+// it changed, a Go file whose build constraint or //go:embed patterns it
+// changed), or "" when they can.
 func blindSpot(changes []wire.Change, befores map[string][]byte) string {
 	for _, c := range changes {
 		if _, err := os.Lstat(c.Path); errors.Is(err, fs.ErrNotExist) {
@@ -357,6 +358,28 @@ func blindSpot(changes []wire.Change, befores map[string][]byte) string {
 	}
 	if p := constraintChangedIn(changes, befores); p != "" {
 		return fmt.Sprintf("the session changed %s's build constraint, and gopls keeps a package's files as it loaded them from disk", filepath.Base(p))
+	}
+	if p := embedChangedIn(changes, befores); p != "" {
+		return fmt.Sprintf("the session changed %s's //go:embed patterns, and go list reads them on disk", filepath.Base(p))
+	}
+	return ""
+}
+
+// embedChangedIn returns the first of changes that is a Go file whose
+// //go:embed patterns (lsp.GoEmbedPatterns) changed since its text in
+// befores, or "": shown the text before, gopls answers with the patterns
+// on disk, so what it says then is no state before (the soak's
+// embed-before-file, Go, seed 12: a Stop gate allowed in silence the
+// pattern the session added, which matched no file).
+func embedChangedIn(changes []wire.Change, befores map[string][]byte) string {
+	for _, c := range changes {
+		before, ok := befores[c.Path]
+		if !ok || !strings.EqualFold(filepath.Ext(c.Path), ".go") {
+			continue
+		}
+		if now, err := os.ReadFile(c.Path); err == nil && !slices.Equal(lsp.GoEmbedPatterns(now), lsp.GoEmbedPatterns(before)) {
+			return c.Path
+		}
 	}
 	return ""
 }

@@ -17,17 +17,22 @@ import (
 func TestBlindSpot(t *testing.T) {
 	dir := testdir.New(t)
 	testdir.WriteTree(t, dir, map[string]string{
-		"greet.h": "void greet(const char *name, int n);\n",
-		"same.h":  "void same(void);\n",
-		"main.c":  "int main(void) { return 0; }\n",
-		"gen.go":  "//go:build ignore\n\npackage main\n",
-		"body.go": "//go:build linux\n\npackage p\n\nvar x = 2\n",
+		"greet.h":   "void greet(const char *name, int n);\n",
+		"same.h":    "void same(void);\n",
+		"main.c":    "int main(void) { return 0; }\n",
+		"gen.go":    "//go:build ignore\n\npackage main\n",
+		"body.go":   "//go:build linux\n\npackage p\n\nvar x = 2\n",
+		"assets.go": "package p\n\nimport \"embed\"\n\n//go:embed banner.txt motd.txt\nvar fs embed.FS\n",
+		"files.go":  "package p\n\nimport \"embed\"\n\n// Files are files.\n//go:embed banner.txt\nvar files embed.FS\n",
 	})
 	gen, body := filepath.Join(dir, "gen.go"), filepath.Join(dir, "body.go")
+	assets, files := filepath.Join(dir, "assets.go"), filepath.Join(dir, "files.go")
 	header, same, code := filepath.Join(dir, "greet.h"), filepath.Join(dir, "same.h"), filepath.Join(dir, "main.c")
 	gone := filepath.Join(dir, "gone.py")
 	befores := map[string][]byte{header: []byte("void greet(const char *name);\n"), same: []byte("void same(void);\n"), code: []byte("int main(void) { return 1; }\n"),
-		gen: []byte("package main\n"), body: []byte("//go:build linux\n\npackage p\n\nvar x = 1\n")}
+		gen: []byte("package main\n"), body: []byte("//go:build linux\n\npackage p\n\nvar x = 1\n"),
+		assets: []byte("package p\n\nimport \"embed\"\n\n//go:embed banner.txt\nvar fs embed.FS\n"),
+		files:  []byte("package p\n\nimport \"embed\"\n\n//go:embed banner.txt\nvar files embed.FS\n")}
 	change := func(paths ...string) []wire.Change {
 		var out []wire.Change
 		for _, p := range paths {
@@ -46,6 +51,8 @@ func TestBlindSpot(t *testing.T) {
 		{"a file deleted", change(code, gone), "gone.py"},
 		{"a Go file given a build constraint", change(code, gen), "gen.go"},
 		{"a Go file changed below its constraint", change(body), ""},
+		{"a Go file given a //go:embed pattern", change(code, assets), "assets.go"},
+		{"a Go file changed around its //go:embed patterns", change(files), ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

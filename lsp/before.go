@@ -397,14 +397,16 @@ func (c *Client) olderThanServer(docs []Doc) []string {
 // not take the file back into its package or out of it (the soak's
 // constraint-added, Go: a cold gopls shown helpers.go's text before, with
 // no constraint, kept it out of package jobs and jobs.go's call of scale
-// undefined, which then stood as jobs.go's baseline: a false clean).
+// undefined, which then stood as jobs.go's baseline: a false clean), or
+// other //go:embed patterns (embedChangedFrom: go list reads them on
+// disk).
 func (c *Client) unshowableChanged(docs []Doc) []string {
 	var out []string
 	for _, d := range docs {
 		if d.Mirror {
 			continue
 		}
-		if c.server.IsSavedOnly(d.Path) && changesText(d) || c.constraintChangedFrom(d) {
+		if c.server.IsSavedOnly(d.Path) && changesText(d) || c.constraintChangedFrom(d) || c.embedChangedFrom(d) {
 			out = append(out, d.Path)
 		}
 	}

@@ -188,6 +188,13 @@ func embeddersIn(dir string) []embedder {
 	return out
 }
 
+// GoEmbedPatterns returns the patterns of a Go file's //go:embed
+// directives, in order (embedPatterns): go list reads them from the file
+// on disk, so gopls, shown another text of the file, answers with the
+// patterns on disk (a pattern matching nothing: "pattern motd.txt: no
+// matching files found", at 1:1, in the answer to a text without it).
+func GoEmbedPatterns(text []byte) []string { return embedPatterns(text) }
+
 // embedPatterns returns the patterns of text's //go:embed lines (the
 // embed package's docs, "Directives": space-separated, Go string
 // literals where a pattern has spaces, "all:" before one that takes
@@ -248,4 +255,20 @@ func (e embedder) matches(rel string) bool {
 		}
 	}
 	return false
+}
+
+// embedChangedFrom reports whether d's text has other //go:embed patterns
+// than its text before, when that is known, for a server that reloads
+// embedding packages (config.Server.EmbedReloadCommand): shown the text
+// before, it would answer with the patterns on disk (GoEmbedPatterns).
+func (c *Client) embedChangedFrom(d Doc) bool {
+	if d.Before == nil || c.server.EmbedReloadCommand == "" || !isGoFile(d.Path) {
+		return false
+	}
+	before, ok := d.Before()
+	if !ok {
+		return false
+	}
+	text, ok := docText(d)
+	return ok && !slices.Equal(embedPatterns(before), embedPatterns(text))
 }

@@ -97,7 +97,13 @@ func goTruth(dir string, all []*goPackage) *truth {
 	for _, p := range all {
 		if p.Error != nil {
 			t.output += p.Error.Err + "\n"
-			for _, l := range strings.Split(p.Error.Err, "\n") {
+			lines := strings.Split(p.Error.Err, "\n")
+			if p.Error.Pos != "" {
+				// An error go list places itself, as a //go:embed
+				// pattern matching no file: "jobs/assets.go:7:12".
+				lines = append(lines, p.Error.Pos+": "+p.Error.Err)
+			}
+			for _, l := range lines {
 				if m := goErrorRE.FindStringSubmatch(l); m != nil {
 					n, _ := strconv.Atoi(m[2])
 					t.add(relTo(dir, m[1]), n)
@@ -134,7 +140,7 @@ type goPackage struct {
 	IgnoredGoFiles                     []string // left out by build constraints
 	TestGoFiles, XTestGoFiles          []string
 	Imports, TestImports, XTestImports []string
-	Error                              *struct{ Err string }
+	Error                              *struct{ Pos, Err string }
 	// DepsErrors are the errors of loading the package's imports,
 	// direct or not: Pos (file:line:col, relative to the go command's
 	// directory) is the import that failed.

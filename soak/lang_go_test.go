@@ -70,7 +70,8 @@ func goFiles(t *testing.T) map[string]string {
 }
 
 // goJobs is the package the soak adds to the module: a user of errgroup,
-// semaphore and singleflight, in two files.
+// semaphore and singleflight, in two files, and a file embedding a text
+// file (//go:embed).
 var goJobs = map[string]string{
 	"jobs/jobs.go": `// Package jobs runs batches of functions with the module's errgroup,
 // semaphore and singleflight.
@@ -110,6 +111,16 @@ func Once(key string, f func() (any, error)) (any, error) {
 	return v, err
 }
 `,
+	"jobs/assets.go": `package jobs
+
+import "embed"
+
+// Assets are the files shown before a batch runs.
+//
+//go:embed banner.txt
+var Assets embed.FS
+`,
+	"jobs/banner.txt": "jobs: running a batch\n",
 	"jobs/helpers.go": `package jobs
 
 // scale returns the weight a limit of n allows: at least 1.
@@ -207,6 +218,15 @@ var goScenarios = []scenario{
 	{"constraint-added", steps(
 		edit("jobs/helpers.go", "package jobs\n", "//go:build ignore\n\npackage jobs\n"),
 		revert("jobs/helpers.go"))},
+	// A file a //go:embed pattern matches, deleted, then back; and a
+	// pattern written before its file (lsp/embed.go: gopls reads the
+	// matches only as it loads a package).
+	{"embedded-file-removed", steps(remove("jobs/banner.txt"), revert("jobs/banner.txt"))},
+	{"embed-before-file", steps(
+		edit("jobs/assets.go", "//go:embed banner.txt", "//go:embed banner.txt motd.txt"),
+		create("jobs/motd.txt", "jobs: welcome\n"),
+		revert("jobs/assets.go"),
+		remove("jobs/motd.txt"))},
 	{"comment", steps(
 		edit("jobs/helpers.go", "// scale returns", "// scale returns, for Limited,"),
 		revert("jobs/helpers.go"))},

@@ -64,7 +64,9 @@ func TestParseCompilers(t *testing.T) {
 	fatal := "src/math.c:1:10: fatal error: 'shapes.h' file not found\n"
 	eol := "a.h:3:2: error: expected ';' after struct\n"
 	goErr := &goPackage{ImportPath: "m/a", Dir: "/m/a", GoFiles: []string{"a.go"},
-		Error: &struct{ Err string }{"# m/a\na/a.go:4:9: cannot use \"a\"\n\thave string\n./a/a.go:7: undefined: x\n/m/a/a.go:9:1: missing return"}}
+		Error: &struct{ Pos, Err string }{"", "# m/a\na/a.go:4:9: cannot use \"a\"\n\thave string\n./a/a.go:7: undefined: x\n/m/a/a.go:9:1: missing return"}}
+	goEmbed := &goPackage{ImportPath: "m/b", Dir: "/m/b", GoFiles: []string{"b.go"},
+		Error: &struct{ Pos, Err string }{"b/b.go:5:12", "pattern banner.txt: no matching files found"}}
 
 	py, err := parsePyright(dir, pyright)
 	if err != nil {
@@ -87,6 +89,7 @@ func TestParseCompilers(t *testing.T) {
 		{"clang past the line's end", parseClang(dir, "a.h", eol, snapshot{"a.h": "struct p {\n\tint x;\n}\n\nint f(void);\n"}),
 			map[string][]int{"a.h": {3, 5}}, nil},
 		{"go", goTruth(dir, []*goPackage{goErr}), map[string][]int{"a/a.go": {4, 7, 9}}, nil},
+		{"go, an error go list places", goTruth(dir, []*goPackage{goEmbed}), map[string][]int{"b/b.go": {5}}, nil},
 	} {
 		got := make(map[string][]int)
 		for f := range tc.got.errs {
@@ -109,7 +112,7 @@ func TestGoUnknown(t *testing.T) {
 		p := &goPackage{ImportPath: "m/" + path, Dir: "/m/" + path, GoFiles: files, TestGoFiles: tests, XTestGoFiles: xtests,
 			Imports: imports, XTestImports: testImports}
 		if err != "" {
-			p.Error = &struct{ Err string }{err}
+			p.Error = &struct{ Pos, Err string }{Err: err}
 		}
 		return p
 	}
@@ -117,7 +120,7 @@ func TestGoUnknown(t *testing.T) {
 		pkg("a", []string{"a.go"}, nil, []string{"a_x_test.go"}, nil, []string{"m/a"}, "a/a.go:3:1: bad"),
 		pkg("b", []string{"b.go"}, []string{"b_test.go"}, []string{"b_x_test.go"}, []string{"m/a"}, []string{"m/b"}, ""),
 		pkg("c", []string{"c.go"}, []string{"c_test.go"}, []string{"c_x_test.go"}, nil, []string{"m/c"}, ""),
-		{ImportPath: "m/c [m/c.test]", ForTest: "m/c", Dir: "/m/c", Error: &struct{ Err string }{"c/c_test.go:5:1: bad"}},
+		{ImportPath: "m/c [m/c.test]", ForTest: "m/c", Dir: "/m/c", Error: &struct{ Pos, Err string }{Err: "c/c_test.go:5:1: bad"}},
 	}
 	got := slices.Sorted(maps.Keys(goTruth("/m", all).unknown))
 	want := []string{"a/a_x_test.go", "b/b.go", "b/b_test.go", "b/b_x_test.go", "c/c_x_test.go"}
