@@ -58,12 +58,10 @@ func Importers(ctx context.Context, cfg *config.Config, root string, changed []s
 		if !s.Enabled || !s.OpenDependents {
 			continue
 		}
-		w := NewImportIndex(s, root).walk(changed, nil, nil, MaxDependents, importLevels)
-		w.before = globalsOfTexts(changed, before)
-		if err := w.to(ctx, importLevels); err != nil {
+		deps, beyond, more, err := NewImportIndex(s, root).transitive(ctx, changed, nil, globalsOfTexts(changed, before), nil, MaxDependents, importLevels, importLevels)
+		if err != nil {
 			return nil, false, err
 		}
-		deps, beyond, more := w.deps, w.beyond, w.capped || !w.done
 		add(deps...)
 		capped = capped || more || len(beyond) > 0
 	}

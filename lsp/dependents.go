@@ -194,9 +194,11 @@ func (ix *ImportIndex) Dependents(ctx context.Context, changed []string) (deps [
 // that there may be more than deps and beyond: a level held more than
 // dependentsWhere lists (MaxDependents), beyond was full, or the walk
 // stopped before its last level. err is a level's failure, with the
-// files found before it.
-func (ix *ImportIndex) transitive(ctx context.Context, changed, seed []string, keep func(string) bool, limit, recheck, levels int) (deps, beyond []string, capped bool, err error) {
+// files found before it. before is importWalk.before: the names changed
+// files' texts before declared in the global scope (nil: none known).
+func (ix *ImportIndex) transitive(ctx context.Context, changed, seed []string, before map[string][]string, keep func(string) bool, limit, recheck, levels int) (deps, beyond []string, capped bool, err error) {
 	w := ix.walk(changed, seed, keep, limit, recheck)
+	w.before = before
 	err = w.to(ctx, levels)
 	return w.deps, w.beyond, w.capped || !w.done, err
 }
@@ -331,13 +333,13 @@ func (ix *ImportIndex) dependentsWhere(ctx context.Context, changed []string, ke
 			}
 		}
 	}
-	if g != nil {
-		var globals []string
-		for rel := range targets {
-			if declaresGlobals(rel) {
-				globals = append(globals, rel)
-			}
+	var globals []string // the changed files that can declare globals, when g asks for their users
+	for rel := range targets {
+		if g != nil && declaresGlobals(rel) {
+			globals = append(globals, rel)
 		}
+	}
+	if len(globals) > 0 {
 		before := make(map[string][]string, len(g.before))
 		for p, names := range g.before {
 			if rel, inside := ws.Rel(ix.root, filepath.Clean(p)); inside {

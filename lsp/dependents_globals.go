@@ -264,20 +264,14 @@ func tsModule(toks []tsToken) bool {
 // comment can fool; tsGlobals asks it only to skip its tokens when the
 // text has no "declare" either.
 func importsOrExports(text []byte) bool {
-	for len(text) > 0 {
-		line := text
-		if i := bytes.IndexByte(text, '\n'); i >= 0 {
-			line, text = text[:i], text[i+1:]
-		} else {
-			text = nil
-		}
+	for line := range bytes.Lines(text) {
 		line = bytes.TrimLeft(line, " \t")
 		for _, kw := range [][]byte{[]byte("import"), []byte("export")} {
 			rest, ok := bytes.CutPrefix(line, kw)
 			if !ok || len(rest) > 0 && jsIdentByte(rest[0]) {
 				continue // another word: importer, exports
 			}
-			if rest = bytes.TrimLeft(rest, " \t\r"); len(rest) == 0 || rest[0] != '(' && rest[0] != '.' {
+			if rest = bytes.TrimLeft(rest, " \t\r\n"); len(rest) == 0 || rest[0] != '(' && rest[0] != '.' {
 				return true
 			}
 		}

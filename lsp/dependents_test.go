@@ -403,7 +403,7 @@ func TestTransitiveBeyond(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ix := NewImportIndex(catalogueServer(t, "pyright"), root)
-			deps, beyond, capped, err := ix.transitive(context.Background(), []string{filepath.Join(root, tt.changed)}, nil, nil, tt.limit, tt.recheck, tt.levels)
+			deps, beyond, capped, err := ix.transitive(context.Background(), []string{filepath.Join(root, tt.changed)}, nil, nil, nil, tt.limit, tt.recheck, tt.levels)
 			if err != nil {
 				t.Fatal(err)
 			}

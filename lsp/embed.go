@@ -49,19 +49,10 @@ func (c *Client) noteEmbedded(paths []string) {
 	if c.server.EmbedReloadCommand == "" {
 		return
 	}
-	found := embeddersOf(c.root, paths)
-	if len(found) == 0 {
-		return
+	if found := embeddersOf(c.root, paths); len(found) > 0 {
+		c.noteEmbedders(found)
+		c.log.Info("files a //go:embed matches were created or deleted: the server loads their packages afresh at the next check", "embedders", found)
 	}
-	c.embed.mu.Lock()
-	defer c.embed.mu.Unlock()
-	for _, p := range found {
-		if !slices.Contains(c.embed.embedders, p) {
-			c.embed.embedders = append(c.embed.embedders, p)
-		}
-	}
-	slices.Sort(c.embed.embedders)
-	c.log.Info("files a //go:embed may match were created or deleted: the server loads their packages afresh at the next check", "embedders", len(c.embed.embedders))
 }
 
 // reloadEmbedded runs the server's EmbedReloadCommand when embedders were
@@ -109,7 +100,7 @@ func moduleDirOf(root, p string) string {
 	}
 }
 
-// noteEmbedders puts embedders back for the next check.
+// noteEmbedders notes embedders (absolute paths) for the next check.
 func (c *Client) noteEmbedders(embedders []string) {
 	c.embed.mu.Lock()
 	defer c.embed.mu.Unlock()
@@ -201,7 +192,7 @@ func GoEmbedPatterns(text []byte) []string { return embedPatterns(text) }
 // files starting with '.' or '_'), "all:" cut and quotes taken off.
 func embedPatterns(text []byte) []string {
 	var out []string
-	for _, line := range bytes.Split(text, []byte("\n")) {
+	for line := range bytes.Lines(text) {
 		rest, ok := bytes.CutPrefix(bytes.TrimSpace(line), embedDirective)
 		if !ok || len(rest) == 0 || rest[0] != ' ' && rest[0] != '\t' {
 			continue

@@ -455,9 +455,10 @@ func (m *Manager) embeddersOfGone(abs []string) []string {
 			gone = append(gone, p)
 		}
 	}
-	reloads := slices.ContainsFunc(slices.Collect(maps.Values(m.cfg.LSP.Servers)), func(s config.Server) bool {
-		return s.Enabled && s.EmbedReloadCommand != ""
-	})
+	reloads := false
+	for _, s := range m.cfg.LSP.Servers {
+		reloads = reloads || s.Enabled && s.EmbedReloadCommand != ""
+	}
 	if !reloads || len(gone) == 0 {
 		return nil
 	}
