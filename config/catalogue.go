@@ -487,11 +487,12 @@ func Catalogue() []Server {
 			},
 			RootMarkers: []string{"pnpm-workspace.yaml", "package.json#workspaces", "lerna.json", "rush.json", "nx.json",
 				"tsconfig.json", "jsconfig.json", "package.json"},
-			Enabled:        true,
-			OpenDependents: true,
-			ProjectFiles:   []string{"tsconfig.json", "tsconfig.*.json", "jsconfig.json", "package.json"},
-			DoneSignal:     SignalTsserver,
-			DependencyDirs: []string{"node_modules"},
+			Enabled:            true,
+			OpenDependents:     true,
+			ImportedExtensions: []string{".json"}, // resolveJsonModule: see Server.ImportedExtensions
+			ProjectFiles:       []string{"tsconfig.json", "tsconfig.*.json", "jsconfig.json", "package.json"},
+			DoneSignal:         SignalTsserver,
+			DependencyDirs:     []string{"node_modules"},
 			InitializationOptions: map[string]any{
 				"disableAutomaticTypingAcquisition": true,
 				"tsserver":                          map[string]any{"useSyntaxServer": "never", "useClientFileWatcher": true},

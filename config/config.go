@@ -343,6 +343,16 @@ type Server struct {
 	// deleted, the client runs the command before its next check and
 	// re-checks the embedding files (lsp/embed.go). Catalogue only.
 	EmbedReloadCommand string
+	// ImportedExtensions are the extensions (with the dot) of files the
+	// server does not check but its languages import: TypeScript's JSON
+	// modules (.json, with compilerOptions.resolveJsonModule), whose
+	// change breaks the importers (`config.port` gone from config.json:
+	// tsc reports server.ts) while only the JSON validator was asked, and
+	// answered clean. A changed file of these, which no server checks,
+	// has its importers (the import rules of the server's first
+	// extension) checked again by the server, as other files
+	// (lsp/imported.go). Catalogue only.
+	ImportedExtensions []string
 	// DependencyDirs are directories under the server's root, named as
 	// the watcher's skipped ones are (node_modules), whose packages the
 	// server resolves imports from: before each check the client tells it

@@ -111,7 +111,7 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 	// a warning when nothing else is, beside the errors a block is for
 	// when something is — and never blocked on.
 	blind := blindSpot(changes, befores)
-	projectBlind := e.projectBlindSpot(changes, befores)
+	projectBlind := e.projectBlindSpot(ctx, changes, befores)
 	if blind == "" {
 		blind = projectBlind
 	}
@@ -418,8 +418,10 @@ func constraintChanged(path string, befores map[string][]byte) bool {
 // configuration as it is now, so an error the new configuration made is
 // in every baseline (the soak's Stop judge caught a pythonVersion edit's
 // errors allowed in silence, Python, seed 7889959302469903499, Stop #1);
-// "" when it did not.
-func (e *Engine) projectBlindSpot(changes []wire.Change, befores map[string][]byte) string {
+// or a file no server checks that a server's files import (a JSON module:
+// lsp.Manager.ImportsData), which the servers read on disk however the
+// texts before are shown; "" when it did not.
+func (e *Engine) projectBlindSpot(ctx context.Context, changes []wire.Change, befores map[string][]byte) string {
 	for _, c := range changes {
 		if sameAsBefore(c.Path, befores) {
 			continue
@@ -428,6 +430,9 @@ func (e *Engine) projectBlindSpot(changes []wire.Change, befores map[string][]by
 			if s := e.Config.LSP.Servers[name]; s.Enabled && s.IsProjectFile(c.Path) {
 				return fmt.Sprintf("the session changed %s, which sets how %s checks every file of its project", filepath.Base(c.Path), name)
 			}
+		}
+		if e.Manager != nil && e.Manager.ImportsData(ctx, c.Path) {
+			return fmt.Sprintf("the session changed %s, which files of the project import, and their server reads it on disk", filepath.Base(c.Path))
 		}
 	}
 	return ""

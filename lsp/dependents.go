@@ -295,7 +295,7 @@ func (ix *ImportIndex) dependentsWhere(ctx context.Context, changed []string, ke
 		if !inside || rel == "." {
 			continue
 		}
-		if r := rulesFor(path.Ext(rel)); r != nil && ix.server.Serves(path.Ext(rel)) {
+		if r := ix.targetRules(path.Ext(rel)); r != nil {
 			targets[rel] = r
 		}
 	}
@@ -352,6 +352,21 @@ func (ix *ImportIndex) dependentsWhere(ctx context.Context, changed []string, ke
 	}
 	deps, more, err := ix.order(found)
 	return deps, capped || more, err
+}
+
+// targetRules returns the import rules by which a file with extension ext
+// (with the dot) is imported: its own language's, when the server serves
+// it; the rules of the server's first extension, when its languages
+// import such files (config.Server.ImportedExtensions: TypeScript's JSON
+// modules); else nil.
+func (ix *ImportIndex) targetRules(ext string) importRules {
+	if r := rulesFor(ext); r != nil && ix.server.Serves(ext) {
+		return r
+	}
+	if slices.Contains(ix.server.ImportedExtensions, ext) && len(ix.server.Extensions) > 0 {
+		return rulesFor(ix.server.Extensions[0])
+	}
+	return nil
 }
 
 // importsAny reports whether one of refs, written in importer, names target.

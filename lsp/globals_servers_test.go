@@ -71,3 +71,42 @@ func replaceOnce(t *testing.T, s, old, new string) string {
 	}
 	return strings.Replace(s, old, new, 1)
 }
+
+// TestTypeScriptJSONModule: a JSON module (resolveJsonModule) changed so
+// that a TypeScript file importing it breaks; the check of the JSON file,
+// which no server checks, must report the importer with the errors tsc
+// --noEmit reports, whether the server had the importer open or not
+// (imported.go). Before, only the JSON validator was asked: clean.
+func TestTypeScriptJSONModule(t *testing.T) {
+	requireServer(t, "typescript-language-server")
+	for _, warm := range []bool{false, true} {
+		dir := workspace(t, map[string]string{
+			"tsconfig.json":   "{\"compilerOptions\": {\"strict\": true, \"noEmit\": true, \"target\": \"es2022\", \"module\": \"esnext\", \"moduleResolution\": \"bundler\", \"resolveJsonModule\": true}, \"include\": [\"src\"]}\n",
+			"src/config.json": "{\"port\": 8080, \"host\": \"localhost\"}\n",
+			"src/server.ts":   "import config from \"./config.json\";\n\nexport const url: string = `http://${config.host}:${config.port.toFixed(0)}`;\n",
+			"src/other.ts":    "export const other = 1;\n",
+		})
+		m, ctx := realManager(t, dir)
+		m.WatchFiles = true
+		server := filepath.Join(dir, "src", "server.ts")
+		first := filepath.Join(dir, "src", "other.ts")
+		if warm {
+			first = server
+		}
+		if out := m.Check(ctx, []Doc{diskDoc(t, first)}, 0); outFreshness(out) != "fresh" {
+			t.Fatalf("warm %v, first check: %+v", warm, out)
+		}
+		config := writeFile(t, dir, "src/config.json", "{\"host\": \"localhost\"}\n")
+		truth := tscCLI(t, dir)
+		if len(truth) != 1 || len(truth["src/server.ts"]) == 0 {
+			t.Fatalf("tsc reports %v, want errors in src/server.ts alone", truth)
+		}
+		var got []string
+		for _, o := range m.Check(ctx, []Doc{diskDoc(t, config)}, 0) {
+			got = append(got, positions(o.Others[server])...)
+		}
+		if !slices.Equal(got, truth["src/server.ts"]) {
+			t.Errorf("warm %v: src/server.ts errors at %v, tsc's at %v", warm, got, truth["src/server.ts"])
+		}
+	}
+}

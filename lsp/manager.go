@@ -263,6 +263,18 @@ func (m *Manager) check(ctx context.Context, docs []Doc, settle time.Duration, w
 			add(entryKey{s.Name, FindRoot(d.Path, s.RootMarkers, m.workspace)}, d)
 		}
 	}
+	// The importers of a changed file no server checks that a server's
+	// languages import (a JSON module) are re-checked as other files
+	// (imported.go).
+	reopened := make(map[entryKey][]string)
+	for k, ps := range m.importedDataDocs(ctx, docs) {
+		for _, p := range ps {
+			if !slices.ContainsFunc(groups[k], func(g Doc) bool { return g.Path == p }) {
+				add(k, Doc{Path: p, Recheck: true})
+				reopened[k] = append(reopened[k], p)
+			}
+		}
+	}
 	// Files under other roots of a server that import a changed file
 	// (a monorepo's packages) are checked by their own root's server,
 	// which is sent the change (crossroot.go). Not in a batch check
@@ -282,7 +294,6 @@ func (m *Manager) check(ctx context.Context, docs []Doc, settle time.Duration, w
 	// Documents opened again after a project file's change (the server
 	// started afresh) are no changed files: their diagnostics are what the
 	// change did to them, listed as other files'.
-	reopened := make(map[entryKey][]string)
 	capped := make(map[entryKey]bool)
 	for k, r := range m.reloadProjects(docs) {
 		for _, d := range r.docs {

@@ -5,7 +5,8 @@ import "testing"
 // tsLanguage is a generated TypeScript project of two packages, each its
 // own tsconfig.json and so its own root of typescript-language-server:
 // src/, four modules importing each other, a declaration file of globals
-// and a module using them, which imports nothing, and app/, whose module
+// and a module using them, which imports nothing, a module importing a
+// JSON file (resolveJsonModule), and app/, whose module
 // uses src/'s by relative imports, so that a change in src/ breaks a file
 // only app/'s server checks (lsp/crossroot.go). Judged by tsc on each
 // package (strict).
@@ -23,8 +24,18 @@ func tsLanguage() *language {
 
 var tsFiles = map[string]string{
 	"src/tsconfig.json": `{
-  "compilerOptions": {"target": "es2020", "module": "commonjs", "strict": true, "noEmit": true, "skipLibCheck": true},
+  "compilerOptions": {"target": "es2020", "module": "commonjs", "strict": true, "noEmit": true, "skipLibCheck": true,
+    "resolveJsonModule": true, "esModuleInterop": true},
   "include": ["."]
+}
+`,
+	"src/settings.json": `{"retries": 3, "region": "eu"}
+`,
+	"src/retry.ts": `import settings from "./settings.json";
+
+/** How many times a call is tried: the configured retries and the first try. */
+export function attempts(): number {
+  return settings.retries + 1;
 }
 `,
 	"app/tsconfig.json": `{
@@ -185,6 +196,10 @@ var tsScenarios = []scenario{
 		edit("src/globals.d.ts", "  appRegion: string;\n", "  appZone: string;\n"),
 		revert("src/globals.d.ts"))},
 	{"globals-removed", steps(remove("src/globals.d.ts"), revert("src/globals.d.ts"))},
+	// A JSON module changed: only the JSON validator checks the file,
+	// its importer breaks (lsp/imported.go).
+	{"json-key-removed", steps(edit("src/settings.json", `"retries": 3, `, ""), revert("src/settings.json"))},
+	{"json-type-changed", steps(edit("src/settings.json", `"retries": 3`, `"retries": "3"`), revert("src/settings.json"))},
 	{"comment", steps(
 		edit("src/util.ts", "/** Small string helpers. */", "/** Small string helpers, for handles. */"),
 		revert("src/util.ts"))},
