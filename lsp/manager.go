@@ -265,9 +265,14 @@ func (m *Manager) check(ctx context.Context, docs []Doc, settle time.Duration, w
 	}
 	// The importers of a changed file no server checks that a server's
 	// languages import (a JSON module) are re-checked as other files
-	// (imported.go).
+	// (imported.go). Not in a batch check, which checks the files it is
+	// given (`diagnose --changed` adds the importers itself: Importers).
 	reopened := make(map[entryKey][]string)
-	for k, ps := range m.importedDataDocs(ctx, docs) {
+	var data map[entryKey][]string
+	if !withinCtx {
+		data = m.importedDataDocs(ctx, docs)
+	}
+	for k, ps := range data {
 		for _, p := range ps {
 			if !slices.ContainsFunc(groups[k], func(g Doc) bool { return g.Path == p }) {
 				add(k, Doc{Path: p, Recheck: true})
