@@ -182,7 +182,7 @@ func (e *Engine) Introduced(ctx context.Context, files []session.File, othersBef
 		}
 	}
 	switch {
-	case len(missed) > 0 || sessionDeleted(changes) || constraintChangedIn(changes, befores) != "" || embedChangedIn(changes, befores) != "":
+	case len(missed) > 0 || sessionDeleted(changes) || goDiskReadChangedIn(changes, befores) != "":
 		// What a deletion broke may not have been re-published by this
 		// check: gopls publishes no file's unchanged diagnostics again,
 		// and a deletion it was told of before (by a hook, or the hooks
@@ -356,59 +356,37 @@ func blindSpot(changes []wire.Change, befores map[string][]byte) string {
 			}
 		}
 	}
-	if p := constraintChangedIn(changes, befores); p != "" {
-		return fmt.Sprintf("the session changed %s's build constraint, and gopls keeps a package's files as it loaded them from disk", filepath.Base(p))
-	}
-	if p := embedChangedIn(changes, befores); p != "" {
-		return fmt.Sprintf("the session changed %s's //go:embed patterns, and go list reads them on disk", filepath.Base(p))
-	}
-	return ""
+	return goDiskReadChangedIn(changes, befores)
 }
 
-// embedChangedIn returns the first of changes that is a Go file whose
-// //go:embed patterns (lsp.GoEmbedPatterns) changed since its text in
-// befores, or "": shown the text before, gopls answers with the patterns
-// on disk, so what it says then is no state before (the soak's
+// goDiskReadChangedIn says which of changes is a Go file whose text
+// differs from its text in befores in what gopls takes from the file on
+// disk whatever it is shown, or "": its build constraint
+// (lsp.GoBuildConstraint: gopls keeps the file in or out of its package
+// as it loaded it, config.Server.StaleIgnoredMessages — the soak's
+// constraint-added, Go: a Stop gate allowed jobs.go's call of a function
+// the constraint left out), or its //go:embed patterns
+// (lsp.GoEmbedPatterns: go list reads them on disk — the soak's
 // embed-before-file, Go, seed 12: a Stop gate allowed in silence the
-// pattern the session added, which matched no file).
-func embedChangedIn(changes []wire.Change, befores map[string][]byte) string {
+// pattern the session added, which matched no file). Shown the text
+// before, gopls answers with the file on disk, so what it says then is
+// no state before.
+func goDiskReadChangedIn(changes []wire.Change, befores map[string][]byte) string {
 	for _, c := range changes {
 		before, ok := befores[c.Path]
 		if !ok || !strings.EqualFold(filepath.Ext(c.Path), ".go") {
 			continue
 		}
-		if now, err := os.ReadFile(c.Path); err == nil && !slices.Equal(lsp.GoEmbedPatterns(now), lsp.GoEmbedPatterns(before)) {
-			return c.Path
+		now, err := os.ReadFile(c.Path)
+		switch {
+		case err != nil:
+		case lsp.GoBuildConstraint(now) != lsp.GoBuildConstraint(before):
+			return fmt.Sprintf("the session changed %s's build constraint, and gopls keeps a package's files as it loaded them from disk", filepath.Base(c.Path))
+		case !slices.Equal(lsp.GoEmbedPatterns(now), lsp.GoEmbedPatterns(before)):
+			return fmt.Sprintf("the session changed %s's //go:embed patterns, and go list reads them on disk", filepath.Base(c.Path))
 		}
 	}
 	return ""
-}
-
-// constraintChangedIn returns the first of changes that is a Go file
-// whose build constraint changed since its text in befores
-// (constraintChanged), or "".
-func constraintChangedIn(changes []wire.Change, befores map[string][]byte) string {
-	for _, c := range changes {
-		if strings.EqualFold(filepath.Ext(c.Path), ".go") && constraintChanged(c.Path, befores) {
-			return c.Path
-		}
-	}
-	return ""
-}
-
-// constraintChanged reports whether the Go file at path has another
-// build constraint (lsp.GoBuildConstraint) than its text in befores: shown
-// the text before, gopls keeps the file in or out of its package as it
-// loaded it from disk (config.Server.StaleIgnoredMessages), so what it
-// says then is no state before (the soak's constraint-added, Go: a Stop
-// gate allowed jobs.go's call of a function the constraint left out).
-func constraintChanged(path string, befores map[string][]byte) bool {
-	before, ok := befores[path]
-	if !ok {
-		return false
-	}
-	now, err := os.ReadFile(path)
-	return err == nil && lsp.GoBuildConstraint(now) != lsp.GoBuildConstraint(before)
 }
 
 // projectBlindSpot says why the state before of every file of a project

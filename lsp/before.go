@@ -398,26 +398,29 @@ func (c *Client) olderThanServer(docs []Doc) []string {
 // constraint-added, Go: a cold gopls shown helpers.go's text before, with
 // no constraint, kept it out of package jobs and jobs.go's call of scale
 // undefined, which then stood as jobs.go's baseline: a false clean), or
-// other //go:embed patterns (embedChangedFrom: go list reads them on
-// disk).
+// other //go:embed patterns (go list reads them on disk):
+// diskReadChangedFrom.
 func (c *Client) unshowableChanged(docs []Doc) []string {
 	var out []string
 	for _, d := range docs {
 		if d.Mirror {
 			continue
 		}
-		if c.server.IsSavedOnly(d.Path) && changesText(d) || c.constraintChangedFrom(d) || c.embedChangedFrom(d) {
+		if c.server.IsSavedOnly(d.Path) && changesText(d) || c.diskReadChangedFrom(d) {
 			out = append(out, d.Path)
 		}
 	}
 	return out
 }
 
-// constraintChangedFrom reports whether d's text has another build
-// constraint than its text before (constraintChanged), when that is
-// known.
-func (c *Client) constraintChangedFrom(d Doc) bool {
-	if d.Before == nil || !c.server.RecheckUnloaded || !isGoFile(d.Path) {
+// diskReadChangedFrom reports whether d's text differs from its text
+// before, when that is known, in what a Go server reads from the file on
+// disk whatever it was shown: its build constraint (constraintChanged,
+// for a server that re-checks such files: RecheckUnloaded) or its
+// //go:embed patterns (GoEmbedPatterns, for one that reloads embedding
+// packages: EmbedReloadCommand).
+func (c *Client) diskReadChangedFrom(d Doc) bool {
+	if d.Before == nil || !isGoFile(d.Path) || !c.server.RecheckUnloaded && c.server.EmbedReloadCommand == "" {
 		return false
 	}
 	before, ok := d.Before()
@@ -425,7 +428,8 @@ func (c *Client) constraintChangedFrom(d Doc) bool {
 		return false
 	}
 	text, ok := docText(d)
-	return ok && c.constraintChanged(d.Path, before, text)
+	return ok && (c.constraintChanged(d.Path, before, text) ||
+		c.server.EmbedReloadCommand != "" && !slices.Equal(embedPatterns(before), embedPatterns(text)))
 }
 
 // addBlindOthers adds to out.Others the errors the server has published,

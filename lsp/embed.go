@@ -247,19 +247,3 @@ func (e embedder) matches(rel string) bool {
 	}
 	return false
 }
-
-// embedChangedFrom reports whether d's text has other //go:embed patterns
-// than its text before, when that is known, for a server that reloads
-// embedding packages (config.Server.EmbedReloadCommand): shown the text
-// before, it would answer with the patterns on disk (GoEmbedPatterns).
-func (c *Client) embedChangedFrom(d Doc) bool {
-	if d.Before == nil || c.server.EmbedReloadCommand == "" || !isGoFile(d.Path) {
-		return false
-	}
-	before, ok := d.Before()
-	if !ok {
-		return false
-	}
-	text, ok := docText(d)
-	return ok && !slices.Equal(embedPatterns(before), embedPatterns(text))
-}
