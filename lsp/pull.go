@@ -179,8 +179,9 @@ func (c *Client) pull(ctx context.Context, key pullKey, version int32) {
 	switch {
 	case err == nil:
 		c.noteHeard()
+		r, _ := c.store.lastPull(key.uri, key.identifier)
 		c.log.Debug("pulled diagnostics", "uri", key.uri, "identifier", key.identifier, "version", version,
-			"kind", kind, "diagnostics", n, "elapsed_ms", time.Since(begin).Milliseconds())
+			"kind", kind, "diagnostics", n, "asked", r.asked, "since", r.since, "elapsed_ms", time.Since(begin).Milliseconds())
 	case ctx.Err() != nil || c.Err() != nil:
 		// superseded by a newer pull, timed out, or the server is gone
 	default:

@@ -1,7 +1,9 @@
 package soak
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -26,6 +28,30 @@ type schedule struct {
 // defaultSchedule is the schedule of both forms: the long form only makes
 // more calls.
 var defaultSchedule = schedule{shell: 0.3, batch: 0.6, race: 0.12, format: 0.2, restart: 0.08, startLate: 0.5, idle: 0.04, crash: 0.5, stop: 0.3, maxDelay: 3 * time.Second}
+
+// with returns s with the odds that pairs (name=value, comma-separated:
+// "race=1,restart=0.5") name replaced; an unknown name or a value outside
+// 0–1 is an error naming it.
+func (s schedule) with(pairs string) (schedule, error) {
+	odds := map[string]*float64{"shell": &s.shell, "batch": &s.batch, "race": &s.race, "format": &s.format,
+		"restart": &s.restart, "startLate": &s.startLate, "idle": &s.idle, "crash": &s.crash, "stop": &s.stop}
+	for pair := range strings.SplitSeq(pairs, ",") {
+		if pair = strings.TrimSpace(pair); pair == "" {
+			continue
+		}
+		name, value, _ := strings.Cut(pair, "=")
+		p, ok := odds[name]
+		if !ok {
+			return s, fmt.Errorf("%q: no such odds (shell, batch, race, format, restart, startLate, idle, crash, stop)", name)
+		}
+		v, err := strconv.ParseFloat(value, 64)
+		if err != nil || v < 0 || v > 1 {
+			return s, fmt.Errorf("%q: want odds from 0 to 1", pair)
+		}
+		*p = v
+	}
+	return s, nil
+}
 
 // delay draws the time from a change to its hook: none half the time (the
 // hook right after the tool), up to 400 ms a third of the time (another

@@ -27,14 +27,18 @@ type options struct {
 	// names (default all); a language that has none of them plays all
 	// of its own.
 	scenarios string
+	// schedule is SOAK_SCHEDULE: odds of defaultSchedule replaced, as
+	// comma-separated name=value pairs (race=1,restart=0.5), to play one
+	// timing far more often than a run would
+	schedule string
 }
 
 // loadOptions reads SOAK_SEED, SOAK_CALLS, SOAK_VERBOSE, SOAK_LOGDIR,
-// SOAK_LANGS and SOAK_SCENARIOS.
+// SOAK_LANGS, SOAK_SCENARIOS and SOAK_SCHEDULE.
 func loadOptions(t *testing.T) options {
 	t.Helper()
 	o := options{seed: rand.Uint64() >> 1, calls: defaultCalls, verbose: os.Getenv("SOAK_VERBOSE") == "1", logDir: os.Getenv("SOAK_LOGDIR"), langs: os.Getenv("SOAK_LANGS"),
-		scenarios: os.Getenv("SOAK_SCENARIOS")}
+		scenarios: os.Getenv("SOAK_SCENARIOS"), schedule: os.Getenv("SOAK_SCHEDULE")}
 	if s := os.Getenv("SOAK_SEED"); s != "" {
 		n, err := strconv.ParseUint(s, 10, 64)
 		if err != nil {
@@ -71,7 +75,10 @@ func TestSoak(t *testing.T) {
 	langs := languages()
 	quota := (o.calls + len(langs) - 1) / len(langs)
 	tallies := make([]*tally, len(langs))
-	sched := defaultSchedule
+	sched, err := defaultSchedule.with(o.schedule)
+	if err != nil {
+		t.Fatalf("SOAK_SCHEDULE=%q: %v", o.schedule, err)
+	}
 	sched.verbose = o.verbose
 	t.Run("lang", func(t *testing.T) {
 		for i, l := range langs {

@@ -1247,6 +1247,67 @@ func TestCrossRootImporters(t *testing.T) {
 	}
 }
 
+// TestCrossRootHookRace: two hooks of one file racing a session's cold
+// start, as an agent's hook runner makes them (make soak, seed
+// 5190439362589873575, Python #14): an older text of lib/'s core.py (a
+// comment added) is written, then the newer one, which takes greet away
+// and breaks app/main.py — a file app/'s own pyright alone checks, sent
+// lib/'s change as another root's — and the newer text's hook runs first,
+// the older one's 0–75 ms after it, while SessionStart's prewarm starts
+// both servers. Each answer is judged against the pyright CLI run in
+// app/ and in lib/; the newer one left app/main.py out (its baseline
+// there was an answer worked out once the changed text had gone out),
+// with no note, in 3 of 6 rounds before the fix, and the older one left
+// it out in 2 more.
+func TestCrossRootHookRace(t *testing.T) {
+	e2e(t)
+	requireExe(t, "pyright-langserver")
+	w := newWorkspaceOf(t, "multiroot/py", "", []string{"PATH=" + langPath()})
+	commitAll(t, w.root)
+	const lib = "lib/src/greeting/core.py"
+	orig := w.readFile(lib)
+	truth := func() []compilerErr {
+		var errs []compilerErr
+		for _, pkg := range []string{"app", "lib"} {
+			for _, e := range pyErrors(t, filepath.Join(w.root, pkg)) {
+				errs = append(errs, compilerErr{file: pkg + "/" + e.file, line: e.line})
+			}
+		}
+		return errs
+	}
+	for round := range 6 {
+		w.stopAll() // a new session on a cold daemon: both servers start with the race
+		s := fmt.Sprintf("s%d", round)
+		start := mustJSON(t, map[string]any{"session_id": s, "cwd": w.root, "hook_event_name": "SessionStart", "source": "startup"})
+		if r := w.run(start, nil, "hook", "claude"); r.exit != 0 || strings.TrimSpace(r.stdout) != "" {
+			t.Fatalf("round %d: SessionStart: exit %d, stdout %q", round, r.exit, r.stdout)
+		}
+		older := w.editEvent(s, lib, orig+"# an older text\n")
+		newer := w.editEvent(s, lib, strings.Replace(orig, "def greet(", "def hello(", 1))
+		gap := time.Duration(round*15) * time.Millisecond
+		waitNewer := w.startLate(newer, 0)
+		waitOlder := w.startLate(older, gap)
+		rn, err := waitNewer()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ro, err := waitOlder()
+		if err != nil {
+			t.Fatal(err)
+		}
+		errs := truth()
+		if !slices.ContainsFunc(errs, func(e compilerErr) bool { return e.file == "app/main.py" }) {
+			t.Fatalf("round %d: the pyright CLI reports %v; the test wants app/main.py broken", round, errs)
+		}
+		for name, r := range map[string]result{"newer text's hook (first)": rn, fmt.Sprintf("older text's hook (%v later)", gap): ro} {
+			if b := w.checkHook(r); judge(t, w.root, b, errs) != "" {
+				t.Errorf("round %d, %s: %s\nhook:\n%s", round, name, judge(t, w.root, b, errs), indent(b))
+			}
+		}
+		w.hook(w.write(s, lib, orig))
+	}
+}
+
 // withoutPastFatal drops from a lint block the diagnostics of each file of
 // fatal below the line of its fatal error (clang's last word on it).
 func withoutPastFatal(block string, fatal map[string]int) string {
