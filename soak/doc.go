@@ -20,6 +20,13 @@
 //	SOAK_SEED=42 go test ./soak             # reproduce a run
 //	SOAK_CALLS=1000 go test -timeout 60m ./soak   # long form (make soak)
 //
+// SOAK_LANGS and SOAK_SCENARIOS narrow a run to some languages and
+// scenarios; SOAK_SCHEDULE replaces odds of its schedule (schedule.with:
+// SOAK_SCHEDULE=race=1,restart=0.7 plays a race of two hooks of one file
+// on every content move, and a new session before most scenarios), so a
+// timing a long run meets a few times is played on demand; SOAK_LOGDIR
+// with SOAK_LOG_LEVEL=debug keeps each language's daemon log.
+//
 // The package imports nothing of lsp-hook: it sees the binary as an agent
 // does, through stdin, stdout and the files on disk.
 package soak

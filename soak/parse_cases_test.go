@@ -170,3 +170,32 @@ func TestDiffMiddle(t *testing.T) {
 		}
 	}
 }
+
+// TestScheduleWith: SOAK_SCHEDULE's pairs replace the odds they name and
+// leave the others; an unknown name or odds outside 0–1 are refused.
+func TestScheduleWith(t *testing.T) {
+	for _, tc := range []struct {
+		pairs   string
+		race    float64
+		restart float64
+		err     string
+	}{
+		{"", defaultSchedule.race, defaultSchedule.restart, ""},
+		{"race=1", 1, defaultSchedule.restart, ""},
+		{" race=1 , restart=0.7,", 1, 0.7, ""},
+		{"races=1", 0, 0, `"races": no such odds`},
+		{"race=2", 0, 0, `"race=2": want odds from 0 to 1`},
+		{"race", 0, 0, `"race": want odds from 0 to 1`},
+	} {
+		s, err := defaultSchedule.with(tc.pairs)
+		switch {
+		case tc.err != "":
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("with(%q): error %v, want one saying %s", tc.pairs, err, tc.err)
+			}
+		case err != nil || s.race != tc.race || s.restart != tc.restart || s.maxDelay != defaultSchedule.maxDelay:
+			t.Errorf("with(%q) = race %v, restart %v, maxDelay %v, %v; want %v, %v, %v", tc.pairs, s.race, s.restart, s.maxDelay, err,
+				tc.race, tc.restart, defaultSchedule.maxDelay)
+		}
+	}
+}
