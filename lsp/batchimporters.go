@@ -35,7 +35,9 @@ import (
 // A changed TypeScript file's dependents also include the files using
 // what it declares in the global scope (dependents_globals.go), by its
 // text now and by its text before the change, which before gives (nil:
-// unknown; false for a file that did not exist).
+// unknown; false for a file that did not exist); a changed file that is
+// no Go file, the Go files whose //go:embed patterns may match it
+// (embeddersOf).
 //
 // err is a listing failure or ctx ending.
 func Importers(ctx context.Context, cfg *config.Config, root string, changed []string, before func(path string) ([]byte, bool)) (importers []string, capped bool, err error) {
@@ -72,6 +74,10 @@ func Importers(ctx context.Context, cfg *config.Config, root string, changed []s
 		}
 		add(deps...)
 	}
+	// A file a //go:embed pattern matches, deleted (or renamed), leaves
+	// its embedding file with "pattern …: no matching files found", which
+	// go build reports there; no import names it (lsp/embed.go).
+	add(embeddersOf(root, changed)...)
 	slices.Sort(importers)
 	return importers, capped, nil
 }

@@ -29,6 +29,8 @@ func TestImporters(t *testing.T) {
 		"c/c.go":            "package c\n\nimport \"example.com/m/b\"\n\nvar X = b.F()\n",
 		"d/d.go":            "package d\n\nimport \"example.com/m/c\"\n\nvar Y = c.X\n",
 		"e/e.go":            "package e\n\nimport \"fmt\"\n",
+		"f/embed.go":        "package f\n\nimport _ \"embed\"\n\n//go:embed assets/*.txt\nvar banner string\n",
+		"f/assets/b.txt":    "hi\n",
 		"tsconfig.json":     "{}",
 		"src/greet.ts":      "export const greet = () => 1;\n",
 		"src/index.ts":      "export { greet } from \"./greet\";\n",
@@ -64,6 +66,9 @@ func TestImporters(t *testing.T) {
 		{"a Go leaf: nothing imports it", "e/e.go", []string{}, false},
 		{"a TypeScript file: through the barrel, and every level past it", "src/greet.ts", []string{"src/far.ts", "src/index.ts", "src/use.ts"}, false},
 		{"a C header: its includers and theirs", "greet.h", []string{"relay.h", "use.c"}, false},
+		// go build: "f/embed.go:5:12: pattern assets/*.txt: no matching files found".
+		{"a file a //go:embed pattern matches, deleted: the embedding file", "f/assets/gone.txt", []string{"f/embed.go"}, false},
+		{"a file no pattern matches", "f/assets/gone.md", []string{}, false},
 		{"more importers than a server's cap", "src/wide.ts", nil, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -210,7 +210,7 @@ func diagnose(c *cli.Context, format diag.OutputFormat, sev diag.Severity) error
 	}
 	var extraNotes []string
 	if n := countIn(importers, files); n > 0 || importersCapped {
-		note := fmt.Sprintf("%d files that import the changed ones were checked too", n)
+		note := fmt.Sprintf("%d files that depend on the changed ones (import them, use their globals or embed them) were checked too", n)
 		if importersCapped {
 			note += fmt.Sprintf("; more import them than lsp-hook follows (%d a language server), and those were not", lsp.MaxDependents)
 		}

@@ -83,6 +83,50 @@ func TestDiagnoseChangedImporters(t *testing.T) {
 	}
 }
 
+// TestDiagnoseChangedEmbedded: `lsp-hook diagnose --changed --base REV`
+// on a branch that deletes a file a //go:embed pattern matches: go build
+// reports "pattern banner.txt: no matching files found" in the embedding
+// file, which no import names. Only the deleted file was changed, so
+// diagnose checked nothing and exited 0 with "0 files checked"; the
+// embedding file is now checked too, and its error listed at the line go
+// build gives, with exit 1.
+func TestDiagnoseChangedEmbedded(t *testing.T) {
+	e2e(t)
+	requireExe(t, "gopls")
+	testdir.GitEnv(t)
+	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath()})
+	w.writeFile("greet/embed.go", "package greet\n\nimport _ \"embed\"\n\n// Banner is the greeting's banner.\n//\n//go:embed banner.txt\nvar Banner string\n")
+	w.writeFile("greet/banner.txt", "hello\n")
+	git := func(args ...string) { t.Helper(); testdir.Git(t, w.root, args...) }
+	git("add", "-A")
+	git("commit", "-qm", "clean")
+	if errs := goErrors(t, w.root); len(errs) != 0 {
+		t.Fatalf("go build reports %v before the change; the test wants none", errs)
+	}
+	out, err := exec.Command("git", "-C", w.root, "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := strings.TrimSpace(string(out))
+	git("checkout", "-qb", "feature")
+	git("rm", "-q", "greet/banner.txt")
+	git("commit", "-qm", "banner gone")
+	truth := goErrors(t, w.root)
+	if !slices.Equal(truth, []compilerErr{{"greet/embed.go", 7}}) {
+		t.Fatalf("go build reports %v; the test wants greet/embed.go:7", truth)
+	}
+	r := w.run("", nil, "diagnose", "--no-daemon", "--changed", "--base", base)
+	var shown []compilerErr
+	for _, f := range findings(t, "text", r.stdout) {
+		if f.severity == "error" {
+			shown = append(shown, compilerErr{f.file, f.line})
+		}
+	}
+	if r.exit != 1 || !slices.Equal(shown, truth) {
+		t.Errorf("diagnose --changed: exit %d, errors %v; want 1 and go build's %v\nstdout:\n%s\nstderr:\n%s", r.exit, shown, truth, r.stdout, r.stderr)
+	}
+}
+
 // includedFromRE matches each step of clang's include chain of an error:
 // "In file included from use.c:1:", then "In file included from
 // ./relay2.h:4:" (the file as clang names it, its 1-based line).
