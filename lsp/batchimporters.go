@@ -37,7 +37,8 @@ import (
 // text now and by its text before the change, which before gives (nil:
 // unknown; false for a file that did not exist); a changed file that is
 // no Go file, the Go files whose //go:embed patterns may match it
-// (embeddersOf).
+// (embeddersOf); a changed project file, the files of its project
+// (projectsOf), which capped also covers.
 //
 // err is a listing failure or ctx ending.
 func Importers(ctx context.Context, cfg *config.Config, root string, changed []string, before func(path string) ([]byte, bool)) (importers []string, capped bool, err error) {
@@ -78,8 +79,36 @@ func Importers(ctx context.Context, cfg *config.Config, root string, changed []s
 	// its embedding file with "pattern …: no matching files found", which
 	// go build reports there; no import names it (lsp/embed.go).
 	add(embeddersOf(root, changed)...)
+	projects, more := projectsOf(cfg, changed)
+	add(projects...)
+	capped = capped || more
 	slices.Sort(importers)
 	return importers, capped, nil
+}
+
+// projectsOf returns, for each of changed that configures a server's
+// project — one of its ProjectFiles (a tsconfig.json, a
+// pyrightconfig.json, a compile_flags.txt) or of the files it takes only
+// as saved (SavedOnlyFiles: gopls's go.mod, go.work) — the files that
+// server serves in the file's directory and below (projectPaths: no
+// headers, nothing in hidden or dependency directories), at most
+// MaxProjectDocs each; capped reports that a walk stopped there. A
+// configuration change breaks files it does not touch: go.mod's go line
+// lowered to 1.20 makes every min and max of the module an error, which
+// go build reports and a check of go.mod alone does not.
+func projectsOf(cfg *config.Config, changed []string) (paths []string, capped bool) {
+	for _, p := range changed {
+		for _, name := range sortedNames(cfg.LSP.Servers) {
+			s := cfg.LSP.Servers[name]
+			if !s.Enabled || !s.IsProjectFile(p) && !s.IsSavedOnly(p) {
+				continue
+			}
+			ps, more := projectPaths(filepath.Dir(p), s, nil)
+			paths = append(paths, ps...)
+			capped = capped || more
+		}
+	}
+	return paths, capped
 }
 
 // goImporters returns the Go files under root (absolute) in the packages

@@ -48,6 +48,13 @@ func TestImporters(t *testing.T) {
 	}
 	tree["src/wide.ts"] = "export {};\n"
 	testdir.WriteTree(t, root, tree)
+	var tsFiles []string
+	for name := range tree {
+		if strings.HasSuffix(name, ".ts") {
+			tsFiles = append(tsFiles, name)
+		}
+	}
+	slices.Sort(tsFiles)
 	rel := func(ps []string) []string {
 		out := make([]string, len(ps))
 		for i, p := range ps {
@@ -69,6 +76,12 @@ func TestImporters(t *testing.T) {
 		// go build: "f/embed.go:5:12: pattern assets/*.txt: no matching files found".
 		{"a file a //go:embed pattern matches, deleted: the embedding file", "f/assets/gone.txt", []string{"f/embed.go"}, false},
 		{"a file no pattern matches", "f/assets/gone.md", []string{}, false},
+		// A project's configuration: every file its server serves there
+		// (go.mod's: every Go file of the module, testdata's too; the
+		// module's go.mod itself is gopls's, and so listed).
+		{"a C project's compile_flags.txt: its sources, no headers", "compile_flags.txt", []string{"far.c", "use.c"}, false},
+		{"a TypeScript project's tsconfig.json: its files", "tsconfig.json", tsFiles, false},
+		{"a Go module's go.mod: its files", "go.mod", []string{"a/a.go", "a/a2.go", "a/testdata/x.go", "b/b.go", "b/b2.go", "c/c.go", "d/d.go", "e/e.go", "f/embed.go"}, false},
 		{"more importers than a server's cap", "src/wide.ts", nil, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -80,8 +93,8 @@ func TestImporters(t *testing.T) {
 				t.Errorf("capped %v, want %v", capped, tc.capped)
 			}
 			if tc.want == nil {
-				if n := len(got); n != MaxDependents {
-					t.Errorf("%d importers, want the cap, %d", n, MaxDependents)
+				if n := len(got); n != MaxDependents && n != MaxProjectDocs {
+					t.Errorf("%d importers, want a cap, %d or %d", n, MaxDependents, MaxProjectDocs)
 				}
 				return
 			}
@@ -89,5 +102,31 @@ func TestImporters(t *testing.T) {
 				t.Errorf("importers\n%s\nwant\n%s", strings.Join(g, "\n"), strings.Join(tc.want, "\n"))
 			}
 		})
+	}
+}
+
+// TestProjectsOfCapped: a changed project file whose project has more
+// files than MaxProjectDocs adds that many and says it left some out.
+func TestProjectsOfCapped(t *testing.T) {
+	root := tempDir(t)
+	tree := map[string]string{"pyrightconfig.json": "{}", "sub/pyrightconfig.json": "{}"}
+	for i := range MaxProjectDocs + 5 {
+		tree[fmt.Sprintf("m%03d.py", i)] = "x = 1\n"
+	}
+	tree["sub/only.py"] = "y = 1\n"
+	testdir.WriteTree(t, root, tree)
+	for _, tc := range []struct {
+		changed string
+		n       int
+		capped  bool
+	}{
+		{"pyrightconfig.json", MaxProjectDocs, true},
+		{"sub/pyrightconfig.json", 1, false},
+		{"m000.py", 0, false},
+	} {
+		got, capped := projectsOf(config.Default(), []string{filepath.Join(root, tc.changed)})
+		if len(got) != tc.n || capped != tc.capped {
+			t.Errorf("%s changed: %d files, capped %v; want %d, %v", tc.changed, len(got), capped, tc.n, tc.capped)
+		}
 	}
 }

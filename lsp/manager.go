@@ -347,7 +347,7 @@ func (m *Manager) check(ctx context.Context, docs []Doc, settle time.Duration, w
 func asOthers(o Outcome, paths []string, capped bool) Outcome {
 	if capped && o.Freshness == Fresh {
 		o.Freshness, o.ServerMS = Partial, 0
-		o.Err = fmt.Errorf("%w: the files under %s past the first %d", ErrProjectCap, o.Root, maxProjectDocs)
+		o.Err = fmt.Errorf("%w: the files under %s past the first %d", ErrProjectCap, o.Root, MaxProjectDocs)
 	}
 	for _, p := range paths {
 		ds, ok := o.Files[p]

@@ -13,19 +13,20 @@ import (
 	ws "github.com/lsp-hook/lsp-hook/internal/workspace"
 )
 
-// maxProjectDocs bounds the files a project file's change has its server
+// MaxProjectDocs bounds the files a project file's change has its server
 // check again (reloadProjects): the documents it had open first, then
-// other files it serves under its root.
-const maxProjectDocs = 100
+// other files it serves under its root; and the files of a changed
+// project that Importers adds, per project file.
+const MaxProjectDocs = 100
 
 // ErrProjectCap says a project file's change had more files under its
-// server's root than maxProjectDocs: those past it were not checked
+// server's root than MaxProjectDocs: those past it were not checked
 // again, and their errors are unknown.
 var ErrProjectCap = errors.New("not every file of the project was checked again after its configuration changed")
 
 // projectReload is what a change of a running server's project files
 // (config.Server.ProjectFiles) asks of its slot: the files to check
-// again, and whether there were more than maxProjectDocs (capped).
+// again, and whether there were more than MaxProjectDocs (capped).
 type projectReload struct {
 	docs   []Doc
 	capped bool
@@ -43,7 +44,7 @@ type projectReload struct {
 // changed or not, it returns the files to check: the documents the
 // server had open, then the other files it serves under its root (no
 // headers, nothing in hidden or dependency directories), up to
-// maxProjectDocs, read from disk. A configuration change can break any
+// MaxProjectDocs, read from disk. A configuration change can break any
 // file of the project, and pyright and clangd say nothing of a file that
 // is not open; their answers are the change's.
 func (m *Manager) reloadProjects(docs []Doc) map[entryKey]projectReload {
@@ -125,7 +126,7 @@ func (m *Manager) reloadProjects(docs []Doc) map[entryKey]projectReload {
 }
 
 // projectPaths returns open, then the files server serves under root, in
-// walk order, up to maxProjectDocs, and whether it left any out (the walk
+// walk order, up to MaxProjectDocs, and whether it left any out (the walk
 // stops there, so a large tree costs no more than the cap). Headers
 // (an extension beginning ".h") are left out: a header is checked as part
 // of the files that include it.
@@ -144,7 +145,7 @@ func projectPaths(root string, server config.Server, open []string) (paths []str
 			return filepath.SkipDir
 		case d.IsDir() || seen[p] || !d.Type().IsRegular() || strings.HasPrefix(filepath.Ext(p), ".h") || server.LanguageIDFor(p) == "":
 			return nil
-		case len(paths) >= maxProjectDocs:
+		case len(paths) >= MaxProjectDocs:
 			capped = true
 			return filepath.SkipAll // the walk of a large tree stops at the cap
 		}

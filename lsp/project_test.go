@@ -87,7 +87,7 @@ func TestProjectFileChanged(t *testing.T) {
 // TestProjectPaths: the files a project file's change checks again are
 // the open documents first, then the files the server serves under its
 // root, no header and nothing in hidden or dependency directories, at
-// most maxProjectDocs, with a count of those left out.
+// most MaxProjectDocs, with a count of those left out.
 func TestProjectPaths(t *testing.T) {
 	root := t.TempDir()
 	for _, rel := range []string{"a.c", "b.c", "inc/a.h", "sub/c.c", ".hidden/d.c", "node_modules/e.c", "deps/f.c", "notes.txt"} {
@@ -106,14 +106,14 @@ func TestProjectPaths(t *testing.T) {
 	if !slices.Equal(got, want) || capped {
 		t.Errorf("projectPaths = %q, capped %v; want %q, not capped", got, capped, want)
 	}
-	for i := range maxProjectDocs {
+	for i := range MaxProjectDocs {
 		if err := os.WriteFile(filepath.Join(root, "sub", fmt.Sprintf("gen%03d.c", i)), nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	got, capped = projectPaths(root, server, open)
-	if len(got) != maxProjectDocs || !capped || got[0] != open[0] {
-		t.Errorf("projectPaths over the cap: %d paths (first %s), capped %v; want %d (first %s), capped", len(got), got[0], capped, maxProjectDocs, open[0])
+	if len(got) != MaxProjectDocs || !capped || got[0] != open[0] {
+		t.Errorf("projectPaths over the cap: %d paths (first %s), capped %v; want %d (first %s), capped", len(got), got[0], capped, MaxProjectDocs, open[0])
 	}
 }
 

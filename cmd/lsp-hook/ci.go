@@ -186,9 +186,11 @@ func diagnose(c *cli.Context, format diag.OutputFormat, sev diag.Severity) error
 			return cli.Exit("diagnose: --shard: "+err.Error(), exitError)
 		}
 	}
-	// With --changed, the files that import a changed one are checked
+	// With --changed, the files that depend on a changed one are checked
 	// too: a change breaks its callers, and a check of the changed files
-	// alone passed a pull request whose callers tsc and go build reject.
+	// alone passed a pull request whose callers tsc and go build reject;
+	// a changed project configuration (go.mod, tsconfig.json), the files
+	// of its project (lsp.Importers).
 	var importers []string
 	var importersCapped bool
 	if q.Changed {
@@ -210,9 +212,10 @@ func diagnose(c *cli.Context, format diag.OutputFormat, sev diag.Severity) error
 	}
 	var extraNotes []string
 	if n := countIn(importers, files); n > 0 || importersCapped {
-		note := fmt.Sprintf("%d files that depend on the changed ones (import them, use their globals or embed them) were checked too", n)
+		note := fmt.Sprintf("%d files that depend on the changed ones (import them, use their globals, embed them, or are configured by them) were checked too", n)
 		if importersCapped {
-			note += fmt.Sprintf("; more import them than lsp-hook follows (%d a language server), and those were not", lsp.MaxDependents)
+			note += fmt.Sprintf("; more depend on them than lsp-hook follows (%d importers a language server, %d files a changed project configuration), and those were not: lsp-hook diagnose without --changed checks them all",
+				lsp.MaxDependents, lsp.MaxProjectDocs)
 		}
 		extraNotes = append(extraNotes, note)
 	}

@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"os"
@@ -125,6 +126,79 @@ func TestDiagnoseChangedEmbedded(t *testing.T) {
 	if r.exit != 1 || !slices.Equal(shown, truth) {
 		t.Errorf("diagnose --changed: exit %d, errors %v; want 1 and go build's %v\nstdout:\n%s\nstderr:\n%s", r.exit, shown, truth, r.stdout, r.stderr)
 	}
+}
+
+// TestDiagnoseChangedProjectFile: `lsp-hook diagnose --changed --base
+// REV` on a branch whose only change is a project's configuration — Go's
+// go.mod lowered to go 1.20 under a file using min (1.21), a tsconfig.json
+// whose lib leaves out the DOM's console — breaks files it does not touch.
+// A check of the changed file alone exited 0 with "0 errors" while go
+// build and tsc rejected them; the files of the project are now checked
+// too, every error the compiler reports listed at its line, exit 1.
+func TestDiagnoseChangedProjectFile(t *testing.T) {
+	e2e(t)
+	testdir.GitEnv(t)
+	tests := []struct {
+		lang, exe string
+		add       map[string]string // files committed with the project
+		config    string            // the project file the branch changes
+		from, to  string
+		truth     func(t *testing.T, dir string) []compilerErr
+		wantIn    string // the file whose error the change makes
+	}{
+		{lang: "go", exe: "gopls", add: map[string]string{"greet/least.go": "package greet\n\n// Least returns the smaller of a and b.\nfunc Least(a, b int) int { return min(a, b) }\n"},
+			config: "go.mod", from: "\ngo 1.22\n", to: "\ngo 1.20\n", truth: goErrors, wantIn: "greet/least.go"},
+		{lang: "ts", exe: "typescript-language-server", config: "tsconfig.json",
+			from: `"strict": true,`, to: `"strict": true, "lib": ["es2022"],`, truth: tsErrors, wantIn: "src/main.ts"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.lang, func(t *testing.T) {
+			requireExe(t, tt.exe)
+			w := newWorkspaceOf(t, "langs/"+tt.lang, "", []string{"PATH=" + langPath()})
+			for rel, text := range tt.add {
+				w.writeFile(rel, text)
+			}
+			git := func(args ...string) { t.Helper(); testdir.Git(t, w.root, args...) }
+			git("add", "-A")
+			git("commit", "-qm", "clean")
+			if errs := tt.truth(t, w.root); len(errs) != 0 {
+				t.Fatalf("the compiler reports %v before the change; the test wants none", errs)
+			}
+			out, err := exec.Command("git", "-C", w.root, "rev-parse", "HEAD").Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			base := strings.TrimSpace(string(out))
+			git("checkout", "-qb", "feature")
+			text := w.readFile(tt.config)
+			if !strings.Contains(text, tt.from) {
+				t.Fatalf("%s has no %q", tt.config, tt.from)
+			}
+			w.writeFile(tt.config, strings.Replace(text, tt.from, tt.to, 1))
+			git("commit", "-qam", "configured")
+			truth := tt.truth(t, w.root)
+			if !slices.ContainsFunc(truth, func(e compilerErr) bool { return e.file == tt.wantIn }) {
+				t.Fatalf("the compiler reports %v; the test wants an error in %s", truth, tt.wantIn)
+			}
+			r := w.run("", nil, "diagnose", "--no-daemon", "--changed", "--base", base)
+			var shown []compilerErr
+			for _, f := range findings(t, "text", r.stdout) {
+				if f.severity == "error" {
+					shown = append(shown, compilerErr{f.file, f.line})
+				}
+			}
+			slices.SortFunc(shown, compareErr)
+			slices.SortFunc(truth, compareErr)
+			if r.exit != 1 || !slices.Equal(shown, truth) {
+				t.Errorf("diagnose --changed: exit %d, errors %v; want 1 and the compiler's %v\nstdout:\n%s\nstderr:\n%s", r.exit, shown, truth, r.stdout, r.stderr)
+			}
+		})
+	}
+}
+
+// compareErr orders compiler errors by file, then line.
+func compareErr(a, b compilerErr) int {
+	return cmp.Or(strings.Compare(a.file, b.file), cmp.Compare(a.line, b.line))
 }
 
 // includedFromRE matches each step of clang's include chain of an error:
