@@ -77,8 +77,8 @@ func TestImporters(t *testing.T) {
 		{"a file a //go:embed pattern matches, deleted: the embedding file", "f/assets/gone.txt", []string{"f/embed.go"}, false},
 		{"a file no pattern matches", "f/assets/gone.md", []string{}, false},
 		// A project's configuration: every file its server serves there
-		// (go.mod's: every Go file of the module, testdata's too; the
-		// module's go.mod itself is gopls's, and so listed).
+		// (go.mod's: every Go file of the module, testdata's too, which
+		// diagnose's walk rules then leave out as fixtures).
 		{"a C project's compile_flags.txt: its sources, no headers", "compile_flags.txt", []string{"far.c", "use.c"}, false},
 		{"a TypeScript project's tsconfig.json: its files", "tsconfig.json", tsFiles, false},
 		{"a Go module's go.mod: its files", "go.mod", []string{"a/a.go", "a/a2.go", "a/testdata/x.go", "b/b.go", "b/b2.go", "c/c.go", "d/d.go", "e/e.go", "f/embed.go"}, false},

@@ -3,7 +3,6 @@ package lsp
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"slices"
 	"time"
@@ -338,7 +337,7 @@ func (c *Client) before(b baseline, others map[string][]diag.Diagnostic) (out ma
 		default:
 			why = "unknown: none"
 		}
-		c.log.Debug("baseline of another file", "path", path, "mark", b.mark, "floor", b.floor, "ceiling", b.ceiling, "bases", fmt.Sprint(bases),
+		c.log.Debug("baseline of another file", "path", path, "mark", b.mark, "floor", b.floor, "ceiling", b.ceiling, "bases", bases,
 			"baseline", why, "before", len(out[path]), "now", len(cur))
 	}
 	return out, sure

@@ -131,7 +131,9 @@ func TestDiagnoseChangedEmbedded(t *testing.T) {
 // TestDiagnoseChangedProjectFile: `lsp-hook diagnose --changed --base
 // REV` on a branch whose only change is a project's configuration — Go's
 // go.mod lowered to go 1.20 under a file using min (1.21), a tsconfig.json
-// whose lib leaves out the DOM's console — breaks files it does not touch.
+// whose lib leaves out the DOM's console, a compile_flags.txt that
+// defines greet.h's guard and makes an undeclared call an error — breaks
+// files it does not touch.
 // A check of the changed file alone exited 0 with "0 errors" while go
 // build and tsc rejected them; the files of the project are now checked
 // too, every error the compiler reports listed at its line, exit 1.
@@ -150,6 +152,10 @@ func TestDiagnoseChangedProjectFile(t *testing.T) {
 			config: "go.mod", from: "\ngo 1.22\n", to: "\ngo 1.20\n", truth: goErrors, wantIn: "greet/least.go"},
 		{lang: "ts", exe: "typescript-language-server", config: "tsconfig.json",
 			from: `"strict": true,`, to: `"strict": true, "lib": ["es2022"],`, truth: tsErrors, wantIn: "src/main.ts"},
+		// compile_flags.txt: no checker of its own, so diagnose never
+		// selected it; its change reached nothing.
+		{lang: "c", exe: "clangd", config: "compile_flags.txt", from: "-Wall\n", to: "-Wall\n-DGREET_H\n-Werror=implicit-function-declaration\n",
+			truth: func(t *testing.T, dir string) []compilerErr { return cErrors(t, dir, "greet.c", "loud.c", "main.c") }, wantIn: "main.c"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.lang, func(t *testing.T) {

@@ -50,8 +50,10 @@ type FileQuery struct {
 	// must be one revision (not "A...B") and not start with '-'.
 	Base string
 	// Importers, with Changed, adds to the changed files the files it
-	// returns for them: it is given the changed files selected and the
-	// tracked files the change deleted (Deleted), absolute, and returns
+	// returns for them: it is given the changed files selected, the
+	// changed files Want refuses (a compile_flags.txt can break what is
+	// checked), and the tracked files the change deleted (Deleted),
+	// absolute, and returns
 	// absolute paths (lsp.Importers: the files the change can break,
 	// which a check of the changed files alone would pass over). Those
 	// the arguments select (as Want and SkipFixtures leave them) are kept;
@@ -163,13 +165,18 @@ func CollectFiles(ctx context.Context, q FileQuery) ([]string, error) {
 }
 
 // addImporters adds to changed (root-relative) the files q.Importers
-// returns for the changed files picked and those the change deleted,
-// when the arguments picked them.
+// returns for the changed files picked, those the change deleted and the
+// changed files Want refuses, when the arguments picked them. A changed
+// file nothing checks can still break files that are checked — a
+// compile_flags.txt, a go.sum, a file a //go:embed pattern matches — so it
+// is given to Importers whatever the arguments select; what it breaks is
+// kept only where they select it.
 func (c *collector) addImporters(changed map[string]bool, q FileQuery) error {
 	var abs []string
 	for rel := range changed {
-		if c.picked[rel] {
-			abs = append(abs, filepath.Join(c.root, filepath.FromSlash(rel)))
+		p := filepath.Join(c.root, filepath.FromSlash(rel))
+		if c.picked[rel] || c.want != nil && !c.want(p) {
+			abs = append(abs, p)
 		}
 	}
 	gone, err := Deleted(c.ctx, c.root, q.Base)

@@ -490,6 +490,10 @@ func TestDeleted(t *testing.T) {
 func TestCollectFilesImporters(t *testing.T) {
 	testdir.GitEnv(t)
 	root := branchRepo(t)
+	// A changed file nothing checks (Want refuses it): given whatever the
+	// arguments select, since it can break what they select.
+	testdir.WriteTree(t, root, map[string]string{"flags.txt": "-I.\n"})
+	want := func(p string) bool { return strings.HasSuffix(p, ".go") }
 	abs := func(rel string) string { return filepath.Join(root, rel) }
 	var given []string
 	importers := func(_ context.Context, changed []string) ([]string, error) {
@@ -503,10 +507,10 @@ func TestCollectFilesImporters(t *testing.T) {
 		given []string
 	}{
 		{"the whole root", nil, []string{"a.go", "b.go", "c.go", "e.go", "f.go", "h.go", "r2.go"},
-			[]string{"a.go", "b.go", "b2.go", "d.go", "e.go", "f.go", "h.go", "r.go", "r2.go"}},
-		{"arguments leave the importer out", []string{"a.go"}, []string{"a.go"}, []string{"a.go", "b2.go", "d.go", "r.go"}},
+			[]string{"a.go", "b.go", "b2.go", "d.go", "e.go", "f.go", "flags.txt", "h.go", "r.go", "r2.go"}},
+		{"arguments leave the importer out", []string{"a.go"}, []string{"a.go"}, []string{"a.go", "b2.go", "d.go", "flags.txt", "r.go"}},
 	} {
-		got, err := CollectFiles(context.Background(), FileQuery{Root: root, Changed: true, Base: "main", Args: tt.args, Importers: importers})
+		got, err := CollectFiles(context.Background(), FileQuery{Root: root, Changed: true, Base: "main", Args: tt.args, Importers: importers, Want: want})
 		if err != nil {
 			t.Fatal(err)
 		}
