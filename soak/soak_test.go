@@ -29,7 +29,7 @@ type options struct {
 	scenarios string
 	// schedule is SOAK_SCHEDULE: odds of defaultSchedule replaced, as
 	// comma-separated name=value pairs (race=1,restart=0.5), to play one
-	// timing far more often than a run would
+	// timing far more often than a run would.
 	schedule string
 }
 

@@ -34,15 +34,7 @@ func TestDiagnoseChangedImporters(t *testing.T) {
 	for _, tt := range relayChains() {
 		t.Run(tt.lang, func(t *testing.T) {
 			w := tt.workspace(t)
-			git := func(args ...string) { t.Helper(); testdir.Git(t, w.root, args...) }
-			git("add", "-A")
-			git("commit", "-qm", "clean")
-			out, err := exec.Command("git", "-C", w.root, "rev-parse", "HEAD").Output()
-			if err != nil {
-				t.Fatal(err)
-			}
-			base := strings.TrimSpace(string(out))
-			git("checkout", "-qb", "feature")
+			base, git := featureBranch(t, w)
 			step := func(name string) {
 				t.Helper()
 				truth, fatal := tt.truth(t, w.root)
@@ -84,104 +76,71 @@ func TestDiagnoseChangedImporters(t *testing.T) {
 	}
 }
 
-// TestDiagnoseChangedEmbedded: `lsp-hook diagnose --changed --base REV`
-// on a branch that deletes a file a //go:embed pattern matches: go build
-// reports "pattern banner.txt: no matching files found" in the embedding
-// file, which no import names. Only the deleted file was changed, so
-// diagnose checked nothing and exited 0 with "0 files checked"; the
-// embedding file is now checked too, and its error listed at the line go
-// build gives, with exit 1.
-func TestDiagnoseChangedEmbedded(t *testing.T) {
+// TestDiagnoseChangedBeyondImports: `lsp-hook diagnose --changed --base
+// REV` on branches whose change breaks files no import links to it: a
+// deleted file a //go:embed pattern matches (go build: "pattern
+// banner.txt: no matching files found" in the embedding file), and a
+// project's configuration alone — Go's go.mod lowered to go 1.20 under a
+// file using min (1.21), a tsconfig.json whose lib leaves out the DOM's
+// console, a compile_flags.txt that defines greet.h's guard and makes an
+// undeclared call an error. A check of the changed files alone exited 0
+// with "0 errors" (nothing checks a compile_flags.txt or a .txt, so not
+// even the changed file was) while the compiler rejected the others; they
+// are now checked too, every error the compiler reports listed at its
+// line, exit 1.
+func TestDiagnoseChangedBeyondImports(t *testing.T) {
 	e2e(t)
-	requireExe(t, "gopls")
 	testdir.GitEnv(t)
-	w := newWorkspaceOf(t, "langs/go", "", []string{"PATH=" + langPath()})
-	w.writeFile("greet/embed.go", "package greet\n\nimport _ \"embed\"\n\n// Banner is the greeting's banner.\n//\n//go:embed banner.txt\nvar Banner string\n")
-	w.writeFile("greet/banner.txt", "hello\n")
-	git := func(args ...string) { t.Helper(); testdir.Git(t, w.root, args...) }
-	git("add", "-A")
-	git("commit", "-qm", "clean")
-	if errs := goErrors(t, w.root); len(errs) != 0 {
-		t.Fatalf("go build reports %v before the change; the test wants none", errs)
-	}
-	out, err := exec.Command("git", "-C", w.root, "rev-parse", "HEAD").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := strings.TrimSpace(string(out))
-	git("checkout", "-qb", "feature")
-	git("rm", "-q", "greet/banner.txt")
-	git("commit", "-qm", "banner gone")
-	truth := goErrors(t, w.root)
-	if !slices.Equal(truth, []compilerErr{{"greet/embed.go", 7}}) {
-		t.Fatalf("go build reports %v; the test wants greet/embed.go:7", truth)
-	}
-	r := w.run("", nil, "diagnose", "--no-daemon", "--changed", "--base", base)
-	var shown []compilerErr
-	for _, f := range findings(t, "text", r.stdout) {
-		if f.severity == "error" {
-			shown = append(shown, compilerErr{f.file, f.line})
+	edit := func(file, from, to string) func(t *testing.T, w *workspace) {
+		return func(t *testing.T, w *workspace) {
+			text := w.readFile(file)
+			if !strings.Contains(text, from) {
+				t.Fatalf("%s has no %q", file, from)
+			}
+			w.writeFile(file, strings.Replace(text, from, to, 1))
 		}
 	}
-	if r.exit != 1 || !slices.Equal(shown, truth) {
-		t.Errorf("diagnose --changed: exit %d, errors %v; want 1 and go build's %v\nstdout:\n%s\nstderr:\n%s", r.exit, shown, truth, r.stdout, r.stderr)
-	}
-}
-
-// TestDiagnoseChangedProjectFile: `lsp-hook diagnose --changed --base
-// REV` on a branch whose only change is a project's configuration — Go's
-// go.mod lowered to go 1.20 under a file using min (1.21), a tsconfig.json
-// whose lib leaves out the DOM's console, a compile_flags.txt that
-// defines greet.h's guard and makes an undeclared call an error — breaks
-// files it does not touch.
-// A check of the changed file alone exited 0 with "0 errors" while go
-// build and tsc rejected them; the files of the project are now checked
-// too, every error the compiler reports listed at its line, exit 1.
-func TestDiagnoseChangedProjectFile(t *testing.T) {
-	e2e(t)
-	testdir.GitEnv(t)
 	tests := []struct {
-		lang, exe string
-		add       map[string]string // files committed with the project
-		config    string            // the project file the branch changes
-		from, to  string
-		truth     func(t *testing.T, dir string) []compilerErr
-		wantIn    string // the file whose error the change makes
+		name, lang, exe string
+		add             map[string]string // files committed with the project
+		change          func(t *testing.T, w *workspace)
+		truth           func(t *testing.T, dir string) []compilerErr
+		wantIn          string // the file whose error the change makes
 	}{
-		{lang: "go", exe: "gopls", add: map[string]string{"greet/least.go": "package greet\n\n// Least returns the smaller of a and b.\nfunc Least(a, b int) int { return min(a, b) }\n"},
-			config: "go.mod", from: "\ngo 1.22\n", to: "\ngo 1.20\n", truth: goErrors, wantIn: "greet/least.go"},
-		{lang: "ts", exe: "typescript-language-server", config: "tsconfig.json",
-			from: `"strict": true,`, to: `"strict": true, "lib": ["es2022"],`, truth: tsErrors, wantIn: "src/main.ts"},
-		// compile_flags.txt: no checker of its own, so diagnose never
-		// selected it; its change reached nothing.
-		{lang: "c", exe: "clangd", config: "compile_flags.txt", from: "-Wall\n", to: "-Wall\n-DGREET_H\n-Werror=implicit-function-declaration\n",
-			truth: func(t *testing.T, dir string) []compilerErr { return cErrors(t, dir, "greet.c", "loud.c", "main.c") }, wantIn: "main.c"},
+		{name: "embedded file deleted", lang: "go", exe: "gopls",
+			add: map[string]string{
+				"greet/embed.go":   "package greet\n\nimport _ \"embed\"\n\n// Banner is the greeting's banner.\n//\n//go:embed banner.txt\nvar Banner string\n",
+				"greet/banner.txt": "hello\n",
+			},
+			change: func(t *testing.T, w *workspace) {
+				if err := os.Remove(w.path("greet/banner.txt")); err != nil {
+					t.Fatal(err)
+				}
+			},
+			truth: goErrors, wantIn: "greet/embed.go"},
+		{name: "go.mod's go line lowered", lang: "go", exe: "gopls",
+			add:    map[string]string{"greet/least.go": "package greet\n\n// Least returns the smaller of a and b.\nfunc Least(a, b int) int { return min(a, b) }\n"},
+			change: edit("go.mod", "\ngo 1.22\n", "\ngo 1.20\n"), truth: goErrors, wantIn: "greet/least.go"},
+		{name: "tsconfig.json's lib", lang: "ts", exe: "typescript-language-server",
+			change: edit("tsconfig.json", `"strict": true,`, `"strict": true, "lib": ["es2022"],`), truth: tsErrors, wantIn: "src/main.ts"},
+		{name: "compile_flags.txt", lang: "c", exe: "clangd",
+			change: edit("compile_flags.txt", "-Wall\n", "-Wall\n-DGREET_H\n-Werror=implicit-function-declaration\n"),
+			truth:  func(t *testing.T, dir string) []compilerErr { return cErrors(t, dir, "greet.c", "loud.c", "main.c") }, wantIn: "main.c"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.lang, func(t *testing.T) {
+		t.Run(tt.name, func(t *testing.T) {
 			requireExe(t, tt.exe)
 			w := newWorkspaceOf(t, "langs/"+tt.lang, "", []string{"PATH=" + langPath()})
 			for rel, text := range tt.add {
 				w.writeFile(rel, text)
 			}
-			git := func(args ...string) { t.Helper(); testdir.Git(t, w.root, args...) }
-			git("add", "-A")
-			git("commit", "-qm", "clean")
+			base, git := featureBranch(t, w)
 			if errs := tt.truth(t, w.root); len(errs) != 0 {
 				t.Fatalf("the compiler reports %v before the change; the test wants none", errs)
 			}
-			out, err := exec.Command("git", "-C", w.root, "rev-parse", "HEAD").Output()
-			if err != nil {
-				t.Fatal(err)
-			}
-			base := strings.TrimSpace(string(out))
-			git("checkout", "-qb", "feature")
-			text := w.readFile(tt.config)
-			if !strings.Contains(text, tt.from) {
-				t.Fatalf("%s has no %q", tt.config, tt.from)
-			}
-			w.writeFile(tt.config, strings.Replace(text, tt.from, tt.to, 1))
-			git("commit", "-qam", "configured")
+			tt.change(t, w)
+			git("add", "-A")
+			git("commit", "-qm", "changed")
 			truth := tt.truth(t, w.root)
 			if !slices.ContainsFunc(truth, func(e compilerErr) bool { return e.file == tt.wantIn }) {
 				t.Fatalf("the compiler reports %v; the test wants an error in %s", truth, tt.wantIn)
@@ -200,6 +159,22 @@ func TestDiagnoseChangedProjectFile(t *testing.T) {
 			}
 		})
 	}
+}
+
+// featureBranch commits every file of w's git work tree as the base of a
+// branch and checks out a new branch, feature, from it. It returns the
+// base's commit (for --base) and a git runner in w.
+func featureBranch(t *testing.T, w *workspace) (base string, git func(args ...string)) {
+	t.Helper()
+	git = func(args ...string) { t.Helper(); testdir.Git(t, w.root, args...) }
+	git("add", "-A")
+	git("commit", "-qm", "clean")
+	out, err := exec.Command("git", "-C", w.root, "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	git("checkout", "-qb", "feature")
+	return strings.TrimSpace(string(out)), git
 }
 
 // compareErr orders compiler errors by file, then line.
