@@ -635,20 +635,31 @@ func waitParked(t *testing.T, frame string, n int) {
 // the file was created, where go build builds.
 func TestGoplsEmbeddedFiles(t *testing.T) {
 	requireServer(t, "gopls")
-	const embedding = "package assets\n\nimport _ \"embed\"\n\n//go:embed banner.txt\nvar Banner string\n"
-	for _, created := range []bool{false, true} {
+	for _, tc := range []struct {
+		created bool
+		pattern string // the //go:embed pattern of assets/embed.go
+		file    string // the file under assets/ it matches, deleted or created
+	}{
+		{false, "banner.txt", "banner.txt"},
+		{true, "banner.txt", "banner.txt"},
+		// A built frontend (npm run build's dist/): a directory the
+		// watcher skips the insides of, whose creation it still tells.
+		{true, "all:dist", "dist/index.html"},
+	} {
+		created := tc.created
+		embedding := "package assets\n\nimport \"embed\"\n\n//go:embed " + tc.pattern + "\nvar Banner embed.FS\n"
 		files := map[string]string{
 			"go.mod":          "module example.com/demo\n\ngo 1.22\n",
-			"main.go":         "package main\n\nimport \"example.com/demo/assets\"\n\nfunc main() { println(assets.Banner) }\n",
+			"main.go":         "package main\n\nimport \"example.com/demo/assets\"\n\nfunc main() { _ = assets.Banner }\n",
 			"assets/embed.go": embedding,
 		}
 		if !created {
-			files["assets/banner.txt"] = "hello\n"
+			files["assets/"+tc.file] = "hello\n"
 		}
 		dir := workspace(t, files)
 		m, ctx := realManager(t, dir)
 		m.WatchFiles = true
-		embed, banner := filepath.Join(dir, "assets", "embed.go"), filepath.Join(dir, "assets", "banner.txt")
+		embed, banner := filepath.Join(dir, "assets", "embed.go"), filepath.Join(dir, "assets", filepath.FromSlash(tc.file))
 		errorsAt := func(outs []Outcome, p string) []string {
 			var got []string
 			for _, o := range outs {
@@ -663,7 +674,7 @@ func TestGoplsEmbeddedFiles(t *testing.T) {
 		}
 		truth := goBuildErrorsOf(t, dir, nil, "./...")["assets/embed.go"]
 		if got := errorsAt(m.Check(ctx, []Doc{diskDoc(t, embed)}, 0), embed); !slices.Equal(got, truth) {
-			t.Fatalf("created %v, first check: embed.go errors at %v; go build at %v", created, got, truth)
+			t.Fatalf("%s created %v, first check: embed.go errors at %v; go build at %v", tc.file, created, got, truth)
 		}
 		if !created {
 			if err := os.Remove(banner); err != nil {
@@ -671,21 +682,21 @@ func TestGoplsEmbeddedFiles(t *testing.T) {
 			}
 			truth := goBuildErrorsOf(t, dir, nil, "./...")["assets/embed.go"]
 			if len(truth) == 0 {
-				t.Fatalf("go build reports no error in assets/embed.go with banner.txt gone")
+				t.Fatalf("go build reports no error in assets/embed.go with %s gone", tc.file)
 			}
 			if got := errorsAt(m.Gone(ctx, []string{banner}, 0), embed); !slices.Equal(got, truth) {
-				t.Errorf("banner.txt deleted: embed.go errors at %v; go build at %v", got, truth)
+				t.Errorf("%s deleted: embed.go errors at %v; go build at %v", tc.file, got, truth)
 			}
 			continue
 		}
 		if len(truth) == 0 {
-			t.Fatalf("go build reports no error in assets/embed.go before banner.txt exists")
+			t.Fatalf("go build reports no error in assets/embed.go before %s exists", tc.file)
 		}
-		writeFile(t, dir, "assets/banner.txt", "hello\n")
+		writeFile(t, dir, "assets/"+tc.file, "hello\n")
 		writeFile(t, dir, "assets/embed.go", strings.Replace(embedding, "var Banner", "// Banner is the banner.\nvar Banner", 1))
 		truth = goBuildErrorsOf(t, dir, nil, "./...")["assets/embed.go"]
 		if got := errorsAt(m.Check(ctx, []Doc{diskDoc(t, embed)}, 0), embed); !slices.Equal(got, truth) {
-			t.Errorf("banner.txt created, then embed.go edited: embed.go errors at %v; go build at %v", got, truth)
+			t.Errorf("%s created, then embed.go edited: embed.go errors at %v; go build at %v", tc.file, got, truth)
 		}
 	}
 }

@@ -286,6 +286,16 @@ func (w *Watcher) loop() {
 func (w *Watcher) handle(ev fsnotify.Event) bool {
 	path := filepath.Clean(ev.Name)
 	if w.skipped(path) {
+		if ev.Has(fsnotify.Create) && w.skippedDirCame(path) {
+			// A skipped directory appeared in a watched one (npm run
+			// build's dist/, a node_modules): what is in it stays
+			// unwatched, but that it came is an event, as its deletion
+			// is — a //go:embed pattern may match it (embed.go: gopls
+			// kept "pattern all:dist: no matching files found" after
+			// the build made dist, where go build builds).
+			w.record(path, FileCreated)
+			return true
+		}
 		return false
 	}
 	switch {
@@ -432,6 +442,20 @@ func (w *Watcher) skipped(path string) bool {
 		}
 	}
 	return false
+}
+
+// skippedDirCame reports whether path is a directory with a skipped name
+// directly in a directory that is not skipped: the watcher sees its
+// creation, and skips only what is in it.
+func (w *Watcher) skippedDirCame(path string) bool {
+	if rel, ok := ws.Rel(w.root, path); !ok || rel == "." || !isSkipDir(filepath.Base(path)) {
+		return false
+	}
+	if parent := filepath.Dir(path); parent != w.root && w.skipped(parent) {
+		return false
+	}
+	fi, err := os.Lstat(path)
+	return err == nil && fi.IsDir()
 }
 
 func isSkipDir(name string) bool {
