@@ -97,8 +97,9 @@ func Importers(ctx context.Context, cfg *config.Config, root string, changed []s
 // lowered to 1.20 makes every min and max of the module an error, which
 // go build reports and a check of go.mod alone does not.
 func projectsOf(cfg *config.Config, changed []string) (paths []string, capped bool) {
+	names := sortedNames(cfg.LSP.Servers)
 	for _, p := range changed {
-		for _, name := range sortedNames(cfg.LSP.Servers) {
+		for _, name := range names {
 			s := cfg.LSP.Servers[name]
 			if !s.Enabled || !s.IsProjectFile(p) && !s.IsSavedOnly(p) {
 				continue

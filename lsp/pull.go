@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
@@ -179,9 +180,11 @@ func (c *Client) pull(ctx context.Context, key pullKey, version int32) {
 	switch {
 	case err == nil:
 		c.noteHeard()
-		r, _ := c.store.lastPull(key.uri, key.identifier)
-		c.log.Debug("pulled diagnostics", "uri", key.uri, "identifier", key.identifier, "version", version,
-			"kind", kind, "diagnostics", n, "asked", r.asked, "since", r.since, "elapsed_ms", time.Since(begin).Milliseconds())
+		if c.log.Enabled(ctx, slog.LevelDebug) {
+			r, _ := c.store.lastPull(key.uri, key.identifier)
+			c.log.Debug("pulled diagnostics", "uri", key.uri, "identifier", key.identifier, "version", version,
+				"kind", kind, "diagnostics", n, "asked", r.asked, "since", r.since, "elapsed_ms", time.Since(begin).Milliseconds())
+		}
 	case ctx.Err() != nil || c.Err() != nil:
 		// superseded by a newer pull, timed out, or the server is gone
 	default:
